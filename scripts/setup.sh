@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Set up everything scorekeeper needs on a fresh Debian machine: system packages (when root),
+# a virtualenv in .venv with the app and its test tools, and compiled translations.
+# Usage: bash scripts/setup.sh [--test]   (--test adds what the test suite needs: Chromium, poppler)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "Please install: ${missing[*]} (sudo apt-get install ${missing[*]})" >&2
+  fi
+fi
+
+python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip >/dev/null
+if [ $want_test = 1 ]; then
+  .venv/bin/pip install -q -e '.[test]'
+else
+  .venv/bin/pip install -q -e .
+fi
+if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
+  .venv/bin/pybabel compile -q -d scorekeeper/translations
+fi
