@@ -1,0 +1,210 @@
+"""The game file (game-format.md): read and check a JSON game, write it back losslessly."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scorekeeper.rules import (
+    PLAYER_COUNTS,
+    Game,
+    InvalidGame,
+    Problem,
+    deal_to_dict,
+    find_convention,
+    parse_deal,
+    replay,
+    resolve_options,
+)
+from scorekeeper.rules.problems import N_
+
+FORMAT = "scorekeeper-game/1"
+KNOWN_FORMATS = (FORMAT,)
+TOP_KEYS = {
+    "format",
+    "name",
+    "convention",
+    "options",
+    "players",
+    "first_dealer",
+    "finished",
+    "deals",
+}
+REQUIRED_KEYS = {"format", "convention", "players", "deals"}
+MAX_NAME = 200
+MAX_PLAYER_NAME = 40
+MAX_DEALS = 5000
+
+
+def loads(text: str | bytes) -> Game:
+    """Read a game file's text; raises InvalidGame naming every problem."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
+    except RecursionError:
+        raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
+    return load(data)
+
+
+def load(data: Any, *, check: bool = True) -> Game:
+    """Read a parsed game file; raises InvalidGame naming every problem (deals are replayed)."""
+    problems: list[Problem] = []
+
+    def bad(template: str, field: str | None = None, **params: Any) -> None:
+        problems.append(Problem(template, params, field))
+
+    if not isinstance(data, dict):
+        raise InvalidGame([Problem(N_("a game file must be a JSON object"))])
+    for key in data:
+        if key not in TOP_KEYS:
+            bad(N_("unknown key {key}"), str(key), key=json.dumps(key, ensure_ascii=False))
+    for key in sorted(REQUIRED_KEYS - set(data)):
+        bad(N_("missing key {key}"), key, key=json.dumps(key))
+    if problems:
+        raise InvalidGame(problems)
+
+    fmt = data["format"]
+    if fmt not in KNOWN_FORMATS:
+        bad(
+            N_("unknown format {format} (this reader knows {known})"),
+            "format",
+            format=json.dumps(fmt, ensure_ascii=False),
+            known=", ".join(KNOWN_FORMATS),
+        )
+    name = data.get("name", "")
+    if not isinstance(name, str):
+        bad(N_("name must be text"), "name")
+        name = ""
+    elif len(name) > MAX_NAME:
+        bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
+
+    convention = find_convention(data["convention"])
+    if convention is None:
+        bad(
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            "convention",
+            name=json.dumps(data["convention"], ensure_ascii=False),
+        )
+
+    players = _players(data["players"], convention, bad)
+
+    overrides = data.get("options", {})
+    if not isinstance(overrides, dict):
+        bad(N_("options must be an object"), "options")
+        overrides = {}
+    options = None
+    if convention is not None:
+        options, option_problems = resolve_options(convention, overrides)
+        problems.extend(option_problems)
+
+    first_dealer = data.get("first_dealer", players[0] if players else None)
+    if players and (not isinstance(first_dealer, str) or first_dealer not in players):
+        bad(
+            N_("first_dealer {name} is not a player of this game"),
+            "first_dealer",
+            name=json.dumps(first_dealer, ensure_ascii=False),
+        )
+    finished = data.get("finished", False)
+    if not isinstance(finished, bool):
+        bad(N_("finished must be true or false"), "finished")
+
+    raw_deals = data["deals"]
+    deals = []
+    if not isinstance(raw_deals, list):
+        bad(N_("deals must be a list"), "deals")
+    elif len(raw_deals) > MAX_DEALS:
+        bad(N_("too many deals (at most {limit})"), "deals", limit=MAX_DEALS)
+    elif players:
+        for number, raw in enumerate(raw_deals, start=1):
+            deal, deal_problems = parse_deal(raw, players)
+            problems.extend(p.at_deal(number) for p in deal_problems)
+            if deal is not None:
+                deals.append(deal)
+    if problems or options is None or convention is None or not players:
+        raise InvalidGame(problems or [Problem(N_("the game cannot be read"))])
+    assert isinstance(first_dealer, str)
+    game = Game(
+        players=tuple(players),
+        convention=convention,
+        options=options,
+        first_dealer=first_dealer,
+        deals=tuple(deals),
+        finished=bool(finished),
+        name=name,
+        overrides=dict(overrides),
+    )
+    if check:
+        _, replay_problems = replay(game)
+        if replay_problems:
+            raise InvalidGame(replay_problems)
+    return game
+
+
+def _players(raw: Any, convention: str | None, bad: Any) -> list[str]:
+    if not isinstance(raw, list):
+        bad(N_("players must be a list of names"), "players")
+        return []
+    names: list[str] = []
+    ok = True
+    for n, name in enumerate(raw, start=1):
+        if not isinstance(name, str) or not name.strip():
+            bad(N_("player {n}: a name must be non-empty text"), "players", n=n)
+            ok = False
+        elif name != name.strip():
+            bad(
+                N_("player {n}: the name {name} starts or ends with a space"),
+                "players",
+                n=n,
+                name=json.dumps(name, ensure_ascii=False),
+            )
+            ok = False
+        elif len(name) > MAX_PLAYER_NAME:
+            bad(
+                N_("player {n}: the name is too long (at most {limit} characters)"),
+                "players",
+                n=n,
+                limit=MAX_PLAYER_NAME,
+            )
+            ok = False
+        elif name in names:
+            bad(
+                N_("player {name} appears twice"),
+                "players",
+                name=json.dumps(name, ensure_ascii=False),
+            )
+            ok = False
+        else:
+            names.append(name)
+    if convention is not None:
+        counts = PLAYER_COUNTS[convention]
+        if len(raw) not in counts:
+            bad(
+                N_("{convention} is played by {counts} players, not {count}"),
+                "players",
+                convention=convention,
+                counts=" or ".join(map(str, counts)),
+                count=len(raw),
+            )
+            ok = False
+    return names if ok else []
+
+
+def dump(game: Game) -> dict[str, Any]:
+    """The game as a game-file object; load(dump(g)) gives back the same game."""
+    out: dict[str, Any] = {"format": FORMAT}
+    if game.name:
+        out["name"] = game.name
+    out["convention"] = game.convention
+    if game.overrides:
+        out["options"] = dict(game.overrides)
+    out["players"] = list(game.players)
+    out["first_dealer"] = game.first_dealer
+    out["finished"] = game.finished
+    out["deals"] = [deal_to_dict(d) for d in game.deals]
+    return out
+
+
+def dumps(game: Game) -> str:
+    """The game file's text (UTF-8 JSON, indented)."""
+    return json.dumps(dump(game), ensure_ascii=False, indent=2) + "\n"

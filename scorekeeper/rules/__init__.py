@@ -1,0 +1,56 @@
+"""The rules of Preferans scoring (rules.md): pure Python, exact arithmetic, no I/O."""
+
+from .contracts import Contract, ContractError, Suit
+from .deals import (
+    AllPassDeal,
+    Answer,
+    ContractDeal,
+    Correction,
+    CorrectionEntry,
+    Deal,
+    MisereDeal,
+    Redeal,
+)
+from .game import Game
+from .notation import deal_to_dict, parse_deal
+from .options import CONVENTIONS, PLAYER_COUNTS, PRESETS, Options, find_convention, resolve_options
+from .problems import InvalidGame, Problem
+from .reasons import Reason
+from .scoring import DealResult, Entry, Sheet, active_players, defenders, replay, score
+from .settlement import Payment, Settlement, settle
+
+__all__ = [
+    "CONVENTIONS",
+    "PLAYER_COUNTS",
+    "PRESETS",
+    "AllPassDeal",
+    "Answer",
+    "Contract",
+    "ContractDeal",
+    "ContractError",
+    "Correction",
+    "CorrectionEntry",
+    "Deal",
+    "DealResult",
+    "Entry",
+    "Game",
+    "InvalidGame",
+    "MisereDeal",
+    "Options",
+    "Payment",
+    "Problem",
+    "Reason",
+    "Redeal",
+    "Settlement",
+    "Sheet",
+    "Suit",
+    "active_players",
+    "deal_to_dict",
+    "defenders",
+    "find_convention",
+    "parse_deal",
+    "replay",
+    "resolve_options",
+    "score",
+    "settle",
+]

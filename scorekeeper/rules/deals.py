@@ -1,0 +1,111 @@
+"""What happened at the table in one deal, as the scorer enters it (rules.md §4)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .contracts import Contract
+
+
+class Answer(enum.Enum):
+    """A defender's answer to a contract."""
+
+    WHIST = "whist"
+    """Plays against the declarer and writes whists for tricks (§4.3)."""
+    PASS = "pass"
+    """Does not whist; still writes consolation on a remise (§4.3)."""
+    HALF_WHIST = "half-whist"
+    """Second defender's half-whist after a pass: no play, fixed whists (§4.2)."""
+    WHIST_TALON = "whist-talon"
+    """Hussar: whists with his own talon, with the larger quota (§9)."""
+
+
+@dataclass(frozen=True)
+class ContractDeal:
+    """A trick contract: declarer, contract, each defender's answer, tricks when played."""
+
+    declarer: str
+    contract: Contract
+    answers: dict[str, Answer]
+    tricks: dict[str, int] = field(default_factory=dict)
+    dealer: str | None = None
+    """The dealer as stated in the file (None when left to the rotation)."""
+
+    kind = "contract"
+
+    @property
+    def whisters(self) -> list[str]:
+        """Defenders who whist (alone or with the talon), in answer order."""
+        return [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+
+    @property
+    def played(self) -> bool:
+        """True when somebody whisted, so the cards were played out."""
+        return bool(self.whisters)
+
+
+@dataclass(frozen=True)
+class MisereDeal:
+    """Misère: the declarer plays alone to take no trick (§4.4)."""
+
+    declarer: str
+    tricks: dict[str, int]
+    dealer: str | None = None
+
+    kind = "misere"
+
+
+@dataclass(frozen=True)
+class AllPassDeal:
+    """All-pass: everyone passed and played for the fewest tricks (§4.5)."""
+
+    tricks: dict[str, int]
+    dealer: str | None = None
+
+    kind = "allpass"
+
+
+@dataclass(frozen=True)
+class CorrectionEntry:
+    """One amount a correction writes: pool, hill, or whists on another player."""
+
+    player: str
+    pool: Fraction | None = None
+    hill: Fraction | None = None
+    whists_on: str | None = None
+    amount: Fraction | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The entry as written in the file, kept so that a dump loses nothing."""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """Amounts written by hand with a reason; not a deal at the table (§4.6)."""
+
+    reason: str
+    entries: tuple[CorrectionEntry, ...]
+
+    kind = "correction"
+    dealer = None
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """Hussar: both passed and the cards are dealt again; writes nothing (§9)."""
+
+    dealer: str | None = None
+
+    kind = "redeal"
+
+
+Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Redeal
+
+DEAL_KINDS: tuple[str, ...] = ("contract", "misere", "allpass", "correction", "redeal")
+
+
+def is_table_deal(deal: Deal) -> bool:
+    """True for deals that pass the deal to the next dealer (all but corrections)."""
+    return not isinstance(deal, Correction)

@@ -1,0 +1,311 @@
+"""Deals in game-file notation (game-format.md): read a JSON dict into a Deal and back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from .contracts import Contract, ContractError
+from .deals import (
+    AllPassDeal,
+    Answer,
+    ContractDeal,
+    Correction,
+    CorrectionEntry,
+    Deal,
+    MisereDeal,
+    Redeal,
+)
+from .problems import N_, Problem
+
+_KEYS: dict[str, tuple[set[str], set[str]]] = {
+    # type: (required keys, optional keys)
+    "contract": ({"type", "declarer", "contract", "answers"}, {"dealer", "tricks"}),
+    "misere": ({"type", "declarer", "tricks"}, {"dealer"}),
+    "allpass": ({"type", "tricks"}, {"dealer"}),
+    "correction": ({"type", "entries"}, {"reason"}),
+    "redeal": ({"type"}, {"dealer"}),
+}
+_ENTRY_KEYS = {"player", "pool", "hill", "whists_on", "amount"}
+
+MAX_REASON = 500
+
+
+def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Problem]]:
+    """Read one deal dict; returns the deal (None if unusable) and every problem found."""
+    problems: list[Problem] = []
+
+    def bad(template: str, field: str | None = None, **params: Any) -> None:
+        problems.append(Problem(template, params, field))
+
+    if not isinstance(raw, dict):
+        bad(N_('a deal must be an object like {{"type": "contract", ...}}'))
+        return None, problems
+    kind = raw.get("type")
+    if kind not in _KEYS:
+        if "type" not in raw:
+            bad(N_("the deal has no type"), "type")
+        else:
+            bad(
+                N_("unknown deal type {kind} (contract, misere, allpass, correction, redeal)"),
+                "type",
+                kind=_show(kind),
+            )
+        return None, problems
+    required, optional = _KEYS[kind]
+    for key in raw:
+        if key not in required | optional:
+            bad(
+                N_("unknown key {key} in a {kind} deal"),
+                key if isinstance(key, str) else None,
+                key=_show(key),
+                kind=kind,
+            )
+    for key in sorted(required - set(raw)):
+        bad(N_("a {kind} deal needs {key}"), key, kind=kind, key=_show(key))
+    if problems:
+        return None, problems
+
+    def player(key: str, value: Any) -> str | None:
+        if not isinstance(value, str) or value not in players:
+            bad(N_("{key}: {name} is not a player of this game"), key, key=key, name=_show(value))
+            return None
+        return value
+
+    dealer = player("dealer", raw["dealer"]) if "dealer" in raw else None
+
+    if kind == "correction":
+        return _parse_correction(raw, players, problems)
+    if kind == "redeal":
+        return (Redeal(dealer) if not problems else None), problems
+
+    tricks = _parse_tricks(raw.get("tricks"), players, problems) if "tricks" in raw else {}
+    if kind == "allpass":
+        return (AllPassDeal(tricks or {}, dealer) if not problems else None), problems
+    declarer = player("declarer", raw["declarer"])
+    if kind == "misere":
+        if problems or declarer is None:
+            return None, problems
+        return MisereDeal(declarer, tricks or {}, dealer), problems
+
+    contract: Contract | None = None
+    try:
+        contract = Contract.parse(raw["contract"])
+    except ContractError:
+        bad(
+            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
+            "contract",
+            text=_show(raw["contract"]),
+        )
+    answers: dict[str, Answer] = {}
+    raw_answers = raw["answers"]
+    if not isinstance(raw_answers, dict):
+        bad(N_('answers must be an object like {{"Boris": "whist"}}'), "answers")
+    else:
+        for name, answer in raw_answers.items():
+            who = player("answers", name)
+            try:
+                parsed = Answer(answer)
+            except ValueError:
+                bad(
+                    N_("answers: {answer} is not an answer (whist, pass, half-whist, whist-talon)"),
+                    f"answers.{name}",
+                    answer=_show(answer),
+                )
+                continue
+            if who is not None:
+                answers[who] = parsed
+    if problems or declarer is None or contract is None:
+        return None, problems
+    return ContractDeal(declarer, contract, answers, tricks or {}, dealer), problems
+
+
+def _parse_tricks(
+    raw: Any, players: Sequence[str], problems: list[Problem]
+) -> dict[str, int] | None:
+    if not isinstance(raw, dict):
+        problems.append(Problem(N_('tricks must be an object like {{"Anna": 5}}'), {}, "tricks"))
+        return None
+    tricks: dict[str, int] = {}
+    for name, count in raw.items():
+        if not isinstance(name, str) or name not in players:
+            problems.append(
+                Problem(
+                    N_("tricks: {name} is not a player of this game"),
+                    {"name": _show(name)},
+                    "tricks",
+                )
+            )
+            continue
+        if isinstance(count, bool) or not isinstance(count, int):
+            problems.append(
+                Problem(
+                    N_("tricks of {name} must be a whole number, not {count}"),
+                    {"name": name, "count": _show(count)},
+                    f"tricks.{name}",
+                )
+            )
+            continue
+        if not 0 <= count <= 10:
+            problems.append(
+                Problem(
+                    N_("tricks of {name} must be 0 to 10, not {count}"),
+                    {"name": name, "count": count},
+                    f"tricks.{name}",
+                )
+            )
+            continue
+        tricks[name] = count
+    return tricks
+
+
+def _parse_correction(
+    raw: dict[str, Any], players: Sequence[str], problems: list[Problem]
+) -> tuple[Deal | None, list[Problem]]:
+    def bad(template: str, field: str | None = None, **params: Any) -> None:
+        problems.append(Problem(template, params, field))
+
+    reason = raw.get("reason", "")
+    if not isinstance(reason, str):
+        bad(N_("reason must be text"), "reason")
+        reason = ""
+    elif len(reason) > MAX_REASON:
+        bad(N_("reason is too long (at most {limit} characters)"), "reason", limit=MAX_REASON)
+    entries_raw = raw["entries"]
+    if not isinstance(entries_raw, list) or not entries_raw:
+        bad(N_("a correction needs a non-empty list of entries"), "entries")
+        return None, problems
+    entries = []
+    for n, item in enumerate(entries_raw, start=1):
+        where = f"entries.{n}"
+        if not isinstance(item, dict):
+            bad(N_("correction entry {n} must be an object"), where, n=n)
+            continue
+        unknown = [k for k in item if k not in _ENTRY_KEYS]
+        for key in unknown:
+            bad(N_("correction entry {n}: unknown key {key}"), where, n=n, key=_show(key))
+        name = item.get("player")
+        if not isinstance(name, str) or name not in players:
+            bad(
+                N_("correction entry {n}: {name} is not a player of this game"),
+                where,
+                n=n,
+                name=_show(name),
+            )
+            continue
+        amounts: dict[str, Fraction] = {}
+        for key in ("pool", "hill", "amount"):
+            if key in item:
+                value = parse_amount(item[key])
+                if value is None:
+                    bad(
+                        N_("correction entry {n}: {key} must be a number, not {value}"),
+                        where,
+                        n=n,
+                        key=key,
+                        value=_show(item[key]),
+                    )
+                else:
+                    amounts[key] = value
+        on = item.get("whists_on")
+        if ("whists_on" in item) != ("amount" in item):
+            bad(N_("correction entry {n}: whists need both whists_on and amount"), where, n=n)
+            continue
+        if "whists_on" in item:
+            if not isinstance(on, str) or on not in players:
+                bad(
+                    N_("correction entry {n}: whists_on {name} is not a player of this game"),
+                    where,
+                    n=n,
+                    name=_show(on),
+                )
+                continue
+            if on == name:
+                bad(
+                    N_("correction entry {n}: {name} cannot write whists on himself"),
+                    where,
+                    n=n,
+                    name=name,
+                )
+                continue
+        if not ({"pool", "hill", "whists_on"} & set(item)):
+            bad(
+                N_("correction entry {n} writes nothing: give pool, hill or whists_on and amount"),
+                where,
+                n=n,
+            )
+            continue
+        entries.append(
+            CorrectionEntry(
+                name,
+                amounts.get("pool"),
+                amounts.get("hill"),
+                on if isinstance(on, str) else None,
+                amounts.get("amount"),
+                raw=dict(item),
+            )
+        )
+    if problems:
+        return None, problems
+    return Correction(reason, tuple(entries)), problems
+
+
+def parse_amount(value: Any) -> Fraction | None:
+    """An exact amount from an int, a decimal or fraction string, or a float; None if not one."""
+    if isinstance(value, bool):
+        return None
+    try:
+        if isinstance(value, int):
+            return Fraction(value)
+        if isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return None
+            return Fraction(str(value))
+        if isinstance(value, str) and len(value) <= 40:
+            return Fraction(value.strip())
+    except (ValueError, ZeroDivisionError):
+        return None
+    return None
+
+
+def deal_to_dict(deal: Deal) -> dict[str, Any]:
+    """The deal in game-file notation."""
+    out: dict[str, Any] = {"type": deal.kind}
+    if isinstance(deal, Correction):
+        if deal.reason:
+            out["reason"] = deal.reason
+        out["entries"] = [dict(e.raw) if e.raw else _entry_dict(e) for e in deal.entries]
+        return out
+    if deal.dealer is not None:
+        out["dealer"] = deal.dealer
+    if isinstance(deal, ContractDeal):
+        out["declarer"] = deal.declarer
+        out["contract"] = deal.contract.code()
+        out["answers"] = {name: answer.value for name, answer in deal.answers.items()}
+        if deal.tricks:
+            out["tricks"] = dict(deal.tricks)
+    elif isinstance(deal, MisereDeal):
+        out["declarer"] = deal.declarer
+        out["tricks"] = dict(deal.tricks)
+    elif isinstance(deal, AllPassDeal):
+        out["tricks"] = dict(deal.tricks)
+    return out
+
+
+def _entry_dict(entry: CorrectionEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": entry.player}
+    for key in ("pool", "hill"):
+        value = getattr(entry, key)
+        if value is not None:
+            out[key] = int(value) if value.denominator == 1 else str(value)
+    if entry.whists_on is not None and entry.amount is not None:
+        out["whists_on"] = entry.whists_on
+        out["amount"] = int(entry.amount) if entry.amount.denominator == 1 else str(entry.amount)
+    return out
+
+
+def _show(value: Any) -> str:
+    """A short, safe rendering of a bad value for a message."""
+    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,46 @@
+"""What can be wrong with a game or a deal, said so that a scorer can fix it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation without translating it here (the rules layer is pure)."""
+    return message
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input: a message template, its values, where it is."""
+
+    template: str
+    """English message with {name} placeholders; the key for translations."""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    field: str | None = None
+    """The input it concerns, e.g. "tricks", "answers.Boris", "contract", "options.stake"."""
+    deal: int | None = None
+    """1-based position of the deal in the log, or None for the game's settings."""
+
+    def message(self) -> str:
+        """The message in English, without the deal number."""
+        return self.template.format(**self.params)
+
+    def at_deal(self, deal: int) -> Problem:
+        """The same problem, placed at a deal."""
+        return Problem(self.template, self.params, self.field, deal)
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return self.message()
+        return f"deal {self.deal}: {self.message()}"
+
+
+class InvalidGame(ValueError):
+    """A game file or a deal that cannot be scored; `problems` says every reason."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems

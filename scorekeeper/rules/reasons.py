@@ -1,0 +1,46 @@
+"""Why an amount was written: a code and its values, worded for people (the sheet's "why")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .problems import N_
+
+#: English wording of every reason; the web and the PDF translate these templates.
+TEMPLATES: dict[str, str] = {
+    "made": N_("{contract} made"),
+    "passed": N_("{contract}, both defenders passed"),
+    "half_whist_pool": N_("{contract}, half-whist"),
+    "half_whist": N_("half-whist: {quota} × {per}"),
+    "remise": N_("remise: {undertricks} undertricks × {per}"),
+    "consolation": N_("consolation: {undertricks} undertricks × {per}"),
+    "trick_whists": N_("whists: {tricks} tricks × {per}"),
+    "split_whists": N_("whists shared with {partner}: {total} ÷ 2"),
+    "shortfall": N_("short of quota: {tricks} tricks × {per}"),
+    "misere_made": N_("misère made"),
+    "misere_failed": N_("misère: {tricks} tricks × {per}"),
+    "allpass_hill": N_("all-pass: {tricks} tricks × {per}"),
+    "allpass_pool": N_("all-pass: no trick"),
+    "allpass_whists": N_("all-pass: {tricks} tricks × {per}"),
+    "help_pool": N_("pool closed with {giver}'s points"),
+    "help_whists": N_("helped close the pool: {points} × {per}"),
+    "overflow_hill": N_("pool overflow: {points} points off the hill"),
+    "correction": N_("correction: {reason}"),
+    "hussar_hill": N_("{what}: {points} × {per} (no hill in Hussar)"),
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why one entry was written: a code from TEMPLATES and the values it names."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        params = {
+            k: (str(v) if not isinstance(v, Reason) else str(v)) for k, v in self.params.items()
+        }
+        return TEMPLATES[self.code].format(**params)

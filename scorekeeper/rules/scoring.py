@@ -1,0 +1,675 @@
+"""Scoring: replay the deal log into the sheet of pool, hill and whists (rules.md §4, §5).
+
+Every amount is an `Entry` that remembers the deal that wrote it and why, so that any number
+on the sheet can be traced; the sheet's totals are sums of its entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, Contract
+from .deals import (
+    AllPassDeal,
+    Answer,
+    ContractDeal,
+    Correction,
+    Deal,
+    MisereDeal,
+    Redeal,
+    is_table_deal,
+)
+from .game import Game
+from .options import Options
+from .problems import N_, InvalidGame, Problem
+from .reasons import Reason
+
+POOL, HILL, WHISTS = "pool", "hill", "whists"
+
+#: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
+HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
+    Answer.WHIST: {6: 2, 7: 1, 8: 1, 9: 1, 10: 0},
+    Answer.WHIST_TALON: {6: 4, 7: 2, 8: 1, 9: 1, 10: 0},
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One amount on the sheet: who, which column, how much, written by which deal and why."""
+
+    deal: int
+    """1-based position in the deal log."""
+    player: str
+    column: str
+    """"pool", "hill" or "whists"."""
+    amount: Fraction
+    reason: Reason
+    on: str | None = None
+    """For whists: the player they are written on (the debtor)."""
+
+    def __str__(self) -> str:
+        target = f" on {self.on}" if self.on else ""
+        amount = _signed(self.amount)
+        return f"deal {self.deal}: {self.player} {self.column}{target} {amount} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """A deal of the log with its place at the table and the entries it wrote."""
+
+    number: int
+    deal: Deal
+    dealer: str | None
+    """Who dealt (None for a correction, which is not a deal at the table)."""
+    entries: tuple[Entry, ...]
+    allpass_streak: int
+    """All-passes in a row before this deal."""
+    min_level: int | None
+    """The lowest contract allowed in this deal by the all-pass exit, if any."""
+    ended: bool
+    """The game's end rule was met after this deal."""
+
+
+class Sheet:
+    """The pulka after a replay of the log: totals, entries, and whose deal is next."""
+
+    def __init__(
+        self,
+        game: Game,
+        results: Sequence[DealResult],
+        next_dealer: str,
+        allpass_streak: int,
+        ended_after: int | None,
+    ) -> None:
+        self.game = game
+        self.results = tuple(results)
+        self.next_dealer = next_dealer
+        self.allpass_streak = allpass_streak
+        self.ended_after = ended_after
+        self._pool = {p: Fraction(0) for p in game.players}
+        self._hill = {p: Fraction(0) for p in game.players}
+        self._whists = {p: {q: Fraction(0) for q in game.players if q != p} for p in game.players}
+        for entry in self.entries:
+            if entry.column == POOL:
+                self._pool[entry.player] += entry.amount
+            elif entry.column == HILL:
+                self._hill[entry.player] += entry.amount
+            else:
+                assert entry.on is not None
+                self._whists[entry.player][entry.on] += entry.amount
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seating (clockwise) order."""
+        return self.game.players
+
+    @property
+    def options(self) -> Options:
+        """The game's resolved options."""
+        return self.game.options
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry of every deal, in the order written."""
+        return [e for r in self.results for e in r.entries]
+
+    def pool(self, player: str) -> Fraction:
+        """The player's pool."""
+        return self._pool[player]
+
+    def hill(self, player: str) -> Fraction:
+        """The player's hill."""
+        return self._hill[player]
+
+    def whists(self, player: str, on: str) -> Fraction:
+        """Whists the player has written on another player (his credit, the other's debt)."""
+        return self._whists[player][on]
+
+    def running(self, player: str, column: str, on: str | None = None) -> list[Fraction]:
+        """The running sums of one column as written on paper, e.g. [2, 6, 10]."""
+        sums: list[Fraction] = []
+        total = Fraction(0)
+        for entry in self.entries:
+            if entry.player == player and entry.column == column and entry.on == on:
+                total += entry.amount
+                sums.append(total)
+        return sums
+
+    @property
+    def finished(self) -> bool:
+        """True when finished by hand or when the end rule was met."""
+        return self.game.finished or self.ended_after is not None
+
+    @property
+    def next_min_level(self) -> int | None:
+        """The lowest contract the next deal may be (all-pass exit), if any restriction."""
+        return min_level(self.game.options, self.allpass_streak)
+
+    @property
+    def next_active(self) -> list[str]:
+        """Who plays the next deal (all but the dealer in a four-player game)."""
+        return active_players(self.players, self.next_dealer)
+
+    def deal_count(self) -> int:
+        """How many deals were dealt at the table (corrections not counted)."""
+        return sum(1 for r in self.results if r.dealer is not None)
+
+
+def active_players(players: Sequence[str], dealer: str | None) -> list[str]:
+    """Players in a deal: all but the dealer at a table of four (§2)."""
+    if len(players) == 4:
+        return [p for p in players if p != dealer]
+    return list(players)
+
+
+def defenders(players: Sequence[str], dealer: str | None, declarer: str) -> list[str]:
+    """First and second defender: active players clockwise from the declarer's left (§2)."""
+    active = active_players(players, dealer)
+    start = players.index(declarer)
+    ordered = [players[(start + i) % len(players)] for i in range(1, len(players))]
+    return [p for p in ordered if p in active]
+
+
+def min_level(options: Options, streak: int) -> int | None:
+    """Lowest contract allowed after `streak` all-passes in a row (§4.5 allpass_exit)."""
+    if streak <= 0 or not options.allpass_exit:
+        return None
+    return options.allpass_exit[min(streak, len(options.allpass_exit)) - 1]
+
+
+def score(game: Game) -> Sheet:
+    """Replay the game's log into its sheet; raises InvalidGame listing every problem."""
+    sheet, problems = replay(game)
+    if problems:
+        raise InvalidGame(problems)
+    return sheet
+
+
+def replay(game: Game) -> tuple[Sheet, list[Problem]]:
+    """Replay the log; deals with problems write nothing and are reported, never raised."""
+    scorer = _Scorer(game)
+    for number, deal in enumerate(game.deals, start=1):
+        scorer.step(number, deal)
+    return scorer.sheet(), scorer.problems
+
+
+class _Scorer:
+    """The scorer at the table: keeps the running totals while the log is replayed."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.opts = game.options
+        self.players = game.players
+        self.pools = {p: Fraction(0) for p in self.players}
+        self.dealer_index = self.players.index(game.first_dealer)
+        self.streak = 0
+        self.ended_after: int | None = None
+        self.results: list[DealResult] = []
+        self.problems: list[Problem] = []
+        self.number = 0
+        self.written: list[Entry] = []
+
+    def sheet(self) -> Sheet:
+        return Sheet(
+            self.game,
+            self.results,
+            self.players[self.dealer_index % len(self.players)],
+            self.streak,
+            self.ended_after,
+        )
+
+    # -- one deal ---------------------------------------------------------------------------
+
+    def step(self, number: int, deal: Deal) -> None:
+        self.number = number
+        self.written = []
+        if self.ended_after is not None:
+            self._problem(
+                N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
+                ended=self.ended_after,
+            )
+            return
+        table = is_table_deal(deal)
+        dealer = self.players[self.dealer_index % len(self.players)] if table else None
+        level_floor = min_level(self.opts, self.streak) if table else None
+        before = len(self.problems)
+        if table and deal.dealer is not None and deal.dealer != dealer:
+            self._problem(
+                N_("it is {expected}'s deal, not {given}'s"),
+                "dealer",
+                expected=dealer,
+                given=deal.dealer,
+            )
+        self._check(deal, dealer, level_floor)
+        if len(self.problems) == before:
+            self._apply(deal, dealer)
+        else:
+            self.written = []
+        streak_before = self.streak
+        if table:
+            self.dealer_index += 1
+            if isinstance(deal, AllPassDeal):
+                self.streak += 1
+            elif isinstance(deal, ContractDeal | MisereDeal):
+                self.streak = 0
+        ended = len(self.problems) == before and self._end_met()
+        if ended:
+            self.ended_after = number
+        self.results.append(
+            DealResult(number, deal, dealer, tuple(self.written), streak_before, level_floor, ended)
+        )
+
+    def _problem(self, template: str, field: str | None = None, **params: Any) -> None:
+        self.problems.append(Problem(template, params, field, self.number))
+
+    # -- checks that need the state of the table --------------------------------------------
+
+    def _check(self, deal: Deal, dealer: str | None, level_floor: int | None) -> None:
+        if isinstance(deal, Correction):
+            return
+        if isinstance(deal, Redeal):
+            if not self.game.hussar:
+                self._problem(
+                    N_("a redeal is only recorded in Hussar; here everyone passing is an all-pass"),
+                    "type",
+                )
+            return
+        active = active_players(self.players, dealer)
+        if isinstance(deal, AllPassDeal):
+            self._check_allpass(deal, active)
+            return
+        if deal.declarer not in active:
+            self._problem(
+                N_("{name} deals and sits out this deal, so cannot declare"),
+                "declarer",
+                name=deal.declarer,
+            )
+            return
+        if isinstance(deal, MisereDeal):
+            self._check_tricks(deal.tricks, active, required=[deal.declarer])
+            return
+        self._check_contract(deal, dealer, active, level_floor)
+
+    def _check_allpass(self, deal: AllPassDeal, active: list[str]) -> None:
+        if self.game.hussar:
+            self._problem(
+                N_("there is no all-pass in Hussar: when both pass, record a redeal"), "type"
+            )
+            return
+        self._check_tricks(deal.tricks, active, required=active)
+
+    def _check_contract(
+        self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
+    ) -> None:
+        defs = defenders(self.players, dealer, deal.declarer)
+        for name in deal.answers:
+            if name not in defs:
+                what = (
+                    N_("{name} is the declarer and does not answer")
+                    if name == deal.declarer
+                    else N_("{name} deals and sits out this deal, so does not answer")
+                )
+                self._problem(what, f"answers.{name}", name=name)
+        for name in defs:
+            if name not in deal.answers:
+                self._problem(
+                    N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
+                )
+        if any(name not in defs for name in deal.answers) or len(deal.answers) != len(defs):
+            return
+        allowed = (
+            (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
+            if self.game.hussar
+            else (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+        )
+        ok = True
+        for name in defs:
+            answer = deal.answers[name]
+            if answer not in allowed:
+                ok = False
+                self._problem(
+                    N_("{name}: {answer} is not an answer in this game"),
+                    f"answers.{name}",
+                    name=name,
+                    answer=answer.value,
+                )
+            elif answer is Answer.HALF_WHIST:
+                level = deal.contract.level
+                if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
+                    ok = False
+                    self._problem(
+                        N_(
+                            "{name}: only the second defender, after the first passed, "
+                            "may half-whist"
+                        ),
+                        f"answers.{name}",
+                        name=name,
+                    )
+                elif level not in self.opts.half_whist:
+                    ok = False
+                    self._problem(
+                        N_("{name}: no half-whist on a {level} in this game"),
+                        f"answers.{name}",
+                        name=name,
+                        level=level,
+                    )
+        if level_floor is not None and deal.contract.level < level_floor:
+            self._problem(
+                N_(
+                    "after {streak} all-pass in a row the contract must be at least {level}, "
+                    "or misère"
+                ),
+                "contract",
+                streak=self.streak,
+                level=level_floor,
+            )
+        if not ok:
+            return
+        if not deal.played:
+            if deal.tricks:
+                self._problem(
+                    N_("no tricks are written when nobody whists: the contract is not played"),
+                    "tricks",
+                )
+            return
+        whisters = deal.whisters
+        required = [deal.declarer] + (whisters if len(whisters) == 2 else [])
+        self._check_tricks(deal.tricks, active, required)
+
+    def _check_tricks(self, tricks: dict[str, int], active: list[str], required: list[str]) -> None:
+        sound = True
+        for name in tricks:
+            if name not in active:
+                sound = False
+                self._problem(
+                    N_("{name} deals and sits out this deal, so takes no tricks"),
+                    f"tricks.{name}",
+                    name=name,
+                )
+        for name in required:
+            if name not in tricks:
+                sound = False
+                self._problem(N_("the tricks of {name} are missing"), f"tricks.{name}", name=name)
+        if not sound:
+            return
+        total = sum(tricks.values())
+        if all(name in tricks for name in active):
+            if total != 10:
+                self._problem(N_("tricks add up to {total}, not 10"), "tricks", total=total)
+        elif total > 10:
+            self._problem(N_("tricks add up to {total}, more than 10"), "tricks", total=total)
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def _apply(self, deal: Deal, dealer: str | None) -> None:
+        if isinstance(deal, ContractDeal):
+            self._apply_contract(deal, dealer)
+        elif isinstance(deal, MisereDeal):
+            self._apply_misere(deal)
+        elif isinstance(deal, AllPassDeal):
+            self._apply_allpass(deal, dealer)
+        elif isinstance(deal, Correction):
+            self._apply_correction(deal)
+        # A redeal writes nothing.
+
+    def _write(
+        self, player: str, column: str, amount: Fraction, reason: Reason, on: str | None = None
+    ) -> None:
+        if amount == 0:
+            return
+        self.written.append(Entry(self.number, player, column, amount, reason, on))
+        if column == POOL:
+            self.pools[player] += amount
+
+    def _whists(self, writer: str, on: str, amount: Fraction, reason: Reason) -> None:
+        self._write(writer, WHISTS, amount, reason, on)
+
+    def _hill(self, player: str, amount: Fraction, reason: Reason) -> None:
+        """Hill, or in Hussar the opponent's whists instead, hill_whists per point (§9)."""
+        if not self.game.hussar:
+            self._write(player, HILL, amount, reason)
+            return
+        rate = self.opts.hill_whists
+        for other in self.players:
+            if other != player:
+                self._whists(
+                    other,
+                    player,
+                    amount * rate,
+                    Reason("hussar_hill", {"what": reason, "points": amount, "per": rate}),
+                )
+
+    def _pool(self, player: str, amount: Fraction, reason: Reason) -> None:
+        """Pool points, with the overflow helping open pools when the option says so (§5)."""
+        target = Fraction(self.opts.pool_target)
+        if self.opts.overflow == "keep" or amount <= 0:
+            self._write(player, POOL, amount, reason)
+            return
+        own = min(amount, max(Fraction(0), target - self.pools[player]))
+        self._write(player, POOL, own, reason)
+        rest = amount - own
+        while rest > 0:
+            helped = self._most_open_pool(player, target)
+            if helped is None:
+                break
+            given = min(rest, target - self.pools[helped])
+            self._write(helped, POOL, given, Reason("help_pool", {"giver": player}))
+            self._whists(
+                player,
+                helped,
+                given * self.opts.pool_whists,
+                Reason("help_whists", {"points": given, "per": self.opts.pool_whists}),
+            )
+            rest -= given
+        if rest > 0:
+            per = Fraction(self.opts.pool_whists, self.opts.hill_whists)
+            self._hill(player, -rest * per, Reason("overflow_hill", {"points": rest * per}))
+
+    def _most_open_pool(self, giver: str, target: Fraction) -> str | None:
+        """The open pool to help first: the highest, ties going clockwise from the giver."""
+        start = self.players.index(giver)
+        best: str | None = None
+        for i in range(1, len(self.players)):
+            name = self.players[(start + i) % len(self.players)]
+            if self.pools[name] < target and (best is None or self.pools[name] > self.pools[best]):
+                best = name
+        return best
+
+    def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
+        opts = self.opts
+        contract = deal.contract
+        level, value = contract.level, contract.value
+        declarer = deal.declarer
+        defs = defenders(self.players, dealer, declarer)
+        per_trick = value * opts.whist_scale
+        if not deal.played:
+            half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
+            if half:
+                self._pool(declarer, Fraction(value), Reason("half_whist_pool", _c(contract)))
+                quota = HALF_QUOTA[level]
+                self._whists(
+                    half[0],
+                    declarer,
+                    quota * per_trick,
+                    Reason("half_whist", {"quota": quota, "per": per_trick}),
+                )
+            else:
+                self._pool(declarer, Fraction(value), Reason("passed", _c(contract)))
+            return
+
+        declarer_tricks = deal.tricks[declarer]
+        side = 10 - declarer_tricks
+        whisters = deal.whisters
+        made = declarer_tricks >= level
+        if made:
+            self._pool(declarer, Fraction(value), Reason("made", _c(contract)))
+        else:
+            undertricks = level - declarer_tricks
+            remise_per = value * opts.remise_scale
+            self._hill(
+                declarer,
+                undertricks * remise_per,
+                Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+            )
+            per = opts.consolation_per_undertrick(value)
+            consolers = list(defs)
+            if dealer is not None and dealer not in defs and dealer != declarer:
+                if opts.dealer_consolation:
+                    consolers.append(dealer)  # Codex 3.8.1.2: the dealer writes it too
+            for name in consolers:
+                self._whists(
+                    name,
+                    declarer,
+                    undertricks * per,
+                    Reason("consolation", {"undertricks": undertricks, "per": per}),
+                )
+
+        # Trick whists (§4.3).
+        if len(whisters) == 2:
+            for name in whisters:
+                own = deal.tricks[name]
+                self._whists(
+                    name,
+                    declarer,
+                    own * per_trick,
+                    Reason("trick_whists", {"tricks": own, "per": per_trick}),
+                )
+        else:
+            whister = whisters[0]
+            passers = [p for p in defs if p != whister]
+            split = opts.whist_split == "gentleman" or (
+                opts.whist_split == "gentleman_on_remise" and not made
+            )
+            if passers and split:
+                total = side * per_trick
+                for name, partner in ((whister, passers[0]), (passers[0], whister)):
+                    self._whists(
+                        name,
+                        declarer,
+                        total / 2,
+                        Reason("split_whists", {"partner": partner, "total": total}),
+                    )
+            else:
+                self._whists(
+                    whister,
+                    declarer,
+                    side * per_trick,
+                    Reason("trick_whists", {"tricks": side, "per": per_trick}),
+                )
+
+        if made:
+            self._shortfall(deal, defs, side)
+
+    def _shortfall(self, deal: ContractDeal, defs: list[str], side: int) -> None:
+        """Whisters short of their quota on a made contract go to the hill (§4.3)."""
+        opts = self.opts
+        level, value = deal.contract.level, deal.contract.value
+        whisters = deal.whisters
+        owed: dict[str, int] = {}
+        if self.game.hussar:
+            whister = whisters[0]
+            quota = HUSSAR_QUOTA[deal.answers[whister]][level]
+            if side < quota:
+                owed[whister] = quota - side
+        elif opts.ten_checked and level == 10:
+            return
+        elif len(whisters) == 1:
+            if side < QUOTA[level]:
+                owed[whisters[0]] = QUOTA[level] - side
+        elif opts.two_whister_quota == "personal":
+            for name in whisters:
+                owed[name] = max(0, PERSONAL_QUOTA[level] - deal.tricks[name])
+        elif side < QUOTA[level]:
+            short = QUOTA[level] - side
+            if level in HALF_QUOTA:
+                for name in whisters:
+                    own_short = max(0, HALF_QUOTA[level] - deal.tricks[name])
+                    owed[name] = min(own_short, short)
+            else:
+                # Parlett: on 8, 9, 10 it is the second to whist who is penalised.
+                second = [p for p in defs if p in whisters][-1]
+                owed[second] = short
+        per = value * opts.shortfall_rate
+        for name in whisters:
+            tricks = owed.get(name, 0)
+            if tricks:
+                self._hill(name, tricks * per, Reason("shortfall", {"tricks": tricks, "per": per}))
+
+    def _apply_misere(self, deal: MisereDeal) -> None:
+        tricks = deal.tricks[deal.declarer]
+        if tricks == 0:
+            self._pool(deal.declarer, Fraction(self.opts.misere_value), Reason("misere_made"))
+        else:
+            per = self.opts.misere_hill
+            self._hill(
+                deal.declarer,
+                Fraction(tricks * per),
+                Reason("misere_failed", {"tricks": tricks, "per": per}),
+            )
+
+    def _apply_allpass(self, deal: AllPassDeal, dealer: str | None) -> None:
+        opts = self.opts
+        progression = opts.allpass_progression
+        k = self.streak + 1
+        multiplier = progression[min(k, len(progression)) - 1]
+        per = opts.allpass_price * multiplier
+        active = active_players(self.players, dealer)
+        tricks = deal.tricks
+        fewest = min(tricks[p] for p in active)
+        if opts.allpass_mode == "hill":
+            free = fewest if opts.allpass_min_amnesty else 0
+            for name in active:
+                if tricks[name] == 0:
+                    bonus = Fraction(per * opts.hill_whists, opts.pool_whists)
+                    self._pool(name, bonus, Reason("allpass_pool"))
+                elif tricks[name] > free:
+                    over = tricks[name] - free
+                    self._hill(
+                        name,
+                        Fraction(over * per),
+                        Reason("allpass_hill", {"tricks": over, "per": per}),
+                    )
+        elif opts.allpass_mode == "whists":
+            for name in active:
+                if tricks[name] != fewest:
+                    continue
+                for other in active:
+                    if tricks[other] > fewest:
+                        self._whists(
+                            name,
+                            other,
+                            Fraction(per * tricks[other]),
+                            Reason("allpass_whists", {"tricks": tricks[other], "per": per}),
+                        )
+                if tricks[name] == 0:
+                    self._pool(name, Fraction(1), Reason("allpass_pool"))
+
+    def _apply_correction(self, deal: Correction) -> None:
+        reason = Reason("correction", {"reason": deal.reason})
+        for entry in deal.entries:
+            if entry.pool is not None:
+                self._write(entry.player, POOL, entry.pool, reason)  # as given: no overflow help
+            if entry.hill is not None:
+                self._hill(entry.player, entry.hill, reason)
+            if entry.whists_on is not None and entry.amount is not None:
+                self._whists(entry.player, entry.whists_on, entry.amount, reason)
+
+    def _end_met(self) -> bool:
+        target = self.opts.pool_target
+        pools = list(self.pools.values())
+        if self.opts.end == "all_closed":
+            return all(p >= target for p in pools)
+        if self.opts.end == "pool_sum":
+            return sum(pools) >= len(pools) * target
+        return any(p >= target for p in pools)
+
+
+def _c(contract: Contract) -> dict[str, Any]:
+    return {"contract": str(contract)}
+
+
+def _signed(amount: Fraction) -> str:
+    return f"+{amount}" if amount > 0 else str(amount)

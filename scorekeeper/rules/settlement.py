@@ -1,0 +1,123 @@
+"""The settlement: amnesty, hills and pools turned into whists, net, money, payments (§6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from .scoring import Sheet
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One transfer that settles the evening: `payer` pays `payee` `amount` (in money)."""
+
+    payer: str
+    payee: str
+    amount: Decimal
+
+    def __str__(self) -> str:
+        return f"{self.payer} pays {self.payee} {self.amount}"
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Every step of the rospis, kept so that the page and the PDF can show each one."""
+
+    players: tuple[str, ...]
+    pools: dict[str, Fraction]
+    hills: dict[str, Fraction]
+    amnesty: Fraction
+    """The smallest hill, subtracted from every hill."""
+    hill_after_amnesty: dict[str, Fraction]
+    divisor: int
+    """N players, or N - 1 with hill_divisor = opponents."""
+    hill_whists: dict[str, dict[str, Fraction]]
+    """hill_whists[i][j]: whists j writes on i for i's remaining hill."""
+    pool_whists: dict[str, dict[str, Fraction]]
+    """pool_whists[i][j]: whists i writes on j for i's pool above the lowest pool."""
+    pair_balance: dict[str, dict[str, Fraction]]
+    """pair_balance[i][j]: what j owes i after netting the pair (negative: i owes j)."""
+    net: dict[str, Fraction]
+    money: dict[str, Decimal]
+    payments: tuple[Payment, ...]
+
+
+def settle(sheet: Sheet) -> Settlement:
+    """Settle the sheet as it stands (§6); exact, and the net results sum to zero."""
+    opts = sheet.options
+    players = sheet.players
+    n = len(players)
+    divisor = n - 1 if opts.hill_divisor == "opponents" else n
+    pools = {p: sheet.pool(p) for p in players}
+    hills = {p: sheet.hill(p) for p in players}
+    amnesty = min(hills.values())
+    hill_after = {p: hills[p] - amnesty for p in players}
+    lowest_pool = min(pools.values())
+    hill_w = {
+        p: {q: hill_after[p] * opts.hill_whists / divisor for q in players if q != p}
+        for p in players
+    }
+    pool_w = {
+        p: {q: (pools[p] - lowest_pool) * opts.pool_whists / divisor for q in players if q != p}
+        for p in players
+    }
+
+    def credit(i: str, j: str) -> Fraction:
+        """Everything i writes on j: whists, i's pool surplus, j's hill."""
+        return sheet.whists(i, j) + pool_w[i][j] + hill_w[j][i]
+
+    balance = {i: {j: credit(i, j) - credit(j, i) for j in players if j != i} for i in players}
+    net = {i: sum(balance[i].values(), Fraction(0)) for i in players}
+    assert sum(net.values()) == 0
+    money = split_money(net, players, Fraction(opts.stake))
+    return Settlement(
+        players=players,
+        pools=pools,
+        hills=hills,
+        amnesty=amnesty,
+        hill_after_amnesty=hill_after,
+        divisor=divisor,
+        hill_whists=hill_w,
+        pool_whists=pool_w,
+        pair_balance=balance,
+        net=net,
+        money=money,
+        payments=tuple(fewest_payments(money, players)),
+    )
+
+
+def split_money(
+    net: dict[str, Fraction], players: tuple[str, ...], stake: Fraction
+) -> dict[str, Decimal]:
+    """Net × stake in hundredths that still sum to exactly zero (§6).
+
+    Every amount is rounded down; the hundredths still missing go one each to the largest
+    remainders, ties in seating order.
+    """
+    exact = {p: net[p] * stake * 100 for p in players}
+    cents = {p: exact[p].numerator // exact[p].denominator for p in players}
+    missing = -sum(cents.values())
+    by_remainder = sorted(players, key=lambda p: (-(exact[p] - cents[p]), players.index(p)))
+    for p in by_remainder[:missing]:
+        cents[p] += 1
+    return {p: Decimal(cents[p]).scaleb(-2) for p in players}
+
+
+def fewest_payments(money: dict[str, Decimal], players: tuple[str, ...]) -> list[Payment]:
+    """Largest debtor pays largest creditor until all are square: at most N - 1 transfers."""
+    balance = dict(money)
+    payments: list[Payment] = []
+    while True:
+        debtors = [p for p in players if balance[p] < 0]
+        creditors = [p for p in players if balance[p] > 0]
+        if not debtors or not creditors:
+            break
+        payer = min(debtors, key=lambda p: (balance[p], players.index(p)))
+        payee = max(creditors, key=lambda p: (balance[p], -players.index(p)))
+        amount = min(-balance[payer], balance[payee])
+        payments.append(Payment(payer, payee, amount))
+        balance[payer] += amount
+        balance[payee] -= amount
+    return payments

@@ -1,0 +1,70 @@
+"""The errors the store raises, and the translation of SQLite's errors into them."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+
+class StoreError(Exception):
+    """Base of every error the store raises; its message is human readable."""
+
+
+class GameNotFound(StoreError):
+    """No game has this token (the link is wrong or the game never existed here)."""
+
+
+class ReadOnlyAccess(StoreError):
+    """A write was attempted through a game's view token."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since the caller read it, so the write was refused."""
+
+    def __init__(self, message: str, *, current_version: int) -> None:
+        super().__init__(message)
+        self.current_version = current_version
+
+
+class DealNotFound(StoreError):
+    """The game has no such live deal."""
+
+
+class RevisionNotFound(DealNotFound):
+    """The game has no such revision (a `DealNotFound`, so one 404 handler covers both)."""
+
+
+class RequestKeyReused(StoreError):
+    """A request key already used for one kind of change came back with another."""
+
+
+class StorageUnavailable(StoreError):
+    """The database file cannot be used: busy, read-only, full, damaged or unreachable."""
+
+
+# Primary SQLite result codes (https://sqlite.org/rescode.html) that mean "the file, not the
+# caller, is the problem", each with the sentence a person running the server can act on.
+_REASONS = {
+    3: "permission to use the database file was denied",  # SQLITE_PERM
+    5: "the database is busy (another program holds its lock); try again",  # SQLITE_BUSY
+    6: "the database is locked; try again",  # SQLITE_LOCKED
+    8: "the database is read-only",  # SQLITE_READONLY
+    10: "the database file could not be read or written (I/O error)",  # SQLITE_IOERR
+    11: "the database file is damaged",  # SQLITE_CORRUPT
+    13: "the disk is full",  # SQLITE_FULL
+    14: "the database file could not be opened",  # SQLITE_CANTOPEN
+    26: "the file is not a database",  # SQLITE_NOTADB
+}
+
+
+def storage_error(exc: sqlite3.Error | OSError, path: str | os.PathLike[str]) -> StoreError:
+    """Return the store error that explains a failed SQLite call or file operation."""
+    if isinstance(exc, OSError):
+        return StorageUnavailable(f"the database file could not be used: {path} ({exc})")
+    if isinstance(exc, sqlite3.IntegrityError):
+        return StoreError(f"the database refused the change: {exc}")
+    code = getattr(exc, "sqlite_errorcode", None)
+    reason = _REASONS.get(code & 0xFF) if isinstance(code, int) else None
+    if reason is None:
+        reason = "the database could not be used"
+    return StorageUnavailable(f"{reason}: {path} ({exc})")

@@ -1,0 +1,105 @@
+"""The database schema, built only by ordered migrations that are never edited once released.
+
+To change the schema, append a new step; never edit or reorder an existing one (a file made
+by an older version must end up exactly like a new one).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+MIGRATIONS = Migrations("scorekeeper")
+
+
+@MIGRATIONS()
+def m001_games_deals_revisions(db: Database) -> None:
+    """Create games, their deals as entered, every deal revision and the used request keys."""
+    db.table("games").create(
+        {
+            "id": int,
+            "name": str,
+            "convention": str,
+            "options": str,  # JSON object: the fully resolved options snapshot
+            "players": str,  # JSON array, clockwise seating order
+            "first_dealer": str,
+            "finished": int,
+            "finished_snapshot": str,  # JSON object (the settlement) or NULL
+            "created_at": str,
+            "updated_at": str,
+            "version": int,
+            "edit_token": str,
+            "view_token": str,
+        },
+        pk="id",
+        not_null=[
+            "name",
+            "convention",
+            "options",
+            "players",
+            "first_dealer",
+            "finished",
+            "created_at",
+            "updated_at",
+            "version",
+            "edit_token",
+            "view_token",
+        ],
+        strict=True,
+    )
+    db.table("games").create_index(["edit_token"], unique=True)
+    db.table("games").create_index(["view_token"], unique=True)
+
+    # `seq` orders every deal of a game, deleted ones included, so that a restored deal
+    # comes back between the same neighbours; live positions are ranks among live deals.
+    db.table("deals").create(
+        {
+            "id": int,
+            "game_id": int,
+            "seq": int,
+            "data": str,  # JSON object in game-file notation, exactly as entered
+            "deleted": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null=["game_id", "seq", "data", "deleted", "created_at", "updated_at"],
+        defaults={"deleted": 0},
+        strict=True,
+    )
+    db.table("deals").create_index(["game_id", "seq"], unique=True)
+
+    db.table("deal_revisions").create(
+        {
+            "id": int,
+            "game_id": int,
+            "deal_id": int,
+            "action": str,  # add | edit | delete | restore
+            "data": str,  # JSON: the deal after the action, NULL for a delete
+            "previous": str,  # JSON: the deal before the action, NULL if it was not live
+            "at": str,
+            "game_version": int,  # the game's version once this change was written
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id"), ("deal_id", "deals", "id")],
+        not_null=["game_id", "deal_id", "action", "at", "game_version"],
+        strict=True,
+    )
+    db.table("deal_revisions").create_index(["game_id", "id"])
+    db.table("deal_revisions").create_index(["deal_id", "id"])
+
+    # One row per write that came with a request key: a resent request finds its key here
+    # and is answered without writing again. The primary key is UNIQUE(game_id, request_key).
+    db.table("request_keys").create(
+        {
+            "game_id": int,
+            "request_key": str,
+            "action": str,  # the Store method that used it, e.g. "add_deal"
+            "deal_id": int,  # the deal it wrote, NULL for game-level writes
+            "created_at": str,
+        },
+        pk=("game_id", "request_key"),
+        foreign_keys=[("game_id", "games", "id"), ("deal_id", "deals", "id")],
+        not_null=["game_id", "request_key", "action", "created_at"],
+        strict=True,
+    )
