@@ -1,0 +1,41 @@
+"""The storage layer: games and the deals as entered, kept in one SQLite file.
+
+It keeps facts, never scores, and does not validate deals (the caller checks them with the
+rules package first). It guarantees durability, order, history and safe concurrent writes.
+A Store belongs to the thread that opened it; the web app opens one per request::
+
+    with Store(path) as store:
+        game = store.get_game(token)
+        game, deal, created = store.add_deal(token, deal, base_version=game.version,
+                                             request_key=form_key)
+"""
+
+from .errors import (
+    DealNotFound,
+    GameNotFound,
+    ReadOnlyAccess,
+    RequestKeyReused,
+    RevisionNotFound,
+    StorageUnavailable,
+    StoreError,
+    VersionConflict,
+)
+from .records import DealRecord, GameRecord, Revision
+from .schema import MIGRATIONS
+from .store import Store
+
+__all__ = [
+    "MIGRATIONS",
+    "DealNotFound",
+    "DealRecord",
+    "GameNotFound",
+    "GameRecord",
+    "ReadOnlyAccess",
+    "RequestKeyReused",
+    "Revision",
+    "RevisionNotFound",
+    "StorageUnavailable",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+]

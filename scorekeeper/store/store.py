@@ -1,0 +1,643 @@
+"""The Store: one SQLite file holding games and their deals as entered (facts, never scores)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, cast
+
+from sqlite_utils import Database
+
+from .errors import (
+    DealNotFound,
+    GameNotFound,
+    ReadOnlyAccess,
+    RequestKeyReused,
+    RevisionNotFound,
+    VersionConflict,
+    storage_error,
+)
+from .records import Access, Action, DealRecord, GameRecord, Revision
+from .schema import MIGRATIONS
+
+Row = dict[str, Any]
+# A change to one game, run inside the write transaction: (game row, now, new version) ->
+# the id of the deal it wrote, or None for a game-level change.
+Change = Callable[[Row, str, int], int | None]
+
+_TOKEN_BYTES = 24  # 192 bits: a game's links cannot be guessed
+_IN_CHUNK = 400  # tokens per IN (...) query, well under SQLite's bound-parameter limit
+
+
+def _now() -> str:
+    """Return the current UTC time as an ISO-8601 string."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
+
+
+def _dump(value: object, what: str) -> str:
+    """Return a dict as JSON text; raises TypeError or ValueError if it is not JSON-able."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict, not {type(value).__name__}")
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _load(text: str | None) -> Any:
+    """Return the value of a JSON text column (None stays None)."""
+    return None if text is None else json.loads(text)
+
+
+class Store:
+    """Games and their deals in one SQLite file.
+
+    A Store owns one SQLite connection and may only be used by the thread that created it.
+    It is cheap to create, so the web app opens one per request (app context) and closes it
+    on teardown; SQLite itself serializes writers across threads and processes.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> None:
+        """Open (creating it and its directory if missing) and migrate the database file.
+
+        Raises StorageUnavailable if the file cannot be opened, read or migrated.
+        """
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: the driver opens no implicit transactions; every
+            # transaction below is begun and ended explicitly.
+            self._conn = sqlite3.connect(
+                self.path, timeout=busy_timeout_ms / 1000, isolation_level=None
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise storage_error(exc, self.path) from exc
+        try:
+            with self._translated():
+                self._db = Database(self._conn, execute_plugins=False)
+                self._configure(busy_timeout_ms)
+                self._migrate()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _configure(self, busy_timeout_ms: int) -> None:
+        """Set this connection's pragmas (they are per connection, not stored in the file)."""
+        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        # WAL: phones reading the sheet never block the one writing a deal, nor wait for it.
+        self._db.execute("PRAGMA journal_mode = WAL")
+        # FULL: every acknowledged deal must survive kill -9 *and* power loss (NORMAL may lose
+        # the last commits on power loss in WAL mode). We write a few deals per minute, so
+        # the extra fsync per commit costs nothing anyone could notice.
+        self._db.execute("PRAGMA synchronous = FULL")
+
+    def _migrate(self) -> None:
+        """Apply pending migrations, holding the write lock so two processes cannot race."""
+        if not MIGRATIONS.pending(self._db):
+            return
+        with self._writing():
+            MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+
+    def close(self) -> None:
+        """Close the connection (closing twice is harmless)."""
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Turn SQLite and file errors into StoreErrors that say what is wrong."""
+        try:
+            yield
+        except sqlite3.ProgrammingError:
+            raise  # our own misuse (e.g. a closed Store): a bug, not a storage problem
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise storage_error(exc, self.path) from exc
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Run the block as one transaction: all of it is written, or none of it."""
+        with self._translated():
+            # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
+            # writers queue. db.atomic()'s deferred BEGIN would let both read, then fail the
+            # second one's upgrade to writing with SQLITE_BUSY, without waiting.
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Run the block's queries against one consistent snapshot of the file."""
+        with self._translated(), self._db.atomic():
+            yield
+
+    # -- games -------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        *,
+        name: str,
+        convention: str,
+        options: dict[str, Any],
+        players: list[str],
+        first_dealer: str,
+        deals: Iterable[dict[str, Any]] = (),
+        finished: bool = False,
+    ) -> GameRecord:
+        """Create a game with new edit and view tokens and its initial deals, at version 1."""
+        options_text = _dump(options, "options")
+        players_text = json.dumps(list(players), ensure_ascii=False)
+        deal_texts = [_dump(deal, "a deal") for deal in deals]
+        now = _now()
+        with self._writing():
+            games = self._db.table("games")
+            games.insert(
+                {
+                    "name": name,
+                    "convention": convention,
+                    "options": options_text,
+                    "players": players_text,
+                    "first_dealer": first_dealer,
+                    "finished": int(finished),
+                    "finished_snapshot": None,
+                    "created_at": now,
+                    "updated_at": now,
+                    "version": 1,
+                    "edit_token": secrets.token_urlsafe(_TOKEN_BYTES),
+                    "view_token": secrets.token_urlsafe(_TOKEN_BYTES),
+                }
+            )
+            game_id = cast(int, games.last_pk)
+            for seq, text in enumerate(deal_texts):
+                deal_id = self._insert_deal(game_id, seq, text, now)
+                self._add_revision(game_id, deal_id, "add", text, None, now, 1)
+            return self._record(game_id, "edit")
+
+    def get_game(self, token: str) -> GameRecord:
+        """Return the game with this edit or view token; raises GameNotFound."""
+        with self._reading():
+            game, access = self._find(token)
+            return self._record(game["id"], access)
+
+    def games_for_tokens(self, tokens: Iterable[str]) -> list[GameRecord]:
+        """Return the games these tokens open, newest first; unknown tokens are ignored."""
+        wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))
+        access: dict[int, Access] = {}
+        with self._reading():
+            for start in range(0, len(wanted), _IN_CHUNK):
+                chunk = wanted[start : start + _IN_CHUNK]
+                marks = ", ".join("?" * len(chunk))
+                rows = self._db.table("games").rows_where(
+                    f"edit_token IN ({marks}) OR view_token IN ({marks})",
+                    [*chunk, *chunk],
+                    select="id, edit_token",
+                )
+                for row in list(rows):
+                    if row["edit_token"] in chunk:
+                        access[row["id"]] = "edit"  # the edit token wins over the view token
+                    else:
+                        access.setdefault(row["id"], "view")
+            records = [self._record(game_id, how) for game_id, how in access.items()]
+        return sorted(records, key=lambda game: (game.created_at, game.id), reverse=True)
+
+    def last_game_settings(self) -> dict[str, Any] | None:
+        """Return players, convention, options and first dealer of the newest game, if any."""
+        with self._reading():
+            rows = list(self._db.table("games").rows_where(order_by="id DESC", limit=1))
+        if not rows:
+            return None
+        row = rows[0]
+        return {
+            "players": _load(row["players"]),
+            "convention": row["convention"],
+            "options": _load(row["options"]),
+            "first_dealer": row["first_dealer"],
+        }
+
+    def set_finished(
+        self,
+        token: str,
+        finished: bool,
+        *,
+        base_version: int,
+        snapshot: dict[str, Any] | None = None,
+        request_key: str | None = None,
+    ) -> GameRecord:
+        """Finish a game keeping its settlement snapshot, or reopen it (snapshot None)."""
+        if not finished and snapshot is not None:
+            raise ValueError("a reopened game keeps no settlement snapshot")
+        snapshot_text = None if snapshot is None else _dump(snapshot, "the snapshot")
+
+        def change(game: Row, now: str, version: int) -> None:
+            self._db.table("games").update(
+                game["id"], {"finished": int(finished), "finished_snapshot": snapshot_text}
+            )
+
+        return self._write(token, base_version, request_key, "set_finished", change)[0]
+
+    def update_settings(
+        self,
+        token: str,
+        *,
+        base_version: int,
+        name: str | None = None,
+        options: dict[str, Any] | None = None,
+        request_key: str | None = None,
+    ) -> GameRecord:
+        """Rename a game and/or replace its options snapshot (an explicit re-score)."""
+        updates: Row = {}
+        if name is not None:
+            updates["name"] = name
+        if options is not None:
+            updates["options"] = _dump(options, "options")
+        if not updates:
+            raise ValueError("update_settings needs a name or options")
+
+        def change(game: Row, now: str, version: int) -> None:
+            self._db.table("games").update(game["id"], updates)
+
+        return self._write(token, base_version, request_key, "update_settings", change)[0]
+
+    # -- deals -------------------------------------------------------------------------
+
+    def add_deal(
+        self,
+        token: str,
+        deal: dict[str, Any],
+        *,
+        base_version: int,
+        request_key: str | None = None,
+        position: int | None = None,
+    ) -> tuple[GameRecord, DealRecord, bool]:
+        """Append a deal, or insert it at a 0-based live position; return (game, deal, created).
+
+        A request key seen before returns the deal it created and writes nothing, whatever
+        base_version says. Raises VersionConflict, ValueError for a position out of range.
+        """
+        text = _dump(deal, "a deal")
+
+        def change(game: Row, now: str, version: int) -> int:
+            seq = self._make_room(game["id"], position)
+            deal_id = self._insert_deal(game["id"], seq, text, now)
+            self._add_revision(game["id"], deal_id, "add", text, None, now, version)
+            return deal_id
+
+        game, deal_id, created = self._write(token, base_version, request_key, "add_deal", change)
+        assert deal_id is not None
+        return game, self._deal_record(game, deal_id), created
+
+    def update_deal(
+        self,
+        token: str,
+        deal_id: int,
+        deal: dict[str, Any],
+        *,
+        base_version: int,
+        request_key: str | None = None,
+    ) -> GameRecord:
+        """Replace a live deal's data; raises DealNotFound, VersionConflict."""
+        text = _dump(deal, "a deal")
+
+        def change(game: Row, now: str, version: int) -> int:
+            row = self._live_deal(game["id"], deal_id)
+            self._db.table("deals").update(row["id"], {"data": text, "updated_at": now})
+            self._add_revision(game["id"], row["id"], "edit", text, row["data"], now, version)
+            return row["id"]
+
+        return self._write(token, base_version, request_key, "update_deal", change)[0]
+
+    def delete_deal(
+        self, token: str, deal_id: int, *, base_version: int, request_key: str | None = None
+    ) -> GameRecord:
+        """Take a live deal off the sheet (the row and its history stay); raises DealNotFound."""
+
+        def change(game: Row, now: str, version: int) -> int:
+            return self._delete(game, self._live_deal(game["id"], deal_id), now, version)
+
+        return self._write(token, base_version, request_key, "delete_deal", change)[0]
+
+    def undo_last(
+        self, token: str, *, base_version: int, request_key: str | None = None
+    ) -> GameRecord:
+        """Delete the last live deal on the sheet; raises DealNotFound if there is none."""
+
+        def change(game: Row, now: str, version: int) -> int:
+            rows = list(
+                self._db.table("deals").rows_where(
+                    "game_id = ? AND deleted = 0", [game["id"]], order_by="seq DESC", limit=1
+                )
+            )
+            if not rows:
+                raise DealNotFound("the game has no deal to undo")
+            return self._delete(game, rows[0], now, version)
+
+        return self._write(token, base_version, request_key, "undo_last", change)[0]
+
+    def restore_revision(
+        self,
+        token: str,
+        revision_id: int,
+        *,
+        base_version: int,
+        request_key: str | None = None,
+    ) -> GameRecord:
+        """Put a deal back as it was in a revision (before it, for a delete), at its old place.
+
+        Raises RevisionNotFound (a DealNotFound), VersionConflict.
+        """
+
+        def change(game: Row, now: str, version: int) -> int:
+            revision = self._revision_row(game["id"], revision_id)
+            data = revision["previous"] if revision["action"] == "delete" else revision["data"]
+            deals = self._db.table("deals")
+            row = list(deals.rows_where("id = ?", [revision["deal_id"]]))[0]
+            before = None if row["deleted"] else row["data"]
+            deals.update(row["id"], {"data": data, "deleted": 0, "updated_at": now})
+            self._add_revision(game["id"], row["id"], "restore", data, before, now, version)
+            return row["id"]
+
+        return self._write(token, base_version, request_key, "restore_revision", change)[0]
+
+    def revisions(self, token: str, deal_id: int | None = None) -> list[Revision]:
+        """Return a game's deal revisions (or one deal's), newest first; either token works."""
+        with self._reading():
+            game, _ = self._find(token)
+            where, args = "game_id = ?", [game["id"]]
+            if deal_id is not None:
+                if not self._deal_rows(game["id"], deal_id):
+                    raise DealNotFound(f"the game has no deal {deal_id}")
+                where, args = where + " AND deal_id = ?", [*args, deal_id]
+            rows = list(
+                self._db.table("deal_revisions").rows_where(where, args, order_by="id DESC")
+            )
+        return [
+            Revision(
+                id=row["id"],
+                deal_id=row["deal_id"],
+                action=cast(Action, row["action"]),
+                data=_load(row["data"]),
+                previous=_load(row["previous"]),
+                at=row["at"],
+                game_version=row["game_version"],
+            )
+            for row in rows
+        ]
+
+    # -- maintenance -------------------------------------------------------------------
+
+    def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Write a consistent copy of the database to dest, even while others write.
+
+        The copy is built next to dest and renamed into place, so dest is never half
+        written. Raises StorageUnavailable.
+        """
+        dest = Path(dest)
+        partial = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.partial")
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            copy = sqlite3.connect(partial, isolation_level=None)
+            try:
+                self._conn.backup(copy)  # one step: a single read snapshot of the source
+                # The copied header says WAL; make the backup one self-contained file.
+                copy.execute("PRAGMA journal_mode = DELETE")
+                copy.execute("PRAGMA synchronous = FULL")
+                copy.execute("VACUUM")  # rewrites (and fsyncs) the file compactly
+            finally:
+                copy.close()
+            os.replace(partial, dest)
+        except (OSError, sqlite3.DatabaseError) as exc:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            raise storage_error(exc, dest) from exc
+
+    def integrity_check(self) -> str:
+        """Return the result of PRAGMA integrity_check: "ok" for a sound file."""
+        with self._translated():
+            rows = self._conn.execute("PRAGMA integrity_check").fetchall()
+        return "\n".join(str(row[0]) for row in rows)
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _find(self, token: str) -> tuple[Row, Access]:
+        """Return the game row for an edit or view token and which one it is."""
+        if isinstance(token, str) and token:
+            rows = list(
+                self._db.table("games").rows_where(
+                    "edit_token = ? OR view_token = ?", [token, token], limit=1
+                )
+            )
+            if rows:
+                return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
+        raise GameNotFound("no game has this link")
+
+    def _write(
+        self, token: str, base_version: int, request_key: str | None, action: str, change: Change
+    ) -> tuple[GameRecord, int | None, bool]:
+        """Run one versioned, keyed change in one transaction: (game after, deal id, written).
+
+        Raises GameNotFound, ReadOnlyAccess, RequestKeyReused, then VersionConflict.
+        """
+        with self._writing():
+            game, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("this link only shows the game; use the edit link")
+            used = self._used_key(game["id"], request_key)
+            if used is not None:
+                if used["action"] != action:
+                    raise RequestKeyReused(
+                        f"request key {request_key!r} was already used for {used['action']}"
+                    )
+                return self._record(game["id"], "edit"), used["deal_id"], False
+            if base_version != game["version"]:
+                raise VersionConflict(
+                    f"the game was changed elsewhere (it is at version {game['version']}, "
+                    f"not {base_version}); reload it and try again",
+                    current_version=game["version"],
+                )
+            now = _now()
+            version = game["version"] + 1
+            deal_id = change(game, now, version)
+            self._db.table("games").update(game["id"], {"version": version, "updated_at": now})
+            if request_key is not None:
+                self._db.table("request_keys").insert(
+                    {
+                        "game_id": game["id"],
+                        "request_key": request_key,
+                        "action": action,
+                        "deal_id": deal_id,
+                        "created_at": now,
+                    }
+                )
+            return self._record(game["id"], "edit"), deal_id, True
+
+    def _used_key(self, game_id: int, request_key: str | None) -> Row | None:
+        """Return the request_keys row for a key already used on this game, if any."""
+        if request_key is None:
+            return None
+        rows = list(
+            self._db.table("request_keys").rows_where(
+                "game_id = ? AND request_key = ?", [game_id, request_key]
+            )
+        )
+        return rows[0] if rows else None
+
+    def _record(self, game_id: int, access: Access) -> GameRecord:
+        """Return the GameRecord of a game with its live deals in order."""
+        row = list(self._db.table("games").rows_where("id = ?", [game_id]))[0]
+        live = self._db.table("deals").rows_where(
+            "game_id = ? AND deleted = 0", [game_id], order_by="seq"
+        )
+        deals = [
+            DealRecord(
+                id=deal["id"],
+                position=position,
+                data=_load(deal["data"]),
+                created_at=deal["created_at"],
+                updated_at=deal["updated_at"],
+            )
+            for position, deal in enumerate(list(live))
+        ]
+        return GameRecord(
+            id=row["id"],
+            name=row["name"],
+            convention=row["convention"],
+            options=_load(row["options"]),
+            players=_load(row["players"]),
+            first_dealer=row["first_dealer"],
+            finished=bool(row["finished"]),
+            finished_snapshot=_load(row["finished_snapshot"]),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            version=row["version"],
+            edit_token=row["edit_token"] if access == "edit" else "",
+            view_token=row["view_token"],
+            access=access,
+            deals=deals,
+        )
+
+    def _deal_record(self, game: GameRecord, deal_id: int) -> DealRecord:
+        """Return a deal of this game: the live one, or (after a delete) the deleted row."""
+        for deal in game.deals:
+            if deal.id == deal_id:
+                return deal
+        with self._reading():
+            row = self._deal_rows(game.id, deal_id)[0]
+            before = self._db.execute(
+                "SELECT count(*) FROM deals WHERE game_id = ? AND deleted = 0 AND seq < ?",
+                [game.id, row["seq"]],
+            ).fetchone()[0]
+        return DealRecord(
+            id=row["id"],
+            position=before,
+            data=_load(row["data"]),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            deleted=True,
+        )
+
+    def _deal_rows(self, game_id: int, deal_id: int) -> list[Row]:
+        """Return the row of this game's deal (live or deleted) in a list, or []."""
+        return list(
+            self._db.table("deals").rows_where("id = ? AND game_id = ?", [deal_id, game_id])
+        )
+
+    def _live_deal(self, game_id: int, deal_id: int) -> Row:
+        """Return the row of a live deal of this game; raises DealNotFound."""
+        rows = self._deal_rows(game_id, deal_id)
+        if not rows or rows[0]["deleted"]:
+            raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
+        return rows[0]
+
+    def _revision_row(self, game_id: int, revision_id: int) -> Row:
+        """Return the row of a revision of this game; raises RevisionNotFound."""
+        rows = list(
+            self._db.table("deal_revisions").rows_where(
+                "id = ? AND game_id = ?", [revision_id, game_id]
+            )
+        )
+        if not rows:
+            raise RevisionNotFound(f"the game has no revision {revision_id}")
+        return rows[0]
+
+    def _make_room(self, game_id: int, position: int | None) -> int:
+        """Return the seq for a new deal at a live position (None: at the end), shifting."""
+        live = [
+            row["seq"]
+            for row in self._db.table("deals").rows_where(
+                "game_id = ? AND deleted = 0", [game_id], select="seq", order_by="seq"
+            )
+        ]
+        if position is None or position == len(live):
+            top = self._db.execute(
+                "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
+            ).fetchone()[0]
+            return 0 if top is None else top + 1
+        if not 0 <= position < len(live):
+            raise ValueError(f"position {position} is not between 0 and {len(live)}")
+        at = live[position]
+        # Two steps, because one "seq = seq + 1" can hit UNIQUE(game_id, seq) mid-statement.
+        self._db.execute(
+            "UPDATE deals SET seq = -seq - 1 WHERE game_id = ? AND seq >= ?", [game_id, at]
+        )
+        self._db.execute("UPDATE deals SET seq = -seq WHERE game_id = ? AND seq < 0", [game_id])
+        return at
+
+    def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
+        """Insert a live deal row and return its id."""
+        deals = self._db.table("deals")
+        deals.insert(
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "data": text,
+                "deleted": 0,
+                "created_at": now,
+                "updated_at": now,
+            }
+        )
+        return cast(int, deals.last_pk)
+
+    def _delete(self, game: Row, row: Row, now: str, version: int) -> int:
+        """Flag a live deal row deleted, record the revision, and return its id."""
+        self._db.table("deals").update(row["id"], {"deleted": 1, "updated_at": now})
+        self._add_revision(game["id"], row["id"], "delete", None, row["data"], now, version)
+        return cast(int, row["id"])
+
+    def _add_revision(
+        self,
+        game_id: int,
+        deal_id: int,
+        action: Action,
+        data: str | None,
+        previous: str | None,
+        at: str,
+        game_version: int,
+    ) -> None:
+        """Record one change to one deal (data and previous are JSON text or None)."""
+        self._db.table("deal_revisions").insert(
+            {
+                "game_id": game_id,
+                "deal_id": deal_id,
+                "action": action,
+                "data": data,
+                "previous": previous,
+                "at": at,
+                "game_version": game_version,
+            }
+        )
