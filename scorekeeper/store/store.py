@@ -318,7 +318,7 @@ class Store:
             row = self._live_deal(game["id"], deal_id)
             self._db.table("deals").update(row["id"], {"data": text, "updated_at": now})
             self._add_revision(game["id"], row["id"], "edit", text, row["data"], now, version)
-            return row["id"]
+            return deal_id
 
         return self._write(token, base_version, request_key, "update_deal", change)[0]
 
@@ -370,7 +370,7 @@ class Store:
             before = None if row["deleted"] else row["data"]
             deals.update(row["id"], {"data": data, "deleted": 0, "updated_at": now})
             self._add_revision(game["id"], row["id"], "restore", data, before, now, version)
-            return row["id"]
+            return cast(int, row["id"])
 
         return self._write(token, base_version, request_key, "restore_revision", change)[0]
 
@@ -413,14 +413,19 @@ class Store:
             dest.parent.mkdir(parents=True, exist_ok=True)
             copy = sqlite3.connect(partial, isolation_level=None)
             try:
+                copy.execute("PRAGMA synchronous = FULL")  # the copy is on disk when we return
                 self._conn.backup(copy)  # one step: a single read snapshot of the source
                 # The copied header says WAL; make the backup one self-contained file.
                 copy.execute("PRAGMA journal_mode = DELETE")
-                copy.execute("PRAGMA synchronous = FULL")
-                copy.execute("VACUUM")  # rewrites (and fsyncs) the file compactly
             finally:
                 copy.close()
             os.replace(partial, dest)
+            if os.name == "posix":  # make the rename itself survive a power cut
+                directory = os.open(dest.parent, os.O_RDONLY)
+                try:
+                    os.fsync(directory)
+                finally:
+                    os.close(directory)
         except (OSError, sqlite3.DatabaseError) as exc:
             with contextlib.suppress(OSError):
                 partial.unlink()
@@ -590,7 +595,7 @@ class Store:
             return 0 if top is None else top + 1
         if not 0 <= position < len(live):
             raise ValueError(f"position {position} is not between 0 and {len(live)}")
-        at = live[position]
+        at: int = live[position]
         # Two steps, because one "seq = seq + 1" can hit UNIQUE(game_id, seq) mid-statement.
         self._db.execute(
             "UPDATE deals SET seq = -seq - 1 WHERE game_id = ? AND seq >= ?", [game_id, at]
