@@ -1,0 +1,588 @@
+"""The classic paper pulka as SVG: one sector per player, whists, pool and hill as running sums.
+
+The sheet is a rectangle cut into sectors by lines from the centre, where the pool target is
+written in a circle. Each sector holds nested bands, from the edge inwards: the whists the
+player wrote on each opponent (on the side facing that opponent), his pool, his hill and
+his name. The band boundaries are copies of the outer rectangle scaled about the centre, so
+every corner of every band lies on the line from the centre to a corner, as on paper.
+
+The drawing is built with ElementTree (all text escaped), has no fixed size (a viewBox only),
+and carries classes for the page's CSS plus plain presentation attributes for the PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scorekeeper.present import amount, gettext
+from scorekeeper.rules import Sheet
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT_FAMILY = "DejaVu Sans, sans-serif"
+
+#: The drawing's size in user units (the viewBox); the page scales it.
+WIDTH, HEIGHT = 520.0, 420.0
+CENTRE = (WIDTH / 2, HEIGHT / 2)
+TARGET_RADIUS = 26.0
+
+#: Band boundaries as scales of the outer rectangle about the centre: whists, pool, hill, name.
+SCALES = (1.0, 0.838, 0.648, 0.476, 0.17)
+BANDS = ("whists", "pool", "hill", "name")
+
+CHAIN_FONT, CHAIN_MIN_FONT = 15.0, 11.0
+NAME_FONT, NAME_MIN_FONT = 15.0, 11.0
+MAX_LINES = 2
+LINE_HEIGHT = 1.2
+PAD = 5.0
+
+INK = "#222222"
+PAPER = "#ffffff"
+RULE = "#555555"
+CLOSED_FILL = "#e6f2e6"
+CLOSED_STROKE = "#2e7d32"
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class _SectorLayout:
+    """Where one seat's sector lies: its outer edge, the side for pool/hill/name, the whists."""
+
+    edge: tuple[Point, ...]
+    """The sector's part of the outer rectangle, clockwise, in units of (WIDTH, HEIGHT)."""
+    main: int
+    """The side (segment of `edge`) that holds pool, hill and name."""
+    whists: tuple[tuple[int, tuple[int, ...]], ...]
+    """(side, opponents as seat offsets clockwise, in reading order along that side)."""
+
+
+#: Seats go clockwise from the top sector.
+LAYOUTS: dict[int, tuple[_SectorLayout, ...]] = {
+    2: (
+        _SectorLayout(((0, 0.5), (0, 0), (1, 0), (1, 0.5)), 1, ((1, (1,)),)),
+        _SectorLayout(((1, 0.5), (1, 1), (0, 1), (0, 0.5)), 1, ((1, (1,)),)),
+    ),
+    3: (
+        _SectorLayout(((0, 0), (1, 0)), 0, ((0, (2, 1)),)),
+        _SectorLayout(((1, 0), (1, 1), (0.5, 1)), 1, ((0, (2,)), (1, (1,)))),
+        _SectorLayout(((0.5, 1), (0, 1), (0, 0)), 0, ((0, (2,)), (1, (1,)))),
+    ),
+    4: (
+        _SectorLayout(((0, 0), (1, 0)), 0, ((0, (3, 2, 1)),)),
+        _SectorLayout(((1, 0), (1, 1)), 0, ((0, (3, 2, 1)),)),
+        _SectorLayout(((1, 1), (0, 1)), 0, ((0, (1, 2, 3)),)),
+        _SectorLayout(((0, 1), (0, 0)), 0, ((0, (3, 2, 1)),)),
+    ),
+}
+
+
+def pulka_svg(sheet: Sheet, *, title: str | None = None, css_class: str = "pulka") -> str:
+    """The sheet drawn as a paper pulka, as an SVG document string (no XML declaration)."""
+    players = sheet.players
+    layouts = LAYOUTS[len(players)]
+    uid = _uid(sheet, title)
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "viewBox": f"0 0 {WIDTH:g} {HEIGHT:g}",
+            "class": css_class,
+            "role": "img",
+            "aria-labelledby": f"{uid}-title {uid}-desc",
+            "font-family": FONT_FAMILY,
+            "preserveAspectRatio": "xMidYMid meet",
+        },
+    )
+    heading = title if title is not None else gettext("Pulka")
+    ET.SubElement(root, "title", {"id": f"{uid}-title"}).text = _clean(heading)
+    ET.SubElement(root, "desc", {"id": f"{uid}-desc"}).text = _clean(describe(sheet))
+    ET.SubElement(
+        root,
+        "rect",
+        {
+            "class": "pulka-paper",
+            "x": "0",
+            "y": "0",
+            "width": f"{WIDTH:g}",
+            "height": f"{HEIGHT:g}",
+            "fill": PAPER,
+            "stroke": "none",
+        },
+    )
+    for seat, (player, layout) in enumerate(zip(players, layouts, strict=True)):
+        _draw_sector(root, sheet, seat, player, layout)
+    _draw_frame(root)
+    _draw_target(root, sheet.options.pool_target)
+    return ET.tostring(root, encoding="unicode")
+
+
+def describe(sheet: Sheet) -> str:
+    """The drawing in words: the pool target and each player's pool, hill and whists."""
+    parts = [gettext("Pool target %(target)s.", target=sheet.options.pool_target)]
+    for player in sheet.players:
+        whists = ", ".join(
+            gettext(
+                "on %(name)s %(amount)s", name=other, amount=amount(sheet.whists(player, other))
+            )
+            for other in sheet.players
+            if other != player
+        )
+        closed = sheet.pool(player) >= sheet.options.pool_target
+        parts.append(
+            gettext(
+                "%(name)s: pool %(pool)s%(closed)s, hill %(hill)s, whists %(whists)s.",
+                name=player,
+                pool=amount(sheet.pool(player)),
+                closed=gettext(" (closed)") if closed else "",
+                hill=amount(sheet.hill(player)),
+                whists=whists,
+            )
+        )
+    return " ".join(parts)
+
+
+# -- geometry ------------------------------------------------------------------------------------
+
+
+def _at(unit: Point) -> Point:
+    return (unit[0] * WIDTH, unit[1] * HEIGHT)
+
+
+def _scaled(point: Point, scale: float) -> Point:
+    cx, cy = CENTRE
+    return (cx + scale * (point[0] - cx), cy + scale * (point[1] - cy))
+
+
+def _lerp(a: Point, b: Point, t: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def _points(points: Sequence[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One straight side of a sector's edge and how text is written along it."""
+
+    start: Point
+    end: Point
+
+    @property
+    def horizontal(self) -> bool:
+        return self.start[1] == self.end[1]
+
+    @property
+    def outward(self) -> Point:
+        """The unit normal pointing away from the centre."""
+        if self.horizontal:
+            return (0.0, -1.0 if self.start[1] < CENTRE[1] else 1.0)
+        return (-1.0 if self.start[0] < CENTRE[0] else 1.0, 0.0)
+
+    @property
+    def depth(self) -> float:
+        """Distance from the centre to this side of the outer rectangle."""
+        return HEIGHT / 2 if self.horizontal else WIDTH / 2
+
+    @property
+    def angle(self) -> int:
+        """Rotation of the text: upright on top and bottom, facing outwards on the sides."""
+        if self.horizontal:
+            return 0
+        return 90 if self.outward[0] > 0 else -90
+
+    @property
+    def reading(self) -> tuple[Point, Point]:
+        """The side's end points in reading order (left to right, or along the rotation)."""
+        a, b = self.start, self.end
+        if self.horizontal:
+            return (a, b) if a[0] <= b[0] else (b, a)
+        if self.angle == 90:
+            return (a, b) if a[1] <= b[1] else (b, a)
+        return (a, b) if a[1] >= b[1] else (b, a)
+
+    @property
+    def first_line_outside(self) -> bool:
+        """Whether the first line of a block is the outermost (text 'up' points outwards)."""
+        return not (self.horizontal and self.outward[1] > 0)
+
+    def span(self, scale: float, part: tuple[float, float]) -> tuple[Point, Point]:
+        """The part (fractions in reading order) of this side scaled about the centre."""
+        a, b = self.reading
+        a, b = _scaled(a, scale), _scaled(b, scale)
+        return _lerp(a, b, part[0]), _lerp(a, b, part[1])
+
+
+def _sides(layout: _SectorLayout) -> list[_Side]:
+    edge = [_at(p) for p in layout.edge]
+    return [_Side(edge[i], edge[i + 1]) for i in range(len(edge) - 1)]
+
+
+# -- drawing -------------------------------------------------------------------------------------
+
+
+def _draw_sector(
+    root: ET.Element, sheet: Sheet, seat: int, player: str, layout: _SectorLayout
+) -> None:
+    players = sheet.players
+    group = ET.SubElement(root, "g", {"class": "pulka-sector", "data-player": _clean(player)})
+    edge = [_at(p) for p in layout.edge]
+    closed = sheet.pool(player) >= sheet.options.pool_target
+    for band, (outer, inner) in enumerate(itertools.pairwise(SCALES)):
+        name = BANDS[band]
+        classes = f"pulka-band pulka-{name}" + (" closed" if name == "pool" and closed else "")
+        shape = [_scaled(p, outer) for p in edge] + [_scaled(p, inner) for p in reversed(edge)]
+        if band == len(BANDS) - 1:
+            shape = [_scaled(p, outer) for p in edge] + [CENTRE]
+        ET.SubElement(
+            group,
+            "polygon",
+            {
+                "class": classes,
+                "points": _points(shape),
+                "fill": CLOSED_FILL if "closed" in classes else PAPER,
+                "stroke": RULE,
+                "stroke-width": "1",
+                "stroke-linejoin": "round",
+            },
+        )
+    if closed:
+        ET.SubElement(
+            group,
+            "polyline",
+            {
+                "class": "pulka-closed-line",
+                "points": _points([_scaled(p, SCALES[2]) for p in edge]),
+                "fill": "none",
+                "stroke": CLOSED_STROKE,
+                "stroke-width": "2.5",
+            },
+        )
+    sides = _sides(layout)
+    # Where a sector turns a corner, its whists are cut at the corner (one area per side).
+    for corner in edge[1:-1]:
+        _rule(group, _scaled(corner, SCALES[0]), _scaled(corner, SCALES[1]), "pulka-divider")
+
+    for side_index, opponents in layout.whists:
+        side = sides[side_index]
+        count = len(opponents)
+        for i, offset in enumerate(opponents):
+            other = players[(seat + offset) % len(players)]
+            part = (i / count, (i + 1) / count)
+            if i:
+                a, _ = side.span(SCALES[0], part)
+                b, _ = side.span(SCALES[1], part)
+                _rule(group, a, b, "pulka-divider")
+            _write_chain(
+                group,
+                side,
+                (SCALES[0], SCALES[1]),
+                part,
+                _chain(sheet.running(player, "whists", other)),
+                "pulka-whists-on",
+                other,
+            )
+
+    main = sides[layout.main]
+    _write_chain(
+        group,
+        main,
+        (SCALES[1], SCALES[2]),
+        (0.0, 1.0),
+        _chain(sheet.running(player, "pool")),
+        "pulka-pool-sum",
+        None,
+        check=closed,
+    )
+    _write_chain(
+        group,
+        main,
+        (SCALES[2], SCALES[3]),
+        (0.0, 1.0),
+        _chain(sheet.running(player, "hill")),
+        "pulka-hill-sum",
+        None,
+    )
+    _write_name(group, main, player)
+
+
+def _rule(parent: ET.Element, a: Point, b: Point, css: str) -> None:
+    ET.SubElement(
+        parent,
+        "line",
+        {
+            "class": css,
+            "x1": f"{a[0]:.1f}",
+            "y1": f"{a[1]:.1f}",
+            "x2": f"{b[0]:.1f}",
+            "y2": f"{b[1]:.1f}",
+            "stroke": RULE,
+            "stroke-width": "1",
+        },
+    )
+
+
+def _draw_frame(root: ET.Element) -> None:
+    ET.SubElement(
+        root,
+        "rect",
+        {
+            "class": "pulka-frame",
+            "x": "1",
+            "y": "1",
+            "width": f"{WIDTH - 2:g}",
+            "height": f"{HEIGHT - 2:g}",
+            "fill": "none",
+            "stroke": INK,
+            "stroke-width": "2",
+        },
+    )
+
+
+def _draw_target(root: ET.Element, target: int) -> None:
+    cx, cy = CENTRE
+    ET.SubElement(
+        root,
+        "circle",
+        {
+            "class": "pulka-target-circle",
+            "cx": f"{cx:g}",
+            "cy": f"{cy:g}",
+            "r": f"{TARGET_RADIUS:g}",
+            "fill": PAPER,
+            "stroke": INK,
+            "stroke-width": "1.5",
+        },
+    )
+    text = ET.SubElement(
+        root,
+        "text",
+        {
+            "class": "pulka-target",
+            "x": f"{cx:g}",
+            "y": f"{cy + 0.36 * 18:.1f}",
+            "text-anchor": "middle",
+            "font-size": "18",
+            "font-weight": "bold",
+            "fill": INK,
+        },
+    )
+    text.text = str(target)
+
+
+# -- text ----------------------------------------------------------------------------------------
+
+
+def _chain(sums: Sequence[Fraction]) -> list[str]:
+    return [amount(s) for s in sums]
+
+
+def _write_chain(
+    parent: ET.Element,
+    side: _Side,
+    scales: tuple[float, float],
+    part: tuple[float, float],
+    values: list[str],
+    css: str,
+    on: str | None,
+    *,
+    check: bool = False,
+) -> None:
+    """Write a running sum in its band: wrapped, shrunk, or cut from the front to fit."""
+    if not values:
+        return
+    tail = " ✓" if check else ""
+    thickness = (scales[0] - scales[1]) * side.depth
+    for size in _sizes(CHAIN_FONT, CHAIN_MIN_FONT):
+        max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
+        widths = _line_widths(side, scales, part, size, max_lines)
+        lines = _wrap(values, tail, size, widths)
+        if lines is not None:
+            break
+    else:
+        size = CHAIN_MIN_FONT
+        max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
+        widths = _line_widths(side, scales, part, size, max_lines)
+        lines = _wrap_tail(values, tail, size, widths)
+    attrs = {"class": f"pulka-chain {css}"}
+    if on is not None:
+        attrs["data-on"] = _clean(on)
+    group = ET.SubElement(parent, "g", attrs)
+    for i, (line, last) in enumerate(lines):
+        text = _text(group, side, scales, part, size, i, len(lines), "pulka-sum")
+        if last:
+            head, _, final = line.rpartition(".")
+            final_value = final[: len(final) - len(tail)] if tail else final
+            text.text = head + "." if head else None
+            span = ET.SubElement(text, "tspan", {"class": "pulka-total", "font-weight": "bold"})
+            span.text = final_value
+            if tail:
+                mark = ET.SubElement(text, "tspan", {"class": "pulka-check", "fill": CLOSED_STROKE})
+                mark.text = tail
+        else:
+            text.text = line
+
+
+def _write_name(parent: ET.Element, side: _Side, player: str) -> None:
+    scales = (SCALES[3], SCALES[4])
+    for size in _sizes(NAME_FONT, NAME_MIN_FONT):
+        (width,) = _line_widths(side, scales, (0.0, 1.0), size, 1, outermost=True)
+        shown = _shorten(_clean(player), width, size, bold=True)
+        if shown == _clean(player) or size == NAME_MIN_FONT:
+            break
+    text = _text(parent, side, scales, (0.0, 1.0), size, 0, 1, "pulka-name", outermost=True)
+    text.set("font-weight", "bold")
+    text.text = shown
+
+
+def _sizes(largest: float, smallest: float) -> list[float]:
+    return [largest - i for i in range(int(largest - smallest) + 1)]
+
+
+def _line_box(
+    side: _Side, scales: tuple[float, float], size: float, index: int, count: int, outermost: bool
+) -> tuple[float, float]:
+    """Distances from the centre (outer, inner) of one line of a block in a band."""
+    outer, inner = scales[0] * side.depth, scales[1] * side.depth
+    height = size * LINE_HEIGHT
+    block = height * count
+    top = outer - 3 if outermost else outer - (outer - inner - block) / 2
+    slot = index if side.first_line_outside else count - 1 - index
+    return top - slot * height, top - (slot + 1) * height
+
+
+def _line_widths(
+    side: _Side,
+    scales: tuple[float, float],
+    part: tuple[float, float],
+    size: float,
+    count: int,
+    *,
+    outermost: bool = False,
+) -> list[float]:
+    """The usable length of each line (measured at its inner edge, the shorter one)."""
+    widths = []
+    for index in range(count):
+        _, inner = _line_box(side, scales, size, index, count, outermost)
+        a, b = side.span(inner / side.depth, part)
+        widths.append(math.dist(a, b) - 2 * PAD)
+    return widths
+
+
+def _text(
+    parent: ET.Element,
+    side: _Side,
+    scales: tuple[float, float],
+    part: tuple[float, float],
+    size: float,
+    index: int,
+    count: int,
+    css: str,
+    *,
+    outermost: bool = False,
+) -> ET.Element:
+    outer, inner = _line_box(side, scales, size, index, count, outermost)
+    middle = (outer + inner) / 2
+    a, b = side.span(middle / side.depth, part)
+    x, y = _lerp(a, b, 0.5)
+    attrs = {
+        "class": css,
+        "x": f"{x:.1f}",
+        "y": f"{y + 0.36 * size:.1f}",
+        "font-size": f"{size:g}",
+        "text-anchor": "middle",
+        "fill": INK,
+    }
+    if side.angle:
+        attrs["transform"] = f"rotate({side.angle} {x:.1f} {y:.1f})"
+    return ET.SubElement(parent, "text", attrs)
+
+
+def _wrap(
+    values: list[str], tail: str, size: float, widths: list[float]
+) -> list[tuple[str, bool]] | None:
+    """Break "2.6.10" after dots into at most len(widths) lines, or None if it does not fit."""
+    lines: list[str] = []
+    current = ""
+    for i, value in enumerate(values):
+        piece = (
+            value + (tail if i == len(values) - 1 else "") + ("." if i < len(values) - 1 else "")
+        )
+        if current and _width(current + piece, size) > widths[len(lines)]:
+            lines.append(current)
+            current = ""
+            if len(lines) == len(widths):
+                return None
+        current += piece
+    if _width(current, size) > widths[len(lines)]:
+        return None
+    lines.append(current)
+    return [(line, i == len(lines) - 1) for i, line in enumerate(lines)]
+
+
+def _wrap_tail(
+    values: list[str], tail: str, size: float, widths: list[float]
+) -> list[tuple[str, bool]]:
+    """The last values that fit, after a leading "…"; the final total is always kept."""
+    for start in range(1, len(values)):
+        lines = _wrap(["…" + values[start]] + values[start + 1 :], tail, size, widths)
+        if lines is not None:
+            return lines
+    return [("…" + values[-1] + tail, True)]
+
+
+#: Advance widths in em of DejaVu Sans, a little generous; enough to keep text in its band.
+_NARROW = set(".,:;!|'ilIj ")
+
+
+def _width(text: str, size: float, *, bold: bool = False) -> float:
+    """An estimate of the text's rendered width in user units."""
+    total = 0.0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        if char in _NARROW:
+            total += 0.33
+        elif char.isdigit():
+            total += 0.64
+        elif unicodedata.east_asian_width(char) in ("W", "F") or ord(char) > 0x2FFF:
+            total += 1.25
+        elif char in "…−✓" or char.isupper():
+            total += 0.85
+        else:
+            total += 0.66
+    return total * size * (1.08 if bold else 1.0)
+
+
+def _shorten(text: str, width: float, size: float, *, bold: bool = False) -> str:
+    """The text, or its beginning with "…", so that it fits the width."""
+    if _width(text, size, bold=bold) <= width:
+        return text
+    for end in range(len(text) - 1, 0, -1):
+        candidate = text[:end].rstrip() + "…"
+        if _width(candidate, size, bold=bold) <= width:
+            return candidate
+    return "…"
+
+
+def _clean(text: str) -> str:
+    """Text that XML can carry: characters XML 1.0 forbids are dropped."""
+    return "".join(
+        c
+        for c in text
+        if c in "\t\n\r"
+        or (ord(c) >= 0x20 and not 0xD800 <= ord(c) <= 0xDFFF and c not in "\ufffe\uffff")
+    )
+
+
+def _uid(sheet: Sheet, title: str | None) -> str:
+    """A stable id prefix, distinct for different sheets drawn on one page."""
+    key = repr((title, sheet.players, [str(e) for e in sheet.entries])).encode()
+    return "pulka-" + hashlib.sha1(key, usedforsecurity=False).hexdigest()[:8]
