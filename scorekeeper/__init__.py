@@ -1,10 +1,13 @@
 """scorekeeper: an electronic pulka for Preferans played with real cards."""
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
 
 
-def create_app(test_config=None):  # type: ignore[no-untyped-def]
+def create_app(test_config: dict[str, Any] | None = None) -> Any:
     """Create the Flask app (imported lazily so the rules and the CLI start fast)."""
-    from scorekeeper.web import create_app as _create_app
-
-    return _create_app(test_config)
+    return importlib.import_module("scorekeeper.web").create_app(test_config)

@@ -10,6 +10,7 @@ from scorekeeper.rules import (
     Game,
     InvalidGame,
     Problem,
+    Unreadable,
     deal_to_dict,
     find_convention,
     parse_deal,
@@ -119,10 +120,14 @@ def load(data: Any, *, check: bool = True) -> Game:
         for number, raw in enumerate(raw_deals, start=1):
             deal, deal_problems = parse_deal(raw, players)
             problems.extend(p.at_deal(number) for p in deal_problems)
-            if deal is not None:
-                deals.append(deal)
-    if problems or options is None or convention is None or not players:
+            if deal is None:
+                kind = raw.get("type") if isinstance(raw, dict) else None  # may be junk
+                deal = Unreadable(kind if isinstance(kind, str) else "")
+            deals.append(deal)
+    if options is None or convention is None or not players:
         raise InvalidGame(problems or [Problem(N_("the game cannot be read"))])
+    if problems and (first_dealer not in players or not isinstance(raw_deals, list)):
+        raise InvalidGame(problems)
     assert isinstance(first_dealer, str)
     game = Game(
         players=tuple(players),
@@ -134,10 +139,11 @@ def load(data: Any, *, check: bool = True) -> Game:
         name=name,
         overrides=dict(overrides),
     )
-    if check:
+    if check or problems:
         _, replay_problems = replay(game)
-        if replay_problems:
-            raise InvalidGame(replay_problems)
+        problems = sorted(problems + replay_problems, key=lambda p: p.deal or 0)
+        if problems:
+            raise InvalidGame(problems)
     return game
 
 

@@ -10,6 +10,7 @@ from .deals import (
     Deal,
     MisereDeal,
     Redeal,
+    Unreadable,
 )
 from .game import Game
 from .notation import deal_to_dict, parse_deal
@@ -44,6 +45,7 @@ __all__ = [
     "Settlement",
     "Sheet",
     "Suit",
+    "Unreadable",
     "active_players",
     "deal_to_dict",
     "defenders",

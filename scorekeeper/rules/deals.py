@@ -101,11 +101,21 @@ class Redeal:
     kind = "redeal"
 
 
-Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Redeal
+@dataclass(frozen=True)
+class Unreadable:
+    """A deal that could not be read: it keeps its place in the log so that the deals after
+    it are still checked, and writes nothing."""
+
+    kind: str
+    """The type it claimed ("contract", ...), or "" when even that was unreadable."""
+    dealer: str | None = None
+
+
+Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Redeal | Unreadable
 
 DEAL_KINDS: tuple[str, ...] = ("contract", "misere", "allpass", "correction", "redeal")
 
 
 def is_table_deal(deal: Deal) -> bool:
     """True for deals that pass the deal to the next dealer (all but corrections)."""
-    return not isinstance(deal, Correction)
+    return not isinstance(deal, Correction) and deal.kind != "correction"

@@ -43,7 +43,7 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
         bad(N_('a deal must be an object like {{"type": "contract", ...}}'))
         return None, problems
     kind = raw.get("type")
-    if kind not in _KEYS:
+    if not isinstance(kind, str) or kind not in _KEYS:
         if "type" not in raw:
             bad(N_("the deal has no type"), "type")
         else:

@@ -20,6 +20,7 @@ from .deals import (
     Deal,
     MisereDeal,
     Redeal,
+    Unreadable,
     is_table_deal,
 )
 from .game import Game
@@ -251,7 +252,7 @@ class _Scorer:
         streak_before = self.streak
         if table:
             self.dealer_index += 1
-            if isinstance(deal, AllPassDeal):
+            if isinstance(deal, AllPassDeal) or deal.kind == "allpass":
                 self.streak += 1
             elif isinstance(deal, ContractDeal | MisereDeal):
                 self.streak = 0
@@ -268,7 +269,7 @@ class _Scorer:
     # -- checks that need the state of the table --------------------------------------------
 
     def _check(self, deal: Deal, dealer: str | None, level_floor: int | None) -> None:
-        if isinstance(deal, Correction):
+        if isinstance(deal, Correction | Unreadable):
             return
         if isinstance(deal, Redeal):
             if not self.game.hussar:

@@ -1,0 +1,140 @@
+"""Random valid games in game-file notation: for property tests, benchmarks and demos."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from scorekeeper import gamefile
+from scorekeeper.rules import Sheet, defenders, replay
+
+SUITS = ("S", "C", "D", "H", "NT")
+NAMES = ("Anna", "Boris", "Vera", "Gleb")
+
+
+def random_options(rng: random.Random, convention: str) -> dict[str, Any]:
+    """A few random house rules over the preset."""
+    choices: dict[str, list[Any]] = {
+        "pool_target": [10, 20, 30],
+        "whist_split": ["greedy", "gentleman_on_remise", "gentleman"],
+        "two_whister_quota": ["side", "personal"],
+        "ten_checked": [True, False],
+        "half_whist": [[6, 7], [6], []],
+        "consolation": ["value", 0, 10],
+        "shortfall_rate": [1, "1/2"],
+        "allpass_mode": ["hill", "whists"],
+        "allpass_progression": [[1, 2, 3], [1], [1, 2]],
+        "allpass_exit": [[6], [7], [7, 8]],
+        "allpass_min_amnesty": [True, False],
+        "overflow": ["help", "keep"],
+        "end": ["all_closed", "pool_sum", "first_closed"],
+        "hill_divisor": ["players", "opponents"],
+        "dealer_consolation": [True, False],
+        "pool_whists": [10, 20],
+        "stake": ["1", "0.10", "0.03"],
+    }
+    if convention == "hussar":
+        for key in ("allpass_mode", "allpass_progression", "allpass_exit", "half_whist"):
+            choices.pop(key)
+    keys = rng.sample(sorted(choices), rng.randint(0, 5))
+    return {k: rng.choice(choices[k]) for k in keys}
+
+
+def random_game(
+    rng: random.Random,
+    deals: int,
+    *,
+    convention: str | None = None,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    corrections: bool = True,
+) -> dict[str, Any]:
+    """A valid game file with up to `deals` deals (fewer if the game ends first)."""
+    convention = convention or rng.choice(("sochi", "leningrad", "rostov", "hussar"))
+    count = 2 if convention == "hussar" else (players or rng.choice((3, 4)))
+    names = list(NAMES[:count])
+    data: dict[str, Any] = {
+        "format": gamefile.FORMAT,
+        "name": f"Random {convention} {rng.randint(1, 999)}",
+        "convention": convention,
+        "options": options if options is not None else random_options(rng, convention),
+        "players": names,
+        "first_dealer": rng.choice(names),
+        "finished": False,
+        "deals": [],
+    }
+    game = gamefile.load(data)
+    sheet, _ = replay(game)
+    for _ in range(deals):
+        if sheet.finished:
+            break
+        data["deals"].append(random_deal(rng, sheet, corrections=corrections))
+        game = gamefile.load(data)
+        sheet, problems = replay(game)
+        assert not problems, problems
+    return data
+
+
+def random_deal(rng: random.Random, sheet: Sheet, *, corrections: bool = True) -> dict[str, Any]:
+    """A deal that is legal as the next one of this sheet."""
+    game = sheet.game
+    opts = game.options
+    active = sheet.next_active
+    roll = rng.random()
+    if corrections and roll < 0.04:
+        player = rng.choice(game.players)
+        other = rng.choice([p for p in game.players if p != player])
+        entry = rng.choice(
+            [
+                {"player": player, "hill": rng.randint(-5, 10)},
+                {"player": player, "pool": rng.randint(0, 2)},
+                {"player": player, "whists_on": other, "amount": rng.randint(-10, 30)},
+            ]
+        )
+        return {"type": "correction", "reason": "random fix", "entries": [entry]}
+    if game.hussar and roll < 0.12:
+        return {"type": "redeal"}
+    if not game.hussar and opts.allpass_mode != "none" and roll < 0.25:
+        return {"type": "allpass", "tricks": split_tricks(rng, active)}
+    declarer = rng.choice(active)
+    if roll < 0.33:
+        tricks = rng.choice((0, 0, 0, 1, 2))
+        return {"type": "misere", "declarer": declarer, "tricks": {declarer: tricks}}
+    floor = sheet.next_min_level or 6
+    level = rng.choice([lv for lv in (6, 6, 6, 7, 7, 8, 9, 10) if lv >= floor] or [floor])
+    contract = f"{level}{rng.choice(SUITS)}"
+    defs = defenders(game.players, sheet.next_dealer, declarer)
+    answers: dict[str, str] = {}
+    if game.hussar:
+        answers[defs[0]] = rng.choice(("whist", "whist-talon", "pass"))
+    else:
+        first = rng.choice(("whist", "pass", "pass"))
+        second = rng.choice(("whist", "pass"))
+        if first == "pass" and level in opts.half_whist and rng.random() < 0.2:
+            second = "half-whist"
+        answers = {defs[0]: first, defs[1]: second}
+    deal: dict[str, Any] = {
+        "type": "contract",
+        "declarer": declarer,
+        "contract": contract,
+        "answers": answers,
+    }
+    if rng.random() < 0.1:
+        deal["dealer"] = sheet.next_dealer
+    whisters = [p for p, a in answers.items() if a in ("whist", "whist-talon")]
+    if whisters:
+        own = min(10, max(0, level + rng.choice((-3, -2, -1, -1, 0, 0, 0, 0, 1, 2))))
+        rest = split_tricks(rng, [p for p in active if p != declarer], 10 - own)
+        tricks = {declarer: own, **rest}
+        if len(whisters) == 1 and rng.random() < 0.5:
+            tricks = {declarer: own}
+        deal["tricks"] = tricks
+    return deal
+
+
+def split_tricks(rng: random.Random, players: list[str], total: int = 10) -> dict[str, int]:
+    """Deal `total` tricks at random among players."""
+    counts = dict.fromkeys(players, 0)
+    for _ in range(total):
+        counts[rng.choice(players)] += 1
+    return counts

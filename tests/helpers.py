@@ -1,0 +1,82 @@
+"""Small builders shared by the tests: a game file dict in game-file notation, scored."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from scorekeeper import gamefile
+from scorekeeper.rules import Sheet, score
+
+
+def game_file(
+    deals: list[dict[str, Any]],
+    *,
+    convention: str = "sochi",
+    players: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    first_dealer: str | None = None,
+    finished: bool = False,
+) -> dict[str, Any]:
+    """A game-file dict; by default Sochi with A, B, C and C dealing first."""
+    if players is None:
+        players = ["A", "B"] if convention == "hussar" else ["A", "B", "C"]
+    data: dict[str, Any] = {
+        "format": "scorekeeper-game/1",
+        "convention": convention,
+        "players": players,
+        "deals": deals,
+        "finished": finished,
+    }
+    if options:
+        data["options"] = options
+    data["first_dealer"] = first_dealer or players[-1]
+    return data
+
+
+def sheet_of(deals: list[dict[str, Any]], **kw: Any) -> Sheet:
+    """Score a game built by game_file."""
+    return score(gamefile.load(game_file(deals, **kw)))
+
+
+def totals(sheet: Sheet) -> dict[str, Any]:
+    """Pool, hill and whists of every player, as plain numbers (Fractions)."""
+    return {
+        p: (sheet.pool(p), sheet.hill(p), {q: sheet.whists(p, q) for q in sheet.players if q != p})
+        for p in sheet.players
+    }
+
+
+def F(text: str | int) -> Fraction:
+    """Shorthand for an exact amount."""
+    return Fraction(text)
+
+
+def contract(
+    declarer: str,
+    code: str,
+    answers: dict[str, str],
+    tricks: dict[str, int] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A contract deal in game-file notation."""
+    deal: dict[str, Any] = {
+        "type": "contract",
+        "declarer": declarer,
+        "contract": code,
+        "answers": answers,
+    }
+    if tricks is not None:
+        deal["tricks"] = tricks
+    deal.update(extra)
+    return deal
+
+
+def allpass(**tricks: int) -> dict[str, Any]:
+    """An all-pass deal."""
+    return {"type": "allpass", "tricks": tricks}
+
+
+def misere(declarer: str, tricks: int) -> dict[str, Any]:
+    """A misère deal."""
+    return {"type": "misere", "declarer": declarer, "tricks": {declarer: tricks}}

@@ -1,0 +1,162 @@
+"""Invariants over random valid games (Hypothesis): exactness, explainability, round trips."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import gamefile
+from scorekeeper.rules import InvalidGame, score, settle
+from scorekeeper.sample import random_game
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+lengths = st.integers(min_value=0, max_value=40)
+
+
+def a_game(seed: int, length: int) -> dict:
+    return random_game(random.Random(seed), length)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, lengths)
+def test_net_results_and_money_sum_to_exactly_zero(seed, length):
+    sheet = score(gamefile.load(a_game(seed, length)))
+    result = settle(sheet)
+    assert sum(result.net.values()) == 0
+    assert sum(result.money.values()) == 0
+    assert len(result.payments) <= len(sheet.players) - 1
+    paid = {p: Fraction(0) for p in sheet.players}
+    for payment in result.payments:
+        assert payment.amount > 0
+        paid[payment.payer] += Fraction(payment.amount)
+        paid[payment.payee] -= Fraction(payment.amount)
+    assert all(paid[p] == -Fraction(result.money[p]) for p in sheet.players)
+    for p in sheet.players:  # rounding never moves an amount by a cent or more
+        exact = result.net[p] * Fraction(sheet.options.stake)
+        assert abs(Fraction(result.money[p]) - exact) < Fraction(1, 100)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, lengths, st.integers(min_value=-20, max_value=50))
+def test_amnesty_changes_no_result(seed, length, extra):
+    data = a_game(seed, length)
+    before = settle(score(gamefile.load(data))).net
+    raised = copy.deepcopy(data)
+    raised["finished"] = False
+    raised["deals"].insert(
+        0,
+        {
+            "type": "correction",
+            "reason": "same hill for all",
+            "entries": [{"player": p, "hill": extra} for p in data["players"]],
+        },
+    )
+    try:
+        after = settle(score(gamefile.load(raised))).net
+    except InvalidGame:
+        return  # a negative hill can't end the game earlier; only an impossible edit lands here
+    assert after == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(min_value=1, max_value=40))
+def test_deleting_the_last_deal_is_the_same_as_never_adding_it(seed, length):
+    data = a_game(seed, length)
+    full = score(gamefile.load(data))
+    shorter = copy.deepcopy(data)
+    last = shorter["deals"].pop() if shorter["deals"] else None
+    without = score(gamefile.load(shorter))
+    if last is None:
+        return
+    last_entries = full.results[-1].entries
+    for p in full.players:
+        pool = sum(
+            (e.amount for e in last_entries if e.player == p and e.column == "pool"), Fraction(0)
+        )
+        assert without.pool(p) == full.pool(p) - pool
+        for q in full.players:
+            if q != p:
+                w = sum(
+                    (e.amount for e in last_entries if e.player == p and e.on == q), Fraction(0)
+                )
+                assert without.whists(p, q) == full.whists(p, q) - w
+    assert [r.entries for r in without.results] == [r.entries for r in full.results[:-1]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, lengths)
+def test_every_total_is_the_sum_of_its_entries(seed, length):
+    sheet = score(gamefile.load(a_game(seed, length)))
+    for p in sheet.players:
+        hill = sum(
+            (e.amount for e in sheet.entries if e.player == p and e.column == "hill"), Fraction(0)
+        )
+        assert sheet.hill(p) == hill
+        running = sheet.running(p, "pool")
+        assert (running[-1] if running else 0) == sheet.pool(p)
+    for e in sheet.entries:
+        assert str(e.reason)  # every entry says why, in words
+        assert 1 <= e.deal <= len(sheet.game.deals)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, lengths)
+def test_dump_load_dump_is_identical(seed, length):
+    data = a_game(seed, length)
+    first = gamefile.dumps(gamefile.load(data))
+    second = gamefile.dumps(gamefile.loads(first))
+    assert first == second
+    assert json.loads(first)["deals"] == gamefile.dump(gamefile.load(data))["deals"]
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-1000, 1000),
+    st.floats(allow_nan=True),
+    st.text(max_size=12),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*prefix, i))
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds, st.integers(min_value=1, max_value=20), st.data())
+def test_random_invalid_edits_are_refused_never_crash(seed, length, data):
+    game = a_game(seed, length)
+    paths = [p for p in _paths(game) if p]
+    path = data.draw(st.sampled_from(paths))
+    junk = data.draw(JUNK)
+    parent = game
+    for key in path[:-1]:
+        parent = parent[key]
+    action = data.draw(st.sampled_from(["replace", "delete"]))
+    if action == "delete" and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif action == "delete" and isinstance(parent, list):
+        parent.pop(path[-1])
+    else:
+        parent[path[-1]] = junk
+    try:
+        loaded = gamefile.load(game)
+    except InvalidGame as invalid:
+        assert invalid.problems
+        for problem in invalid.problems:
+            assert str(problem) and "\n" not in str(problem)
+        return
+    settle(score(loaded))  # accepted edits must score and settle without error
