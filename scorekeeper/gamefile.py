@@ -10,12 +10,14 @@ from scorekeeper.rules import (
     Game,
     InvalidGame,
     Problem,
+    Sheet,
     Unreadable,
     deal_to_dict,
     find_convention,
     parse_deal,
     replay,
     resolve_options,
+    score,
 )
 from scorekeeper.rules.problems import N_
 
@@ -46,6 +48,12 @@ def loads(text: str | bytes) -> Game:
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
     return load(data)
+
+
+def load_scored(data: Any) -> tuple[Game, Sheet]:
+    """Read a parsed game file and its sheet with a single replay; raises InvalidGame."""
+    game = load(data, check=False)
+    return game, score(game)
 
 
 def load(data: Any, *, check: bool = True) -> Game:
