@@ -361,20 +361,22 @@ def _draw_target(root: ET.Element, target: int) -> None:
             "stroke-width": "1.5",
         },
     )
+    label = str(target)
+    size = min(18.0, 1.6 * TARGET_RADIUS / (0.7 * len(label)))
     text = ET.SubElement(
         root,
         "text",
         {
             "class": "pulka-target",
             "x": f"{cx:g}",
-            "y": f"{cy + 0.36 * 18:.1f}",
+            "y": f"{cy + 0.36 * size:.1f}",
             "text-anchor": "middle",
-            "font-size": "18",
+            "font-size": f"{size:.1f}",
             "font-weight": "bold",
             "fill": INK,
         },
     )
-    text.text = str(target)
+    text.text = label
 
 
 # -- text ----------------------------------------------------------------------------------------
