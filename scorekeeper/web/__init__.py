@@ -1,0 +1,88 @@
+"""The web pulka: a Flask app that works without JavaScript on a phone at the card table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import context, i18n, security, storage, templating
+from .extensions import babel, csrf
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        PASSWORD="",
+        HTTPS=False,
+        PROXY=False,
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("SCOREKEEPER")
+        # Text settings as typed: from_prefixed_env would read a password "1234" as a number.
+        for key in ("DB", "PASSWORD", "SECRET_KEY"):
+            if f"SCOREKEEPER_{key}" in os.environ:
+                app.config[key] = os.environ[f"SCOREKEEPER_{key}"]
+        if app.config.get("DB"):
+            app.config["DATABASE"] = app.config["DB"]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(app)
+
+    babel.init_app(app, locale_selector=i18n.get_locale)
+    csrf.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    storage.init_app(app)
+    templating.init_app(app)
+    context.init_app(app)
+
+    from .deals import bp as deals_bp
+    from .games import bp as games_bp
+    from .main import bp as main_bp
+
+    app.register_blueprint(main_bp)
+    app.register_blueprint(games_bp)
+    app.register_blueprint(deals_bp)
+    return app
+
+
+def _instance_secret(app: Flask) -> str:
+    """A secret key kept in the instance folder, so cookies survive a restart."""
+    path = Path(app.instance_path) / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(key)
+    except FileExistsError:  # another process wrote it first
+        return path.read_text().strip()
+    except OSError:  # read-only instance folder: this run's cookies are still signed
+        app.logger.warning("cannot keep the secret key in %s; sessions end on restart", path)
+    return key

@@ -1,0 +1,261 @@
+"""Entering a deal (check, then save), editing, deleting, undoing and restoring deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import _
+from werkzeug.wrappers import Response
+
+from scorekeeper import present
+from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
+
+from ..context import edit_game
+from ..gamedata import Check, Loaded, check_deal, check_delete, check_restore, load
+from ..storage import get_store
+from ..widgets import WriteForm
+from . import bp
+from .forms import DealForm, Reading, Seat, place, read, seat_for
+
+
+@bp.route("/g/<tok:token>/deal/new", methods=["GET", "POST"])
+def new(token: str) -> str | Response | tuple[str, int]:
+    loaded = edit_game(token)
+    if not loaded.can_add_deal:
+        flash(_("The game is finished: reopen it to add a deal."))
+        return _to_game(token)
+    return _deal_page(loaded, None)
+
+
+@bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
+def edit(token: str, deal_id: int) -> str | Response | tuple[str, int]:
+    loaded = edit_game(token)
+    return _deal_page(loaded, _live(loaded, deal_id))
+
+
+@bp.route("/g/<tok:token>/deal/check", methods=["POST"])
+@bp.route("/g/<tok:token>/deal/<int:deal_id>/check", methods=["POST"])
+def check(token: str, deal_id: int | None = None) -> Response:
+    """The live preview for the script: what the form's deal would write, or its errors."""
+    loaded = edit_game(token)
+    position = None if deal_id is None else _live(loaded, deal_id).position
+    seat = seat_for(loaded.sheet, position)
+    form = DealForm(version=loaded.record.version)
+    form.setup(seat)
+    reading, result = _evaluate(form, seat, loaded, position)
+    return jsonify(
+        ok=result is not None and result.ok,
+        errors=reading.errors,
+        top=reading.top,
+        later=[present.problem_text(p) for p in (result.later if result else [])],
+        entries=_entries(result),
+        checked=reading.fingerprint if result is not None and result.ok else "",
+    )
+
+
+def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tuple[str, int]:
+    token = loaded.record.edit_token
+    position = None if deal is None else deal.position
+    seat = seat_for(loaded.sheet, position)
+    form = DealForm(version=loaded.record.version)
+    form.setup(seat)
+    if request.method == "GET" and deal is not None:
+        form.fill(deal.data, seat.players)
+    reading: Reading | None = None
+    result: Check | None = None
+    conflict = False
+    if form.is_submitted():
+        reading, result = _evaluate(form, seat, loaded, position)
+        saving = request.form.get("action") == "save"
+        if result is not None and result.ok and saving and form.checked.data == reading.fingerprint:
+            try:
+                return _save(loaded, deal, reading, form)
+            except VersionConflict as error:
+                conflict = True
+                loaded = load(get_store().get_game(token))
+                g.loaded = loaded
+                if deal is not None:
+                    deal = _live(loaded, deal.id)
+                    position = deal.position
+                seat = seat_for(loaded.sheet, position)
+                form.setup(seat)
+                form.fresh(error.current_version)
+                reading, result = _evaluate(form, seat, loaded, position)
+        ok = result is not None and result.ok
+        form.checked.data = reading.fingerprint if ok else ""
+    status = 409 if conflict else 422 if reading is not None and not form.checked.data else 200
+    html = render_template(
+        "deal.html",
+        loaded=loaded,
+        form=form,
+        seat=seat,
+        deal=deal,
+        reading=reading,
+        result=result,
+        entries=_entries(result),
+        conflict=conflict,
+    )
+    return html, status
+
+
+def _evaluate(
+    form: Any, seat: Seat, loaded: Loaded, position: int | None
+) -> tuple[Reading, Check | None]:
+    """Read the form and check the deal against the game; nothing is written."""
+    if not form.validate():
+        return Reading(None), None
+    reading = read(form, seat)
+    if reading.data is None:
+        return reading, None
+    result = check_deal(loaded, reading.data, position)
+    place(reading, result.problems, seat.players)
+    return reading, result
+
+
+def _save(loaded: Loaded, deal: DealRecord | None, reading: Reading, form: Any) -> Response:
+    store = get_store()
+    token = loaded.record.edit_token
+    assert reading.data is not None
+    if deal is None:
+        created = store.add_deal(
+            token,
+            reading.data,
+            base_version=form.base_version.data,
+            request_key=form.request_key.data,
+        )[2]
+        if created:
+            flash(_("Deal %(number)s saved.", number=len(loaded.record.deals) + 1))
+    else:
+        store.update_deal(
+            token,
+            deal.id,
+            reading.data,
+            base_version=form.base_version.data,
+            request_key=form.request_key.data,
+        )
+        flash(_("Deal %(number)s changed.", number=deal.position + 1))
+        return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
+    return _to_game(token)
+
+
+def _entries(result: Check | None) -> list[str]:
+    if result is None or result.result is None:
+        return []
+    return [present.entry_text(e) for e in result.result.entries]
+
+
+# -- delete, undo, restore -------------------------------------------------------------------
+
+
+@bp.route("/g/<tok:token>/deal/<int:deal_id>/delete", methods=["GET", "POST"])
+def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
+    loaded = edit_game(token)
+    deal = _live(loaded, deal_id)
+    result = check_delete(loaded, deal.position)
+    form = WriteForm(version=loaded.record.version)
+    if form.validate_on_submit() and result.ok:
+        try:
+            get_store().delete_deal(
+                token,
+                deal_id,
+                base_version=form.base_version.data,
+                request_key=form.request_key.data,
+            )
+        except VersionConflict:
+            return _conflict(token)
+        flash(
+            _(
+                "Deal %(number)s deleted. It can be restored from the history.",
+                number=deal.position + 1,
+            )
+        )
+        return redirect(url_for("games.log", mode="g", token=token))
+    return _confirm(loaded, deal, result, form, "delete")
+
+
+@bp.route("/g/<tok:token>/undo", methods=["GET", "POST"])
+def undo(token: str) -> str | Response | tuple[str, int]:
+    loaded = edit_game(token)
+    if not loaded.record.deals:
+        flash(_("There is no deal to undo."))
+        return _to_game(token)
+    deal = loaded.record.deals[-1]
+    result = check_delete(loaded, deal.position)
+    form = WriteForm(version=loaded.record.version)
+    if form.validate_on_submit():
+        try:
+            get_store().undo_last(
+                token, base_version=form.base_version.data, request_key=form.request_key.data
+            )
+        except VersionConflict:
+            return _conflict(token)
+        flash(
+            _(
+                "Deal %(number)s undone. It can be restored from the history.",
+                number=deal.position + 1,
+            )
+        )
+        return _to_game(token)
+    return _confirm(loaded, deal, result, form, "undo")
+
+
+@bp.route("/g/<tok:token>/restore/<int:revision_id>", methods=["POST"])
+def restore(token: str, revision_id: int) -> Response:
+    loaded = edit_game(token)
+    revisions = {r.id: r for r in get_store().revisions(token)}
+    revision = revisions.get(revision_id)
+    if revision is None:
+        raise RevisionNotFound(f"the game has no revision {revision_id}")
+    data = revision.previous if revision.action == "delete" else revision.data
+    form = WriteForm()
+    history = url_for("games.history", mode="g", token=token)
+    if data is None or not form.validate_on_submit():
+        return redirect(history)
+    result = check_restore(loaded, revision.deal_id, data)
+    if not result.ok:
+        flash(_("This version cannot be put back:"))
+        for problem in result.problems + result.later:
+            flash(present.problem_text(problem))
+        return redirect(history)
+    try:
+        get_store().restore_revision(
+            token,
+            revision_id,
+            base_version=form.base_version.data,
+            request_key=form.request_key.data,
+        )
+    except VersionConflict:
+        return _conflict(token)
+    flash(_("The deal was put back."))
+    return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{revision.deal_id}"))
+
+
+def _confirm(loaded: Loaded, deal: DealRecord, result: Check, form: WriteForm, what: str) -> str:
+    current = loaded.sheet.results[deal.position]
+    return render_template(
+        "confirm.html",
+        loaded=loaded,
+        deal=deal,
+        current=current,
+        entries=[present.entry_text(e) for e in current.entries],
+        problems=[present.problem_text(p) for p in result.later],
+        form=form,
+        what=what,
+    )
+
+
+def _live(loaded: Loaded, deal_id: int) -> DealRecord:
+    for deal in loaded.record.deals:
+        if deal.id == deal_id:
+            return deal
+    raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
+
+
+def _conflict(token: str) -> Response:
+    flash(_("Another phone changed this game in the meantime. Look at it and try again."))
+    return _to_game(token)
+
+
+def _to_game(token: str) -> Response:
+    return redirect(url_for("games.show", mode="g", token=token))

@@ -1,0 +1,7 @@
+"""A game's pages: the sheet, the log, the settlement, its files; finishing and reopening."""
+
+from flask import Blueprint
+
+bp = Blueprint("games", __name__)
+
+from . import routes  # noqa: E402,F401  (routes register themselves on bp)

@@ -1,0 +1,203 @@
+"""A game's pages and its game-level writes (finish, reopen, re-score)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from flask import abort, flash, redirect, render_template, send_file, url_for
+from flask_babel import _
+from werkzeug.wrappers import Response
+
+from scorekeeper import gamefile
+
+from ..context import edit_game, open_game
+from ..gamedata import Loaded, describe, finished_report
+from ..storage import get_store
+from ..widgets import WriteForm
+from . import bp
+from .forms import FinishForm, ReopenForm, RescoreForm
+from .view import game_summary, settlement_text
+
+GAME = "/<any(g, v):mode>/<tok:token>"
+
+
+@bp.route(GAME)
+def show(mode: str, token: str) -> str | Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    version = loaded.record.version
+    return render_template(
+        "game.html",
+        loaded=loaded,
+        summary=game_summary(loaded),
+        finish_form=FinishForm(version=version),
+        reopen_form=ReopenForm(version=version),
+        rescore_form=RescoreForm(version=version),
+    )
+
+
+@bp.route(GAME + ".json")
+def twin(mode: str, token: str) -> Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    text = json.dumps(loaded.report(), ensure_ascii=False, indent=2) + "\n"
+    return Response(text, mimetype="application/json")
+
+
+@bp.route(GAME + "/version")
+def version(mode: str, token: str) -> Response:
+    """The game's version, for a page that refreshes when another phone changes it."""
+    record = get_store().get_game(token)
+    return Response(json.dumps({"version": record.version}), mimetype="application/json")
+
+
+@bp.route(GAME + "/game.json")
+def download(mode: str, token: str) -> Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    data = gamefile.dumps(loaded.game).encode()
+    return send_file(
+        io.BytesIO(data),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=_file_name(loaded, "json"),
+    )
+
+
+@bp.route(GAME + "/pulka.pdf")
+def pdf(mode: str, token: str) -> Response | tuple[str, int]:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    try:
+        from scorekeeper.render.pdf import sheet_pdf
+    except ImportError:
+        from ..storage import error_page
+
+        return error_page(
+            503, _("No PDF here"), _("This server cannot make PDF files yet; use the game file.")
+        )
+    record = loaded.record
+    edited = [d.position + 1 for d in record.deals if d.updated_at != d.created_at]
+    data = sheet_pdf(
+        loaded.game,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        edited_deals=edited,
+    )
+    return send_file(
+        io.BytesIO(data),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=_file_name(loaded, "pdf"),
+    )
+
+
+@bp.route(GAME + "/log")
+def log(mode: str, token: str) -> str | Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    rows = list(zip(loaded.record.deals, loaded.sheet.results, strict=True))
+    return render_template("log.html", loaded=loaded, rows=rows)
+
+
+@bp.route(GAME + "/settlement")
+def settlement(mode: str, token: str) -> str | Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    return render_template(
+        "settlement.html",
+        loaded=loaded,
+        s=loaded.settlement,
+        text=settlement_text(loaded),
+        finish_form=FinishForm(version=loaded.record.version),
+    )
+
+
+@bp.route(GAME + "/history")
+@bp.route(GAME + "/deal/<int:deal_id>/history")
+def history(mode: str, token: str, deal_id: int | None = None) -> str | Response:
+    loaded = open_game(mode, token)
+    if isinstance(loaded, Response):
+        return loaded
+    revisions = get_store().revisions(token, deal_id)
+    players = loaded.game.players
+    live = {d.id: d for d in loaded.record.deals}
+    rows = [
+        {
+            "revision": r,
+            "deal": live.get(r.deal_id),
+            "text": describe(r.data if r.action != "delete" else r.previous, players),
+            "current": r.deal_id in live
+            and r.action != "delete"
+            and live[r.deal_id].data == r.data,
+        }
+        for r in revisions
+    ]
+    return render_template(
+        "history.html",
+        loaded=loaded,
+        rows=rows,
+        deal_id=deal_id,
+        form=WriteForm(version=loaded.record.version),
+    )
+
+
+# -- game-level writes ---------------------------------------------------------------------
+
+
+@bp.route("/g/<tok:token>/finish", methods=["POST"])
+def finish(token: str) -> Response:
+    loaded = edit_game(token)
+    form = FinishForm()
+    if form.validate_on_submit():
+        _write_finished(loaded, form, True)
+    return redirect(url_for("games.show", mode="g", token=token))
+
+
+@bp.route("/g/<tok:token>/rescore", methods=["POST"])
+def rescore(token: str) -> Response:
+    loaded = edit_game(token)
+    form = RescoreForm()
+    if not loaded.record.finished:
+        abort(409)
+    if form.validate_on_submit():
+        _write_finished(loaded, form, True)
+    return redirect(url_for("games.show", mode="g", token=token))
+
+
+@bp.route("/g/<tok:token>/reopen", methods=["POST"])
+def reopen(token: str) -> Response:
+    loaded = edit_game(token)
+    form = ReopenForm()
+    if form.validate_on_submit():
+        _write_finished(loaded, form, False)
+    return redirect(url_for("games.show", mode="g", token=token))
+
+
+def _write_finished(loaded: Loaded, form: WriteForm, finished: bool) -> None:
+    from scorekeeper.store import VersionConflict
+
+    snapshot = finished_report(loaded) if finished else None
+    try:
+        get_store().set_finished(
+            loaded.record.edit_token,
+            finished,
+            base_version=form.base_version.data,
+            snapshot=snapshot,
+            request_key=form.request_key.data,
+        )
+    except VersionConflict:
+        flash(_("Another phone changed this game in the meantime. Look at it and try again."))
+
+
+def _file_name(loaded: Loaded, ext: str) -> str:
+    stem = re.sub(r"[^\w\- ]+", "", loaded.record.name, flags=re.UNICODE).strip() or "game"
+    return f"{stem[:60]}.{ext}"

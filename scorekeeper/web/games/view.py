@@ -1,0 +1,115 @@
+"""What the game page and the settlement page show, gathered from the sheet (no scoring)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from flask import url_for
+from flask_babel import _
+from markupsafe import Markup
+
+from scorekeeper import present
+from scorekeeper.rules import DealResult
+
+from ..gamedata import Loaded
+from ..templating import money, signed_money
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's line on the game page."""
+
+    name: str
+    pool: Fraction
+    hill: Fraction
+    whists: Fraction
+    """Whists he has written on the others, all together."""
+    net: Fraction
+    money: Decimal
+    closed: bool
+    """His pool has reached the target."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The game at a glance."""
+
+    rows: list[PlayerRow]
+    next_dealer: str
+    sits_out: str | None
+    streak: int
+    min_level: int | None
+    last: DealResult | None
+    pulka: Markup | None
+    view_url: str
+
+
+def game_summary(loaded: Loaded) -> Summary:
+    """The rows, the next deal, the last deal and the pulka drawing of a game."""
+    sheet, settlement = loaded.sheet, loaded.settlement
+    players = sheet.players
+    target = sheet.options.pool_target
+    rows = [
+        PlayerRow(
+            name=p,
+            pool=sheet.pool(p),
+            hill=sheet.hill(p),
+            whists=sum((sheet.whists(p, q) for q in players if q != p), Fraction(0)),
+            net=settlement.net[p],
+            money=settlement.money[p],
+            closed=sheet.pool(p) >= target,
+        )
+        for p in players
+    ]
+    min_level = sheet.next_min_level
+    return Summary(
+        rows=rows,
+        next_dealer=sheet.next_dealer,
+        sits_out=sheet.next_dealer if len(players) == 4 else None,
+        streak=sheet.allpass_streak,
+        min_level=min_level if min_level is not None and min_level > 6 else None,
+        last=sheet.results[-1] if sheet.results else None,
+        pulka=pulka(loaded),
+        view_url=url_for("games.show", mode="v", token=loaded.record.view_token, _external=True),
+    )
+
+
+def pulka(loaded: Loaded) -> Markup | None:
+    """The paper pulka as inline SVG, when the drawing module is installed."""
+    try:
+        from scorekeeper.render.pulka import pulka_svg
+    except ImportError:
+        return None
+    return Markup(pulka_svg(loaded.sheet, title=loaded.record.name or None))
+
+
+def settlement_text(loaded: Loaded) -> str:
+    """The settlement as plain text to paste into a chat."""
+    s = loaded.settlement
+    currency = loaded.sheet.options.currency
+    lines = [loaded.record.name or _("Preferans"), ""]
+    for p in s.players:
+        lines.append(
+            _(
+                "%(name)s: %(net)s whists, %(money)s",
+                name=p,
+                net=present.signed(s.net[p]),
+                money=signed_money(s.money[p], currency),
+            )
+        )
+    lines.append("")
+    if s.payments:
+        for pay in s.payments:
+            lines.append(
+                _(
+                    "%(payer)s pays %(payee)s %(amount)s",
+                    payer=pay.payer,
+                    payee=pay.payee,
+                    amount=money(pay.amount, currency),
+                )
+            )
+    else:
+        lines.append(_("Nobody pays anybody."))
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""The interface language: ?lang= (then remembered in a cookie), the cookie, Accept-Language."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from flask import Flask, Response, current_app, g, request
+from werkzeug.datastructures import MultiDict
+
+#: Locale code → the language's own name, shown in the switcher.
+LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "uk": "Українська"}
+COOKIE = "lang"
+_YEAR = 365 * 24 * 3600
+
+
+def get_locale() -> str:
+    """The locale of this request (also a Jinja global for templates)."""
+    chosen = g.get("chosen_lang")
+    if chosen:
+        return str(chosen)
+    cookie = request.cookies.get(COOKIE)
+    if cookie in LANGUAGES:
+        return cookie
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def lang_url(code: str) -> str:
+    """The current page's address in another language (a GET of the same page)."""
+    args = MultiDict(request.args)
+    args["lang"] = code
+    return f"{request.path}?{urlencode(list(args.items(multi=True)))}"
+
+
+def _remember_choice() -> None:
+    lang = request.args.get("lang")
+    if lang in LANGUAGES:
+        g.chosen_lang = lang
+
+
+def _set_cookie(response: Response) -> Response:
+    from .security import cookies_secure
+
+    lang = g.get("chosen_lang")
+    if lang and request.cookies.get(COOKIE) != lang:
+        response.set_cookie(
+            COOKIE,
+            lang,
+            max_age=_YEAR,
+            httponly=True,
+            samesite="Lax",
+            secure=cookies_secure(current_app),
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Pick up ?lang= before each request and remember it in a cookie after."""
+    app.before_request(_remember_choice)
+    app.after_request(_set_cookie)
+    app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.jinja_env.globals["lang_url"] = lang_url

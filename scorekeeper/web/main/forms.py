@@ -1,0 +1,204 @@
+"""Forms of the home page: a new game and opening a game file."""
+
+from __future__ import annotations
+
+import datetime
+import hmac
+from typing import Any
+
+from flask import current_app
+from flask_babel import format_date
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from scorekeeper import gamefile
+from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
+
+from ..widgets import MultiCheckboxField
+from . import options as opts
+
+MAX_PLAYERS = 4
+MAX_PLAYER_NAME = 40  # a player's name on the form (the game file allows a little more)
+CONVENTION_LABELS: dict[str, Any] = {
+    "sochi": _l("Sochi"),
+    "leningrad": _l("Leningrad"),
+    "rostov": _l("Rostov"),
+    "hussar": _l("Hussar (two players)"),
+}
+
+
+class PasswordMixin:
+    """The server's password, asked for only when SCOREKEEPER_PASSWORD is set."""
+
+    password = PasswordField(_l("Server password"), validators=[Length(max=200)])
+
+    def validate_password(self, field: Field) -> None:
+        expected = str(current_app.config.get("PASSWORD") or "")
+        if expected and not hmac.compare_digest((field.data or "").encode(), expected.encode()):
+            raise ValidationError(_l("Wrong password"))
+
+
+def _option_field(spec: opts.OptionSpec) -> Field:
+    label, desc = spec.label, spec.help
+    if spec.kind == "int":
+        return IntegerField(
+            label, description=desc, validators=[InputRequired(), NumberRange(0, 10_000)]
+        )
+    if spec.kind == "bool":
+        return BooleanField(label, description=desc)
+    if spec.kind == "choice":
+        return SelectField(label, description=desc, choices=list(spec.choices))
+    if spec.kind == "levels":
+        return MultiCheckboxField(label, description=desc, choices=list(spec.choices))
+    return StringField(label, description=desc, validators=[Optional(), Length(max=20)])
+
+
+class _NewGameBase(PasswordMixin, FlaskForm):
+    name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
+    convention = RadioField(
+        _l("Convention"),
+        choices=[(c, CONVENTION_LABELS[c]) for c in CONVENTIONS],
+        default="sochi",
+        validators=[InputRequired()],
+    )
+    # Which preset the option values were shown for: an option still at that preset's value
+    # was not changed by the player, so a switch of preset without JavaScript applies to it.
+    rendered_preset = HiddenField(default="sochi")
+    first_dealer = RadioField(_l("Deals first"), default="0", validate_choice=False)
+
+    def player_fields(self) -> list[Field]:
+        """The seats' name fields in seating order."""
+        return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
+
+    def option_fields(self, specs: tuple[opts.OptionSpec, ...]) -> list[Field]:
+        """The fields of these options."""
+        return [self[spec.field] for spec in specs]
+
+    def players(self) -> list[str]:
+        """The names typed in, in seating order, without empty seats."""
+        return [(f.data or "").strip() for f in self.player_fields() if (f.data or "").strip()]
+
+    def default_name(self) -> None:
+        """Today's date as the game's name, when none was typed."""
+        if not self.name.data:
+            self.name.data = format_date(datetime.date.today(), "d MMMM y")
+
+    def fill(self, settings: dict[str, Any]) -> None:
+        """Offer the last game's players, convention, options and first dealer again."""
+        players = settings.get("players") or []
+        for i, field in enumerate(self.player_fields()):
+            field.data = players[i] if i < len(players) else ""
+        convention = settings.get("convention")
+        if convention in CONVENTIONS:
+            self.convention.data = convention
+            self.rendered_preset.data = convention
+        if settings.get("first_dealer") in players:
+            self.first_dealer.data = str(players.index(settings["first_dealer"]))
+        stored = settings.get("options") or {}
+        for spec in opts.ALL:
+            if spec.name in stored:
+                self[spec.field].data = opts.to_form(spec, stored[spec.name])
+
+    def fill_preset(self, convention: str) -> None:
+        """Show a preset's option values."""
+        for field, value in opts.preset_values(convention).items():
+            self[field].data = value
+        self.rendered_preset.data = convention
+
+    def overrides(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The options as JSON, a preset switch applied; and field errors of unreadable ones."""
+        convention = self.convention.data or "sochi"
+        rendered = self.rendered_preset.data
+        shown = opts.preset_values(rendered) if rendered in CONVENTIONS else None
+        preset = opts.preset_values(convention)
+        out: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for spec in opts.ALL:
+            data = self[spec.field].data
+            if shown is not None and rendered != convention and _same(data, shown[spec.field]):
+                data = preset[spec.field]  # not changed by hand: the newly chosen preset's
+            try:
+                out[spec.name] = opts.from_form(spec, data)
+            except opts.BadValue as bad:
+                errors[spec.field] = str(bad)
+        return out, errors
+
+    def check_players(self) -> bool:
+        """Names unique, non-empty, ≤ 40 characters, as many as the convention seats."""
+        ok = True
+        seen: set[str] = set()
+        for field in self.player_fields():
+            name = (field.data or "").strip()
+            if not name:
+                continue
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+                field.errors = [*field.errors, str(_l("A name cannot hold control characters"))]
+                ok = False
+            elif name in seen:
+                field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
+                ok = False
+            seen.add(name)
+        counts = PLAYER_COUNTS.get(self.convention.data or "", (3, 4))
+        count = len(self.players())
+        if count not in counts:
+            message = (
+                _l("Hussar is played by two: write two names")
+                if counts == (2,)
+                else _l("Write three or four names")
+            )
+            self.player_0.errors = [*self.player_0.errors, str(message)]
+            ok = False
+        try:
+            dealer = int(self.first_dealer.data or 0)
+        except ValueError:
+            dealer = -1
+        filled = [i for i, f in enumerate(self.player_fields()) if (f.data or "").strip()]
+        if ok and dealer not in filled:
+            self.first_dealer.errors = [str(_l("Choose who deals first among the players"))]
+            ok = False
+        return ok
+
+    def first_dealer_name(self) -> str:
+        """The first dealer's name."""
+        return (self.player_fields()[int(self.first_dealer.data or 0)].data or "").strip()
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list) or isinstance(b, list):
+        return sorted(map(str, a or [])) == sorted(map(str, b or []))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a) == bool(b)
+    return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()
+
+
+def _new_game_form_class() -> type[_NewGameBase]:
+    attrs: dict[str, Any] = {}
+    for i in range(MAX_PLAYERS):
+        attrs[f"player_{i}"] = StringField(
+            _l("Player %(n)s", n=i + 1),
+            validators=[Length(max=MAX_PLAYER_NAME, message=_l("At most 40 characters"))],
+        )
+    for spec in opts.ALL:
+        attrs[spec.field] = _option_field(spec)
+    return type("NewGameForm", (_NewGameBase,), attrs)
+
+
+NewGameForm = _new_game_form_class()
+
+
+class ImportForm(PasswordMixin, FlaskForm):
+    """Open a game file (JSON) as a new game."""
+
+    file = FileField(_l("Game file (.json)"), validators=[FileRequired(_l("Choose a file"))])

@@ -1,0 +1,31 @@
+"""The games this browser created or opened, kept in its signed session cookie.
+
+Only tokens this browser already knows are kept, so the home page never lists games of
+other people on the same server.
+"""
+
+from __future__ import annotations
+
+from flask import session
+
+KEY = "games"
+LIMIT = 40  # a cookie holds about 4 KB; 40 tokens of 32 characters fit with room to spare
+
+
+def remember(token: str) -> None:
+    """Put a game's token first in this browser's list."""
+    tokens = [t for t in known() if t != token]
+    session[KEY] = [token, *tokens][:LIMIT]
+
+
+def forget(token: str) -> None:
+    """Take a game off this browser's list."""
+    session[KEY] = [t for t in known() if t != token]
+
+
+def known() -> list[str]:
+    """The tokens this browser knows, most recent first."""
+    tokens = session.get(KEY, [])
+    if not isinstance(tokens, list):
+        return []
+    return [t for t in tokens if isinstance(t, str)][:LIMIT]

@@ -1,0 +1,66 @@
+"""Web hygiene: security headers on every response, cookies, proxies, oversized input."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_babel import _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .storage import error_page
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+def cookies_secure(app: Flask) -> bool:
+    """Mark cookies Secure under SCOREKEEPER_HTTPS=1, or when this request came over HTTPS."""
+    if app.config.get("HTTPS"):
+        return True
+    return has_request_context() and request.is_secure
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The signed cookie session, Secure whenever the connection is (proxy included)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return cookies_secure(app)
+
+
+def _headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    return response
+
+
+def _too_large(_error: RequestEntityTooLarge) -> tuple[str, int]:
+    return error_page(
+        413,
+        _("Too much at once"),
+        _("What was sent is too large for a score sheet. Shorten it and try again."),
+    )
+
+
+def _csrf(_error: CSRFError) -> tuple[str, int]:
+    return error_page(
+        400,
+        _("The form has expired"),
+        _("This form was opened in another session. Go back, reload the page and try again."),
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Add the headers, apply the proxy and cookie settings, register the error pages."""
+    if app.config.get("PROXY"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
+    app.session_interface = _SessionInterface()
+    app.after_request(_headers)
+    app.register_error_handler(RequestEntityTooLarge, _too_large)
+    app.register_error_handler(CSRFError, _csrf)

@@ -1,0 +1,99 @@
+"""One Store per request, opened on first use and closed on teardown; store errors as pages."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, render_template
+from flask_babel import _
+
+from scorekeeper.rules import InvalidGame
+from scorekeeper.store import (
+    DealNotFound,
+    GameNotFound,
+    ReadOnlyAccess,
+    RequestKeyReused,
+    StorageUnavailable,
+    Store,
+    StoreError,
+)
+
+
+def get_store() -> Store:
+    """The Store of this request; raises StorageUnavailable if the file cannot be used."""
+    if "store" not in g:
+        g.store = Store(current_app.config["DATABASE"])
+    store: Store = g.store
+    return store
+
+
+def _close_store(_error: BaseException | None = None) -> None:
+    store = g.pop("store", None)
+    if store is not None:
+        store.close()
+
+
+def error_page(status: int, title: str, message: str) -> tuple[str, int]:
+    """A plain page saying what went wrong, with the HTTP status."""
+    return render_template("error.html", title=title, message=message, status=status), status
+
+
+def _not_found(_error: Exception) -> tuple[str, int]:
+    return error_page(
+        404,
+        _("Not found"),
+        _("There is no such game or page here. Check the link you were given."),
+    )
+
+
+def _deal_not_found(_error: Exception) -> tuple[str, int]:
+    return error_page(
+        404, _("Not found"), _("This deal is not on the sheet any more (it was deleted).")
+    )
+
+
+def _read_only(_error: Exception) -> tuple[str, int]:
+    return error_page(
+        403,
+        _("Read-only link"),
+        _("This link only shows the game. Ask the scorer for the edit link to change it."),
+    )
+
+
+def _key_reused(_error: Exception) -> tuple[str, int]:
+    return error_page(
+        409, _("Already sent"), _("This form was already used for something else. Reload it.")
+    )
+
+
+def _unavailable(error: Exception) -> tuple[str, int]:
+    current_app.logger.error("storage unavailable: %s", error)
+    return error_page(
+        503,
+        _("The score sheet cannot be reached"),
+        _(
+            "The server cannot use its database right now (%(why)s). Nothing was lost on "
+            "this phone's side: wait a moment and try again.",
+            why=str(error),
+        ),
+    )
+
+
+def _broken_game(error: InvalidGame) -> tuple[str, int]:
+    return error_page(
+        500,
+        _("This game cannot be read"),
+        "; ".join(str(p) for p in error.problems),
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Close the request's Store on teardown and turn store errors into clear pages."""
+    app.teardown_appcontext(_close_store)
+    app.register_error_handler(GameNotFound, _not_found)
+    app.register_error_handler(404, _not_found)
+    app.register_error_handler(DealNotFound, _deal_not_found)
+    app.register_error_handler(ReadOnlyAccess, _read_only)
+    app.register_error_handler(403, _read_only)
+    app.register_error_handler(RequestKeyReused, _key_reused)
+    app.register_error_handler(StorageUnavailable, _unavailable)
+    app.register_error_handler(StoreError, _unavailable)
+    app.register_error_handler(InvalidGame, _broken_game)

@@ -1,0 +1,45 @@
+"""Form pieces shared by the blueprints: one-time request keys, choice lists, checkboxes."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, SelectMultipleField
+from wtforms.validators import InputRequired, Length, NumberRange, Regexp
+from wtforms.widgets import CheckboxInput, ListWidget
+
+_KEY_RE = r"^[0-9a-f]{32}$"
+
+
+class WriteForm(FlaskForm):
+    """A form that changes a game: carries a one-time request key and the version it read."""
+
+    request_key = HiddenField(validators=[InputRequired(), Length(max=64), Regexp(_KEY_RE)])
+    base_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+
+    def __init__(self, *args: Any, version: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.request_key.data:
+            self.request_key.data = new_key()
+        if version is not None and self.base_version.data is None:
+            self.base_version.data = version
+
+    def fresh(self, version: int) -> None:
+        """After a conflict: a new key and the version now current, the input kept."""
+        self.request_key.data = new_key()
+        self.base_version.data = version
+        self.base_version.raw_data = [str(version)]
+
+
+def new_key() -> str:
+    """A one-time key for one write form (uuid4)."""
+    return uuid.uuid4().hex
+
+
+class MultiCheckboxField(SelectMultipleField):
+    """Several checkboxes for one multiple choice."""
+
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
