@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectMultipleField
+from wtforms import HiddenField, IntegerField, SelectChoice, SelectMultipleField
 from wtforms.validators import InputRequired, Length, NumberRange, Regexp
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -43,3 +44,8 @@ class MultiCheckboxField(SelectMultipleField):
 
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
+
+
+def choices(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:
+    """Choices for a select, radio or checkbox field, from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]

@@ -30,7 +30,7 @@ from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.scoring import active_players, min_level
 
-from ..widgets import WriteForm
+from ..widgets import WriteForm, choices
 
 SEATS = 4
 CORRECTION_ROWS = 6
@@ -135,17 +135,17 @@ class _DealBase(WriteForm):
     def setup(self, seat: Seat) -> None:
         """Set the choices the table allows at this point."""
         players = seat.players
-        self.kind.choices = [(k, KIND_LABELS[k]) for k in seat.kinds()]
-        self.declarer.choices = [(str(players.index(p)), p) for p in seat.active]
-        self.level.choices = [(str(lv), str(lv)) for lv in seat.levels()]
-        self.suit.choices = [(s.value, s.symbol) for s in Suit]
+        self.kind.choices = choices((k, KIND_LABELS[k]) for k in seat.kinds())
+        self.declarer.choices = choices((str(players.index(p)), p) for p in seat.active)
+        self.level.choices = choices((str(lv), str(lv)) for lv in seat.levels())
+        self.suit.choices = choices((s.value, s.symbol) for s in Suit)
         for i in range(SEATS):
-            self[f"answer_{i}"].choices = [(a, ANSWER_LABELS[a]) for a in seat.answers()]
+            self[f"answer_{i}"].choices = choices((a, ANSWER_LABELS[a]) for a in seat.answers())
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
         for j in range(CORRECTION_ROWS):
-            self[f"corr_player_{j}"].choices = seats
-            self[f"corr_on_{j}"].choices = seats
-            self[f"corr_column_{j}"].choices = list(COLUMN_LABELS.items())
+            self[f"corr_player_{j}"].choices = choices(seats)
+            self[f"corr_on_{j}"].choices = choices(seats)
+            self[f"corr_column_{j}"].choices = choices(COLUMN_LABELS.items())
         if not self.kind.data:
             self.kind.data = "contract"
 
@@ -354,7 +354,8 @@ def _player(value: Any, players: tuple[str, ...]) -> str | None:
 def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
     """Put the rules' problems next to the fields they name."""
     for problem in problems:
-        reading.add(_field_of(problem.field, reading, players), present.problem_text(problem))
+        text = present.problem_text(problem, with_deal=False)
+        reading.add(_field_of(problem.field, reading, players), text)
 
 
 def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> str:

@@ -26,7 +26,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
 
-from ..widgets import MultiCheckboxField
+from ..widgets import MultiCheckboxField, choices
 from . import options as opts
 
 MAX_PLAYERS = 4
@@ -59,9 +59,9 @@ def _option_field(spec: opts.OptionSpec) -> Field:
     if spec.kind == "bool":
         return BooleanField(label, description=desc)
     if spec.kind == "choice":
-        return SelectField(label, description=desc, choices=list(spec.choices))
+        return SelectField(label, description=desc, choices=choices(spec.choices))
     if spec.kind == "levels":
-        return MultiCheckboxField(label, description=desc, choices=list(spec.choices))
+        return MultiCheckboxField(label, description=desc, choices=choices(spec.choices))
     return StringField(label, description=desc, validators=[Optional(), Length(max=20)])
 
 
@@ -69,7 +69,7 @@ class _NewGameBase(PasswordMixin, FlaskForm):
     name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
     convention = RadioField(
         _l("Convention"),
-        choices=[(c, CONVENTION_LABELS[c]) for c in CONVENTIONS],
+        choices=choices((c, CONVENTION_LABELS[c]) for c in CONVENTIONS),
         default="sochi",
         validators=[InputRequired()],
     )

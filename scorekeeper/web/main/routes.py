@@ -12,6 +12,7 @@ from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
 from .. import recent
 from ..gamedata import create_from_game, options_json
 from ..storage import get_store
+from ..widgets import choices
 from . import bp
 from . import options as opts
 from .forms import ImportForm, NewGameForm
@@ -128,7 +129,7 @@ def _need_password() -> bool:
 
 
 def _dealer_choices(form: NewGameForm) -> None:
-    form.first_dealer.choices = [
+    form.first_dealer.choices = choices(
         (str(i), (f.data or "").strip() or _("Seat %(n)s", n=i + 1))
         for i, f in enumerate(form.player_fields())
-    ]
+    )
