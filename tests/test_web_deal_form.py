@@ -1,0 +1,315 @@
+"""The deal form: errors next to the field, nothing written on error, check before save,
+exactly once, and no silent overwrite when another phone changed the game."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scorekeeper.store import Store
+
+from .conftest import Web
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+@pytest.fixture
+def token(web: Web) -> str:
+    return web.new_game(PLAYERS, first_dealer=2)
+
+
+def deals_of(store: Store, token: str) -> list[dict]:  # type: ignore[type-arg]
+    return [d.data for d in store.get_game(token).deals]
+
+
+SEVEN = dict(
+    declarer="Anna",
+    contract="7S",
+    answers={"Boris": "whist", "Vera": "pass"},
+    tricks={"Anna": 7, "Boris": 2, "Vera": 1},
+)
+
+
+@pytest.mark.parametrize(
+    ("deal", "field", "message"),
+    [
+        ({"kind": "contract"}, "declarer", "Choose the declarer"),
+        ({"kind": "contract", "declarer": "Anna"}, "level", "Choose the level"),
+        (
+            {"kind": "contract", "declarer": "Anna", "contract": "7S"},
+            "answer_1",
+            "Boris has not answered (whist or pass)",
+        ),
+        (
+            {
+                "kind": "contract",
+                "declarer": "Anna",
+                "contract": "7S",
+                "answers": {"Boris": "whist", "Vera": "pass"},
+            },
+            "tricks_0",
+            "the tricks of Anna are missing",
+        ),
+        (
+            {
+                "kind": "contract",
+                "declarer": "Anna",
+                "contract": "7S",
+                "answers": {"Boris": "whist", "Vera": "whist"},
+                "tricks": {"Anna": 7, "Boris": 2, "Vera": 2},
+            },
+            "tricks",
+            "tricks add up to 11, not 10",
+        ),
+        (
+            {
+                "kind": "contract",
+                "declarer": "Anna",
+                "contract": "8S",
+                "answers": {"Boris": "pass", "Vera": "half-whist"},
+            },
+            "answer_2",
+            "Vera: no half-whist on a 8 in this game",
+        ),
+        (
+            {
+                "kind": "contract",
+                "declarer": "Anna",
+                "contract": "7S",
+                "answers": {"Boris": "half-whist", "Vera": "pass"},
+            },
+            "answer_1",
+            "Boris: only the second defender, after the first passed, may half-whist",
+        ),
+        ({"kind": "misere"}, "declarer", "Choose the declarer"),
+        ({"kind": "misere", "declarer": "Vera"}, "tricks_2", "the tricks of Vera are missing"),
+        (
+            {"kind": "allpass", "tricks": {"Anna": 1, "Boris": 1}},
+            "tricks_2",
+            "the tricks of Vera are missing",
+        ),
+        (
+            {"kind": "correction", "entries": [("Anna", "pool", None, "2")]},
+            "reason",
+            "Say why the correction is made",
+        ),
+        (
+            {"kind": "correction", "reason": "x", "entries": [("Anna", "pool", None, "lots")]},
+            "corr_0",
+            "Write an amount, e.g. 10 or -4",
+        ),
+        (
+            {"kind": "correction", "reason": "x", "entries": [("Anna", "whists", None, "4")]},
+            "corr_0",
+            "Choose whom the whists are written on",
+        ),
+        (
+            {"kind": "correction", "reason": "x", "entries": [("Anna", "whists", "Anna", "4")]},
+            "corr_0",
+            "correction entry 1: Anna cannot write whists on himself",
+        ),
+        ({"kind": "correction", "reason": "x"}, "entries", "Write at least one amount"),
+        ({"kind": "redeal"}, "kind", "Choose what was played"),
+    ],
+)
+def test_errors_are_shown_next_to_their_field_and_nothing_is_written(
+    web: Web,
+    store: Store,
+    token: str,
+    deal: dict,
+    field: str,
+    message: str,  # type: ignore[type-arg]
+) -> None:
+    page, form = web.deal_form(token)
+    kind = deal.pop("kind")
+    web.fill_deal(form, PLAYERS, kind, **deal)
+    checked = web.check(page, form)
+    assert checked.status == 422
+    assert message in checked.errors()
+    if field in ("tricks", "entries"):
+        box = {"tricks": "tricks", "entries": "corrections"}[field]
+        assert message in checked.html.split(f'class="{box}')[1].split("</fieldset>")[0]
+    elif field.startswith("corr_"):
+        row = checked.html.split(f'data-row="{field[5:]}"')[1].split("</div>")[0]
+        assert message in row
+    else:
+        assert f'id="{field}-errors"' in checked.html
+        assert message in checked.html.split(f'id="{field}-errors"')[1].split("</ul>")[0]
+    assert not checked.form("deal-form").value("checked")
+    assert re.search(r'id="save-button"[^>]*hidden', checked.html)
+    # Saving anyway (a forged "save") writes nothing either.
+    forced = web.save(checked, checked.form("deal-form").set(checked="0" * 32))
+    assert forced.status == 422
+    assert deals_of(store, token) == []
+
+
+def test_check_shows_in_words_what_will_be_written_then_save_writes_it(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    assert checked.status == 200
+    assert "It will write" in checked.text()
+    assert not re.search(r'id="save-button"[^>]*hidden', checked.html)
+    assert "Anna: pool +4 (7♠ made)" in checked.text()
+    assert "Boris writes 12 on Anna (whists: tricks 3 × 4)" in checked.text()
+    assert deals_of(store, token) == []  # checking writes nothing
+    saved = web.save(checked, checked.form("deal-form"))
+    assert saved.status == 302
+    assert saved.response.headers["Location"].endswith(f"/g/{token}")
+    assert deals_of(store, token) == [
+        {
+            "type": "contract",
+            "declarer": "Anna",
+            "contract": "7S",
+            "answers": {"Boris": "whist", "Vera": "pass"},
+            "tricks": {"Anna": 7, "Boris": 2, "Vera": 1},
+        }
+    ]
+
+
+def test_save_writes_only_what_was_checked(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    changed = checked.form("deal-form").set(level="8")  # changed after the check
+    again = web.save(checked, changed)
+    assert again.status == 200  # shown again, checked anew, not saved
+    assert "Anna: hill +6 (remise: undertricks 1 × 6)" in again.text()
+    assert deals_of(store, token) == []
+    web.save(again, again.form("deal-form"))
+    assert deals_of(store, token)[0]["contract"] == "8S"
+
+
+def test_fields_not_relevant_to_the_kind_are_ignored(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    # A misère with leftovers of a contract the scorer started to enter.
+    web.fill_deal(
+        form,
+        PLAYERS,
+        "misere",
+        declarer="Vera",
+        contract="9H",
+        answers={"Anna": "whist"},
+        tricks={"Vera": 0},
+    )
+    form.set(reason="left over", corr_amount_0="5", corr_player_0="1")
+    checked = web.check(page, form)
+    web.save(checked, checked.form("deal-form"))
+    assert deals_of(store, token) == [{"type": "misere", "declarer": "Vera", "tricks": {"Vera": 0}}]
+
+
+def test_both_pass_ignores_the_tricks(web: Web, store: Store, token: str) -> None:
+    web.play(
+        token,
+        PLAYERS,
+        "contract",
+        declarer="Anna",
+        contract="6D",
+        answers={"Boris": "pass", "Vera": "pass"},
+        tricks={"Anna": 6},
+    )
+    assert deals_of(store, token)[0] == {
+        "type": "contract",
+        "declarer": "Anna",
+        "contract": "6D",
+        "answers": {"Boris": "pass", "Vera": "pass"},
+    }
+
+
+def test_the_same_request_key_twice_writes_one_deal(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    first = web.save(checked, checked.form("deal-form"))
+    second = web.save(checked, checked.form("deal-form"))  # the phone resends the tap
+    assert first.status == second.status == 302
+    assert second.response.headers["Location"] == first.response.headers["Location"]
+    assert len(deals_of(store, token)) == 1
+    assert store.get_game(token).version == 2
+
+
+def test_every_form_render_has_a_fresh_request_key(web: Web, token: str) -> None:
+    keys = {web.deal_form(token)[1].value("request_key") for _ in range(3)}
+    assert len(keys) == 3
+    assert all(k and len(k) == 32 for k in keys)
+
+
+def test_a_stale_version_shows_the_conflict_and_keeps_the_input(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    # Meanwhile another phone enters an all-pass (Vera deals; everyone plays).
+    web.play(token, PLAYERS, "allpass", tricks={"Anna": 2, "Boris": 4, "Vera": 4})
+    conflict = web.save(checked, checked.form("deal-form"))
+    assert conflict.status == 409
+    assert "Another phone changed this game in the meantime" in conflict.text()
+    again = conflict.form("deal-form")
+    assert again.value("base_version") == "2"
+    assert again.value("request_key") != checked.form("deal-form").value("request_key")
+    assert again.value("declarer") == "0" and again.value("level") == "7"
+    assert again.value("tricks_1") == "2"
+    assert len(deals_of(store, token)) == 1  # only the other phone's deal
+    # Checked against the sheet as it is now, it can be saved straight away.
+    assert again.value("checked")
+    saved = web.save(conflict, again)
+    assert saved.status == 302
+    assert [d["type"] for d in deals_of(store, token)] == ["allpass", "contract"]
+
+
+def test_live_preview_endpoint(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    response = web.client.post(f"/g/{token}/deal/check", data=form.data())
+    body = json.loads(response.get_data(as_text=True))
+    assert body["ok"] is True
+    assert "Anna: pool +4 (7♠ made)" in body["entries"]
+    assert len(body["checked"]) == 32
+    form.set(tricks_0=None)
+    body = web.client.post(f"/g/{token}/deal/check", data=form.data()).get_json()
+    assert body["ok"] is False and body["checked"] == ""
+    assert body["errors"]["tricks_0"] == ["the tricks of Anna are missing"]
+    assert deals_of(store, token) == []
+
+
+def test_without_csrf_token_nothing_is_written(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    data = checked.form("deal-form").set(csrf_token=None, action="save").data()
+    response = web.client.post(f"/g/{token}/deal/new", data=data)
+    assert response.status_code == 400
+    assert deals_of(store, token) == []
+
+
+def test_the_form_offers_only_the_active_players_and_legal_answers(web: Web, token: str) -> None:
+    _, form = web.deal_form(token)
+    assert form.radios["kind"] == ["contract", "misere", "allpass", "correction"]
+    assert form.radios["declarer"] == ["0", "1", "2"]
+    assert form.radios["level"] == ["6", "7", "8", "9", "10"]
+    assert form.radios["suit"] == ["S", "C", "D", "H", "NT"]
+    assert form.radios["answer_0"] == ["whist", "pass", "half-whist"]
+    for field in ("kind", "declarer", "level", "suit", "tricks_0", "reason", "corr_amount_5"):
+        assert field in form.names or field in form.radios
+
+
+def test_no_half_whist_choice_when_the_game_has_none(web: Web) -> None:
+    token = web.new_game(PLAYERS, half_whist=None)
+    _, form = web.deal_form(token)
+    assert form.radios["answer_0"] == ["whist", "pass"]
+
+
+def test_a_finished_game_takes_no_new_deal(web: Web, store: Store, token: str) -> None:
+    game = web.get(f"/g/{token}")
+    web.submit(game, game.form("/finish"))
+    assert store.get_game(token).finished
+    page = web.get(f"/g/{token}")
+    assert "Next deal</a>" not in page.html
+    response = web.client.get(f"/g/{token}/deal/new")
+    assert response.status_code == 302
+    assert "reopen it to add a deal" in web.get(f"/g/{token}").text()

@@ -1,0 +1,132 @@
+"""Finishing a game (by the end rule or by hand), reopening it, re-scoring it; the settlement."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper import gamefile, report
+from scorekeeper.rules import score
+from scorekeeper.store import Store
+from scorekeeper.web.gamedata import file_data
+
+from .conftest import Web
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+def unwhisted_six(web: Web, token: str, declarer: str) -> None:
+    others = [p for p in PLAYERS if p != declarer]
+    web.play(
+        token,
+        PLAYERS,
+        "contract",
+        declarer=declarer,
+        contract="6S",
+        answers={others[0]: "pass", others[1]: "pass"},
+    )
+
+
+@pytest.fixture
+def ended(web: Web) -> str:
+    """A game to 2 whose end rule is met after three unwhisted sixes."""
+    token = web.new_game(PLAYERS, pool_target=2, stake="0.10", currency="EUR")
+    for declarer in ("Anna", "Boris", "Vera"):
+        unwhisted_six(web, token, declarer)
+    return token
+
+
+def test_the_end_rule_shows_the_game_as_over(web: Web, store: Store, ended: str) -> None:
+    page = web.get(f"/g/{ended}")
+    assert "The game is over" in page.text()
+    assert "The end rule was met after deal 3." in page.text()
+    assert "Next deal</a>" not in page.html
+    assert page.has_form("/finish")
+    assert web.client.get(f"/g/{ended}/deal/new").status_code == 302
+    assert not store.get_game(ended).finished
+
+
+def test_recording_the_settlement_keeps_the_snapshot(web: Web, store: Store, ended: str) -> None:
+    page = web.get(f"/g/{ended}")
+    done = web.submit(page, page.form("/finish"))
+    assert done.status == 302
+    game = store.get_game(ended)
+    assert game.finished
+    sheet = score(gamefile.load(file_data(game)))
+    assert game.finished_snapshot == report.score_report(sheet, with_settlement=True)
+    assert game.finished_snapshot["finished"] is True
+
+
+def test_finish_by_hand_then_reopen(web: Web, store: Store) -> None:
+    token = web.new_game(PLAYERS)
+    unwhisted_six(web, token, "Anna")
+    page = web.get(f"/g/{token}")
+    assert "Finish now" in page.text()
+    web.submit(page, page.form("/finish"))
+    page = web.get(f"/g/{token}")
+    assert "It was finished by hand." in page.text()
+    assert "Next deal</a>" not in page.html
+    assert store.get_game(token).finished_snapshot is not None
+    web.submit(page, page.form("/reopen"))
+    game = store.get_game(token)
+    assert not game.finished and game.finished_snapshot is None
+    unwhisted_six(web, token, "Boris")
+    assert len(store.get_game(token).deals) == 2
+
+
+def test_a_changed_finished_game_shows_both_and_can_be_rescored(
+    web: Web, store: Store, ended: str
+) -> None:
+    page = web.get(f"/g/{ended}")
+    web.submit(page, page.form("/finish"))
+    kept = store.get_game(ended).finished_snapshot
+    # The first six was in fact whisted: Anna took 6, Boris writes whists for his 4 tricks.
+    deal = store.get_game(ended).deals[0]
+    edit, form = web.deal_form(ended, deal.id)
+    form.set(answer_1="whist", tricks_0="6", tricks_1="3", tricks_2="1")
+    checked = web.check(edit, form)
+    assert web.save(checked, checked.form("deal-form")).status == 302
+    page = web.get(f"/g/{ended}")
+    assert "the kept settlement differs" in page.text()
+    assert page.has_form("/rescore")
+    assert store.get_game(ended).finished_snapshot == kept
+    web.submit(page, page.form("/rescore"))
+    game = store.get_game(ended)
+    assert game.finished_snapshot != kept
+    sheet = score(gamefile.load(file_data(game)))
+    assert game.finished_snapshot == report.score_report(sheet, with_settlement=True)
+    assert "the kept settlement differs" not in web.get(f"/g/{ended}").text()
+
+
+def test_finish_with_a_stale_version_says_so(web: Web, store: Store) -> None:
+    token = web.new_game(PLAYERS)
+    page = web.get(f"/g/{token}")
+    unwhisted_six(web, token, "Anna")  # another phone
+    web.submit(page, page.form("/finish"))
+    assert not store.get_game(token).finished
+    assert "Another phone changed this game" in web.get(f"/g/{token}").text()
+
+
+def test_settlement_page(web: Web, ended: str) -> None:
+    text = web.get(f"/g/{ended}/settlement").text()
+    assert "Nobody pays anybody." in text  # equal pools, no hill, no whists
+    token = web.new_game(PLAYERS, stake="0.10", currency="EUR", first_dealer=2)
+    web.play(
+        token,
+        PLAYERS,
+        "contract",
+        declarer="Anna",
+        contract="7S",
+        answers={"Boris": "whist", "Vera": "pass"},
+        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
+    )
+    page = web.get(f"/g/{token}/settlement")
+    text = page.text()
+    # §8 example 1 (Sochi): net A −89⅓, B +54⅔, C +34⅔.
+    assert "−89⅓" in text and "+54⅔" in text and "+34⅔" in text
+    assert "Anna pays Boris 5.47 EUR" in text
+    assert "Anna pays Vera 3.46 EUR" in text
+    assert "Amnesty: 0 off every hill." in text
+    assert "for Anna's hill, each of the others writes 26⅔ on him" in text
+    assert "<textarea readonly" in page.html
+    assert "Anna pays Boris 5.47 EUR" in page.html.split("<textarea")[1]
+    assert 'data-copy="settlement-text"' in page.html
