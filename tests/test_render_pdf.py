@@ -408,3 +408,16 @@ def test_export_to_a_given_file(tmp_path: Path) -> None:
 def test_export_without_a_date_uses_today(tmp_path: Path) -> None:
     path = export_pdf(known_game(), exports_dir=tmp_path)
     assert path.name == f"friday-at-boris-s-{date.today():%Y-%m-%d}.pdf"
+
+
+@pytest.mark.parametrize(("size", "points"), [("A5", "419.528 x 595.276"), ("letter", "612 x 792")])
+def test_other_page_sizes(tmp_path: Path, size: str, points: str) -> None:
+    path = write(tmp_path, sheet_pdf(known_game(), page_size=size))
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    assert points in info.stdout
+    assert ink(path, 1) > 0.03
+
+
+def test_unknown_page_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="page size"):
+        sheet_html(known_game(), page_size="A4; } body { display: none")

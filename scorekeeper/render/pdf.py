@@ -35,7 +35,9 @@ from scorekeeper.rules.problems import N_
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TEMPLATE = "pdf/sheet.html"
 SLUG_LIMIT = 60
-SHOWN_NAME_LIMIT = 120
+SHOWN_NAME_LIMIT = 100
+FULL_NAME_LIMIT = 300
+PAGE_SIZES = ("A4", "A5", "letter")
 
 CONVENTION_NAMES = {
     "sochi": N_("Sochi"),
@@ -146,12 +148,15 @@ class LogRow:
 class SheetView:
     """Everything the template shows, already worded and formatted."""
 
+    page_size: str
     name: str
     full_name: str
     running_name: str
     locale: str
     when: str
     players: list[str]
+    short_names: list[str]
+    """The players' names cut to fit a column heading."""
     seating: str
     convention: str
     options: list[tuple[str, str]]
@@ -163,6 +168,7 @@ class SheetView:
     rows: list[PlayerRow]
     settlement: list[SettlementRow]
     amnesty: str
+    hill_rate: str
     divisor: int
     pairs: list[str]
     payments: list[str]
@@ -176,8 +182,14 @@ def sheet_view(
     created_at: str | None = None,
     updated_at: str | None = None,
     edited_deals: Iterable[int] | None = None,
+    page_size: str = "A4",
 ) -> SheetView:
-    """Word and format everything the PDF shows (in the current language)."""
+    """Word and format everything the PDF shows (in the current language).
+
+    Raises ValueError for a page size other than A4, A5 or letter.
+    """
+    if page_size not in PAGE_SIZES:
+        raise ValueError(f"page size must be one of {', '.join(PAGE_SIZES)}, not {page_size!r}")
     _ = present.gettext
     sheet, problems = replay(game)
     result = settle(sheet)
@@ -192,12 +204,14 @@ def sheet_view(
                 present.problem_text(problem, with_deal=False)
             )
     return SheetView(
+        page_size=page_size,
         name=_shorten(name, SHOWN_NAME_LIMIT),
-        full_name=_shorten(name, 1000) if len(name) > SHOWN_NAME_LIMIT else "",
+        full_name=_shorten(name, FULL_NAME_LIMIT) if len(name) > SHOWN_NAME_LIMIT else "",
         running_name=_shorten(name, 70),
         locale=_locale(),
         when=time_span(created_at, updated_at),
         players=players,
+        short_names=[_shorten(p, 16) for p in players],
         seating=_(
             "Seated clockwise: %(players)s; first dealer %(dealer)s.",
             players=", ".join(players),
@@ -213,6 +227,7 @@ def sheet_view(
         rows=_player_rows(sheet, result),
         settlement=_settlement_rows(sheet, result),
         amnesty=present.amount(result.amnesty),
+        hill_rate=str(game.options.hill_whists),
         divisor=result.divisor,
         pairs=_pairs(result),
         payments=[
@@ -427,11 +442,18 @@ def sheet_pdf(
     created_at: str | None = None,
     updated_at: str | None = None,
     edited_deals: set[int] | None = None,
+    page_size: str = "A4",
 ) -> bytes:
-    """The game's score sheet as PDF bytes (A4 portrait)."""
+    """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
     from weasyprint import HTML  # type: ignore[import-untyped]
 
-    html = sheet_html(game, created_at=created_at, updated_at=updated_at, edited_deals=edited_deals)
+    html = sheet_html(
+        game,
+        created_at=created_at,
+        updated_at=updated_at,
+        edited_deals=edited_deals,
+        page_size=page_size,
+    )
     pdf = HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
     assert pdf is not None
     return bytes(pdf)
