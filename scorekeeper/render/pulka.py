@@ -7,7 +7,16 @@ his name. The band boundaries are copies of the outer rectangle scaled about the
 every corner of every band lies on the line from the centre to a corner, as on paper.
 
 The drawing is built with ElementTree (all text escaped), has no fixed size (a viewBox only),
-and carries classes for the page's CSS plus plain presentation attributes for the PDF.
+and carries classes for the page's CSS plus plain presentation attributes for the PDF (a CSS
+rule wins over an attribute, so a page can theme it, e.g. for a dark mode):
+
+- `pulka-paper` (background rect), `pulka-frame` (outer rect), `pulka-divider` (lines);
+- `pulka-sector` (one `g` per player, `data-player`), inside it the bands as polygons
+  `pulka-band pulka-whists|pulka-pool|pulka-hill|pulka-name`, the pool band also `closed`
+  once the pool reaches the target, with a `pulka-closed-line`;
+- `pulka-chain` groups (`pulka-whists-on` with `data-on`, `pulka-pool-sum`, `pulka-hill-sum`)
+  of `pulka-sum` texts, the last value in a `pulka-total` tspan, the check in `pulka-check`;
+- `pulka-name` texts; `pulka-target-circle` and `pulka-target` in the centre.
 """
 
 from __future__ import annotations
