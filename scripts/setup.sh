@@ -9,7 +9,7 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium)
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -16,9 +16,7 @@ from scorekeeper.gamefile import load
 from scorekeeper.render.pdf import export_name, export_pdf, sheet_html, sheet_pdf, slug
 from scorekeeper.rules import Game, score, settle
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext, pdftoppm) not installed"
-)
+assert shutil.which("pdftotext"), "poppler-utils (pdftotext, pdftoppm) must be installed"
 
 THREE = ["Anna", "Boris", "Vera"]
 

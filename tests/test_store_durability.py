@@ -233,10 +233,9 @@ def read_only_file(tmp_path: Path) -> Iterator[tuple[Path, GameRecord]]:
         path.chmod(0o644)
         return
     # root ignores file modes; an immutable file is read-only even for root.
-    if not shutil.which("chattr"):
-        pytest.skip("running as root without chattr: cannot make a file read-only")
-    if subprocess.run(["chattr", "+i", path], capture_output=True).returncode != 0:
-        pytest.skip("running as root on a file system without chattr +i")
+    assert shutil.which("chattr"), "root needs chattr (e2fsprogs) to make a file read-only"
+    made = subprocess.run(["chattr", "+i", path], capture_output=True)
+    assert made.returncode == 0, f"chattr +i failed: {made.stderr!r}"
     try:
         yield path, game
     finally:
