@@ -144,6 +144,7 @@ $$("[data-copy]").forEach(function (button) {
   const preview = $("#preview");
   const save = $("#save-button");
   const checked = form.querySelector('input[name="checked"]');
+  const checkButton = $("#check-button");
   const answersBox = $(".answers", form);
   let timer = null;
   let sent = 0;
@@ -170,6 +171,7 @@ $$("[data-copy]").forEach(function (button) {
     allSeats("answer_").forEach(function (seat) {
       show(answerBox(seat), kind === "contract" && defenders.indexOf(Number(seat)) >= 0);
     });
+    answersBox.hidden = kind !== "contract" || !defenders.length;
     defenders.forEach(function (seat) {
       const box = answerBox(seat);
       if (box) answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
@@ -283,6 +285,7 @@ $$("[data-copy]").forEach(function (button) {
     }
     checked.value = d.checked || "";
     save.hidden = !d.ok;
+    if (checkButton) checkButton.classList.toggle("primary", !d.ok);
   }
 
   form.addEventListener("change", function (event) {

@@ -20,6 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the browser tier's mark (run alone with -m browser, skip with -m "not browser")."""
+    config.addinivalue_line("markers", "browser: tests in headless Chromium at phone size")
+
+
 def compile_catalogues() -> None:
     """Compile the .po catalogues to .mo when stale, as scripts/setup.sh does."""
     from babel.messages.mofile import write_mo

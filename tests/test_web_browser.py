@@ -1,0 +1,199 @@
+"""Browser tier: the pages in headless Chromium at phone size, with their JavaScript.
+
+They check what only a browser can: tap-by-tap entry, the live preview, the preset switch,
+no horizontal overflow at 375 px, no blocked script or style (CSP) and no console error.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from scorekeeper.store import Store
+
+CHROMIUM = next(
+    (p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None
+)
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[str]:
+    """The app served on a free local port for the browser."""
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join()
+        httpd.server_close()
+
+
+@pytest.fixture
+def phone(server: str) -> Iterator[tuple]:  # type: ignore[type-arg]
+    """A 375 × 812 page in Chromium, collecting console errors."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM, "Chromium is needed for the browser tests: apt-get install chromium"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 375, "height": 812})
+        problems: list[str] = []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        try:
+            yield page, server, problems
+        finally:
+            browser.close()
+
+
+def no_overflow(page) -> None:  # type: ignore[no-untyped-def]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"{page.url} is {width}px wide"
+
+
+def new_game(page, server: str, players: list[str], convention: str = "Sochi") -> str:  # type: ignore[no-untyped-def]
+    page.goto(f"{server}/new")
+    no_overflow(page)
+    page.click(f".taps >> text={convention}")
+    for i, name in enumerate(players + [""] * (4 - len(players))):
+        if page.is_visible(f"#player_{i}"):
+            page.fill(f"#player_{i}", name)
+    page.click("text=Start the game")
+    page.wait_for_url(f"{server}/g/**")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def test_a_deal_tap_by_tap_with_live_preview(phone, store: Store) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    token = new_game(page, server, ["Anna", "Boris", "Vera"])
+    no_overflow(page)
+    page.click("text=Next deal")
+    page.wait_for_url("**/deal/new")
+    # Nothing but the type and the declarer before a declarer is chosen.
+    assert not page.is_visible(".answers")
+    assert not page.is_visible(".tricks")
+    page.click("#declarer >> text=Anna")
+    page.click("#level >> text=7")
+    page.click("#suit >> text=♠")
+    # Only Boris and Vera answer, in that order; the first one cannot half-whist.
+    answers = page.eval_on_selector_all(
+        ".answers > fieldset:not([hidden])", "els => els.map(e => e.id)"
+    )
+    assert answers == ["answer_1", "answer_2"]
+    assert not page.is_visible('#answer_1 .tap[data-value="half-whist"]')
+    page.click("#answer_1 >> text=pass")
+    assert page.is_visible('#answer_2 .tap[data-value="half-whist"]')
+    page.click("#answer_2 >> text=whist")
+    assert page.is_visible("#tricks_0") and page.is_visible("#tricks_2")
+    assert not page.is_visible("#tricks_1")  # the passer's tricks are not needed
+    page.fill("#tricks_0", "8")
+    assert page.input_value("#tricks_2") == "2"  # filled so they add up to 10
+    page.wait_for_selector("#save-button:not([hidden])")
+    assert "Anna: pool +4 (7♠ made)" in page.inner_text("#preview")
+    assert "Vera: hill +" not in page.inner_text("#preview")
+    no_overflow(page)
+    page.click("#save-button")
+    page.wait_for_url(f"{server}/g/{token}")
+    assert "Deal 1 saved." in page.inner_text("main")
+    deals = store.get_game(token).deals
+    assert [d.data for d in deals] == [
+        {
+            "type": "contract",
+            "declarer": "Anna",
+            "contract": "7S",
+            "answers": {"Boris": "pass", "Vera": "whist"},
+            "tricks": {"Anna": 8, "Vera": 2},
+        }
+    ]
+    assert problems == []
+
+
+def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    token = new_game(page, server, ["Anna", "Boris", "Vera", "Gleb"])
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.click("#kind >> text=All-pass")
+    assert not page.is_visible("#tricks_0")  # Anna deals and sits out
+    page.fill("#tricks_1", "3")
+    page.fill("#tricks_2", "3")
+    assert page.input_value("#tricks_3") == "4"
+    page.wait_for_selector("#save-button:not([hidden])")
+    page.click("#save-button")
+    page.wait_for_url(f"{server}/g/{token}")
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.click("#kind >> text=Correction")
+    assert page.is_visible("#reason")
+    assert page.is_visible('[data-row="0"]') and not page.is_visible('[data-row="1"]')
+    page.fill("#reason", "renonce")
+    page.select_option("#corr_player_0", label="Gleb")
+    page.select_option("#corr_column_0", "whists")
+    assert page.is_visible("#corr_on_0")
+    page.select_option("#corr_on_0", label="Anna")
+    page.fill("#corr_amount_0", "-5")
+    assert page.is_visible('[data-row="1"]')  # one more empty row
+    page.wait_for_selector("#save-button:not([hidden])")
+    assert "Gleb writes −5 on Anna" in page.inner_text("#preview")
+    page.click("#save-button")
+    page.wait_for_url(f"{server}/g/{token}")
+    types = [d.data["type"] for d in store.get_game(token).deals]
+    assert types == ["allpass", "correction"]
+    assert problems == []
+
+
+def test_switching_the_preset_updates_the_shown_options(phone, store: Store) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    page.goto(f"{server}/new")
+    page.click("summary")
+    page.fill("#opt_pool_target", "20")  # a house rule, kept across the switch
+    assert page.input_value("#opt_pool_whists") == "10"
+    page.click(".taps >> text=Leningrad")
+    assert page.input_value("#opt_pool_whists") == "20"
+    assert page.input_value("#opt_allpass_exit") == "7"
+    assert page.input_value("#opt_pool_target") == "20"
+    page.click(".taps >> text=Hussar")
+    assert not page.is_visible("#player_2")
+    assert not page.is_checked("#opt_half_whist-0")
+    page.fill("#player_0", "Anna")
+    page.fill("#player_1", "Boris")
+    assert page.is_visible(".dealer >> text=Boris")
+    page.click("text=Start the game")
+    page.wait_for_url(f"{server}/g/**")
+    game = store.get_game(page.url.rsplit("/", 1)[-1])
+    assert game.convention == "hussar" and game.players == ["Anna", "Boris"]
+    assert game.options["pool_target"] == 20 and game.options["end"] == "first_closed"
+    assert problems == []
+
+
+def test_pages_fit_a_phone_and_break_no_rule(phone) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    players = ["Anna-Maria Konstantinopolskaya", "Boris", "Vera", "Gleb"]
+    token = new_game(page, server, players)
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.click("#kind >> text=Misère")
+    page.click("#declarer >> text=Boris")
+    page.fill("#tricks_1", "0")
+    page.wait_for_selector("#save-button:not([hidden])")
+    page.click("#save-button")
+    page.wait_for_url(f"{server}/g/{token}")
+    for path in ["", "/log", "/settlement", "/history", "/deal/new", "/undo"]:
+        page.goto(f"{server}/g/{token}{path}")
+        no_overflow(page)
+    page.goto(f"{server}/")
+    no_overflow(page)
+    assert problems == []  # a CSP violation is reported as a console error
