@@ -119,3 +119,19 @@ def test_home_page_offers_new_game_and_upload(web: Web) -> None:
     assert 'enctype="multipart/form-data"' in page.html
     assert "csrf_token" in form.names
     assert "Games you start or open on this phone will be listed here." in page.text()
+
+
+def test_the_pulka_drawing_follows_every_change(web: Web) -> None:
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players)
+
+    def drawing() -> str:
+        html = web.get(f"/g/{token}").html
+        return html.split('<section class="pulka"')[1].split("</section>")[0]
+
+    empty = drawing()
+    assert drawing() == empty  # drawn once, shown again
+    web.play(token, players, "misere", declarer="Boris", tricks={"Boris": 0})
+    after = drawing()
+    assert after != empty
+    assert "Boris: pool 10" in after  # the drawing's description

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from fractions import Fraction
 
@@ -38,8 +39,9 @@ def game_url(endpoint: str, **values: object) -> str:
     return url_for(endpoint, mode=mode, token=loaded.token, **values)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
-    """A QR code of the text as inline SVG (no external request)."""
+    """A QR code of the text as inline SVG (no external request); a link's code never changes."""
     import segno
 
     code = segno.make(text, error="m")
