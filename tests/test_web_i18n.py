@@ -48,3 +48,27 @@ def test_the_switcher_links_to_the_same_page(web: Web) -> None:
     assert f'href="/g/{token}/log?lang=ru"' in page.html
     assert f'href="/g/{token}/log?lang=uk"' in page.html
     assert 'aria-current="true">EN' in page.html.replace("\n", "").replace("  ", "")
+
+
+def test_the_rules_wording_is_translated_too(web: Web) -> None:
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players, first_dealer=2)
+    web.play(
+        token,
+        players,
+        "contract",
+        declarer="Anna",
+        contract="7S",
+        answers={"Boris": "whist", "Vera": "pass"},
+        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
+    )
+    ru = web.get(f"/g/{token}?lang=ru").text()
+    assert "Anna: гора +8 (ремиз: без 2 × 4)" in ru
+    assert "Boris пишет 20 на Anna (висты: взяток 5 × 4)" in ru
+    assert "Следующая раздача" in ru
+    uk = web.get(f"/g/{token}/log?lang=uk").text()
+    assert "Boris пише 8 на Anna (консоляція: без 2 × 4)" in uk
+    page, form = web.deal_form(token)
+    web.fill_deal(form, players, "allpass", tricks={"Anna": 1})
+    checked = web.check(page, form)
+    assert "немає взяток Boris" in checked.errors()

@@ -138,7 +138,9 @@ class _DealBase(WriteForm):
         self.kind.choices = choices((k, KIND_LABELS[k]) for k in seat.kinds())
         self.declarer.choices = choices((str(players.index(p)), p) for p in seat.active)
         self.level.choices = choices((str(lv), str(lv)) for lv in seat.levels())
-        self.suit.choices = choices((s.value, s.symbol) for s in Suit)
+        self.suit.choices = choices(
+            (s.value, _l("NT") if s is Suit.NO_TRUMP else s.symbol) for s in Suit
+        )
         for i in range(SEATS):
             self[f"answer_{i}"].choices = choices((a, ANSWER_LABELS[a]) for a in seat.answers())
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
