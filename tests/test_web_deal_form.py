@@ -313,3 +313,49 @@ def test_a_finished_game_takes_no_new_deal(web: Web, store: Store, token: str) -
     response = web.client.get(f"/g/{token}/deal/new")
     assert response.status_code == 302
     assert "reopen it to add a deal" in web.get(f"/g/{token}").text()
+
+
+def test_a_resent_save_lands_on_the_sheet_even_when_the_deal_now_reads_wrong(
+    web: Web, store: Store
+) -> None:
+    # Four players, Anna deals: Boris (next to deal) declares. Once written, Boris deals
+    # the next deal, so the same deal checked again would be wrong; only the key tells.
+    players = ["Anna", "Boris", "Vera", "Gleb"]
+    token = web.new_game(players, first_dealer=0)
+    page, form = web.deal_form(token)
+    web.fill_deal(
+        form,
+        players,
+        "contract",
+        declarer="Boris",
+        contract="6S",
+        answers={"Vera": "pass", "Gleb": "pass"},
+    )
+    checked = web.check(page, form)
+    first = web.save(checked, checked.form("deal-form"))
+    again = web.save(checked, checked.form("deal-form"))
+    assert first.status == again.status == 302
+    assert again.response.headers["Location"].endswith(f"/g/{token}")
+    assert len(deals_of(store, token)) == 1
+
+
+def test_a_resent_delete_or_undo_lands_quietly(web: Web, store: Store, token: str) -> None:
+    web.play(token, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
+    web.play(token, PLAYERS, "misere", declarer="Boris", tricks={"Boris": 0})
+    first = store.get_game(token).deals[0]
+    confirm = web.get(f"/g/{token}/deal/{first.id}/delete")
+    assert web.submit(confirm, confirm.form()).status == 302
+    again = web.submit(confirm, confirm.form())
+    assert again.status == 302 and again.response.headers["Location"].endswith("/log")
+    undo = web.get(f"/g/{token}/undo")
+    assert web.submit(undo, undo.form()).status == 302
+    again = web.submit(undo, undo.form())
+    assert again.status == 302
+    assert deals_of(store, token) == []
+    assert store.get_game(token).version == 5  # create, two deals, delete, undo
+    # A stale form with a new key is a conflict, and writes nothing.
+    web.play(token, PLAYERS, "misere", declarer="Vera", tricks={"Vera": 0})
+    stale = undo.form().set(request_key="f" * 32)
+    refused = web.submit(undo, stale, follow=True)
+    assert "Another phone changed this game" in refused.text()
+    assert len(deals_of(store, token)) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import flash, g, jsonify, redirect, render_template, request, url_for
@@ -66,10 +67,20 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
     result: Check | None = None
     conflict = False
     if form.is_submitted():
-        reading, result = _evaluate(form, seat, loaded, position)
         saving = request.form.get("action") == "save"
-        if result is not None and result.ok and saving and form.checked.data == reading.fingerprint:
+        stale = saving and _stale(form, loaded)
+        if stale:
+            # Checked against a sheet that has changed since: the store either knows the
+            # request key (a Save sent again: it writes nothing) or refuses the old version.
+            # Checking first would refuse a resent deal that the sheet now contradicts.
+            reading, result = Reading(read(form, seat).data), None
+        else:
+            reading, result = _evaluate(form, seat, loaded, position)
+        checked = result is not None and result.ok and form.checked.data == reading.fingerprint
+        if saving and (stale or checked):
             try:
+                if reading.data is None:
+                    raise VersionConflict("stale", current_version=loaded.record.version)
                 return _save(loaded, deal, reading, form)
             except VersionConflict as error:
                 conflict = True
@@ -97,6 +108,11 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
         conflict=conflict,
     )
     return html, status
+
+
+def _stale(form: WriteForm, loaded: Loaded) -> bool:
+    """The form was filled in against an older version of the game (and is otherwise sound)."""
+    return form.validate() and form.base_version.data != loaded.record.version
 
 
 def _evaluate(
@@ -151,9 +167,20 @@ def _entries(result: Check | None) -> list[str]:
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/delete", methods=["GET", "POST"])
 def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
     loaded = edit_game(token)
+    form = WriteForm(version=loaded.record.version)
+    if request.method == "POST" and _stale(form, loaded):
+        return _resent(
+            token,
+            lambda: get_store().delete_deal(
+                token,
+                deal_id,
+                base_version=form.base_version.data,
+                request_key=form.request_key.data,
+            ),
+            url_for("games.log", mode="g", token=token),
+        )
     deal = _live(loaded, deal_id)
     result = check_delete(loaded, deal.position)
-    form = WriteForm(version=loaded.record.version)
     if form.validate_on_submit() and result.ok:
         try:
             get_store().delete_deal(
@@ -177,12 +204,20 @@ def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
 @bp.route("/g/<tok:token>/undo", methods=["GET", "POST"])
 def undo(token: str) -> str | Response | tuple[str, int]:
     loaded = edit_game(token)
+    form = WriteForm(version=loaded.record.version)
+    if request.method == "POST" and _stale(form, loaded):
+        return _resent(
+            token,
+            lambda: get_store().undo_last(
+                token, base_version=form.base_version.data, request_key=form.request_key.data
+            ),
+            url_for("games.show", mode="g", token=token),
+        )
     if not loaded.record.deals:
         flash(_("There is no deal to undo."))
         return _to_game(token)
     deal = loaded.record.deals[-1]
     result = check_delete(loaded, deal.position)
-    form = WriteForm(version=loaded.record.version)
     if form.validate_on_submit():
         try:
             get_store().undo_last(
@@ -203,13 +238,24 @@ def undo(token: str) -> str | Response | tuple[str, int]:
 @bp.route("/g/<tok:token>/restore/<int:revision_id>", methods=["POST"])
 def restore(token: str, revision_id: int) -> Response:
     loaded = edit_game(token)
+    form = WriteForm()
+    history = url_for("games.history", mode="g", token=token)
+    if _stale(form, loaded):
+        return _resent(
+            token,
+            lambda: get_store().restore_revision(
+                token,
+                revision_id,
+                base_version=form.base_version.data,
+                request_key=form.request_key.data,
+            ),
+            history,
+        )
     revisions = {r.id: r for r in get_store().revisions(token)}
     revision = revisions.get(revision_id)
     if revision is None:
         raise RevisionNotFound(f"the game has no revision {revision_id}")
     data = revision.previous if revision.action == "delete" else revision.data
-    form = WriteForm()
-    history = url_for("games.history", mode="g", token=token)
     if data is None or not form.validate_on_submit():
         return redirect(history)
     result = check_restore(loaded, revision.deal_id, data)
@@ -250,6 +296,16 @@ def _live(loaded: Loaded, deal_id: int) -> DealRecord:
         if deal.id == deal_id:
             return deal
     raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
+
+
+def _resent(token: str, write: Callable[[], object], then: str) -> Response:
+    """A write from a form older than the game: the store either knows its request key
+    (the same tap sent again: nothing is written) or refuses it as a conflict."""
+    try:
+        write()
+    except VersionConflict:
+        return _conflict(token)
+    return redirect(then)
 
 
 def _conflict(token: str) -> Response:
