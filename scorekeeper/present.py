@@ -6,8 +6,10 @@ Flask-Babel when an app context is active, and falls back to English outside one
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import (
@@ -23,33 +25,62 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.reasons import TEMPLATES
 
+TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+LOCALES = ("en", "ru", "uk")
+
+_outside_app: Any = None
+"""Babel translations used outside a Flask app (the CLI); None means English."""
+
+
+def use_locale(locale: str | None) -> None:
+    """Choose the language for text made outside the web app (the CLI's text output)."""
+    global _outside_app
+    if not locale or locale.split("_")[0].split("-")[0] not in LOCALES[1:]:
+        _outside_app = None
+        return
+    from babel.support import Translations
+
+    _outside_app = Translations.load(str(TRANSLATIONS_DIR), [locale.split(".")[0]])
+
+
+def locale_from_environment() -> str | None:
+    """The language the terminal asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), if we have it."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        for part in value.split(":"):
+            code = part.split(".")[0].split("_")[0].lower()
+            if code in LOCALES:
+                return code
+    return None
+
+
+def _in_app() -> bool:
+    try:
+        from flask import has_app_context
+    except ImportError:  # pragma: no cover
+        return False
+    return has_app_context()
+
 
 def gettext(message: str, **params: Any) -> str:
     """Translate a %(name)s-style message in the current locale (English outside the app)."""
-    try:
-        from flask import has_app_context
+    if _in_app():
+        from flask_babel import gettext as babel_gettext
 
-        if has_app_context():
-            from flask_babel import gettext as babel_gettext
-
-            return str(babel_gettext(message, **params))
-    except ImportError:  # pragma: no cover
-        pass
-    return message % params if params else message
+        return str(babel_gettext(message, **params))
+    text = _outside_app.gettext(message) if _outside_app is not None else message
+    return text % params if params else text
 
 
 def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
     """Translate with plural forms chosen by the translation library."""
-    try:
-        from flask import has_app_context
+    if _in_app():
+        from flask_babel import ngettext as babel_ngettext
 
-        if has_app_context():
-            from flask_babel import ngettext as babel_ngettext
-
-            return str(babel_ngettext(singular, plural, num, **params))
-    except ImportError:  # pragma: no cover
-        pass
+        return str(babel_ngettext(singular, plural, num, **params))
     params.setdefault("num", num)
+    if _outside_app is not None:
+        return str(_outside_app.ngettext(singular, plural, num)) % params
     return (singular if num == 1 else plural) % params
 
 

@@ -52,21 +52,24 @@ def settlement_report(s: Settlement) -> dict[str, Any]:
 
 
 def text_report(sheet: Sheet, *, with_settlement: bool = False) -> str:
-    """The same for a person: a table of the sheet, then the settlement."""
+    """The same for a person, in the chosen language: the sheet, then the settlement."""
+    from scorekeeper.present import gettext
+
     players = sheet.players
+    pool, hill, net, cash = (gettext("pool"), gettext("hill"), gettext("net"), gettext("money"))
     width = max(len(p) for p in players) + 2
-    lines = [f"{'':{width}}{'pool':>8}{'hill':>8}  whists on"]
+    lines = [f"{'':{width}}{pool:>8}{hill:>8}  {gettext('whists on')}"]
     for p in players:
         on = ", ".join(f"{q} {exact(sheet.whists(p, q))}" for q in players if q != p)
         lines.append(f"{p:{width}}{exact(sheet.pool(p)):>8}{exact(sheet.hill(p)):>8}  {on}")
     lines.append("")
-    lines.append("finished" if sheet.finished else "not finished")
+    lines.append(gettext("The game is finished.") if sheet.finished else gettext("Not finished."))
     if sheet.finished or with_settlement:
         s = settle(sheet)
         currency = sheet.options.currency
         lines.append("")
-        lines.append(f"amnesty: {exact(s.amnesty)} off every hill")
-        lines.append(f"{'':{width}}{'hill':>8}{'net':>10}{'money':>12}")
+        lines.append(gettext("Amnesty: %(amount)s off every hill.", amount=exact(s.amnesty)))
+        lines.append(f"{'':{width}}{hill:>8}{net:>10}{cash:>12}")
         for p in players:
             lines.append(
                 f"{p:{width}}{exact(s.hill_after_amnesty[p]):>8}{exact(s.net[p]):>10}"
@@ -74,7 +77,15 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False) -> str:
             )
         lines.append("")
         for pay in s.payments:
-            lines.append(f"{pay.payer} pays {pay.payee} {money(pay.amount)} {currency}".rstrip())
+            amount = f"{money(pay.amount)} {currency}".strip()
+            lines.append(
+                gettext(
+                    "%(payer)s pays %(payee)s %(amount)s",
+                    payer=pay.payer,
+                    payee=pay.payee,
+                    amount=amount,
+                )
+            )
         if not s.payments:
-            lines.append("nobody pays anybody")
+            lines.append(gettext("Nobody pays anybody."))
     return "\n".join(lines) + "\n"
