@@ -6,7 +6,7 @@ import io
 import json
 import re
 
-from flask import abort, flash, redirect, render_template, send_file, url_for
+from flask import flash, redirect, render_template, send_file, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -167,8 +167,8 @@ def rescore(token: str) -> Response:
     loaded = edit_game(token)
     form = RescoreForm()
     if not loaded.record.finished:
-        abort(409)
-    if form.validate_on_submit():
+        flash(_("The game is not finished: there is no kept settlement to replace."))
+    elif form.validate_on_submit():
         _write_finished(loaded, form, True)
     return redirect(url_for("games.show", mode="g", token=token))
 
