@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from flask import Flask, g, url_for
 from markupsafe import Markup
@@ -32,7 +33,7 @@ def amount_class(value: Fraction | Decimal | int) -> str:
     return "pos" if value > 0 else "neg" if value < 0 else "zero"
 
 
-def game_url(endpoint: str, **values: object) -> str:
+def game_url(endpoint: str, **values: Any) -> str:
     """An address inside the current game: the edit (/g/) or the read-only (/v/) one."""
     loaded = g.loaded
     mode = "g" if loaded.editable else "v"

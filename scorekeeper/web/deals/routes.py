@@ -112,7 +112,7 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
 
 def _stale(form: WriteForm, loaded: Loaded) -> bool:
     """The form was filled in against an older version of the game (and is otherwise sound)."""
-    return form.validate() and form.base_version.data != loaded.record.version
+    return bool(form.validate()) and form.base_version.data != loaded.record.version
 
 
 def _evaluate(

@@ -83,7 +83,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int]:
             503, _("No PDF here"), _("This server cannot make PDF files yet; use the game file.")
         )
     record = loaded.record
-    edited = [d.position + 1 for d in record.deals if d.updated_at != d.created_at]
+    edited = {d.position + 1 for d in record.deals if d.updated_at != d.created_at}
     data = sheet_pdf(
         loaded.game,
         created_at=record.created_at,

@@ -65,7 +65,7 @@ def _option_field(spec: opts.OptionSpec) -> Field:
     return StringField(label, description=desc, validators=[Optional(), Length(max=20)])
 
 
-class _NewGameBase(PasswordMixin, FlaskForm):
+class NewGameBase(PasswordMixin, FlaskForm):
     name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
     convention = RadioField(
         _l("Convention"),
@@ -183,7 +183,7 @@ def _same(a: Any, b: Any) -> bool:
     return str(a if a is not None else "").strip() == str(b if b is not None else "").strip()
 
 
-def _new_game_form_class() -> type[_NewGameBase]:
+def _new_game_form_class() -> type[NewGameBase]:
     attrs: dict[str, Any] = {}
     for i in range(MAX_PLAYERS):
         attrs[f"player_{i}"] = StringField(
@@ -192,7 +192,7 @@ def _new_game_form_class() -> type[_NewGameBase]:
         )
     for spec in opts.ALL:
         attrs[spec.field] = _option_field(spec)
-    return type("NewGameForm", (_NewGameBase,), attrs)
+    return type("NewGameForm", (NewGameBase,), attrs)
 
 
 NewGameForm = _new_game_form_class()

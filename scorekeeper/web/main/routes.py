@@ -15,7 +15,7 @@ from ..storage import get_store
 from ..widgets import choices
 from . import bp
 from . import options as opts
-from .forms import ImportForm, NewGameForm
+from .forms import ImportForm, NewGameBase, NewGameForm
 
 
 @bp.route("/")
@@ -73,7 +73,7 @@ def new_game() -> str | Response:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game() -> str | Response:
+def import_game() -> str | Response | tuple[str, int]:
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -128,7 +128,7 @@ def _need_password() -> bool:
     return bool(current_app.config.get("PASSWORD"))
 
 
-def _dealer_choices(form: NewGameForm) -> None:
+def _dealer_choices(form: NewGameBase) -> None:
     form.first_dealer.choices = choices(
         (str(i), (f.data or "").strip() or _("Seat %(n)s", n=i + 1))
         for i, f in enumerate(form.player_fields())
