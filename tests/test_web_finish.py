@@ -130,3 +130,9 @@ def test_settlement_page(web: Web, ended: str) -> None:
     assert "<textarea readonly" in page.html
     assert "Anna pays Boris 5.47 EUR" in page.html.split("<textarea")[1]
     assert 'data-copy="settlement-text"' in page.html
+
+
+def test_an_ended_game_offers_one_finish_button(web: Web, ended: str) -> None:
+    page = web.get(f"/g/{ended}")
+    assert page.html.count(f'action="/g/{ended}/finish"') == 1
+    assert "Record the settlement" in page.text() and "Finish now" not in page.text()
