@@ -3,6 +3,8 @@ change to its log before anything is written. No Flask here: the CLI uses it too
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -89,11 +91,42 @@ class Loaded:
         raise KeyError(deal_id)
 
 
+_KEPT: OrderedDict[tuple[object, ...], Loaded] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
+_KEPT_MAX = 32
+
+
+def _key(record: GameRecord) -> tuple[object, ...]:
+    # The view token is random and unique, so it names the game on any server and in any
+    # database file; version and the time of the last write name one state of it.
+    return (record.view_token, record.version, record.updated_at, record.access)
+
+
 def load(record: GameRecord) -> Loaded:
-    """Read a stored game and replay it; raises InvalidGame if a stored deal is unreadable."""
+    """Read a stored game and replay it; raises InvalidGame if a stored deal is unreadable.
+
+    A phone asks for the same state of a game several times in a row (the form, the check,
+    the save; every follower's page), so the replayed sheet of recent states is kept. The
+    sheet is a value: nothing on it changes once it is computed.
+    """
+    key = _key(record)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+            return Loaded(record, kept.game, kept.sheet, kept.problems)
     game = gamefile.load(file_data(record), check=False)
     sheet, problems = replay(game)
-    return Loaded(record, game, sheet, problems)
+    loaded = Loaded(record, game, sheet, problems)
+    _keep(loaded)
+    return loaded
+
+
+def _keep(loaded: Loaded) -> None:
+    with _KEPT_LOCK:
+        _KEPT[_key(loaded.record)] = loaded
+        while len(_KEPT) > _KEPT_MAX:
+            _KEPT.popitem(last=False)
 
 
 def finished_report(loaded: Loaded) -> dict[str, Any]:
@@ -116,6 +149,8 @@ class Check:
     sheet: Sheet | None = None
     result: DealResult | None = None
     """The changed deal's replayed result, when there is one."""
+    all_problems: list[Problem] = field(default_factory=list)
+    """Every problem of the changed log, as a replay of it reports them."""
 
     @property
     def ok(self) -> bool:
@@ -134,7 +169,18 @@ def _replayed(loaded: Loaded, deals: list[Deal], focus: int | None) -> Check:
         if p.deal != focus and (p.template, tuple(sorted(p.params.items()))) not in before
     ]
     result = sheet.results[focus - 1] if focus is not None and not own else None
-    return Check(own, later, sheet, result)
+    return Check(own, later, sheet, result, problems)
+
+
+def remember(record: GameRecord, check: Check) -> None:
+    """Keep a checked change's sheet as the sheet of the state it was written as.
+
+    The store wrote exactly the deal that was checked, on exactly the version it was
+    checked against (or it would have refused), so the next page needs no replay.
+    """
+    if check.sheet is None:
+        return
+    _keep(Loaded(record, check.sheet.game, check.sheet, check.all_problems))
 
 
 def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:

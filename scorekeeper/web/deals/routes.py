@@ -13,7 +13,15 @@ from scorekeeper import present
 from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
 
 from ..context import edit_game
-from ..gamedata import Check, Loaded, check_deal, check_delete, check_restore, load
+from ..gamedata import (
+    Check,
+    Loaded,
+    check_deal,
+    check_delete,
+    check_restore,
+    load,
+    remember,
+)
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import bp
@@ -81,7 +89,7 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
             try:
                 if reading.data is None:
                     raise VersionConflict("stale", current_version=loaded.record.version)
-                return _save(loaded, deal, reading, form)
+                return _save(loaded, deal, reading, form, result)
             except VersionConflict as error:
                 conflict = True
                 loaded = load(get_store().get_game(token))
@@ -129,27 +137,33 @@ def _evaluate(
     return reading, result
 
 
-def _save(loaded: Loaded, deal: DealRecord | None, reading: Reading, form: Any) -> Response:
+def _save(
+    loaded: Loaded, deal: DealRecord | None, reading: Reading, form: Any, result: Check | None
+) -> Response:
     store = get_store()
     token = loaded.record.edit_token
     assert reading.data is not None
     if deal is None:
-        created = store.add_deal(
+        record, _deal, created = store.add_deal(
             token,
             reading.data,
             base_version=form.base_version.data,
             request_key=form.request_key.data,
-        )[2]
+        )
+        if created and result is not None:
+            remember(record, result)
         if created:
             flash(_("Deal %(number)s saved.", number=len(loaded.record.deals) + 1))
     else:
-        store.update_deal(
+        record = store.update_deal(
             token,
             deal.id,
             reading.data,
             base_version=form.base_version.data,
             request_key=form.request_key.data,
         )
+        if result is not None and record.version == form.base_version.data + 1:
+            remember(record, result)
         flash(_("Deal %(number)s changed.", number=deal.position + 1))
         return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
     return _to_game(token)
