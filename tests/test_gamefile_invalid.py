@@ -253,7 +253,7 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
                 [allpass(A=2, B=3, C=5), contract("A", "6S", {"B": P, "C": P})],
                 convention="leningrad",
             ),
-            "deal 2: after 1 all-pass in a row the contract must be at least 7",
+            "deal 2: after all-pass (1 in a row) the contract must be at least 7",
         ),
         (
             "wrong_dealer",

@@ -106,7 +106,7 @@ def test_leningrad_all_pass_exit_is_enforced_on_the_form(web: Web, store: Store)
     checked = web.check(page, form)
     assert checked.status == 422
     assert (
-        "after 1 all-pass in a row the contract must be at least 7, or misère" in checked.errors()
+        "after all-pass (1 in a row) the contract must be at least 7, or misère" in checked.errors()
     )
     assert 'id="level-errors"' in checked.html
     saved = web.save(checked, checked.form("deal-form").set(checked="x"))

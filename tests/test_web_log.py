@@ -79,7 +79,7 @@ def test_an_edit_that_breaks_a_later_deal_is_refused(web: Web, store: Store) -> 
     checked = web.check(page, form)
     assert checked.status == 422
     assert "This change would break later deals" in checked.text()
-    assert "deal 3: after 2 all-pass in a row the contract must be at least 7, or misère" in (
+    assert "deal 3: after all-pass (2 in a row) the contract must be at least 7, or misère" in (
         checked.text()
     )
     forced = web.save(checked, checked.form("deal-form").set(checked="0" * 32))

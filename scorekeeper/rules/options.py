@@ -61,9 +61,8 @@ class Options:
         """Every option in game-file notation (the keys of `options`)."""
         out: dict[str, Any] = {}
         for field in dataclasses.fields(self):
-            out[field.name] = _option_to_json(getattr(self, field.name))
-        if self.consolation is None:
-            out["consolation"] = "value"
+            value = getattr(self, field.name)
+            out[field.name] = "value" if value is None else _option_to_json(value)
         return out
 
 

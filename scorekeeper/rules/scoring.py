@@ -360,7 +360,7 @@ class _Scorer:
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
-                    "after {streak} all-pass in a row the contract must be at least {level}, "
+                    "after all-pass ({streak} in a row) the contract must be at least {level}, "
                     "or misère"
                 ),
                 "contract",
