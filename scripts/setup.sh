@@ -31,5 +31,5 @@ else
   .venv/bin/pip install -q -e .
 fi
 if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
-  .venv/bin/pybabel compile -q -d scorekeeper/translations
+  .venv/bin/pybabel compile -d scorekeeper/translations >/dev/null
 fi
