@@ -12,6 +12,14 @@ from typing import Any
 
 from scorekeeper.rules import InvalidGame, score
 
+LANGS = ("en", "ru", "uk")
+#: Where `export` writes by default: the project's exports/ folder (cwd's for an installed copy).
+EXPORTS = (
+    Path(__file__).resolve().parent.parent / "exports"
+    if (Path(__file__).resolve().parent.parent / "exports").is_dir()
+    else Path("exports")
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
@@ -22,8 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", help="a game file (JSON), or - for standard input")
     p.add_argument("--settle", action="store_true", help="settle even if the game is not finished")
     p.add_argument("--format", choices=("json", "text"), default="json")
-
+    p.add_argument("--lang", choices=LANGS, help="language of the text output (default: $LANG)")
     p.set_defaults(run=_score)
+
+    p = commands.add_parser("export", help="write a game's PDF score sheet (into exports/)")
+    p.add_argument("game", help="the game's edit or view token, or a game file (JSON)")
+    p.add_argument("--out", help="where to write the PDF (default: exports/<name>-<date>.pdf)")
+    p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
+    p.add_argument("--lang", choices=LANGS, help="language of the sheet (default: $LANG)")
+    p.set_defaults(run=_export)
 
     p = commands.add_parser("serve", help="run the web pulka for the phones at the table")
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
@@ -72,10 +87,65 @@ def _score(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         return 2
     if args.format == "text":
+        from scorekeeper.present import locale_from_environment, use_locale
+
+        use_locale(args.lang or locale_from_environment())
         sys.stdout.write(report.text_report(sheet, with_settlement=args.settle))
     else:
         out = report.score_report(sheet, with_settlement=args.settle)
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from scorekeeper import gamefile
+    from scorekeeper.present import locale_from_environment
+    from scorekeeper.render.pdf import export_pdf
+    from scorekeeper.store import GameNotFound, Store, StoreError
+    from scorekeeper.web.gamedata import load
+
+    app = _app(args.db)
+    kw: dict[str, Any] = {}
+    source = Path(args.game)
+    try:
+        if source.suffix.lower() == ".json" or source.is_file():
+            try:
+                game = gamefile.loads(source.read_bytes())
+            except OSError as error:
+                return _fail(f"{args.game}: cannot read the file: {error.strerror}", 2)
+        else:
+            database = app.config["DATABASE"]
+            if not Path(database).is_file():
+                return _fail(f"there is no database at {database}")
+            with Store(database) as store:
+                record = store.get_game(args.game)
+            game = load(record).game
+            kw = {
+                "created_at": record.created_at,
+                "updated_at": record.updated_at,
+                "edited_deals": {
+                    d.position + 1 for d in record.deals if d.updated_at != d.created_at
+                },
+            }
+    except InvalidGame as invalid:
+        for problem in invalid.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    except GameNotFound:
+        return _fail(f"no game has the token {args.game!r} (nor is it a game file)", 2)
+    except StoreError as error:
+        return _fail(str(error))
+    lang = args.lang or locale_from_environment() or "en"
+    out = Path(args.out) if args.out else None
+    try:
+        with app.test_request_context(f"/?lang={lang}"):
+            from flask import g
+
+            g.chosen_lang = lang
+            path = export_pdf(game, out, exports_dir=EXPORTS, **kw)
+    except OSError as error:
+        return _fail(f"cannot write the PDF: {error}")
+    print(path)
     return 0
 
 

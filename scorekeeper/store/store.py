@@ -179,8 +179,8 @@ class Store:
                     "created_at": now,
                     "updated_at": now,
                     "version": 1,
-                    "edit_token": secrets.token_urlsafe(_TOKEN_BYTES),
-                    "view_token": secrets.token_urlsafe(_TOKEN_BYTES),
+                    "edit_token": new_token(),
+                    "view_token": new_token(),
                 }
             )
             game_id = cast(int, games.last_pk)
@@ -646,3 +646,12 @@ class Store:
                 "game_version": game_version,
             }
         )
+
+
+def new_token() -> str:
+    """An unguessable URL-safe token (192 bits) that never starts with "-" or "_", so that it
+    can be typed on a command line and double-clicked whole."""
+    while True:
+        token = secrets.token_urlsafe(_TOKEN_BYTES)
+        if token[0].isalnum():
+            return token
