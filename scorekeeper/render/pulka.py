@@ -542,11 +542,20 @@ def _wrap_tail(
     values: list[str], tail: str, size: float, widths: list[float]
 ) -> list[tuple[str, bool]]:
     """The last values that fit, after a leading "…"; the final total is always kept."""
-    for start in range(1, len(values)):
-        lines = _wrap(["…" + values[start]] + values[start + 1 :], tail, size, widths)
+
+    def attempt(start: int) -> list[tuple[str, bool]] | None:
+        return _wrap(["…" + values[start]] + values[start + 1 :], tail, size, widths)
+
+    # Fewer values always fit if more do: binary search for the earliest start that fits.
+    low, high, best = 1, len(values) - 1, None
+    while low <= high:
+        middle = (low + high) // 2
+        lines = attempt(middle)
         if lines is not None:
-            return lines
-    return [("…" + values[-1] + tail, True)]
+            best, high = lines, middle - 1
+        else:
+            low = middle + 1
+    return best if best is not None else [("…" + values[-1] + tail, True)]
 
 
 #: Advance widths in em of DejaVu Sans, a little generous; enough to keep text in its band.
