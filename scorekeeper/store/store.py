@@ -427,8 +427,13 @@ class Store:
                 finally:
                     os.close(directory)
         except (OSError, sqlite3.DatabaseError) as exc:
-            with contextlib.suppress(OSError):
-                partial.unlink()
+            # SQLite may leave its own side files (-journal, -wal, -shm) beside the copy.
+            for leftover in (
+                partial,
+                *(Path(f"{partial}{s}") for s in ("-journal", "-wal", "-shm")),
+            ):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
             raise storage_error(exc, dest) from exc
 
     def integrity_check(self) -> str:
