@@ -355,3 +355,12 @@ def test_hussar_correction_hill_becomes_opponents_whists():
         "entries": [{"player": "A", "hill": 4}],
     }
     assert written([correction], convention="hussar") == ["B>A 40"]
+
+
+def test_whists_mode_allpass_is_flat_whatever_the_progression():
+    # §4.5 writes allpass_price × t_j for the whists mode, with no multiplier m.
+    deals = [allpass(A=2, B=3, C=5), allpass(A=0, B=3, C=7)]
+    sheet = sheet_of(deals, convention="rostov", options={"allpass_progression": [1, 2]})
+    last = {(e.player, e.on): e.amount for e in sheet.results[-1].entries if e.column == "whists"}
+    assert last == {("A", "B"): 15, ("A", "C"): 35}
+    assert sheet.pool("A") == 1

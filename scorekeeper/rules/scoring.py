@@ -634,6 +634,9 @@ class _Scorer:
                         Reason("allpass_hill", {"tricks": over, "per": per}),
                     )
         elif opts.allpass_mode == "whists":
+            # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
+            # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.
+            price = opts.allpass_price
             for name in active:
                 if tricks[name] != fewest:
                     continue
@@ -642,8 +645,8 @@ class _Scorer:
                         self._whists(
                             name,
                             other,
-                            Fraction(per * tricks[other]),
-                            Reason("allpass_whists", {"tricks": tricks[other], "per": per}),
+                            Fraction(price * tricks[other]),
+                            Reason("allpass_whists", {"tricks": tricks[other], "per": price}),
                         )
                 if tricks[name] == 0:
                     self._pool(name, Fraction(1), Reason("allpass_pool"))
