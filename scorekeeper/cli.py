@@ -197,7 +197,15 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(str(error))
     try:
         server = waitress.create_server(
-            app, host=args.host, port=args.port, threads=max(8, args.threads), ident="scorekeeper"
+            app,
+            host=args.host,
+            port=args.port,
+            threads=max(8, args.threads),
+            ident="scorekeeper",
+            # Phones keep idle connections open for minutes: waitress's default of 100 would
+            # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
+            connection_limit=1000,
+            asyncore_use_poll=True,
         )
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")

@@ -43,7 +43,7 @@ def loads(text: str | bytes) -> Game:
     """Read a game file's text; raises InvalidGame naming every problem."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a 5000-digit number
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
