@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from flask import Flask, g, url_for
+from flask_babel import format_datetime, format_decimal
 from markupsafe import Markup
 
 from scorekeeper import present
@@ -16,9 +18,37 @@ from scorekeeper.report import money as money_text
 from .widgets import new_key
 
 
+def amount(value: Fraction | int) -> str:
+    """An exact amount in the page's language: "1,234⅓" in English, "1 234⅓" in Russian.
+
+    Only the whole part has a locale form (digit grouping); the fraction stays the exact one
+    people write on paper (⅓, 2/7), never a rounded decimal.
+    """
+    value = Fraction(value)
+    whole, part = divmod(abs(value), 1)
+    sign = "−" if value < 0 else ""
+    if part == 0:
+        return f"{sign}{format_decimal(int(whole))}"
+    fraction = present.amount(part)  # "⅓" or "2/7"
+    if not whole:
+        return f"{sign}{fraction}"
+    gap = "" if len(fraction) == 1 else " "
+    return f"{sign}{format_decimal(int(whole))}{gap}{fraction}"
+
+
+def signed(value: Fraction | int) -> str:
+    """An amount with its sign always shown: +4, −8."""
+    return ("+" if value > 0 else "") + amount(value)
+
+
+def number(value: Decimal | int) -> str:
+    """A plain number in the page's language: "0.5" or "0,5"."""
+    return str(format_decimal(value))
+
+
 def money(value: Decimal, currency: str = "") -> str:
-    """Money as people read it: "−8.30 EUR" (a true minus sign)."""
-    text = money_text(abs(value))
+    """Money as people read it: "−8.30 EUR", "−8,30 EUR" in Russian (a true minus sign)."""
+    text = format_decimal(abs(Decimal(money_text(value))), format="#,##0.00")
     sign = "−" if value < 0 else ""
     return f"{sign}{text} {currency}".strip()
 
@@ -26,6 +56,17 @@ def money(value: Decimal, currency: str = "") -> str:
 def signed_money(value: Decimal, currency: str = "") -> str:
     """Money with its sign always shown: "+5.57 EUR"."""
     return ("+" if value > 0 else "") + money(value, currency)
+
+
+def when(iso: str) -> str:
+    """A stored UTC time ("2026-11-20T21:05:03Z") as the page's language writes it."""
+    try:
+        moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except (TypeError, ValueError):
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return str(format_datetime(moment, "short"))
 
 
 def amount_class(value: Fraction | Decimal | int) -> str:
@@ -60,8 +101,10 @@ def convention_label(name: str) -> str:
 def init_app(app: Flask) -> None:
     """Register the filters and globals."""
     app.jinja_env.filters.update(
-        amount=present.amount,
-        signed=present.signed,
+        amount=amount,
+        signed=signed,
+        number=number,
+        when=when,
         money=money,
         signed_money=signed_money,
         amount_class=amount_class,

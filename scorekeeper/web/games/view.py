@@ -12,12 +12,11 @@ from flask import current_app, url_for
 from flask_babel import _
 from markupsafe import Markup
 
-from scorekeeper import present
 from scorekeeper.rules import DealResult
 
 from ..gamedata import Loaded
 from ..i18n import get_locale
-from ..templating import money, signed_money
+from ..templating import money, signed, signed_money
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ def settlement_text(loaded: Loaded) -> str:
             _(
                 "%(name)s: %(net)s whists, %(money)s",
                 name=p,
-                net=present.signed(s.net[p]),
+                net=signed(s.net[p]),
                 money=signed_money(s.money[p], currency),
             )
         )
