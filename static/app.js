@@ -23,40 +23,121 @@ function show(el, visible) {
 
 /* -- copy buttons ------------------------------------------------------------------------ */
 
-$$("[data-copy]").forEach(function (button) {
-  const source = document.getElementById(button.getAttribute("data-copy"));
-  if (!source) return;
-  button.hidden = false;
-  button.addEventListener("click", function () {
-    const done = function () {
-      const label = button.textContent;
-      button.textContent = "✓";
-      setTimeout(function () { button.textContent = label; }, 1500);
-    };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(source.value).then(done);
-    } else {
-      source.select();
-      document.execCommand("copy");
-      done();
-    }
+function copyButtons(root) {
+  $$("[data-copy]", root).forEach(function (button) {
+    const source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      const done = function () {
+        const label = button.textContent;
+        button.textContent = "✓";
+        setTimeout(function () { button.textContent = label; }, 1500);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(source.value).then(done);
+      } else {
+        source.select();
+        document.execCommand("copy");
+        done();
+      }
+    });
   });
-});
+}
+copyButtons(document);
 
-/* -- a page that follows the game: reload when another phone changes it ------------------ */
+/* -- a page that follows the game -------------------------------------------------------- */
 
-(function watch() {
-  const el = $("[data-watch]");
+// Every phone with the game open asks for its version each second (a 304 while nothing
+// changed). When another phone changed the game, a page that only shows it swaps in its new
+// version in place, keeping the scroll position; a page with a form being filled in keeps
+// what was typed and shows a banner instead.
+const FOLLOW_PERIOD = 1000;
+
+(function follow() {
+  let el = $("#follow");
   if (!el) return;
   const url = el.getAttribute("data-watch");
-  const version = el.getAttribute("data-version");
-  setInterval(function () {
-    if (document.hidden) return;
-    fetch(url, { credentials: "same-origin" })
+  let version = el.getAttribute("data-version");
+  let busy = false;
+
+  function typing() {
+    const a = document.activeElement;
+    return !!(a && a.closest("main") && a.matches("input:not([type=hidden]), select, textarea"));
+  }
+  function banner() {
+    if ($("#follow-banner")) return;
+    const note = document.createElement("p");
+    note.id = "follow-banner";
+    note.className = "follow-banner";
+    note.setAttribute("role", "alert");
+    note.textContent = el.getAttribute("data-changed");
+    const main = $("main");
+    main.insertBefore(note, main.firstChild);
+  }
+  function swap() {
+    return fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { "X-Follow": "1" } })
+      .then(function (r) {
+        if (!r.ok) { location.reload(); return null; }
+        return r.text();
+      })
+      .then(function (html) {
+        if (html === null) return;
+        const fresh = new DOMParser().parseFromString(html, "text/html");
+        const main = $("main", fresh);
+        const next = main && $("#follow", main);
+        if (!next) { location.reload(); return; }
+        if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
+        const focused = document.activeElement && document.activeElement.id;
+        const x = window.scrollX, y = window.scrollY;
+        $("main").replaceWith(document.adoptNode(main));
+        document.title = fresh.title;
+        window.scrollTo(x, y);
+        if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+        copyButtons($("main"));
+        el = next;
+        version = el.getAttribute("data-version");
+        document.dispatchEvent(new CustomEvent("sheet:updated", { detail: { version: version } }));
+      });
+  }
+  function changed(now) {
+    if (el.getAttribute("data-follow") === "banner" || typing()) {
+      version = now;
+      banner();
+      return null;
+    }
+    return swap();
+  }
+  function tick() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(url, { credentials: "same-origin", cache: "no-cache" })
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (d) { if (d && String(d.version) !== version) location.reload(); })
-      .catch(function () {});
-  }, 15000);
+      .then(function (d) { if (d && String(d.version) !== version) return changed(String(d.version)); })
+      .catch(function () {})
+      .then(function () { busy = false; });
+  }
+  setInterval(tick, FOLLOW_PERIOD);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
+})();
+
+/* -- keep the screen on while a game is open (where the browser allows it) -------------- */
+
+(function keepAwake() {
+  if (!$("#follow") || !("wakeLock" in navigator)) return;
+  let lock = null;
+  function acquire() {
+    if (lock || document.visibilityState !== "visible") return;
+    try {
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l;
+        l.addEventListener("release", function () { lock = null; });
+      }).catch(function () {});
+    } catch (e) { /* not allowed here: the screen simply follows its own timeout */ }
+  }
+  // The browser releases the lock when the page is hidden; take it again when it is back.
+  document.addEventListener("visibilitychange", acquire);
+  acquire();
 })();
 
 /* -- new game: presets, seats, first dealer ---------------------------------------------- */
@@ -184,6 +265,8 @@ $$("[data-copy]").forEach(function (button) {
       half.hidden = !allowed;
       const input = half.querySelector("input");
       if (!allowed && input.checked) input.checked = false;
+      // show() left it disabled if it was hidden when its box was shown: a tap must work.
+      input.disabled = !!half.closest("[hidden]");
     });
     // Tricks: who has to say how many.
     let needed = [];
@@ -202,6 +285,11 @@ $$("[data-copy]").forEach(function (button) {
     });
     const tricksPart = $(".tricks", form);
     if (tricksPart && kind !== "correction") show(tricksPart, needed.length > 0);
+    // Whatever is shown now can be tapped, whatever is hidden is not sent: show() alone
+    // leaves a field disabled when it was shown before its container was.
+    $$("input, select, textarea", form).forEach(function (input) {
+      if (input.type !== "hidden") input.disabled = !!input.closest("[hidden]");
+    });
     corrections();
   }
 

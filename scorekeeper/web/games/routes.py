@@ -6,7 +6,7 @@ import io
 import json
 import re
 
-from flask import flash, redirect, render_template, send_file, url_for
+from flask import flash, redirect, render_template, request, send_file, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -50,9 +50,16 @@ def twin(mode: str, token: str) -> Response:
 
 @bp.route(GAME + "/version")
 def version(mode: str, token: str) -> Response:
-    """The game's version, for a page that refreshes when another phone changes it."""
+    """The game's version, asked for every second by each phone following the game.
+
+    Tiny and conditional: the ETag names the game's state, so an unchanged game costs a
+    304 with no body; the page's script fetches the sheet itself only when it changed.
+    """
     record = get_store().get_game(token)
-    return Response(json.dumps({"version": record.version}), mimetype="application/json")
+    response = Response(json.dumps({"version": record.version}), mimetype="application/json")
+    response.set_etag(f"{record.version}-{record.updated_at}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @bp.route(GAME + "/game.json")
