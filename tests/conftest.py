@@ -355,3 +355,35 @@ class Web:
         saved = self.save(checked, form)
         assert saved.status == 302, saved.errors() or saved.text()[:800]
         return self.get(saved.response.headers["Location"])
+
+
+# -- the browser tier ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One headless Chromium for the whole run; each test opens its own context in it."""
+    from playwright.sync_api import sync_playwright
+
+    from .browser import launch
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def real_server(tmp_path_factory: pytest.TempPathFactory, catalogues: None) -> Iterator[Any]:
+    """`scorekeeper serve` (waitress, as at the table) on a temp database, for the browser."""
+    from .browser import RealServer
+
+    where = tmp_path_factory.mktemp("served")
+    server = RealServer(where / "scorekeeper.sqlite", where / "serve.log")
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -16,16 +15,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store import Store
 
-CHROMIUM = next(
-    (p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None
-)
-ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-gpu",
-]
+from .browser import PHONE, no_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -45,26 +35,17 @@ def server(app: Flask) -> Iterator[str]:
 
 
 @pytest.fixture
-def phone(server: str) -> Iterator[tuple]:  # type: ignore[type-arg]
+def phone(server: str, chromium) -> Iterator[tuple]:  # type: ignore[no-untyped-def, type-arg]
     """A 375 × 812 page in Chromium, collecting console errors."""
-    from playwright.sync_api import sync_playwright
-
-    assert CHROMIUM, "Chromium is needed for the browser tests: apt-get install chromium"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 375, "height": 812})
-        problems: list[str] = []
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        try:
-            yield page, server, problems
-        finally:
-            browser.close()
-
-
-def no_overflow(page) -> None:  # type: ignore[no-untyped-def]
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 375, f"{page.url} is {width}px wide"
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        yield page, server, problems
+    finally:
+        context.close()
 
 
 def new_game(page, server: str, players: list[str], convention: str = "Sochi") -> str:  # type: ignore[no-untyped-def]

@@ -1,0 +1,357 @@
+"""The browser tier's tools: Chromium at phone size, the real server, and a scorer's thumb.
+
+Shared by the browser tests (the fixtures that use them are in conftest.py). Everything is
+tapped by what the page itself offers (a radio's value, a button's id), never by its English
+label, so the same steps play an evening in Russian or Ukrainian.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+SERVE = Path(sys.executable).with_name("scorekeeper")
+
+CHROMIUM = next(
+    (p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None
+)
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+]
+PHONE = {"width": 375, "height": 812}
+SMALL_PHONE = {"width": 375, "height": 667}
+TAP = 44
+"""The smallest tap target, in CSS pixels (WCAG 2.5.5, Apple's HIG)."""
+
+
+def launch(playwright: Any) -> Any:
+    """Headless Chromium from the system (Playwright cannot download browsers here)."""
+    assert CHROMIUM, "Chromium is needed for the browser tests: apt-get install chromium"
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+# -- the real server ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RealServer:
+    """`scorekeeper serve` (waitress) in its own process, on a temp database file."""
+
+    def __init__(self, db: Path, log: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": "browser tests"}
+        self._log = log.open("wb")
+        self.process = subprocess.Popen(
+            [str(SERVE), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+            + ["--db", str(db)],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=str(db.parent),
+        )
+        self.log = log
+
+    def wait_ready(self, timeout: float = 15) -> None:
+        """Wait until the server answers; fail with its output if it died or hangs."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"scorekeeper serve did not start:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        """Stop the process and close its log."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self._log.close()
+
+
+# -- looking at a page -------------------------------------------------------------------------
+
+
+def shot(page: Any, name: str, *, full: bool = True) -> None:
+    """Save a screenshot of the page to tests/artifacts/<name>.png (git-ignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    y = page.evaluate("scrollY")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
+    # Headless Chromium leaves the page's scroll out of step after a full-page shot (a tap
+    # then lands beside its target); scrolling once puts it back in step.
+    page.evaluate("(y) => { window.scrollTo(0, 0); window.scrollTo(0, y); }", y)
+
+
+def no_overflow(page: Any) -> None:
+    """Nothing sticks out sideways: the page is no wider than the phone."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size["width"]
+    assert width <= viewport, f"{page.url} is {width}px wide"
+
+
+def sticking_out(page: Any) -> list[str]:
+    """Tables wider than the card they sit in (a scrolling box excepted)."""
+    return list(
+        page.evaluate(
+            """() => Array.from(document.querySelectorAll('table'))
+              .filter(t => !t.closest('.scroll') && t.offsetParent !== null)
+              .map(t => {
+                const box = t.parentElement;
+                const style = getComputedStyle(box);
+                const inner = box.getBoundingClientRect().right
+                  - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth);
+                const over = t.getBoundingClientRect().right - inner;
+                return over > 1 ? `${t.className || 'table'} in ${box.className}: ${Math.round(over)}px` : '';
+              })
+              .filter(Boolean)"""
+        )
+    )
+
+
+def small_targets(page: Any) -> list[str]:
+    """Every visible control (link, button, field, radio or checkbox label) under 44 × 44 px."""
+    return list(
+        page.evaluate(
+            """(tap) => {
+          const out = [];
+          const seen = new Set();
+          const controls = document.querySelectorAll(
+            'a[href], button, summary, select, textarea, label.tap, .check label, label.inline,'
+            + ' input:not([type=hidden]):not([type=radio]):not([type=checkbox]),'
+            + ' input[type=checkbox]:not(label input)');
+          for (const el of controls) {
+            // A radio or checkbox is measured by the label around it, which takes the tap.
+            if (el.closest('[hidden]') || seen.has(el)) continue;
+            seen.add(el);
+            const style = getComputedStyle(el);
+            if (style.display === 'none' || style.visibility === 'hidden') continue;
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;
+            if (r.width < tap - 0.5 || r.height < tap - 0.5) {
+              const what = (el.innerText || el.value || el.name || el.id || '').trim().slice(0, 30);
+              out.push(`${el.tagName.toLowerCase()} "${what}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+            }
+          }
+          return out;
+        }""",
+            TAP,
+        )
+    )
+
+
+def unnamed_controls(page: Any) -> list[str]:
+    """Controls without an accessible name, as Chromium's accessibility tree computes it."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        tree = cdp.send("Accessibility.getFullAXTree")
+    finally:
+        cdp.detach()
+    roles = {
+        "button",
+        "link",
+        "textbox",
+        "spinbutton",
+        "combobox",
+        "radio",
+        "checkbox",
+        "listbox",
+        "searchbox",
+        "slider",
+        "switch",
+        "menuitem",
+        "tab",
+    }
+    missing = []
+    for node in tree["nodes"]:
+        if node.get("ignored"):
+            continue
+        role = node.get("role", {}).get("value")
+        if role not in roles:
+            continue
+        name = (node.get("name", {}).get("value") or "").strip()
+        if not name:
+            missing.append(f"{role} (backend node {node.get('backendDOMNodeId')})")
+    return missing
+
+
+# -- a scorer's thumb --------------------------------------------------------------------------
+
+
+def tap_choice(page: Any, group: str, value: str) -> None:
+    """Tap the big radio button of a group (#kind, #declarer, #answer_1 …) by its value."""
+    page.locator(f'#{group} .tap[data-value="{value}"]').click()
+
+
+def new_game(
+    page: Any,
+    server: str,
+    players: list[str],
+    *,
+    convention: str = "sochi",
+    name: str = "",
+    house: dict[str, str] | None = None,
+    lang: str | None = None,
+) -> str:
+    """Start a game through the new game form by taps; returns its edit token."""
+    page.goto(f"{server}/new" + (f"?lang={lang}" if lang else ""))
+    no_overflow(page)
+    tap_choice(page, "convention", convention)
+    if name:
+        page.fill("#name", name)
+    for i, player in enumerate(players + [""] * (4 - len(players))):
+        if page.is_visible(f"#player_{i}"):
+            page.fill(f"#player_{i}", player)
+    if house:
+        page.locator("details.house summary").click()
+        for field, value in house.items():
+            page.fill(f"#opt_{field}", value)
+    page.locator("#new-game button[type=submit]").click()
+    page.wait_for_url(f"{server}/g/**")
+    return str(page.url.rsplit("/", 1)[-1].split("?")[0])
+
+
+def enter_deal(
+    page: Any,
+    players: list[str],
+    kind: str,
+    *,
+    declarer: str | None = None,
+    contract: str | None = None,
+    answers: dict[str, str] | None = None,
+    tricks: dict[str, int] | None = None,
+    reason: str | None = None,
+    entries: list[tuple[str, str, str | None, str]] | None = None,
+) -> str:
+    """Fill the open deal form by taps, the way a scorer does; returns the preview's text.
+
+    Tricks are typed for all but the last player asked, whose count the page fills in.
+    """
+    seat = {p: str(i) for i, p in enumerate(players)}
+    tap_choice(page, "kind", kind)
+    if declarer is not None:
+        tap_choice(page, "declarer", seat[declarer])
+    if contract is not None:
+        if contract.endswith("NT"):
+            level, suit = contract[:-2], "NT"
+        else:
+            level, suit = contract[:-1], contract[-1]
+        tap_choice(page, "level", level)
+        tap_choice(page, "suit", suit)
+    for player, answer in (answers or {}).items():
+        tap_choice(page, f"answer_{seat[player]}", answer)
+    if tricks:
+        shown = [p for p in players if page.is_visible(f"#tricks_{seat[p]}")]
+        assert sorted(shown) == sorted(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
+        typed = [p for p in shown if p in tricks][:-1] if len(shown) > 1 else shown
+        for player in typed:
+            page.fill(f"#tricks_{seat[player]}", str(tricks[player]))
+        for player in shown:
+            actual = page.input_value(f"#tricks_{seat[player]}")
+            assert actual == str(tricks[player]), (player, actual, tricks)
+    if reason is not None:
+        page.fill("#reason", reason)
+    for j, (player, column, on, amount) in enumerate(entries or []):
+        page.select_option(f"#corr_player_{j}", seat[player])
+        page.select_option(f"#corr_column_{j}", column)
+        if on is not None:
+            page.select_option(f"#corr_on_{j}", seat[on])
+        page.fill(f"#corr_amount_{j}", amount)
+    page.wait_for_selector("#save-button:not([hidden])")
+    return str(page.inner_text("#preview"))
+
+
+def save_deal(page: Any) -> None:
+    """Tap Save and wait for the page it leads to (the sheet, or the log after an edit)."""
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        page.locator("#save-button").click()
+    assert page.locator("#deal-form").count() == 0, page.inner_text("main")[:800]
+
+
+_CONTRAST_JS = """() => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const over = (top, bottom, alpha) => ({
+    r: top.r * alpha + bottom.r * (1 - alpha),
+    g: top.g * alpha + bottom.g * (1 - alpha),
+    b: top.b * alpha + bottom.b * (1 - alpha),
+    a: 1,
+  });
+  const lum = ({ r, g, b }) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (x, y) => {
+    const [a, b] = [lum(x), lum(y)].sort((m, n) => n - m);
+    return (a + 0.05) / (b + 0.05);
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg, [hidden], script, style, template') || el.disabled) continue;
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+    const field = el.matches('input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=file]), select, textarea') && el.value;
+    if (!own && !field) continue;
+    if (!el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || parseFloat(style.opacity) === 0) continue;
+    const chain = [];
+    for (let e = el; e; e = e.parentElement) chain.unshift(e);
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    let opacity = 1;
+    for (const e of chain) {
+      const s = getComputedStyle(e);
+      opacity *= parseFloat(s.opacity);
+      const c = parse(s.backgroundColor);
+      if (c && c.a > 0) bg = over(c, bg, c.a);
+    }
+    const fg = parse(style.color);
+    const seen = over(fg, bg, fg.a * opacity);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && parseInt(style.fontWeight, 10) >= 700);
+    const need = large ? 3 : 4.5;
+    const r = ratio(seen, bg);
+    if (r < need) {
+      const text = (field ? el.value : el.textContent).trim().slice(0, 30);
+      out.push(`"${text}" ${style.color} on rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)}): ${r.toFixed(2)} < ${need}`);
+    }
+  }
+  return out;
+}"""
+
+
+def low_contrast(page: Any) -> list[str]:
+    """Text whose colour against what is behind it is under WCAG AA (4.5:1, large text 3:1)."""
+    return list(page.evaluate(_CONTRAST_JS))
