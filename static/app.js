@@ -97,7 +97,6 @@ const FOLLOW_PERIOD = 1000;
         copyButtons($("main"));
         el = next;
         version = el.getAttribute("data-version");
-        document.dispatchEvent(new CustomEvent("sheet:updated", { detail: { version: version } }));
       });
   }
   function changed(now) {
