@@ -384,7 +384,11 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     assert on_page == settlement_from_the_cli(game_file)
     assert sum(on_page["net"].values()) == 0
 
-    assert max(phones.waits) < LIVE / 1000
+    waits = sorted(phones.waits)
+    print(
+        f"follower saw each change after {waits[0]:.2f}..{waits[-1]:.2f} s ({len(waits)} changes)"
+    )
+    assert waits[-1] < LIVE / 1000
     assert phones.problems == []
 
 
