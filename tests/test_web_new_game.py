@@ -6,7 +6,6 @@ import html
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import options_json
 from scorekeeper.web.main.options import ALL, preset_values
 
 from .conftest import Page, Web
@@ -27,7 +26,7 @@ def games(store: Store) -> int:
 def test_every_option_of_the_rules_is_on_the_form_with_the_preset_value(web: Web) -> None:
     form = web.get("/new").form("new-game")
     names = {spec.name for spec in ALL}
-    assert names == set(options_json(PRESETS["sochi"]))
+    assert names == set(PRESETS["sochi"].to_json())
     for field, value in preset_values("sochi").items():
         if isinstance(value, bool):
             assert (form.value(field) == "y") is value, field
@@ -50,7 +49,7 @@ def test_a_new_game_stores_the_fully_resolved_options(web: Web, store: Store) ->
     assert game.players == ["Anna", "Boris", "Vera"]
     assert game.first_dealer == "Boris"
     assert game.convention == "leningrad"
-    assert game.options == options_json(PRESETS["leningrad"])
+    assert game.options == PRESETS["leningrad"].to_json()
     assert game.name == "Friday"
 
 
@@ -87,7 +86,7 @@ def test_switching_the_preset_without_javascript_uses_its_values(web: Web, store
     assert done.status == 302
     token = done.response.headers["Location"].rsplit("/", 1)[-1]
     options = store.get_game(token).options
-    expected = options_json(PRESETS["rostov"]) | {"pool_target": 30}
+    expected = PRESETS["rostov"].to_json() | {"pool_target": 30}
     assert options == expected
 
 

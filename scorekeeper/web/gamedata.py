@@ -6,14 +6,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from scorekeeper import gamefile, report
 from scorekeeper.rules import (
     DealResult,
     Game,
-    Options,
     Problem,
     Settlement,
     Sheet,
@@ -228,26 +226,13 @@ def check_restore(loaded: Loaded, deal_id: int, data: dict[str, Any]) -> Check:
 # -- creating games ------------------------------------------------------------------------
 
 
-def options_json(options: Options) -> dict[str, Any]:
-    """Every option in game-file notation: what a game stores, so a preset change never
-    changes it. (Options.to_json() raises on consolation = "value" today; this works around
-    it until the rules layer is fixed.)"""
-    try:
-        return options.to_json()
-    except TypeError:
-        out = replace(options, consolation=Fraction(0)).to_json()
-        if options.consolation is None:
-            out["consolation"] = "value"
-        return out
-
-
 def create_from_game(store: Store, game: Game) -> GameRecord:
     """Store a game read from a game file, with its options fully resolved."""
     data = gamefile.dump(game)
     record = store.create_game(
         name=game.name,
         convention=game.convention,
-        options=options_json(game.options),
+        options=game.options.to_json(),
         players=list(game.players),
         first_dealer=game.first_dealer,
         deals=data["deals"],

@@ -159,7 +159,6 @@ def _number(text: str) -> Any:
 
 def preset_values(convention: str) -> dict[str, Any]:
     """A preset's options as field data, by field name (for the form and for the script)."""
-    from ..gamedata import options_json
 
-    values = options_json(PRESETS[convention])
+    values = PRESETS[convention].to_json()
     return {spec.field: to_form(spec, values[spec.name]) for spec in ALL}

@@ -10,7 +10,7 @@ from scorekeeper import gamefile, present
 from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
 
 from .. import recent
-from ..gamedata import create_from_game, options_json
+from ..gamedata import create_from_game
 from ..storage import get_store
 from ..widgets import choices
 from . import bp
@@ -53,7 +53,7 @@ def new_game() -> str | Response:
             record = get_store().create_game(
                 name=form.name.data.strip(),
                 convention=convention,
-                options=options_json(options),
+                options=options.to_json(),
                 players=form.players(),
                 first_dealer=form.first_dealer_name(),
             )
