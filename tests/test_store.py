@@ -520,3 +520,15 @@ def test_a_request_key_reused_for_another_kind_of_change_is_refused(
 def test_every_store_error_is_a_store_error() -> None:
     for error in (GameNotFound, ReadOnlyAccess, VersionConflict, DealNotFound, RequestKeyReused):
         assert issubclass(error, StoreError)
+
+
+def test_game_version_is_the_cheap_version_question(tmp_path):
+    with Store(tmp_path / "v.sqlite") as store:
+        game = store.create_game(
+            name="v", convention="sochi", options={}, players=["A", "B", "C"], first_dealer="A"
+        )
+        assert store.game_version(game.view_token) == (game.version, game.updated_at)
+        after, _, _ = store.add_deal(game.edit_token, {"type": "redeal"}, base_version=game.version)
+        assert store.game_version(game.edit_token) == (after.version, after.updated_at)
+        with pytest.raises(GameNotFound):
+            store.game_version("nope")

@@ -195,6 +195,13 @@ class Store:
             game, access = self._find(token)
             return self._record(game["id"], access)
 
+    def game_version(self, token: str) -> tuple[int, str]:
+        """Return (version, updated_at) of the game with this token, without its deals: the
+        cheap question every following phone asks each second. Raises GameNotFound."""
+        with self._reading():
+            game, _ = self._find(token)
+            return int(game["version"]), str(game["updated_at"])
+
     def games_for_tokens(self, tokens: Iterable[str]) -> list[GameRecord]:
         """Return the games these tokens open, newest first; unknown tokens are ignored."""
         wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))

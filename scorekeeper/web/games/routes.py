@@ -55,9 +55,9 @@ def version(mode: str, token: str) -> Response:
     Tiny and conditional: the ETag names the game's state, so an unchanged game costs a
     304 with no body; the page's script fetches the sheet itself only when it changed.
     """
-    record = get_store().get_game(token)
-    response = Response(json.dumps({"version": record.version}), mimetype="application/json")
-    response.set_etag(f"{record.version}-{record.updated_at}")
+    number, updated_at = get_store().game_version(token)
+    response = Response(json.dumps({"version": number}), mimetype="application/json")
+    response.set_etag(f"{number}-{updated_at}")
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
