@@ -280,6 +280,7 @@ def test_every_write_through_the_read_only_link_is_refused(
         "games.finish",
         "games.reopen",
         "games.rescore",
+        "games.extend",
     }
     values = {"token": view, "deal_id": game.deals[0].id, "revision_id": revision.id}
     for rule in routes:
@@ -335,6 +336,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         "games.finish": page_form(f"/g/{token}", "/finish"),
         "games.reopen": page_form(f"/g/{token}", "/finish"),
         "games.rescore": page_form(f"/g/{token}", "/finish"),
+        "games.extend": lambda: {**page_form(f"/g/{token}", "/finish")(), "pool_target": ["20"]},
         "deals.new": lambda: deal_save(f"/g/{token}/deal/new"),
         "deals.check": lambda: deal_save(f"/g/{token}/deal/new"),
         "deals.edit": lambda: deal_save(f"/g/{token}/deal/{deal.id}/edit"),

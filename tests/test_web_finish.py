@@ -136,3 +136,33 @@ def test_an_ended_game_offers_one_finish_button(web: Web, ended: str) -> None:
     page = web.get(f"/g/{ended}")
     assert page.html.count(f'action="/g/{ended}/finish"') == 1
     assert "Record the settlement" in page.text() and "Finish now" not in page.text()
+
+
+def test_play_on_raises_the_pool_and_reopens_the_game(web: Web, store: Store, ended: str) -> None:
+    page = web.get(f"/g/{ended}")
+    web.submit(page, page.form("/finish"))  # the settlement was recorded first
+    page = web.get(f"/g/{ended}")
+    form = page.form("/extend")
+    assert form.value("pool_target") == "12"  # the usual step: ten more
+    before = store.get_game(ended).version
+    done = web.submit(page, form.set(pool_target="4"), follow=True)
+    assert "The pool is now 4: play on." in done.text()
+    game = store.get_game(ended)
+    assert game.options["pool_target"] == 4 and not game.finished
+    assert game.version == before + 2  # reopened, then the options re-scored
+    sheet = score(gamefile.load(file_data(game)))
+    assert not sheet.finished
+    assert "Next deal</a>" in web.get(f"/g/{ended}").html
+    again = web.submit(page, form.set(pool_target="4"))  # the same tap sent twice
+    assert again.status == 302 and store.get_game(ended).version == before + 2
+
+
+def test_play_on_refuses_a_pool_that_would_still_be_over(
+    web: Web, store: Store, ended: str
+) -> None:
+    page = web.get(f"/g/{ended}")
+    version = store.get_game(ended).version
+    done = web.submit(page, page.form("/extend").set(pool_target="1"), follow=True)
+    assert "The new pool must be larger than 2." in done.text()
+    assert store.get_game(ended).version == version
+    assert store.get_game(ended).options["pool_target"] == 2

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
+from wtforms import IntegerField
+from wtforms.validators import InputRequired, NumberRange
+
 from ..widgets import WriteForm
 
 
@@ -15,3 +19,11 @@ class ReopenForm(WriteForm):
 
 class RescoreForm(WriteForm):
     """Replace the kept settlement with what the log computes now."""
+
+
+class ExtendForm(WriteForm):
+    """Play on after the end rule was met: a larger pool target (an explicit re-score)."""
+
+    pool_target = IntegerField(
+        _l("Play on to a pool of"), validators=[InputRequired(), NumberRange(min=1, max=100000)]
+    )

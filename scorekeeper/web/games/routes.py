@@ -17,7 +17,7 @@ from ..gamedata import Loaded, describe, finished_report
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import bp
-from .forms import FinishForm, ReopenForm, RescoreForm
+from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import game_summary, settlement_text
 
 GAME = "/<any(g, v):mode>/<tok:token>"
@@ -36,7 +36,15 @@ def show(mode: str, token: str) -> str | Response:
         finish_form=FinishForm(version=version),
         reopen_form=ReopenForm(version=version),
         rescore_form=RescoreForm(version=version),
+        extend_form=ExtendForm(
+            version=version, pool_target=_next_target(loaded.game.options.pool_target)
+        ),
     )
+
+
+def _next_target(target: int) -> int:
+    """The pool a table usually plays on to: ten more (or half as much again)."""
+    return target + max(10, target // 2 // 10 * 10)
 
 
 @bp.route(GAME + ".json")
@@ -187,6 +195,55 @@ def reopen(token: str) -> Response:
     if form.validate_on_submit():
         _write_finished(loaded, form, False)
     return redirect(url_for("games.show", mode="g", token=token))
+
+
+@bp.route("/g/<tok:token>/extend", methods=["POST"])
+def extend(token: str) -> Response:
+    """Raise the pool target of a game whose end rule was met, and reopen it: the log is
+    replayed under the new target first, and refused if the game would still be over."""
+    from dataclasses import replace
+
+    from scorekeeper.rules import replay
+    from scorekeeper.store import VersionConflict
+
+    loaded = edit_game(token)
+    form = ExtendForm()
+    back = redirect(url_for("games.show", mode="g", token=token))
+    if not form.validate_on_submit():
+        for errors in form.errors.values():
+            for error in errors:
+                flash(str(error))
+        return back
+    target = form.pool_target.data
+    assert target is not None
+    current = loaded.game.options.pool_target
+    if target == current and not loaded.record.finished:
+        return back  # sent again: already done
+    if target <= current:
+        flash(_("The new pool must be larger than %(target)s.", target=current))
+        return back
+    game = replace(
+        loaded.game, options=replace(loaded.game.options, pool_target=target), finished=False
+    )
+    sheet, problems = replay(game)
+    if problems or sheet.ended_after is not None:
+        flash(_("With a pool of %(target)s the game would still be over.", target=target))
+        return back
+    store = get_store()
+    key = form.request_key.data
+    try:
+        version = form.base_version.data
+        if loaded.record.finished:
+            version = store.set_finished(
+                token, False, base_version=version, request_key=f"{key}:reopen"
+            ).version
+        options = dict(loaded.record.options) | {"pool_target": target}
+        store.update_settings(token, base_version=version, options=options, request_key=key)
+    except VersionConflict:
+        flash(_("Another phone changed this game in the meantime. Look at it and try again."))
+        return back
+    flash(_("The pool is now %(target)s: play on.", target=target))
+    return back
 
 
 def _write_finished(loaded: Loaded, form: WriteForm, finished: bool) -> None:
