@@ -263,7 +263,7 @@ def _player_rows(sheet: Sheet, result: Settlement) -> list[PlayerRow]:
         PlayerRow(
             name=p,
             pool=present.amount(sheet.pool(p)),
-            closed=sheet.pool(p) >= sheet.options.pool_target,
+            closed=sheet.closed(p),
             hill=present.amount(sheet.hill(p)),
             whists=["" if q == p else present.amount(sheet.whists(p, q)) for q in sheet.players],
             net=present.signed(result.net[p]),

@@ -143,7 +143,7 @@ def describe(sheet: Sheet) -> str:
             for other in sheet.players
             if other != player
         )
-        closed = sheet.pool(player) >= sheet.options.pool_target
+        closed = sheet.closed(player)
         parts.append(
             gettext(
                 "%(name)s: pool %(pool)s%(closed)s, hill %(hill)s, whists %(whists)s.",
@@ -243,7 +243,7 @@ def _draw_sector(
     players = sheet.players
     group = ET.SubElement(root, "g", {"class": "pulka-sector", "data-player": _clean(player)})
     edge = [_at(p) for p in layout.edge]
-    closed = sheet.pool(player) >= sheet.options.pool_target
+    closed = sheet.closed(player)
     for band, (outer, inner) in enumerate(itertools.pairwise(SCALES)):
         name = BANDS[band]
         classes = f"pulka-band pulka-{name}" + (" closed" if name == "pool" and closed else "")

@@ -1,11 +1,10 @@
-"""Contracts, their order, their value and the defenders' quota (rules.md §3)."""
+"""Contracts, their value and the defenders' quota (rules.md §3)."""
 
 from __future__ import annotations
 
 import enum
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 
 LEVELS: tuple[int, ...] = (6, 7, 8, 9, 10)
 
@@ -40,11 +39,6 @@ class Suit(enum.Enum):
     def symbol(self) -> str:
         """The suit's card symbol, or "NT"."""
         return _SYMBOLS[self]
-
-    @property
-    def rank(self) -> int:
-        """Position in the auction order within one level (0 = spades)."""
-        return list(Suit).index(self)
 
 
 _SYMBOLS = {
@@ -112,22 +106,3 @@ class Contract:
     def value(self) -> int:
         """Pool points the contract is worth (§3)."""
         return VALUE[self.level]
-
-    @property
-    def order(self) -> int:
-        """Auction rank, misère sitting between the eights and the nines (§3)."""
-        return contract_order(self.level, self.suit)
-
-
-MISERE_ORDER = 85
-"""Auction rank of misère: above 8NT (84), below 9♠ (90)."""
-
-
-def contract_order(level: int, suit: Suit) -> int:
-    """Auction rank of a trick contract; misère has MISERE_ORDER."""
-    return level * 10 + suit.rank
-
-
-def value_of(level: int) -> Fraction:
-    """Pool value of a level, as a Fraction."""
-    return Fraction(VALUE[level])

@@ -113,8 +113,6 @@ class Unreadable:
 
 Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Redeal | Unreadable
 
-DEAL_KINDS: tuple[str, ...] = ("contract", "misere", "allpass", "correction", "redeal")
-
 
 def is_table_deal(deal: Deal) -> bool:
     """True for deals that pass the deal to the next dealer (all but corrections)."""

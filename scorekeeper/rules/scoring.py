@@ -129,6 +129,10 @@ class Sheet:
         """Whists the player has written on another player (his credit, the other's debt)."""
         return self._whists[player][on]
 
+    def closed(self, player: str) -> bool:
+        """True when the player's pool has reached the pool target (§5)."""
+        return self._pool[player] >= self.options.pool_target
+
     def running(self, player: str, column: str, on: str | None = None) -> list[Fraction]:
         """The running sums of one column as written on paper, e.g. [2, 6, 10]."""
         sums: list[Fraction] = []

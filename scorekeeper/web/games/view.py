@@ -52,7 +52,6 @@ def game_summary(loaded: Loaded) -> Summary:
     """The rows, the next deal, the last deal and the pulka drawing of a game."""
     sheet, settlement = loaded.sheet, loaded.settlement
     players = sheet.players
-    target = sheet.options.pool_target
     rows = [
         PlayerRow(
             name=p,
@@ -61,7 +60,7 @@ def game_summary(loaded: Loaded) -> Summary:
             whists=sum((sheet.whists(p, q) for q in players if q != p), Fraction(0)),
             net=settlement.net[p],
             money=settlement.money[p],
-            closed=sheet.pool(p) >= target,
+            closed=sheet.closed(p),
         )
         for p in players
     ]
