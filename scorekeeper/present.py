@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
+from scorekeeper.paths import TRANSLATIONS
 from scorekeeper.rules import (
     AllPassDeal,
     Answer,
@@ -25,7 +25,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.reasons import TEMPLATES
 
-TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+TRANSLATIONS_DIR = TRANSLATIONS
 LOCALES = ("en", "ru", "uk")
 
 _outside_app: Any = None

@@ -26,13 +26,13 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from scorekeeper import present
+from scorekeeper import paths, present
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.report import money as money_digits
 from scorekeeper.rules import PRESETS, Game, Options, Settlement, Sheet, replay, settle
 from scorekeeper.rules.problems import N_
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = paths.TEMPLATES
 TEMPLATE = "pdf/sheet.html"
 SLUG_LIMIT = 60
 SHOWN_NAME_LIMIT = 100

@@ -10,11 +10,10 @@ from typing import Any
 
 from flask import Flask
 
+from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
+
 from . import context, i18n, security, storage, templating
 from .extensions import babel, csrf
-
-ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -22,8 +21,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
     )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
