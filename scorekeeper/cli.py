@@ -6,6 +6,7 @@ import argparse
 import json
 import socket
 import sys
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
     p.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
+    p.add_argument(
+        "--https",
+        action="store_true",
+        help="serve over HTTPS with a self-signed certificate kept in the instance folder",
+    )
     p.set_defaults(run=_serve)
 
     p = commands.add_parser("import", help="create a game from a game file; print its address")
     p.add_argument("file", help="a game file (JSON), or - for standard input")
     p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
     p.add_argument(
-        "--url", help="the server's address for the printed links (default: this machine, :8000)"
+        "--url",
+        help="the server's public address, to print full links (default: $SCOREKEEPER_BASE_URL)",
     )
     p.set_defaults(run=_import)
 
@@ -175,18 +182,18 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def _urls(host: str, port: int) -> list[str]:
+def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
     if host in ("0.0.0.0", "::", ""):
         hosts = ["127.0.0.1"] + [a for a in [lan_address()] if a]
     else:
         hosts = [host]
-    return [f"http://{h if ':' not in h else f'[{h}]'}:{port}/" for h in hosts]
+    return [f"{scheme}://{h if ':' not in h else f'[{h}]'}:{port}/" for h in hosts]
 
 
 def _serve(args: argparse.Namespace) -> int:
     import segno
-    import waitress
 
+    from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
     app = _app(args.db)
@@ -195,25 +202,33 @@ def _serve(args: argparse.Namespace) -> int:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
         return _fail(str(error))
+    if args.https:
+        app.config["HTTPS"] = True  # cookies are Secure
+    logged = serving.AccessLog(app)
+    threads = max(8, args.threads)
+    scheme = "https" if args.https else "http"
+    urls = _urls(args.host, args.port, scheme)
+    server: Any
     try:
-        server = waitress.create_server(
-            app,
-            host=args.host,
-            port=args.port,
-            threads=max(8, args.threads),
-            ident="scorekeeper",
-            # Phones keep idle connections open for minutes: waitress's default of 100 would
-            # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
-            connection_limit=1000,
-            asyncore_use_poll=True,
-        )
+        if args.https:
+            names = [urllib.parse.urlsplit(u).hostname or "" for u in urls]
+            cert, key = serving.certificate(Path(app.instance_path) / "tls", names)
+            server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
+        else:
+            proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
+            server = serving.waitress_server(
+                logged, args.host, args.port, threads, proxy if app.config.get("PROXY") else None
+            )
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
-    urls = _urls(args.host, args.port)
     print(f"scorekeeper is serving {database}")
     for url in urls:
         print(f"  {url}")
-    phone = urls[-1]
+    base = _base_url(app)
+    phone = f"{base}/" if base else urls[-1]
+    if args.https:
+        print(f"\nTLS certificate: {cert}\n  SHA-256 {serving.fingerprint(cert)}")
+        print("  (phones warn once about this self-made certificate: see the README)")
     print(f"\nOpen {phone} on a phone on the same network, or scan:\n")
     segno.make(phone, error="m").terminal(compact=True)
     print("\nPress Ctrl+C to stop.", flush=True)
@@ -222,6 +237,11 @@ def _serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nstopped")
     return 0
+
+
+def _base_url(app: Any, given: str | None = None) -> str:
+    """The server's public address as configured (--url, SCOREKEEPER_BASE_URL), or ""."""
+    return str(given or app.config.get("BASE_URL") or "").strip().rstrip("/")
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -239,17 +259,22 @@ def _import(args: argparse.Namespace) -> int:
         for problem in invalid.problems:
             print(problem, file=sys.stderr)
         return 2
-    database = _app(args.db).config["DATABASE"]
+    app = _app(args.db)
+    database = app.config["DATABASE"]
     try:
         with Store(database) as store:
             record = create_from_game(store, game)
     except StoreError as error:
         return _fail(str(error))
-    base = (args.url or _urls("0.0.0.0", 8000)[-1]).rstrip("/")
+    # Only an address someone configured: a guessed one (this machine, some port) may be
+    # another server's, or none at all.
+    base = _base_url(app, args.url)
     count = len(game.deals)
     print(f"imported {game.name or args.file}: {count} deal{'' if count == 1 else 's'}")
     print(f"edit: {base}/g/{record.edit_token}")
     print(f"view: {base}/v/{record.view_token}")
+    if not base:
+        print("(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)")
     return 0
 
 

@@ -106,6 +106,11 @@ class Store:
         """Close the connection (closing twice is harmless)."""
         self._conn.close()
 
+    def ping(self) -> None:
+        """Read the schema: raises StorageUnavailable if the file cannot be used right now."""
+        with self._translated():
+            self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
     def __enter__(self) -> Store:
         return self
 

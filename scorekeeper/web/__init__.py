@@ -18,8 +18,13 @@ from .extensions import babel, csrf
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
+    # The instance folder (database, secret key, TLS certificate, config.py): Flask's default
+    # (instance/ beside a checkout, <venv>/var/scorekeeper.web-instance for an installed
+    # copy) unless SCOREKEEPER_INSTANCE names one.
+    instance = os.environ.get("SCOREKEEPER_INSTANCE")
     app = Flask(
         __name__,
+        instance_path=str(Path(instance).resolve()) if instance else None,
         instance_relative_config=True,
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
@@ -30,6 +35,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         HTTPS=False,
         PROXY=False,
         WTF_CSRF_TIME_LIMIT=None,
+        # Over HTTPS Flask-WTF also demands a same-site Referer, which browsers never send
+        # here (Referrer-Policy: no-referrer keeps the game tokens private): every form would
+        # fail behind a TLS proxy or under `serve --https`. The CSRF token, bound to the
+        # SameSite=Lax session cookie, is the protection.
+        WTF_CSRF_SSL_STRICT=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
@@ -39,7 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         app.config.from_prefixed_env("SCOREKEEPER")
         # Text settings as typed: from_prefixed_env would read a password "1234" as a number.
-        for key in ("DB", "PASSWORD", "SECRET_KEY"):
+        for key in ("DB", "PASSWORD", "SECRET_KEY", "BASE_URL", "TRUSTED_PROXY"):
             if f"SCOREKEEPER_{key}" in os.environ:
                 app.config[key] = os.environ[f"SCOREKEEPER_{key}"]
         if app.config.get("DB"):

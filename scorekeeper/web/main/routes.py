@@ -124,6 +124,20 @@ def manifest() -> Response:
     return response
 
 
+@bp.route("/healthz")
+def healthz() -> tuple[Response, int]:
+    """For monitors and container health checks: 200 when the database answers, else 503."""
+    from scorekeeper import __version__
+    from scorekeeper.store import StoreError
+
+    try:
+        get_store().ping()
+    except StoreError as error:
+        current_app.logger.error("health check: %s", error)
+        return jsonify(status="unavailable", version=__version__), 503
+    return jsonify(status="ok", version=__version__), 200
+
+
 def _need_password() -> bool:
     return bool(current_app.config.get("PASSWORD"))
 

@@ -1,0 +1,217 @@
+"""How `scorekeeper serve` runs the app: the access log, HTTPS with a kept certificate, proxies.
+
+- Plain HTTP (the default) and behind a reverse proxy: waitress. With SCOREKEEPER_PROXY=1 it
+  is told to trust the proxy's X-Forwarded-For/-Proto/-Host/-Port (from the addresses in
+  SCOREKEEPER_TRUSTED_PROXY, default 127.0.0.1), which it otherwise strips before the app
+  can see them.
+- `--https`: cheroot, which speaks TLS itself, with a self-signed certificate made once and
+  kept in the instance folder (`tls/cert.pem`, `tls/key.pem`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import re
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+#: The game links' secret part: /g/<token>, /v/<token> (and anything under them).
+_TOKEN_PATH = re.compile(r"^/([gv])/[^/]+")
+
+
+def masked_path(path: str) -> str:
+    """The path as the log shows it: the game's secret token replaced by ***."""
+    return _TOKEN_PATH.sub(r"/\1/***", path)
+
+
+class AccessLog:
+    """One line per request on a stream: method, path (tokens masked, no query), status, ms."""
+
+    def __init__(self, app: WSGIApp, stream: IO[str] | None = None) -> None:
+        self.app = app
+        self.stream = stream
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        started = time.perf_counter()
+        status = ["-"]
+
+        def recording_start(code: str, headers: list[tuple[str, str]], *exc: Any) -> Any:
+            status[0] = code.split(" ", 1)[0]
+            return start_response(code, headers, *exc)
+
+        body = self.app(environ, recording_start)
+        return _Closing(body, lambda: self._write(environ, status[0], started))
+
+    def _write(self, environ: dict[str, Any], status: str, started: float) -> None:
+        ms = (time.perf_counter() - started) * 1000
+        path = masked_path(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""))
+        line = f"{environ.get('REQUEST_METHOD', '-')} {path} {status} {ms:.1f}ms\n"
+        stream = self.stream or sys.stderr
+        try:
+            stream.write(line)
+            stream.flush()
+        except (OSError, ValueError):  # a closed or broken stderr must not fail the request
+            pass
+
+
+class _Closing:
+    """A response body that runs `done` once the server has sent it (or given up)."""
+
+    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
+        self.body = body
+        self.done = done
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.done()
+
+
+# -- the certificate -------------------------------------------------------------------------
+
+
+#: Apple devices refuse TLS certificates valid for longer than 825 days, trusted or not.
+LIFETIME = datetime.timedelta(days=825)
+
+
+def certificate(folder: Path, names: Iterable[str]) -> tuple[Path, Path]:
+    """The certificate and key kept in `folder`, made once (self-signed, for 825 days).
+
+    It names localhost, this machine and the given addresses. A new one is made only when
+    the machine has an address the kept one does not name, or it ends within 30 days
+    (phones then ask to trust it again).
+    """
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    wanted = {"localhost", "127.0.0.1", socket.gethostname(), *names} - {""}
+    if cert_path.is_file() and key_path.is_file() and _still_good(cert_path, wanted):
+        return cert_path, key_path
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "scorekeeper")])
+    alt: list[x509.GeneralName] = []
+    for name in sorted(wanted):
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(name)))
+        except ValueError:
+            alt.append(x509.DNSName(name))
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + LIFETIME)
+        .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    key_bytes = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    key_path.touch(mode=0o600, exist_ok=True)
+    key_path.chmod(0o600)
+    key_path.write_bytes(key_bytes)
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return cert_path, key_path
+
+
+def _still_good(cert_path: Path, wanted: set[str]) -> bool:
+    """Whether a kept certificate names every wanted address and has 30 days left."""
+    from cryptography import x509
+
+    try:
+        cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+        alt = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    except (OSError, ValueError, x509.ExtensionNotFound):
+        return False
+    names = {str(n) for n in alt.get_values_for_type(x509.DNSName)}
+    names |= {str(a) for a in alt.get_values_for_type(x509.IPAddress)}
+    left = cert.not_valid_after_utc - datetime.datetime.now(datetime.UTC)
+    return wanted <= names and left > datetime.timedelta(days=30)
+
+
+def fingerprint(cert_path: Path) -> str:
+    """The certificate's SHA-256 fingerprint, as browsers show it (AB:CD:...)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+
+    digest = x509.load_pem_x509_certificate(cert_path.read_bytes()).fingerprint(hashes.SHA256())
+    return ":".join(f"{b:02X}" for b in digest)
+
+
+# -- the servers -----------------------------------------------------------------------------
+
+
+def waitress_server(app: WSGIApp, host: str, port: int, threads: int, proxy: str | None) -> Any:
+    """The plain-HTTP server; `proxy` is the address(es) whose X-Forwarded-* are trusted."""
+    import waitress
+
+    trust: dict[str, Any] = {}
+    if proxy:
+        trust = {
+            "trusted_proxy": proxy,
+            "trusted_proxy_count": 1,
+            "trusted_proxy_headers": {
+                "x-forwarded-for",
+                "x-forwarded-proto",
+                "x-forwarded-host",
+                "x-forwarded-port",
+            },
+        }
+    return waitress.create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="scorekeeper",
+        # Phones keep idle connections open for minutes: waitress's default of 100 would
+        # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
+        connection_limit=1000,
+        asyncore_use_poll=True,
+        **trust,
+    )
+
+
+class TLSServer:
+    """cheroot serving the app over TLS; `run()` blocks until interrupted."""
+
+    def __init__(
+        self, app: WSGIApp, host: str, port: int, threads: int, cert: Path, key: Path
+    ) -> None:
+        from cheroot import wsgi
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+        self.server = wsgi.Server(
+            (host, port), app, numthreads=threads, server_name="scorekeeper", timeout=30
+        )
+        self.server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
+        self.server.prepare()  # binds now: a busy port fails here with a clear message
+
+    def run(self) -> None:
+        try:
+            self.server.serve()
+        finally:
+            self.server.stop()
