@@ -26,9 +26,9 @@ fi
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip >/dev/null
 if [ $want_test = 1 ]; then
-  .venv/bin/pip install -q -e '.[test]'
+  .venv/bin/pip install -q -c constraints.txt -e '.[test]'
 else
-  .venv/bin/pip install -q -e .
+  .venv/bin/pip install -q -c constraints.txt -e .
 fi
 if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
   .venv/bin/pybabel compile -d scorekeeper/translations >/dev/null

@@ -1,0 +1,177 @@
+"""The package as a user gets it: a wheel built from a clean copy, installed in a fresh venv.
+
+Nothing of the checkout may be needed at run time: the wheel must carry the templates, the
+static files and the compiled translations, and the installed `scorekeeper` must serve,
+export and translate from another directory. Dependencies come from the package index
+(pip's cache makes that quick), pinned by constraints.txt.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.parse
+import zipfile
+from pathlib import Path
+
+from .conftest import ROOT, forms_of
+from .test_safety_server import fill_new_game, free_port
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+def clean_copy(dest: Path) -> Path:
+    """The files a fresh clone has (tracked and new, nothing ignored: no .mo, no .venv)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def run(*cmd: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, f"{cmd}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+    return result
+
+
+class Client:
+    """Cookies kept, redirects not followed."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, body: bytes = b"", kind: str = ""
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if kind:
+            headers["Content-Type"] = kind
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=body or None, headers=headers)
+            response = conn.getresponse()
+            status, reply, data = response.status, response.headers, response.read()
+        finally:
+            conn.close()
+        for cookie in reply.get_all("Set-Cookie") or []:
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
+        return status, reply, data
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        status, _, data = self.request("GET", path)
+        return status, data
+
+
+def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None:
+    started = time.monotonic()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    source = clean_copy(tmp_path / "clone")
+    assert not list(source.rglob("*.mo")), "a fresh clone has no compiled translations"
+
+    dist = tmp_path / "dist"
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, source,
+        cwd=tmp_path, env=env)  # fmt: skip
+    (wheel,) = dist.glob("pulka_scorekeeper-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for needed in (
+        "scorekeeper/templates/base.html",
+        "scorekeeper/templates/pdf/sheet.html",
+        "scorekeeper/static/app.css",
+        "scorekeeper/static/app.js",
+        "scorekeeper/translations/ru/LC_MESSAGES/messages.mo",
+        "scorekeeper/translations/uk/LC_MESSAGES/messages.mo",
+    ):
+        assert needed in names, needed
+    assert not (source / "build").exists() or "build/" in (ROOT / ".gitignore").read_text()
+
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
+    run(venv / "bin" / "pip", "install", "-q", "-c", ROOT / "constraints.txt", wheel,
+        cwd=tmp_path, env=env)  # fmt: skip
+    installed = time.monotonic() - started
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cli = venv / "bin" / "scorekeeper"
+    assert "usage: scorekeeper" in run(venv / "bin" / "python", "-m", "scorekeeper", "--help",
+                                       cwd=elsewhere, env=env).stdout  # fmt: skip
+
+    port = free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen(
+        [str(cli), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=elsewhere,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        phone = Client(port)
+        for _ in range(400):
+            try:
+                if phone.get("/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert server.poll() is None, (tmp_path / "serve.log").read_text()
+            time.sleep(0.05)
+        status, home = phone.get("/")
+        assert status == 200 and b"Pulka" in home
+        status, css = phone.get("/static/app.css")
+        assert status == 200 and len(css) > 1000
+
+        status, page = phone.get("/new")
+        form = next(f for f in forms_of(page.decode()) if f.id == "new-game")
+        body = urllib.parse.urlencode(fill_new_game(form, PLAYERS).data(), doseq=True).encode()
+        status, headers, _ = phone.request(
+            "POST", "/new", body, "application/x-www-form-urlencoded"
+        )
+        assert status == 302, (tmp_path / "serve.log").read_text()[-2000:]
+        token = urllib.parse.urlsplit(headers["Location"]).path.rsplit("/", 1)[-1]
+
+        status, game = phone.get(f"/g/{token}")
+        assert status == 200 and all(name.encode() in game for name in PLAYERS)
+        status, pdf = phone.get(f"/g/{token}/pulka.pdf")
+        assert status == 200 and pdf.startswith(b"%PDF") and len(pdf) > 2000
+        status, russian = phone.get(f"/g/{token}?lang=ru")
+        assert status == 200 and "Пулька".encode() in russian
+        status, data = phone.get(f"/g/{token}/game.json")
+        assert status == 200
+        game_file = elsewhere / "game.json"
+        game_file.write_bytes(data)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
+
+    # The command line, from the install, in a directory with no checkout in sight.
+    exported = run(cli, "export", token, "--lang", "ru", cwd=elsewhere, env=env).stdout.strip()
+    assert Path(elsewhere, exported).read_bytes().startswith(b"%PDF")
+    text = run(cli, "score", game_file, "--format", "text", "--lang", "ru",
+               cwd=elsewhere, env=env).stdout  # fmt: skip
+    assert "гора" in text and "hill" not in text
+    data = json.loads(run(cli, "score", game_file, cwd=elsewhere, env=env).stdout)
+    assert data["players"] == PLAYERS
+    imported = run(cli, "import", game_file, cwd=elsewhere, env=env).stdout
+    assert "edit: /g/" in imported and "http" not in imported.split("edit:")[1].split("\n")[0]
+    print(
+        f"wheel built and installed in {installed:.0f} s; whole test {time.monotonic() - started:.0f} s"
+    )
