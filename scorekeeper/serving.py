@@ -181,7 +181,7 @@ def waitress_server(app: WSGIApp, host: str, port: int, threads: int, proxy: str
                 "x-forwarded-port",
             },
         }
-    return waitress.create_server(
+    server = waitress.create_server(
         app,
         host=host,
         port=port,
@@ -193,6 +193,39 @@ def waitress_server(app: WSGIApp, host: str, port: int, threads: int, proxy: str
         asyncore_use_poll=True,
         **trust,
     )
+    channel = _keep_alive_channel()
+    for listener in [server, *getattr(server, "map", {}).values()]:
+        if hasattr(listener, "channel_class"):
+            listener.channel_class = channel
+    return server
+
+
+def _keep_alive_channel() -> Any:
+    """waitress's connection, minus one habit: closing after every 304 and 204.
+
+    waitress ends the connection after any reply without a Content-Length, and a 304 (the
+    answer to nearly every poll of a following phone) may not carry one; so each poll paid a
+    new TCP connection. A reply with no body needs no length to end: keep the connection.
+    """
+    from waitress.channel import HTTPChannel
+    from waitress.task import WSGITask
+
+    class KeepAliveTask(WSGITask):  # type: ignore[misc]
+        def set_close_on_finish(self) -> None:
+            if (
+                not self.has_body
+                and not self.wrote_header
+                and self.version == "1.1"
+                and self.request.headers.get("CONNECTION", "").lower() != "close"
+                and self.status[:3] in ("204", "304")
+            ):
+                return
+            super().set_close_on_finish()
+
+    class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
+        task_class = KeepAliveTask
+
+    return KeepAliveChannel
 
 
 class TLSServer:

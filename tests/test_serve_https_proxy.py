@@ -219,6 +219,10 @@ def test_one_access_log_line_per_request_with_tokens_masked(serve: Callable[...,
     token = phone.new_game()
     phone.request("GET", f"/g/{token}?lang=ru")
     phone.request("GET", "/no/such/page")
+    for _ in range(200):  # a line is written once its reply has gone out
+        if "GET /no/such/page 404" in served.err.read_text():
+            break
+        time.sleep(0.02)
     served.stop()
     lines = served.err.read_text().splitlines()
     log = [line for line in lines if re.fullmatch(r"[A-Z]+ \S+ \d{3} \d+\.\dms", line)]

@@ -12,7 +12,7 @@ from flask import Flask
 
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
 
-from . import context, i18n, security, storage, templating
+from . import context, i18n, security, storage, templating, wire
 from .extensions import babel, csrf
 
 
@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     storage.init_app(app)
     templating.init_app(app)
     context.init_app(app)
+    wire.init_app(app)
 
     from .deals import bp as deals_bp
     from .games import bp as games_bp

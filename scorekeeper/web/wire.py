@@ -1,0 +1,149 @@
+"""What travels over the wire: compressed text, static files cached for a year, the service worker.
+
+- HTML, CSS, JavaScript, JSON and SVG go out compressed (Brotli when the browser takes it,
+  else gzip) when larger than a packet; PDFs and images, already compressed, never are.
+- `url_for('static', ...)` adds `?v=<hash of the file>`: a URL names one version of the
+  file, so it may be cached for a year (`immutable`); a changed file gets a new URL.
+- `/sw.js`, the offline shell's service worker, is served from the root so it may control
+  every page, and never cached so an update reaches the phones.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app, request, send_file
+
+COMPRESSIBLE = {
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+}
+MIN_SIZE = 1024  # below about a packet, compressing saves nothing
+YEAR = 365 * 24 * 3600
+
+try:  # WeasyPrint brings Brotli (through fontTools); gzip is the fallback
+    import brotli
+except ImportError:  # pragma: no cover
+    brotli = None
+
+
+@lru_cache(maxsize=256)
+def _digest(path: Path, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def static_version(filename: str) -> str | None:
+    """A short hash of a static file's content (None if there is no such file)."""
+    folder = current_app.static_folder
+    if not folder:
+        return None
+    path = Path(folder, filename)
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        version = static_version(values["filename"])
+        if version:
+            values["v"] = version
+
+
+@lru_cache(maxsize=64)
+def _compressed(data: bytes, encoding: str) -> bytes:
+    if encoding == "br":
+        out: bytes = brotli.compress(data, quality=11 if len(data) < 64 * 1024 else 5)
+        return out
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def _chosen_encoding() -> str | None:
+    accepted = request.accept_encodings
+    if brotli is not None and accepted["br"]:
+        return "br"
+    if accepted["gzip"]:
+        return "gzip"
+    return None
+
+
+def _after(response: Response) -> Response:
+    if request.endpoint == "static" and response.status_code in (200, 304):
+        version = request.args.get("v")
+        if version and version == static_version(request.view_args["filename"]):  # type: ignore[index]
+            response.cache_control.max_age = YEAR
+            response.cache_control.public = True
+            response.cache_control.immutable = True
+            response.expires = None
+        else:  # an old or missing version: check back each time
+            response.cache_control.max_age = 0
+            response.cache_control.no_cache = True
+            response.expires = None
+    _compress(response)
+    return response
+
+
+def _compress(response: Response) -> None:
+    if (
+        response.status_code != 200
+        or response.is_streamed
+        and not response.direct_passthrough
+        or "Content-Encoding" in response.headers
+        or response.mimetype not in COMPRESSIBLE
+    ):
+        return
+    response.vary.add("Accept-Encoding")
+    encoding = _chosen_encoding()
+    if encoding is None:
+        return
+    response.direct_passthrough = False  # static files: read the file to compress it
+    source = response.response
+    data = response.get_data()
+    close = getattr(source, "close", None)
+    if close is not None:  # the file it was read from
+        close()
+    if len(data) < MIN_SIZE:
+        return
+    # Static files are few and unchanging, so their compressed form is kept (the cache is
+    # keyed by content); pages are compressed per request at a quicker setting.
+    if request.endpoint == "static":
+        body = _compressed(data, encoding)
+    elif encoding == "br":
+        body = brotli.compress(data, quality=5)
+    else:
+        body = gzip.compress(data, compresslevel=6, mtime=0)
+    response.set_data(body)
+    response.headers["Content-Encoding"] = encoding
+    etag, weak = response.get_etag()
+    if etag and not weak:  # the same content in another encoding: a weak validator
+        response.set_etag(etag, weak=True)
+
+
+def service_worker() -> Response:
+    """The offline shell's service worker, from the root so its scope is the whole site."""
+    response = send_file(
+        Path(current_app.static_folder or "", "sw.js"),
+        mimetype="text/javascript",
+        max_age=0,
+    )
+    response.cache_control.no_cache = True
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Version the static URLs, set their cache lifetimes, compress, serve /sw.js."""
+    app.url_defaults(_versioned_static)
+    app.after_request(_after)
+    if Path(app.static_folder or "", "sw.js").is_file():
+        app.add_url_rule("/sw.js", "service_worker", service_worker)

@@ -1,0 +1,121 @@
+/* The offline shell (service worker), active where the app is served over HTTPS.
+ *
+ * Pages (the game, its log, the deal form, home) are fetched from the network first; every
+ * page that arrives is kept, so a reload with no network shows the page as last seen, and
+ * the pending-deal queue that app.js keeps in localStorage with it. The static files have
+ * versioned URLs (?v=<hash>) and are taken from the cache first. Everything else (saves,
+ * checks, version polls, PDFs) goes to the network untouched.
+ */
+"use strict";
+
+const CACHE = "pulka-shell-1";
+const PAGES_KEPT = 40; // the most recently seen pages; older ones are dropped
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys()
+      .then(function (names) {
+        return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
+      })
+      .then(function () { return self.clients.claim(); })
+  );
+});
+
+function isStatic(url) {
+  return url.pathname.indexOf("/static/") !== -1;
+}
+
+function isPage(request) {
+  if (request.mode === "navigate") return true;
+  // The game page refreshing itself for a follower (app.js sends X-Follow).
+  return request.headers.get("X-Follow") === "1";
+}
+
+function pageKey(url) {
+  // A follower's refresh and a reload are the same page: key by the address, no fragment.
+  return url.origin + url.pathname + url.search;
+}
+
+function keep(key, response) {
+  if (!response || response.status !== 200 || response.type !== "basic") return;
+  const type = response.headers.get("Content-Type") || "";
+  if (type.indexOf("text/html") !== 0 && type.indexOf("text/css") !== 0 &&
+      type.indexOf("text/javascript") !== 0 && type.indexOf("image/") !== 0 &&
+      type.indexOf("application/manifest+json") !== 0) return;
+  // Deleted first, then put: the page moves to the end of the list, so trim() drops the
+  // pages seen longest ago.
+  return caches.open(CACHE).then(function (cache) {
+    return cache.delete(key)
+      .then(function () { return cache.put(key, response); })
+      .then(function () { return trim(cache); });
+  }).catch(function () {});
+}
+
+function trim(cache) {
+  return cache.keys().then(function (requests) {
+    const pages = requests.filter(function (r) { return !isStatic(new URL(r.url)); });
+    const extra = pages.length - PAGES_KEPT;
+    return Promise.all(pages.slice(0, Math.max(0, extra)).map(function (r) { return cache.delete(r); }));
+  });
+}
+
+function fromNetworkFirst(request, key) {
+  return fetch(request)
+    .then(function (response) {
+      keep(key, response.clone());
+      return response;
+    }, function () {
+      return caches.open(CACHE).then(function (cache) {
+        return cache.match(key).then(function (hit) { return hit || Response.error(); });
+      });
+    });
+}
+
+function fromCacheFirst(request) {
+  return caches.open(CACHE).then(function (cache) {
+    return cache.match(request).then(function (hit) {
+      if (hit) return hit;
+      return fetch(request).then(function (response) {
+        keep(request.url, response.clone());
+        return response;
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (isPage(request)) {
+    event.respondWith(fromNetworkFirst(request, pageKey(url)));
+  } else if (isStatic(url) || url.pathname.endsWith("/manifest.webmanifest")) {
+    event.respondWith(fromCacheFirst(request));
+  }
+});
+
+/* The page that registered this worker asks it to keep itself and its files right away:
+ * that page was loaded before the worker controlled it, so nothing of it was kept yet. */
+self.addEventListener("message", function (event) {
+  const data = event.data || {};
+  if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  event.waitUntil(
+    Promise.all(data.urls.map(function (u) {
+      const url = new URL(u, self.location.origin);
+      if (url.origin !== self.location.origin) return null;
+      return caches.open(CACHE).then(function (cache) {
+        return cache.match(isStatic(url) ? url.href : pageKey(url)).then(function (hit) {
+          if (hit && isStatic(url)) return null;
+          return fetch(url.href, { credentials: "same-origin" }).then(function (response) {
+            return keep(isStatic(url) ? url.href : pageKey(url), response);
+          });
+        });
+      }).catch(function () {});
+    }))
+  );
+});

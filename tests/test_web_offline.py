@@ -1,0 +1,99 @@
+"""The offline shell: over HTTPS a reload with no network shows the game as last seen.
+
+Real headless Chromium against `scorekeeper serve --https`. Chromium is told to accept the
+self-made certificate (`--ignore-certificate-errors`), as a phone does once its owner has
+trusted it (README): with a certificate error a browser allows no service worker at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import ARGS, CHROMIUM, SMALL_PHONE
+from .test_serve_https_proxy import Browser, Served
+
+
+@pytest.fixture
+def launch(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    """Start `scorekeeper serve` with these arguments; stopped after the test."""
+    started: list[Served] = []
+
+    def start(*args: str) -> Served:
+        started.append(Served(tmp_path, *args))
+        return started[-1].wait()
+
+    yield start
+    for served in started:
+        served.stop()
+
+
+@pytest.fixture
+def trusting(chromium: Any) -> Iterator[Any]:
+    """Chromium that trusts the server's certificate, in a phone-sized window."""
+    browser = chromium.browser_type.launch(
+        executable_path=CHROMIUM, args=[*ARGS, "--ignore-certificate-errors"]
+    )
+    try:
+        yield browser.new_context(viewport=SMALL_PHONE)
+    finally:
+        browser.close()
+
+
+def cached_urls(page: Any) -> list[str]:
+    urls: list[str] = page.evaluate(
+        """() => caches.keys().then(names => Promise.all(names.map(n =>
+             caches.open(n).then(c => c.keys()).then(rs => rs.map(r => r.url))))
+           ).then(lists => [].concat(...lists))"""
+    )
+    return urls
+
+
+def test_a_reload_without_network_shows_the_game_as_last_seen(
+    launch: Callable[..., Served], trusting: Any
+) -> None:
+    served = launch("--https")
+    token = Browser(served).new_game()
+    base = f"https://127.0.0.1:{served.port}"
+    page = trusting.new_page()
+    page.goto(f"{base}/g/{token}")
+    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.wait_for_function(
+        "url => caches.open('pulka-shell-1').then(c => c.match(url)).then(hit => !!hit)",
+        arg=f"{base}/g/{token}",
+    )
+    urls = cached_urls(page)
+    assert f"{base}/g/{token}" in urls
+    assert any("/static/app.css?v=" in u for u in urls)
+    assert any("/static/app.js?v=" in u for u in urls)
+    version = page.get_attribute("#follow", "data-version")
+    sheet = page.inner_text("main")
+
+    trusting.set_offline(True)
+    page.reload()
+    assert page.get_attribute("#follow", "data-version") == version
+    assert page.inner_text("main") == sheet
+    assert all(name in sheet for name in ("Anna", "Boris", "Vera"))
+    # Styled: the stylesheet came from the cache too.
+    assert "system-ui" in page.evaluate("() => getComputedStyle(document.body).fontFamily")
+
+    # A page never seen is not invented: the browser's own offline error.
+    with pytest.raises(Exception, match="ERR_"):
+        page.goto(f"{base}/g/{token}/log")
+    trusting.set_offline(False)
+
+
+def test_no_service_worker_over_plain_http(launch: Callable[..., Served], chromium: Any) -> None:
+    served = launch()
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{served.port}/")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => navigator.serviceWorker.getRegistrations()") == []
+    finally:
+        context.close()
