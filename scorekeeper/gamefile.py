@@ -1,4 +1,4 @@
-"""The game file (game-format.md): read and check a JSON game, write it back losslessly."""
+"""The game file (docs/game-format.md): read and check a JSON game, write it back losslessly."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ def money(value: Decimal) -> str:
 
 
 def score_report(sheet: Sheet, *, with_settlement: bool = False) -> dict[str, Any]:
-    """The JSON object of game-format.md: sheet, finished, and the settlement when due."""
+    """The JSON object of docs/game-format.md: sheet, finished, and the settlement when due."""
     players = sheet.players
     out: dict[str, Any] = {
         "players": list(players),

@@ -57,7 +57,7 @@ def test_unfinished_game_has_no_settlement_unless_asked(tmp_path: Path):
     out = json.loads(run("score", "--settle", str(path)).stdout)
     assert out["settlement"]["net"] == {"A": "-200/3", "B": "100/3", "C": "100/3"}
     # −66.666… rounds down to −66.67, 33.333… to 33.33 twice: one hundredth is missing and
-    # goes to the first of three equal remainders in seating order (rules.md §6).
+    # goes to the first of three equal remainders in seating order (docs/rules.md §6).
     assert out["settlement"]["money"] == {"A": "-66.66", "B": "33.33", "C": "33.33"}
     assert out["settlement"]["payments"] == [
         {"from": "A", "to": "B", "amount": "33.33"},

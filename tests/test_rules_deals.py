@@ -1,4 +1,4 @@
-"""Scoring tables: a deal in game-file notation → the entries it writes (rules.md §4, §9).
+"""Scoring tables: a deal in game-file notation → the entries it writes (docs/rules.md §4, §9).
 
 Entries are written compactly: "A pool 2", "A hill 8", "B>A 28" (B writes 28 whists on A).
 """

@@ -1,4 +1,4 @@
-"""Every worked example of rules.md §8, with the numbers written out."""
+"""Every worked example of docs/rules.md §8, with the numbers written out."""
 
 from __future__ import annotations
 

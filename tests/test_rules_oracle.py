@@ -1,7 +1,7 @@
-"""Differential test: the engine against an independent scorer written from rules.md alone.
+"""Differential test: the engine against an independent scorer written from docs/rules.md alone.
 
 `tests/oracle/independent.py` was written from docs/rules.md and docs/game-format.md without
-reading the engine; its docstring lists the readings it chose where rules.md leaves room.
+reading the engine; its docstring lists the readings it chose where docs/rules.md leaves room.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def sheet_numbers(out: dict[str, Any]) -> dict[str, tuple[str, str, dict[str, st
     return {p: (s["pool"], s["hill"], s["whists"]) for p, s in out["sheet"].items()}
 
 
-# --- rules.md §8, worked examples: the oracle against the numbers in the text ----------------
+# --- docs/rules.md §8, worked examples: the oracle against the numbers in the text ----------------
 
 EXAMPLE_1 = [contract("A", "7S", {"B": "whist", "C": "pass"}, {"A": 5, "B": 3, "C": 2})]
 

@@ -46,7 +46,7 @@ CONVENTION_NAMES = {
     "hussar": N_("Hussar"),
 }
 
-#: Each option's name for people (rules.md §7).
+#: Each option's name for people (docs/rules.md §7).
 OPTION_LABELS = {
     "pool_target": N_("pool target"),
     "pool_whists": N_("whists per pool point"),

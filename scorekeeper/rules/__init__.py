@@ -1,4 +1,4 @@
-"""The rules of Preferans scoring (rules.md): pure Python, exact arithmetic, no I/O."""
+"""The rules of Preferans scoring (docs/rules.md): pure Python, exact arithmetic, no I/O."""
 
 from .contracts import Contract, ContractError, Suit
 from .deals import (

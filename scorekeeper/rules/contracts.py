@@ -1,4 +1,4 @@
-"""Contracts, their value and the defenders' quota (rules.md §3)."""
+"""Contracts, their value and the defenders' quota (docs/rules.md §3)."""
 
 from __future__ import annotations
 

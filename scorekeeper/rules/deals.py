@@ -1,4 +1,4 @@
-"""What happened at the table in one deal, as the scorer enters it (rules.md §4)."""
+"""What happened at the table in one deal, as the scorer enters it (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deals in game-file notation (game-format.md): read a JSON dict into a Deal and back."""
+"""Deals in game-file notation (docs/game-format.md): read a JSON dict into a Deal and back."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conventions and the options a table agrees on before play (rules.md §7)."""
+"""Conventions and the options a table agrees on before play (docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring: replay the deal log into the sheet of pool, hill and whists (rules.md §4, §5).
+"""Scoring: replay the deal log into the sheet of pool, hill and whists (docs/rules.md §4, §5).
 
 Every amount is an `Entry` that remembers the deal that wrote it and why, so that any number
 on the sheet can be traced; the sheet's totals are sums of its entries.

@@ -3,7 +3,7 @@
 It is a test oracle: it assumes the file is valid and checks nothing. `score_file(data)` returns
 the same JSON structure as `scorekeeper score --settle`.
 
-Readings chosen where rules.md leaves room (the most literal one each time):
+Readings chosen where docs/rules.md leaves room (the most literal one each time):
 
 1. Trick-whist splitting (§4.3, greedy / gentleman_on_remise / gentleman) is defined "between
    whister and passer": it only applies to one whister and one passer. With two whisters each

@@ -1,4 +1,4 @@
-"""Every option of rules.md §7 as a form field: its kind, label, help, and JSON conversion."""
+"""Every option of docs/rules.md §7 as a form field: its kind, label, help, and JSON conversion."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     return tuple((v, CHOICE_LABELS[v]) for v in values)
 
 
-#: The options in the order of rules.md §7; pool target, stake and currency come first.
+#: The options in the order of docs/rules.md §7; pool target, stake and currency come first.
 MAIN: tuple[OptionSpec, ...] = (
     OptionSpec("pool_target", "int", _l("Pool target"), _l("The game ends when pools reach it")),
     OptionSpec("stake", "stake", _l("Stake per whist"), _l("Money per whist, e.g. 0.10")),
