@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything scorekeeper needs on a fresh Debian machine: system packages (when root),
 # a virtualenv in .venv with the app and its test tools, and compiled translations.
-# Usage: bash scripts/setup.sh [--test]   (--test adds what the test suite needs: Chromium, poppler)
+# Usage: bash scripts/setup.sh [--test]   (--test adds what the test suite needs: Chromium,
+# poppler, and Caddy for the reverse-proxy test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,7 +10,7 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs)
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -284,3 +284,84 @@ def test_import_prints_paths_unless_the_public_address_is_configured(tmp_path: P
     )
     assert re.search(r"^edit: https://pulka\.example\.org/g/\S+$", configured.stdout, re.M)
     assert re.search(r"^view: https://pulka\.example\.org/v/\S+$", configured.stdout, re.M)
+
+
+class Caddy:
+    """Caddy with the shipped deploy/Caddyfile, TLS from its own local authority, in front of
+    a server; its state (the authority, certificates) kept in the test's folder."""
+
+    def __init__(self, tmp: Path, upstream_port: int) -> None:
+        self.port = free_port()
+        self.home = tmp / "caddy"
+        self.home.mkdir()
+        self.log = tmp / "caddy.log"
+        env = {
+            **os.environ,
+            "HOME": str(self.home),
+            "XDG_DATA_HOME": str(self.home),
+            "XDG_CONFIG_HOME": str(self.home),
+            "SCOREKEEPER_SITE": f"https://localhost:{self.port}",
+            "SCOREKEEPER_UPSTREAM": f"127.0.0.1:{upstream_port}",
+            # No admin API (tests run side by side), no change to the machine's trust store.
+            "CADDY_GLOBAL": "admin off\nskip_install_trust\nauto_https disable_redirects",
+        }
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                ["caddy", "run", "--config", str(ROOT / "deploy" / "Caddyfile")]
+                + ["--adapter", "caddyfile"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+
+    @property
+    def root(self) -> Path:
+        return self.home / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+
+    def connection(self) -> http.client.HTTPConnection:
+        context = ssl.create_default_context(cafile=str(self.root))
+        return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=30)
+
+    def wait(self) -> Caddy:
+        for _ in range(400):
+            assert self.process.poll() is None, self.log.read_text()
+            if self.root.is_file():
+                conn = self.connection()
+                try:
+                    conn.request("GET", "/healthz")
+                    if conn.getresponse().status == 200:
+                        return self
+                except (OSError, http.client.HTTPException):
+                    pass
+                finally:
+                    conn.close()
+            time.sleep(0.05)
+        raise AssertionError(f"Caddy did not answer:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def test_behind_caddy_with_the_shipped_caddyfile_links_and_cookies_are_https(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    served = serve(env={"SCOREKEEPER_PROXY": "1"})
+    caddy = Caddy(tmp_path, served.port)
+    try:
+        caddy.wait()
+        phone = Browser(served)
+        phone.served = caddy  # type: ignore[assignment]  (talk to Caddy, not to the app)
+        token = phone.new_game()
+        status, _, html = phone.request("GET", f"/g/{token}")
+        assert status == 200
+        assert view_link(html).startswith(f"https://localhost:{caddy.port}/v/")
+        assert phone.set_cookies
+        for cookie in phone.set_cookies:
+            assert "secure" in [a.strip().lower() for a in cookie.split(";")[1:]], cookie
+        status, _, _ = phone.request("GET", f"/v/{token}")
+        assert status == 200
+    finally:
+        caddy.stop()
+    served.stop()
+    assert "GET /g/*** 200" in served.err.read_text()
