@@ -213,6 +213,7 @@ def _serve(args: argparse.Namespace) -> int:
         if args.https:
             names = [urllib.parse.urlsplit(u).hostname or "" for u in urls]
             cert, key = serving.certificate(Path(app.instance_path) / "tls", names)
+            serving.offer_certificate(app, cert)
             server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
         else:
             proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
@@ -228,7 +229,8 @@ def _serve(args: argparse.Namespace) -> int:
     phone = f"{base}/" if base else urls[-1]
     if args.https:
         print(f"\nTLS certificate: {cert}\n  SHA-256 {serving.fingerprint(cert)}")
-        print("  (phones warn once about this self-made certificate: see the README)")
+        print("  Phones warn about this self-made certificate until it is trusted (README):")
+        print(f"  to trust it, open {urls[-1]}{serving.CERT_PATH.lstrip('/')} on the phone")
     print(f"\nOpen {phone} on a phone on the same network, or scan:\n")
     segno.make(phone, error="m").terminal(compact=True)
     print("\nPress Ctrl+C to stop.", flush=True)

@@ -198,6 +198,11 @@ def test_https_serves_tls_with_a_certificate_made_once_and_kept(
     assert status == 200 and view_link(html).startswith(f"https://localhost:{served.port}/v/")
     assert phone.set_cookies and all("Secure" in c for c in phone.set_cookies)
     first = cert.read_bytes()
+    # A phone can fetch it to install and trust it (README).
+    status, headers, body = Browser(served).request("GET", "/scorekeeper.crt")
+    assert status == 200 and body.encode() == first
+    assert headers["Content-Type"] == "application/x-x509-ca-cert"
+    assert f"https://127.0.0.1:{served.port}/scorekeeper.crt" in out
     served.stop()
     again = serve("--https")
     assert cert.read_bytes() == first  # kept, not made anew: phones trust it once
