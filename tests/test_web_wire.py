@@ -96,6 +96,8 @@ def test_pdfs_and_small_replies_are_not_compressed(client: FlaskClient, web: Web
     pdf = client.get(f"/g/{token}/pulka.pdf", headers={"Accept-Encoding": "br, gzip"})
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     assert "Content-Encoding" not in pdf.headers
+    # The PDF changes with the game: a browser must not keep an old one.
+    assert "max-age" not in pdf.headers.get("Cache-Control", "")
     version = client.get(f"/g/{token}/version", headers={"Accept-Encoding": "br, gzip"})
     assert "Content-Encoding" not in version.headers
 

@@ -43,7 +43,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
-        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        # Downloads (the PDF, the game file) change with the game: not cached. Static files
+        # get their lifetimes in wire.py (a year at a versioned URL).
+        SEND_FILE_MAX_AGE_DEFAULT=None,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
