@@ -209,11 +209,16 @@ def _serve(args: argparse.Namespace) -> int:
     scheme = "https" if args.https else "http"
     urls = _urls(args.host, args.port, scheme)
     server: Any
+    if args.https:
+        folder = Path(app.instance_path) / "tls"
+        try:
+            names = [urllib.parse.urlsplit(u).hostname or "" for u in urls]
+            cert, key = serving.certificate(folder, names)
+        except OSError as error:
+            return _fail(f"cannot keep the TLS certificate in {folder}: {error.strerror or error}")
+        serving.offer_certificate(app, cert)
     try:
         if args.https:
-            names = [urllib.parse.urlsplit(u).hostname or "" for u in urls]
-            cert, key = serving.certificate(Path(app.instance_path) / "tls", names)
-            serving.offer_certificate(app, cert)
             server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
         else:
             proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
