@@ -24,12 +24,12 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
-from scorekeeper import present
 from scorekeeper.rules import Answer, Problem, Sheet, defenders
 from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.scoring import active_players, min_level
 
+from ..i18n import words
 from ..widgets import WriteForm, choices
 
 SEATS = 4
@@ -48,6 +48,8 @@ ANSWER_LABELS: dict[str, Any] = {
     "half-whist": _l("half-whist"),
     "whist-talon": _l("whist with the talon"),
 }
+#: At a table of two a whist is alone or with the talon (§9).
+HUSSAR_ANSWER_LABELS: dict[str, Any] = {"whist": _l("whist alone")}
 COLUMN_LABELS: dict[str, Any] = {
     "pool": _l("pool"),
     "hill": _l("hill"),
@@ -142,7 +144,8 @@ class _DealBase(WriteForm):
             (s.value, _l("NT") if s is Suit.NO_TRUMP else s.symbol) for s in Suit
         )
         for i in range(SEATS):
-            self[f"answer_{i}"].choices = choices((a, ANSWER_LABELS[a]) for a in seat.answers())
+            labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
+            self[f"answer_{i}"].choices = choices((a, labels[a]) for a in seat.answers())
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
         for j in range(CORRECTION_ROWS):
             self[f"corr_player_{j}"].choices = choices(seats)
@@ -356,7 +359,7 @@ def _player(value: Any, players: tuple[str, ...]) -> str | None:
 def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
     """Put the rules' problems next to the fields they name."""
     for problem in problems:
-        text = present.problem_text(problem, with_deal=False)
+        text = words().problem(problem, with_deal=False)
         reading.add(_field_of(problem.field, reading, players), text)
 
 
