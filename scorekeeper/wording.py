@@ -70,8 +70,8 @@ REASONS: dict[str, str] = {
 #: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
 HUSSAR_REASONS: dict[str, str] = {
     "passed": N_("{contract}, the defender passed"),
-    "shortfall/talon": N_("short of the quota with the talon ({quota}): {tricks} × {per}"),
-    "shortfall/alone": N_("short of the quota alone ({quota}): {tricks} × {per}"),
+    "shortfall/talon": N_("short with the talon, quota {quota}: {tricks} × {per}"),
+    "shortfall/alone": N_("short alone, quota {quota}: {tricks} × {per}"),
 }
 
 #: Problems worded differently at a table of two.
