@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import socket
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import InvalidGame, score
+from scorekeeper.rules.problems import N_
 from scorekeeper.wording import Words, locale_from_environment, words_for
 
 LANGS = ("en", "ru", "uk")
@@ -74,10 +76,18 @@ def _words(args: argparse.Namespace) -> Words:
     return words_for(getattr(args, "lang", None) or locale_from_environment())
 
 
+#: The usual reasons a file cannot be read, in words we can translate.
+_OS_ERRORS = {
+    errno.ENOENT: N_("there is no such file"),
+    errno.EACCES: N_("no permission to read it"),
+    errno.EISDIR: N_("it is a folder"),
+}
+
+
 def _unreadable(words: Words, file: str, error: OSError) -> int:
-    message = words.gettext(
-        "%(file)s: cannot read the file: %(why)s", file=file, why=error.strerror or error
-    )
+    known = _OS_ERRORS.get(error.errno or 0)
+    why = words.gettext(known) if known else (error.strerror or str(error))
+    message = words.gettext("%(file)s: cannot read the file: %(why)s", file=file, why=why)
     print(message, file=sys.stderr)
     return 2
 
