@@ -74,6 +74,11 @@ HUSSAR_REASONS: dict[str, str] = {
     "shortfall/alone": N_("short alone, quota {quota}: {tricks} × {per}"),
 }
 
+#: Problems worded otherwise than the rules' English (for people, not for a file's author).
+PROBLEMS: dict[str, str] = {
+    "option {option}: {why}": N_("{option}: {why}"),
+}
+
 #: Problems worded differently at a table of two.
 HUSSAR_PROBLEMS: dict[str, str] = {
     "{name} has not answered (whist or pass)": N_(
@@ -243,7 +248,7 @@ class Words:
         value = Fraction(value)
         sign = MINUS if value < 0 else ""
         whole, part = divmod(abs(value), 1)
-        whole_text = str(format_decimal(int(whole), locale=self.locale))
+        whole_text = self._digits(int(whole))
         if part == 0:
             return f"{sign}{whole_text}"
         glyph = _VULGAR.get(part)
@@ -251,6 +256,13 @@ class Words:
             return f"{sign}{whole_text if whole else ''}{glyph}"
         fraction = f"{part.numerator}/{part.denominator}"
         return f"{sign}{whole_text} {fraction}" if whole else f"{sign}{fraction}"
+
+    def _digits(self, value: int | Decimal, pattern: str | None = None) -> str:
+        """Digits the language's way; a number too long for that (a hostile 1e309) as is."""
+        try:
+            return str(format_decimal(value, format=pattern, locale=self.locale))
+        except (ArithmeticError, ValueError):
+            return str(value)
 
     def signed(self, value: Fraction | int) -> str:
         """An amount with its sign always shown: +4, −8."""
@@ -263,7 +275,7 @@ class Words:
     def money(self, value: Decimal | int | str, currency: str = "", *, signed: bool = False) -> str:
         """Money with two decimals (more if a stake has them): "−1 234,50 ₽", "+37,00 ₽"."""
         value = Decimal(str(value))
-        digits = format_decimal(abs(value), format="#,##0.00##", locale=self.locale)
+        digits = self._digits(abs(value), "#,##0.00##")
         sign = MINUS if value < 0 else ("+" if signed and value > 0 else "")
         return f"{sign}{digits} {_clean(currency)}".strip()
 
@@ -352,7 +364,7 @@ class Words:
 
     def problem(self, problem: Problem, *, with_deal: bool = True) -> str:
         """A problem with the input."""
-        template = problem.template
+        template = PROBLEMS.get(problem.template, problem.template)
         if self.hussar:
             template = HUSSAR_PROBLEMS.get(template, template)
         text = self._fill(template, problem.params, counted=False)
