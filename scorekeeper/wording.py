@@ -34,6 +34,7 @@ from scorekeeper.rules import (
     Reason,
 )
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
+from scorekeeper.rules.deals import Unreadable
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
@@ -93,6 +94,7 @@ DEAL_KINDS: dict[str, str] = {
     "allpass": N_("all-pass"),
     "correction": N_("correction"),
     "redeal": N_("redeal"),
+    "penalty": N_("%(name)s: penalty"),
     "": N_("a deal that cannot be read"),
 }
 
@@ -315,13 +317,6 @@ class Words:
         table = HUSSAR_ANSWERS if self.hussar and answer in HUSSAR_ANSWERS else ANSWERS
         return self.gettext(table[answer])
 
-    def answer_label(self, value: str) -> str:
-        """An answer's label from its game-file name ("whist-talon")."""
-        try:
-            return self.answer(Answer(value))
-        except ValueError:
-            return value
-
     def column(self, column: str) -> str:
         """A column of the sheet: pool, hill, whists."""
         return self.gettext(COLUMNS.get(column, column))
@@ -404,12 +399,12 @@ class Words:
             return f"{deal.declarer} {self.contract(deal.contract)}"
         if isinstance(deal, MisereDeal):
             return self.gettext(DEAL_KINDS["misere"], name=deal.declarer)
-        kind = getattr(deal, "kind", "")
+        kind = "" if isinstance(deal, Unreadable) else getattr(deal, "kind", "")
         template = DEAL_KINDS.get(kind) or DEAL_KINDS[""]
-        name = getattr(deal, "declarer", None) or getattr(deal, "offender", None) or ""
-        return (
-            self.gettext(template, name=name) if "%(name)s" in template else self.gettext(template)
-        )
+        if "%(name)s" not in template:
+            return self.gettext(template)
+        who = (getattr(deal, k, None) for k in ("declarer", "offender", "player"))
+        return self.gettext(template, name=next((w for w in who if w), "?"))
 
     def deal_details(self, result: DealResult, players: tuple[str, ...]) -> str:
         """The answers and tricks of a deal: "Борис: вист, Вера: пас; взятки: Анна 6 · …"."""

@@ -307,7 +307,7 @@ def test_a_whole_evening_reads_as_the_table_speaks(
         assert dealt in texts["/log"]
         tricks = {"ru": "висты: 2 взятки × 6", "uk": "вісти: 2 взятки × 6"}[lang]
         assert tricks in texts["/log"] and tricks in texts["PDF"]
-    final = {"ru": "Если закончить сейчас", "uk": "Якщо закінчити зараз"}[lang]
+    final = {"ru": "Если закончить сейчас", "uk": "Якщо скінчити зараз"}[lang]
     assert final not in texts[""], "the past tense once the game has ended"
     assert final in texts["page before the end"]
 
