@@ -204,7 +204,11 @@ def translations(locale: str) -> gettext_module.NullTranslations:
 
 def words_for(locale: str | None, *, hussar: bool = False) -> Words:
     """The words of a language ("ru", "uk", anything else is English)."""
-    code = known_locale(locale)
+    return _words(known_locale(locale), hussar)
+
+
+@cache
+def _words(code: str, hussar: bool) -> Words:
     return Words(code, translations(code), hussar=hussar)
 
 
@@ -222,7 +226,11 @@ class Words:
     def at_table(self, game: Any) -> Words:
         """The same words for this game's table (a Game, or anything with `hussar`)."""
         hussar = bool(getattr(game, "hussar", False))
-        return self if hussar == self.hussar else dataclasses.replace(self, hussar=hussar)
+        if hussar == self.hussar:
+            return self
+        if self.translator is translations(self.locale):
+            return words_for(self.locale, hussar=hussar)
+        return dataclasses.replace(self, hussar=hussar)
 
     # -- translation ------------------------------------------------------------------------
 
