@@ -71,4 +71,4 @@ def test_the_rules_wording_is_translated_too(web: Web) -> None:
     page, form = web.deal_form(token)
     web.fill_deal(form, players, "allpass", tricks={"Anna": 1})
     checked = web.check(page, form)
-    assert "Вкажіть взятки: Boris" in checked.errors()
+    assert "вкажіть взятки: Boris" in checked.errors()

@@ -382,3 +382,42 @@ def test_the_json_output_is_a_file_format_and_keeps_its_strings(
     out = json.loads(capsys.readouterr().out)
     assert out["settlement"]["net"]["Анна"] == "-775/3"
     assert out["settlement"]["money"] == {"Анна": "-129.16", "Борис": "36.33", "Вера": "92.83"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "stake", "missing"),
+    [
+        ("ru", "Цена виста: нужно число, например 0,10", "укажите взятки: Анна"),
+        ("uk", "Ціна віста: потрібне число, наприклад 0,10", "вкажіть взятки: Анна"),
+    ],
+)
+def test_errors_speak_the_language_too(
+    web: Web,
+    lang: str,
+    stake: str,
+    missing: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Option errors (the new-game form, a game file) and the CLI's errors, not only pages."""
+    from scorekeeper.web.main.options import preset_values
+
+    page = web.get(f"/new?lang={lang}")
+    form = page.form("new-game")
+    for field, value in preset_values("sochi").items():
+        form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
+    form.set(player_0="Анна", player_1="Борис", player_2="Вера", player_3="", first_dealer="0")
+    form.set(opt_stake="abc")
+    assert stake in web.submit(page, form).errors()
+
+    bad = {**EVENING, "options": {"stake": "abc"}, "deals": [EVENING["deals"][0]]}
+    bad["deals"] = [{**bad["deals"][0], "tricks": {"Борис": 3, "Вера": 1}}]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad, ensure_ascii=False))
+    capsys.readouterr()
+    assert cli.main(["score", "--format", "text", "--lang", lang, str(path)]) == 2
+    assert cli.main(["score", "--lang", lang, str(tmp_path / "none.json")]) == 2
+    errors = capsys.readouterr().err
+    assert stake in errors
+    assert missing in errors
+    assert not re.findall(r"[A-Za-z]{3,}", errors.replace(str(tmp_path / "none.json"), "")), errors
