@@ -378,10 +378,12 @@ class Words:
     def _fill(self, template: str, params: Mapping[str, Any], *, counted: bool) -> str:
         translated = self.gettext(template)
         shown = {k: self._param(k, v, counted) for k, v in params.items()}
-        try:
-            return translated.format(**shown)
-        except (KeyError, IndexError, ValueError):  # a broken translation must not break a page
-            return template.format(**shown)
+        for text in (translated, template):
+            try:
+                return text.format(**shown)
+            except (KeyError, IndexError, ValueError):  # a broken translation must not break a page
+                continue
+        return translated
 
     def _param(self, name: str, value: Any, counted: bool) -> str:
         if isinstance(value, Reason):

@@ -158,7 +158,7 @@ class _BadOption(ValueError):
     """An option's value that cannot be read: a message template and its values."""
 
     def __init__(self, template: str, **params: Any) -> None:
-        super().__init__(template.format(**params))
+        super().__init__(template.format(**params) if params else template)
         self.template = template
         self.params = params
 
