@@ -98,6 +98,15 @@ DEAL_KINDS: dict[str, str] = {
     "": N_("a deal that cannot be read"),
 }
 
+#: The kinds of deal as the deal form offers them.
+KIND_LABELS: dict[str, str] = {
+    "contract": N_("Contract"),
+    "misere": N_("Misère"),
+    "allpass": N_("All-pass"),
+    "redeal": N_("Redeal"),
+    "correction": N_("Correction"),
+}
+
 ANSWERS: dict[Answer, str] = {
     Answer.WHIST: N_("whist"),
     Answer.PASS: N_("pass"),

@@ -24,6 +24,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
+from scorekeeper import wording
 from scorekeeper.rules import Answer, Problem, Sheet, defenders
 from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
@@ -35,26 +36,14 @@ from ..widgets import WriteForm, choices
 SEATS = 4
 CORRECTION_ROWS = 6
 
-KIND_LABELS: dict[str, Any] = {
-    "contract": _l("Contract"),
-    "misere": _l("Misère"),
-    "allpass": _l("All-pass"),
-    "redeal": _l("Redeal"),
-    "correction": _l("Correction"),
-}
-ANSWER_LABELS: dict[str, Any] = {
-    "whist": _l("whist"),
-    "pass": _l("pass"),
-    "half-whist": _l("half-whist"),
-    "whist-talon": _l("whist with the talon"),
-}
+# The labels live in scorekeeper.wording, the same for the form, the log and the PDF.
+KIND_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.KIND_LABELS.items()}
+ANSWER_LABELS: dict[str, Any] = {a.value: _l(text) for a, text in wording.ANSWERS.items()}
 #: At a table of two a whist is alone or with the talon (§9).
-HUSSAR_ANSWER_LABELS: dict[str, Any] = {"whist": _l("whist alone")}
-COLUMN_LABELS: dict[str, Any] = {
-    "pool": _l("pool"),
-    "hill": _l("hill"),
-    "whists": _l("whists on"),
+HUSSAR_ANSWER_LABELS: dict[str, Any] = {
+    a.value: _l(text) for a, text in wording.HUSSAR_ANSWERS.items()
 }
+COLUMN_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.COLUMNS.items()}
 
 
 @dataclass(frozen=True)
