@@ -193,7 +193,7 @@ UNGRAMMATICAL = {
 #: At a table of two there is no hill, no amnesty and one defender.
 NOT_IN_HUSSAR = {
     "ru": [r"\bГора\b", r"\bгора [+−\d]", r"[Аа]мнист", r"оба спасовали", r"из остальных"],
-    "uk": [r"\bГора\b", r"\bгора [+−\d]", r"[Аа]мніст", r"обидва спасували", r"з решти"],
+    "uk": [r"\bГора\b", r"\bгора [+−\d]", r"[Аа]мніст", r"обидва спасували", r"з інших"],
 }
 
 
@@ -299,7 +299,7 @@ def test_a_whole_evening_reads_as_the_table_speaks(
         assert whists in texts["/settlement"]
         hill = {
             "ru": "Гора (Анна): остальные пишут по 76⅔",
-            "uk": "Гора (Анна): решта пишуть по 76⅔",
+            "uk": "Гора (Анна): інші пишуть по 76⅔",
         }
         assert hill[lang] in texts["/settlement"]
         assert "−258⅓" in texts["CLI"] and "−129,16 ₽" in texts["CLI"]
