@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import socket
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import InvalidGame, score
+from scorekeeper.rules.problems import N_
+from scorekeeper.wording import Words, locale_from_environment, words_for
 
 LANGS = ("en", "ru", "uk")
 #: Where `export` writes by default: the project's exports/ folder (cwd's for an installed copy).
@@ -75,29 +78,54 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _words(args: argparse.Namespace) -> Words:
+    """The language of the messages: --lang, else the terminal's ($LANGUAGE, $LANG, ...)."""
+    return words_for(getattr(args, "lang", None) or locale_from_environment())
+
+
+#: The usual reasons a file cannot be read, in words we can translate.
+_OS_ERRORS = {
+    errno.ENOENT: N_("there is no such file"),
+    errno.EACCES: N_("no permission to read it"),
+    errno.EISDIR: N_("it is a folder"),
+}
+
+
+def _unreadable(words: Words, file: str, error: OSError) -> int:
+    known = _OS_ERRORS.get(error.errno or 0)
+    why = words.gettext(known) if known else (error.strerror or str(error))
+    message = words.gettext("%(file)s: cannot read the file: %(why)s", file=file, why=why)
+    print(message, file=sys.stderr)
+    return 2
+
+
+def _invalid(words: Words, invalid: InvalidGame, game: Any = None) -> int:
+    if game is not None:
+        words = words.at_table(game)
+    for problem in invalid.problems:
+        print(words.problem(problem), file=sys.stderr)
+    return 2
+
+
 def _score(args: argparse.Namespace) -> int:
     from scorekeeper import gamefile, report
 
+    words = _words(args)
     try:
         if args.file == "-":
             text = sys.stdin.buffer.read()
         else:
             text = Path(args.file).read_bytes()
     except OSError as error:
-        print(f"{args.file}: cannot read the file: {error.strerror}", file=sys.stderr)
-        return 2
+        return _unreadable(words, args.file, error)
+    game = None
     try:
         game = gamefile.loads(text)
         sheet = score(game)
     except InvalidGame as invalid:
-        for problem in invalid.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return _invalid(words, invalid, game)
     if args.format == "text":
-        from scorekeeper.present import locale_from_environment, use_locale
-
-        use_locale(args.lang or locale_from_environment())
-        sys.stdout.write(report.text_report(sheet, with_settlement=args.settle))
+        sys.stdout.write(report.text_report(sheet, with_settlement=args.settle, words=words))
     else:
         out = report.score_report(sheet, with_settlement=args.settle)
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
@@ -106,11 +134,12 @@ def _score(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from scorekeeper import gamefile
-    from scorekeeper.present import locale_from_environment
     from scorekeeper.render.pdf import export_pdf
     from scorekeeper.store import GameNotFound, Store, StoreError
     from scorekeeper.web.gamedata import load
 
+    words = _words(args)
+    _ = words.gettext
     app = _app(args.db)
     kw: dict[str, Any] = {}
     source = Path(args.game)
@@ -119,11 +148,11 @@ def _export(args: argparse.Namespace) -> int:
             try:
                 game = gamefile.loads(source.read_bytes())
             except OSError as error:
-                return _fail(f"{args.game}: cannot read the file: {error.strerror}", 2)
+                return _unreadable(words, args.game, error)
         else:
             database = app.config["DATABASE"]
             if not Path(database).is_file():
-                return _fail(f"there is no database at {database}")
+                return _fail(_("there is no database at %(path)s", path=database))
             with Store(database) as store:
                 record = store.get_game(args.game)
             game = load(record).game
@@ -135,23 +164,18 @@ def _export(args: argparse.Namespace) -> int:
                 },
             }
     except InvalidGame as invalid:
-        for problem in invalid.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return _invalid(words, invalid)
     except GameNotFound:
-        return _fail(f"no game has the token {args.game!r} (nor is it a game file)", 2)
+        return _fail(
+            _("no game has the token %(token)r (nor is it a game file)", token=args.game), 2
+        )
     except StoreError as error:
         return _fail(str(error))
-    lang = args.lang or locale_from_environment() or "en"
     out = Path(args.out) if args.out else None
     try:
-        with app.test_request_context(f"/?lang={lang}"):
-            from flask import g
-
-            g.chosen_lang = lang
-            path = export_pdf(game, out, exports_dir=EXPORTS, **kw)
+        path = export_pdf(game, out, exports_dir=EXPORTS, locale=words.locale, **kw)
     except OSError as error:
-        return _fail(f"cannot write the PDF: {error}")
+        return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path)
     return 0
 
@@ -256,16 +280,15 @@ def _import(args: argparse.Namespace) -> int:
     from scorekeeper.store import Store, StoreError
     from scorekeeper.web.gamedata import create_from_game
 
+    words = _words(args)
     try:
         text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as error:
-        return _fail(f"{args.file}: cannot read the file: {error.strerror}", 2)
+        return _unreadable(words, args.file, error)
     try:
         game = gamefile.loads(text)
     except InvalidGame as invalid:
-        for problem in invalid.problems:
-            print(problem, file=sys.stderr)
-        return 2
+        return _invalid(words, invalid)
     app = _app(args.db)
     database = app.config["DATABASE"]
     try:

@@ -1,4 +1,8 @@
-"""What `scorekeeper score` prints: the sheet and the settlement as JSON or as text."""
+"""What `scorekeeper score` prints: the sheet and the settlement as JSON or as text.
+
+The JSON is the public format of game-format.md (exact strings, "55.80"); the text is for
+people and is worded by `scorekeeper.wording`.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from scorekeeper.rules import Settlement, Sheet, settle
+from scorekeeper.wording import ENGLISH, Words
 
 
 def exact(value: Fraction) -> str:
@@ -51,41 +56,47 @@ def settlement_report(s: Settlement) -> dict[str, Any]:
     }
 
 
-def text_report(sheet: Sheet, *, with_settlement: bool = False) -> str:
-    """The same for a person, in the chosen language: the sheet, then the settlement."""
-    from scorekeeper.present import gettext
+def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = ENGLISH) -> str:
+    """The same for a person, in the language of `words`: the sheet, then the settlement.
 
+    Numbers and money are written the language's way (decimal comma, true minus sign);
+    Hussar has no hill, so no hill column and no amnesty.
+    """
+    words = words.at_table(sheet.game)
+    _ = words.gettext
+    hussar = sheet.game.hussar
     players = sheet.players
-    pool, hill, net, cash = (gettext("pool"), gettext("hill"), gettext("net"), gettext("money"))
+    pool, hill, net, cash = _("pool"), _("hill"), _("net"), _("money")
     width = max(len(p) for p in players) + 2
-    lines = [f"{'':{width}}{pool:>8}{hill:>8}  {gettext('whists on')}"]
+    head = f"{'':{width}}{pool:>8}" + ("" if hussar else f"{hill:>8}")
+    lines = [f"{head}  {_('whists on')}"]
     for p in players:
-        on = ", ".join(f"{q} {exact(sheet.whists(p, q))}" for q in players if q != p)
-        lines.append(f"{p:{width}}{exact(sheet.pool(p)):>8}{exact(sheet.hill(p)):>8}  {on}")
+        on = ", ".join(f"{q} {words.amount(sheet.whists(p, q))}" for q in players if q != p)
+        row = f"{p:{width}}{words.amount(sheet.pool(p)):>8}"
+        if not hussar:
+            row += f"{words.amount(sheet.hill(p)):>8}"
+        lines.append(f"{row}  {on}")
     lines.append("")
-    lines.append(gettext("The game is finished.") if sheet.finished else gettext("Not finished."))
+    lines.append(_("The game is finished.") if sheet.finished else _("Not finished."))
     if sheet.finished or with_settlement:
         s = settle(sheet)
         currency = sheet.options.currency
         lines.append("")
-        lines.append(gettext("Amnesty: %(amount)s off every hill.", amount=exact(s.amnesty)))
-        lines.append(f"{'':{width}}{hill:>8}{net:>10}{cash:>12}")
+        if not hussar:
+            lines.append(_("Amnesty: %(amount)s off every hill.", amount=words.amount(s.amnesty)))
+        head = f"{'':{width}}" + ("" if hussar else f"{hill:>8}")
+        lines.append(f"{head}{net:>10}{cash:>14}")
         for p in players:
+            row = f"{p:{width}}"
+            if not hussar:
+                row += f"{words.amount(s.hill_after_amnesty[p]):>8}"
             lines.append(
-                f"{p:{width}}{exact(s.hill_after_amnesty[p]):>8}{exact(s.net[p]):>10}"
-                f"{money(s.money[p]):>12}"
+                f"{row}{words.signed(s.net[p]):>10}"
+                f"{words.money(s.money[p], currency, signed=True):>14}"
             )
         lines.append("")
         for pay in s.payments:
-            amount = f"{money(pay.amount)} {currency}".strip()
-            lines.append(
-                gettext(
-                    "%(payer)s pays %(payee)s %(amount)s",
-                    payer=pay.payer,
-                    payee=pay.payee,
-                    amount=amount,
-                )
-            )
+            lines.append(words.payment(pay.payer, pay.payee, pay.amount, currency))
         if not s.payments:
-            lines.append(gettext("Nobody pays anybody."))
+            lines.append(_("Nobody pays anybody."))
     return "\n".join(lines) + "\n"

@@ -68,7 +68,7 @@ def test_unfinished_game_has_no_settlement_unless_asked(tmp_path: Path):
 def test_text_format_is_for_people(finished_game: Path):
     done = run("score", "--format", "text", str(finished_game))
     assert done.returncode == 0
-    assert "pays" in done.stdout and "Amnesty" in done.stdout
+    assert " → " in done.stdout and "Amnesty" in done.stdout
     assert "EUR" in done.stdout
 
 

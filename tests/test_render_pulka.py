@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from scorekeeper.gamefile import load
-from scorekeeper.present import amount
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import Sheet, score
+from scorekeeper.wording import ENGLISH
+
+amount = ENGLISH.amount
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 SVG = "{http://www.w3.org/2000/svg}"
@@ -135,8 +137,8 @@ def test_accessible_title_and_description(three: Sheet) -> None:
     assert title.text == "Friday at Boris's"
     assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
     assert desc.text is not None
-    assert "Anna: pool 10 (closed), hill 0, whists on Boris 0, on Vera 4." in desc.text
-    assert "Boris: pool 0, hill 0, whists on Anna 0, on Vera 20." in desc.text
+    assert "Anna: pool 10 (closed), hill 0, whists → Boris: 0, → Vera: 4." in desc.text
+    assert "Boris: pool 0, hill 0, whists → Anna: 0, → Vera: 20." in desc.text
 
 
 def test_scales_with_a_viewbox_and_themable_classes(three: Sheet) -> None:
@@ -157,10 +159,11 @@ def test_one_sector_per_player(players: list[str]) -> None:
     assert [g.get("data-player") for g in sectors] == players
     for g in sectors:
         bands = [p.get("class") for p in g.iter(f"{SVG}polygon")]
+        hill = [] if len(players) == 2 else ["pulka-band pulka-hill"]  # Hussar: no hill (§9)
         assert bands == [
             "pulka-band pulka-whists",
             "pulka-band pulka-pool",
-            "pulka-band pulka-hill",
+            *hill,
             "pulka-band pulka-name",
         ]
 

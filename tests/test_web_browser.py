@@ -129,7 +129,7 @@ def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  
     page.fill("#corr_amount_0", "-5")
     assert page.is_visible('[data-row="1"]')  # one more empty row
     page.wait_for_selector("#save-button:not([hidden])")
-    assert "Gleb writes −5 on Anna" in page.inner_text("#preview")
+    assert "Gleb → Anna: −5 whists" in page.inner_text("#preview")
     page.click("#save-button")
     page.wait_for_url(f"{server}/g/{token}")
     types = [d.data["type"] for d in store.get_game(token).deals]

@@ -155,7 +155,7 @@ def test_check_shows_in_words_what_will_be_written_then_save_writes_it(
     assert "It will write" in checked.text()
     assert not re.search(r'id="save-button"[^>]*hidden', checked.html)
     assert "Anna: pool +4 (7♠ made)" in checked.text()
-    assert "Boris writes 12 on Anna (whists: tricks 3 × 4)" in checked.text()
+    assert "Boris → Anna: 12 whists (whists: 3 tricks × 4)" in checked.text()
     assert deals_of(store, token) == []  # checking writes nothing
     saved = web.save(checked, checked.form("deal-form"))
     assert saved.status == 302

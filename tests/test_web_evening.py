@@ -30,7 +30,7 @@ def test_an_evening_of_every_kind_of_deal(web: Web, store: Store) -> None:
         answers={"Boris": "whist", "Vera": "pass"},
         tricks={"Anna": 5, "Boris": 3, "Vera": 2},
     )
-    assert "Boris writes 20 on Anna (whists: tricks 5 × 4)" in page.text()
+    assert "Boris → Anna: 20 whists (whists: 5 tricks × 4)" in page.text()
     assert "Anna: hill +8 (remise: undertricks 2 × 4)" in page.text()
     # Anna deals. Boris 6♥, both whist, Boris makes 6: Vera 2, Anna 2.
     web.play(
@@ -65,7 +65,7 @@ def test_an_evening_of_every_kind_of_deal(web: Web, store: Store) -> None:
     # Two all-passes in a row.
     web.play(token, PLAYERS, "allpass", tricks={"Anna": 0, "Boris": 4, "Vera": 6})
     page = web.play(token, PLAYERS, "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
-    assert "2 all-passes in a row" in page.text()
+    assert "All-passes in a row: 2." in page.text()
     # A correction for a renonce.
     web.play(
         token,
@@ -143,7 +143,7 @@ def test_four_players_the_dealer_sits_out(web: Web, store: Store) -> None:
         tricks={"Anna": 5, "Boris": 3, "Vera": 2},
     )
     # §8 example 4's deal under Sochi (greedy): the dealer writes consolation too.
-    assert "Gleb writes 8 on Anna (consolation: undertricks 2 × 4)" in page.text()
+    assert "Gleb → Anna: 8 whists (consolation: undertricks 2 × 4)" in page.text()
     assert "Anna sits out." in page.text()
 
 

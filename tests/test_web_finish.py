@@ -123,12 +123,12 @@ def test_settlement_page(web: Web, ended: str) -> None:
     text = page.text()
     # §8 example 1 (Sochi): net A −89⅓, B +54⅔, C +34⅔.
     assert "−89⅓" in text and "+54⅔" in text and "+34⅔" in text
-    assert "Anna pays Boris 5.47 EUR" in text
-    assert "Anna pays Vera 3.46 EUR" in text
+    assert "Anna → Boris: 5.47 EUR" in text
+    assert "Anna → Vera: 3.46 EUR" in text
     assert "Amnesty: 0 off every hill." in text
-    assert "for Anna's hill, each of the others writes 26⅔ on him" in text
+    assert "Hill (Anna): the others write 26⅔ each" in text
     assert "<textarea readonly" in page.html
-    assert "Anna pays Boris 5.47 EUR" in page.html.split("<textarea")[1]
+    assert "Anna → Boris: 5.47 EUR" in page.html.split("<textarea")[1]
     assert 'data-copy="settlement-text"' in page.html
 
 

@@ -64,11 +64,11 @@ def test_the_rules_wording_is_translated_too(web: Web) -> None:
     )
     ru = web.get(f"/g/{token}?lang=ru").text()
     assert "Anna: гора +8 (ремиз: без 2 × 4)" in ru
-    assert "Boris пишет 20 на Anna (висты: взяток 5 × 4)" in ru
+    assert "Boris → Anna: 20 вист. (висты: 5 взяток × 4)" in ru
     assert "Следующая раздача" in ru
     uk = web.get(f"/g/{token}/log?lang=uk").text()
-    assert "Boris пише 8 на Anna (консоляція: без 2 × 4)" in uk
+    assert "Boris → Anna: 8 віст. (консоляція: без 2 × 4)" in uk
     page, form = web.deal_form(token)
     web.fill_deal(form, players, "allpass", tricks={"Anna": 1})
     checked = web.check(page, form)
-    assert "немає взяток Boris" in checked.errors()
+    assert "вкажіть взятки: Boris" in checked.errors()

@@ -34,11 +34,11 @@ def types(store: Store, token: str) -> list[str]:
 
 def test_the_log_numbers_every_deal_with_dealer_and_entries(web: Web, token: str) -> None:
     text = web.get(f"/g/{token}/log").text()
-    assert "1. Anna 7♠" in text and "Vera dealt" in text
-    assert "2. Boris misère" in text and "Anna dealt" in text
-    assert "3. all-pass" in text and "Boris dealt" in text
+    assert "1. Anna 7♠" in text and "dealer: Vera" in text
+    assert "2. Boris misère" in text and "dealer: Anna" in text
+    assert "3. all-pass" in text and "dealer: Boris" in text
     assert "Boris: pool +10 (misère made)" in text
-    assert "Vera: hill +6 (all-pass: tricks 6 × 1)" in text
+    assert "Vera: hill +6 (all-pass: 6 tricks × 1)" in text
     assert "Boris: whist, Vera: pass; tricks: Anna 5 · Boris 3 · Vera 2" in text
 
 
@@ -123,7 +123,7 @@ def test_undo_the_last_deal_with_confirmation(web: Web, store: Store, token: str
     assert "/undo" in game.html
     confirm = web.get(f"/g/{token}/undo")
     assert "Undo the last deal?" in confirm.text()
-    assert "Vera: hill +6 (all-pass: tricks 6 × 1)" in confirm.text()
+    assert "Vera: hill +6 (all-pass: 6 tricks × 1)" in confirm.text()
     assert types(store, token) == ["contract", "misere", "allpass"]
     done = web.submit(confirm, confirm.form())
     assert done.status == 302

@@ -76,7 +76,7 @@ def test_the_game_page_at_a_glance(web: Web, store: Store) -> None:
     text = page.text()
     assert "Leningrad · pool to 10 · 1 deal" in text
     assert "Next deal: Boris deals." in text and "Boris sits out." in text
-    assert "1 all-pass in a row." in text
+    assert "All-passes in a row: 1." in text
     assert "The next contract must be at least 7, or misère." in text
     assert re.search(r'class="button primary big"[^>]* href="/g/[^"]+/deal/new">Next deal', page.html)
     # Totals and where each would stand: Boris's hill 2 × 2 (Leningrad all-pass price 2).
@@ -95,7 +95,7 @@ def test_the_min_level_is_not_shown_when_it_is_six(web: Web) -> None:
     token = web.new_game(players)
     web.play(token, players, "allpass", tricks={"Anna": 2, "Boris": 4, "Vera": 4})
     text = web.get(f"/g/{token}").text()
-    assert "1 all-pass in a row." in text
+    assert "All-passes in a row: 1." in text
     assert "must be at least" not in text
 
 

@@ -1,9 +1,8 @@
 """The PDF score sheet: header, pulka drawing, totals, settlement and the deal log (WeasyPrint).
 
 The page is an HTML template (`templates/pdf/sheet.html`) filled from a plain view model built
-here, so the template only lays things out. Inside a Flask app context the template goes
-through `flask.render_template` and Flask-Babel translates it; outside one (the CLI) a plain
-Jinja environment over the same folder uses the English fallbacks of `scorekeeper.present`.
+here, so the template only lays things out. Every word and number comes from
+`scorekeeper.wording`, in the language asked for (`locale`), the same for the web and the CLI.
 WeasyPrint costs most of a second to import, so it is imported only when a PDF is made.
 """
 
@@ -17,8 +16,6 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,11 +23,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from scorekeeper import paths, present
+from scorekeeper import paths
 from scorekeeper.render.pulka import pulka_svg
-from scorekeeper.report import money as money_digits
 from scorekeeper.rules import PRESETS, Game, Options, Settlement, Sheet, replay, settle
-from scorekeeper.rules.problems import N_
+from scorekeeper.wording import ENGLISH, Words, words_for
 
 TEMPLATES = paths.TEMPLATES
 TEMPLATE = "pdf/sheet.html"
@@ -38,62 +34,6 @@ SLUG_LIMIT = 60
 SHOWN_NAME_LIMIT = 100
 FULL_NAME_LIMIT = 300
 PAGE_SIZES = ("A4", "A5", "letter")
-
-CONVENTION_NAMES = {
-    "sochi": N_("Sochi"),
-    "leningrad": N_("Leningrad"),
-    "rostov": N_("Rostov"),
-    "hussar": N_("Hussar"),
-}
-
-#: Each option's name for people (docs/rules.md §7).
-OPTION_LABELS = {
-    "pool_target": N_("pool target"),
-    "pool_whists": N_("whists per pool point"),
-    "hill_whists": N_("whists per hill point"),
-    "whist_scale": N_("whists per trick, × contract value"),
-    "remise_scale": N_("remise per undertrick, × contract value"),
-    "shortfall_rate": N_("short of quota, × contract value"),
-    "consolation": N_("consolation per undertrick"),
-    "dealer_consolation": N_("the dealer writes consolation"),
-    "whist_split": N_("one whister and one passer"),
-    "two_whister_quota": N_("quota with two whisters"),
-    "ten_checked": N_("a ten is only checked"),
-    "half_whist": N_("half-whist on"),
-    "misere_value": N_("misère made, pool"),
-    "misere_hill": N_("misère, hill per trick"),
-    "allpass_mode": N_("all-pass is written in"),
-    "allpass_price": N_("all-pass, price of a trick"),
-    "allpass_progression": N_("all-pass progression"),
-    "allpass_exit": N_("after all-pass, contracts from"),
-    "allpass_min_amnesty": N_("all-pass, the fewest tricks are free"),
-    "overflow": N_("pool above the target"),
-    "end": N_("the game ends when"),
-    "hill_divisor": N_("the hill is divided among"),
-    "stake": N_("stake per whist"),
-    "currency": N_("currency"),
-}
-
-#: Option values that are words.
-VALUE_LABELS = {
-    "greedy": N_("the whister takes all"),
-    "gentleman_on_remise": N_("gentleman on remise"),
-    "gentleman": N_("gentleman"),
-    "side": N_("the side's tricks"),
-    "personal": N_("each whister's own"),
-    "hill": N_("hill"),
-    "whists": N_("whists"),
-    "none": N_("not played"),
-    "help": N_("helps open pools"),
-    "keep": N_("is kept"),
-    "all_closed": N_("every pool is closed"),
-    "pool_sum": N_("the pools add up to the target"),
-    "first_closed": N_("the first pool is closed"),
-    "players": N_("all players"),
-    "opponents": N_("the opponents"),
-    "value": N_("the contract's value"),
-}
-
 
 # -- the view model --------------------------------------------------------------------------
 
@@ -174,6 +114,8 @@ class SheetView:
     payments: list[str]
     log: list[LogRow]
     problems: list[str]
+    hussar: bool = False
+    """No hill at this table (§9): no hill columns, no amnesty."""
 
 
 def sheet_view(
@@ -183,14 +125,16 @@ def sheet_view(
     updated_at: str | None = None,
     edited_deals: Iterable[int] | None = None,
     page_size: str = "A4",
+    words: Words = ENGLISH,
 ) -> SheetView:
-    """Word and format everything the PDF shows (in the current language).
+    """Word and format everything the PDF shows, in the language of `words`.
 
     Raises ValueError for a page size other than A4, A5 or letter.
     """
     if page_size not in PAGE_SIZES:
         raise ValueError(f"page size must be one of {', '.join(PAGE_SIZES)}, not {page_size!r}")
-    _ = present.gettext
+    words = words.at_table(game)
+    _ = words.gettext
     sheet, problems = replay(game)
     result = settle(sheet)
     players = list(game.players)
@@ -201,51 +145,43 @@ def sheet_view(
     for problem in problems:
         if problem.deal is not None:
             problems_by_deal.setdefault(problem.deal, []).append(
-                present.problem_text(problem, with_deal=False)
+                words.problem(problem, with_deal=False)
             )
     return SheetView(
         page_size=page_size,
         name=_shorten(name, SHOWN_NAME_LIMIT),
         full_name=_shorten(name, FULL_NAME_LIMIT) if len(name) > SHOWN_NAME_LIMIT else "",
         running_name=_shorten(name, 70),
-        locale=_locale(),
+        locale=words.locale,
         when=time_span(created_at, updated_at),
         players=players,
         short_names=[_shorten(p, 16) for p in players],
         seating=_(
-            "Seated clockwise: %(players)s; first dealer %(dealer)s.",
+            "Seated clockwise: %(players)s; first to deal: %(dealer)s.",
             players=", ".join(players),
             dealer=game.first_dealer,
         ),
-        convention=_(CONVENTION_NAMES.get(game.convention, game.convention)),
-        options=changed_options(game),
-        pool_target=str(game.options.pool_target),
-        stake=_money(game.options.stake, currency),
+        convention=words.convention(game.convention),
+        options=changed_options(game, words),
+        pool_target=words.amount(game.options.pool_target),
+        stake=words.money(game.options.stake, currency),
         finished=sheet.finished,
         deal_count=sheet.deal_count(),
-        pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT))),
-        rows=_player_rows(sheet, result),
-        settlement=_settlement_rows(sheet, result),
-        amnesty=present.amount(result.amnesty),
-        hill_rate=str(game.options.hill_whists),
+        pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT), words=words)),
+        rows=_player_rows(sheet, result, words),
+        settlement=_settlement_rows(sheet, result, words),
+        amnesty=words.amount(result.amnesty),
+        hill_rate=words.amount(game.options.hill_whists),
         divisor=result.divisor,
-        pairs=_pairs(result),
-        payments=[
-            _(
-                "%(payer)s pays %(payee)s %(amount)s",
-                payer=p.payer,
-                payee=p.payee,
-                amount=_money(p.amount, currency),
-            )
-            for p in result.payments
-        ],
+        pairs=_pairs(result, words),
+        payments=[words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],
         log=[
             LogRow(
                 number=r.number,
                 dealer=r.dealer or "",
-                title=present.deal_title(r),
-                details=present.deal_details(r, game.players),
-                entries=[present.entry_text(e) for e in r.entries],
+                title=words.deal_title(r),
+                details=words.deal_details(r, game.players),
+                entries=[words.entry(e) for e in r.entries],
                 correction=r.dealer is None,
                 edited=r.number in edited,
                 ended=r.ended,
@@ -253,28 +189,29 @@ def sheet_view(
             )
             for r in sheet.results
         ],
-        problems=[present.problem_text(p) for p in problems if p.deal is None],
+        problems=[words.problem(p) for p in problems if p.deal is None],
+        hussar=game.hussar,
     )
 
 
-def _player_rows(sheet: Sheet, result: Settlement) -> list[PlayerRow]:
+def _player_rows(sheet: Sheet, result: Settlement, words: Words) -> list[PlayerRow]:
     currency = sheet.options.currency
     return [
         PlayerRow(
             name=p,
-            pool=present.amount(sheet.pool(p)),
+            pool=words.amount(sheet.pool(p)),
             closed=sheet.closed(p),
-            hill=present.amount(sheet.hill(p)),
-            whists=["" if q == p else present.amount(sheet.whists(p, q)) for q in sheet.players],
-            net=present.signed(result.net[p]),
-            money=_money(result.money[p], currency, signed=True),
+            hill=words.amount(sheet.hill(p)),
+            whists=["" if q == p else words.amount(sheet.whists(p, q)) for q in sheet.players],
+            net=words.signed(result.net[p]),
+            money=words.money(result.money[p], currency, signed=True),
             negative=result.net[p] < 0,
         )
         for p in sheet.players
     ]
 
 
-def _settlement_rows(sheet: Sheet, result: Settlement) -> list[SettlementRow]:
+def _settlement_rows(sheet: Sheet, result: Settlement, words: Words) -> list[SettlementRow]:
     currency = sheet.options.currency
     rows = []
     for p in result.players:
@@ -282,52 +219,38 @@ def _settlement_rows(sheet: Sheet, result: Settlement) -> list[SettlementRow]:
         rows.append(
             SettlementRow(
                 name=p,
-                hill=present.amount(result.hills[p]),
-                hill_after=present.amount(result.hill_after_amnesty[p]),
-                hill_whists=present.amount(result.hill_whists[p][others[0]]),
-                pool_whists=present.amount(result.pool_whists[p][others[0]]),
-                net=present.signed(result.net[p]),
-                money=_money(result.money[p], currency, signed=True),
+                hill=words.amount(result.hills[p]),
+                hill_after=words.amount(result.hill_after_amnesty[p]),
+                hill_whists=words.amount(result.hill_whists[p][others[0]]),
+                pool_whists=words.amount(result.pool_whists[p][others[0]]),
+                net=words.signed(result.net[p]),
+                money=words.money(result.money[p], currency, signed=True),
                 negative=result.net[p] < 0,
             )
         )
     return rows
 
 
-def _pairs(result: Settlement) -> list[str]:
-    """Each pair netted, in words: "Boris owes Anna 12"."""
-    _ = present.gettext
+def _pairs(result: Settlement, words: Words) -> list[str]:
+    """Each pair netted, with the arrow from debtor to creditor: "Борис → Анна: 12 вистов"."""
     lines = []
     players = result.players
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
             owed = result.pair_balance[a][b]
             if owed > 0:
-                lines.append(
-                    _(
-                        "%(debtor)s owes %(creditor)s %(amount)s",
-                        debtor=b,
-                        creditor=a,
-                        amount=present.amount(owed),
-                    )
-                )
+                lines.append(words.owes(b, a, owed))
             elif owed < 0:
-                lines.append(
-                    _(
-                        "%(debtor)s owes %(creditor)s %(amount)s",
-                        debtor=a,
-                        creditor=b,
-                        amount=present.amount(-owed),
-                    )
-                )
+                lines.append(words.owes(a, b, -owed))
             else:
-                lines.append(_("%(first)s and %(second)s are square", first=a, second=b))
+                lines.append(
+                    words.gettext("%(first)s and %(second)s are square", first=a, second=b)
+                )
     return lines
 
 
-def changed_options(game: Game) -> list[tuple[str, str]]:
+def changed_options(game: Game, words: Words = ENGLISH) -> list[tuple[str, str]]:
     """Every option that differs from the convention's preset, as (label, value) in words."""
-    _ = present.gettext
     preset = PRESETS.get(game.convention, Options())
     changed = []
     for option in dataclasses.fields(Options):
@@ -335,25 +258,8 @@ def changed_options(game: Game) -> list[tuple[str, str]]:
             continue  # shown on their own line
         value = getattr(game.options, option.name)
         if value != getattr(preset, option.name):
-            label = _(OPTION_LABELS.get(option.name, option.name))
-            changed.append((label, option_value(value)))
+            changed.append((words.option_label(option.name), words.option_value(value)))
     return changed
-
-
-def option_value(value: Any) -> str:
-    """An option's value for people: "yes", "6, 7", "gentleman on remise", "½"."""
-    _ = present.gettext
-    if value is None:
-        return _(VALUE_LABELS["value"])
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if isinstance(value, tuple):
-        return ", ".join(str(v) for v in value) if value else _("none")
-    if isinstance(value, Fraction):
-        return present.amount(value)
-    if isinstance(value, str) and value in VALUE_LABELS:
-        return _(VALUE_LABELS[value])
-    return str(value)
 
 
 def time_span(created_at: str | None, updated_at: str | None) -> str:
@@ -379,24 +285,6 @@ def _parse_time(text: str | None) -> datetime | None:
         return None
 
 
-def _money(value: Decimal, currency: str, *, signed: bool = False) -> str:
-    sign = "−" if value < 0 else ("+" if signed and value > 0 else "")
-    return f"{sign}{money_digits(abs(value))} {_clean(currency)}".strip()
-
-
-def _locale() -> str:
-    try:
-        from flask import has_request_context
-
-        if has_request_context():
-            from flask_babel import get_locale  # type: ignore[import-untyped]
-
-            return str(get_locale() or "en")
-    except ImportError:  # pragma: no cover
-        pass
-    return "en"
-
-
 def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -411,29 +299,30 @@ def _clean(text: str) -> str:
 
 @cache
 def _environment() -> jinja2.Environment:
-    """Jinja outside Flask: the same templates, translated by scorekeeper.present."""
-    env = jinja2.Environment(
+    """Jinja over the templates folder; the words come with each page."""
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=jinja2.select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.globals.update(_=present.gettext, gettext=present.gettext, ngettext=present.ngettext)
-    return env
 
 
-def sheet_html(game: Game, **kw: Any) -> str:
-    """The score sheet as the HTML page WeasyPrint lays out."""
-    view = sheet_view(game, **kw)
-    try:
-        from flask import has_app_context, render_template
-
-        if has_app_context():
-            return render_template(TEMPLATE, view=view)
-    except ImportError:  # pragma: no cover
-        pass
-    return _environment().get_template(TEMPLATE).render(view=view)
+def sheet_html(game: Game, *, locale: str | None = None, **kw: Any) -> str:
+    """The score sheet as the HTML page WeasyPrint lays out, in the language asked for."""
+    words = words_for(locale).at_table(game)
+    view = sheet_view(game, words=words, **kw)
+    return (
+        _environment()
+        .get_template(TEMPLATE)
+        .render(
+            view=view,
+            _=words.gettext,
+            gettext=words.gettext,
+            ngettext=words.ngettext,
+        )
+    )
 
 
 def sheet_pdf(
@@ -443,6 +332,7 @@ def sheet_pdf(
     updated_at: str | None = None,
     edited_deals: set[int] | None = None,
     page_size: str = "A4",
+    locale: str | None = None,
 ) -> bytes:
     """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
     from weasyprint import HTML  # type: ignore[import-untyped]
@@ -453,6 +343,7 @@ def sheet_pdf(
         updated_at=updated_at,
         edited_deals=edited_deals,
         page_size=page_size,
+        locale=locale,
     )
     pdf = HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
     assert pdf is not None

@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scorekeeper.present import amount, gettext
 from scorekeeper.rules import Sheet
+from scorekeeper.wording import ENGLISH, Words
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT_FAMILY = "DejaVu Sans, sans-serif"
@@ -92,8 +92,14 @@ LAYOUTS: dict[int, tuple[_SectorLayout, ...]] = {
 }
 
 
-def pulka_svg(sheet: Sheet, *, title: str | None = None, css_class: str = "pulka") -> str:
-    """The sheet drawn as a paper pulka, as an SVG document string (no XML declaration)."""
+def pulka_svg(
+    sheet: Sheet, *, title: str | None = None, css_class: str = "pulka", words: Words = ENGLISH
+) -> str:
+    """The sheet drawn as a paper pulka, as an SVG document string (no XML declaration).
+
+    In Hussar (no hill: §9) the hill band is left out and the name takes its place.
+    """
+    words = words.at_table(sheet.game)
     players = sheet.players
     layouts = LAYOUTS[len(players)]
     uid = _uid(sheet, title)
@@ -109,9 +115,9 @@ def pulka_svg(sheet: Sheet, *, title: str | None = None, css_class: str = "pulka
             "preserveAspectRatio": "xMidYMid meet",
         },
     )
-    heading = title if title is not None else gettext("Pulka")
+    heading = title if title is not None else words.gettext("Pulka")
     ET.SubElement(root, "title", {"id": f"{uid}-title"}).text = _clean(heading)
-    ET.SubElement(root, "desc", {"id": f"{uid}-desc"}).text = _clean(describe(sheet))
+    ET.SubElement(root, "desc", {"id": f"{uid}-desc"}).text = _clean(describe(sheet, words))
     ET.SubElement(
         root,
         "rect",
@@ -126,24 +132,36 @@ def pulka_svg(sheet: Sheet, *, title: str | None = None, css_class: str = "pulka
         },
     )
     for seat, (player, layout) in enumerate(zip(players, layouts, strict=True)):
-        _draw_sector(root, sheet, seat, player, layout)
+        _draw_sector(root, sheet, seat, player, layout, words)
     _draw_frame(root)
     _draw_target(root, sheet.options.pool_target)
     return ET.tostring(root, encoding="unicode")
 
 
-def describe(sheet: Sheet) -> str:
+def describe(sheet: Sheet, words: Words = ENGLISH) -> str:
     """The drawing in words: the pool target and each player's pool, hill and whists."""
+    gettext, amount = words.gettext, words.amount
     parts = [gettext("Pool target %(target)s.", target=sheet.options.pool_target)]
     for player in sheet.players:
         whists = ", ".join(
             gettext(
-                "on %(name)s %(amount)s", name=other, amount=amount(sheet.whists(player, other))
+                "→ %(name)s: %(amount)s", name=other, amount=amount(sheet.whists(player, other))
             )
             for other in sheet.players
             if other != player
         )
         closed = sheet.closed(player)
+        if sheet.game.hussar:
+            parts.append(
+                gettext(
+                    "%(name)s: pool %(pool)s%(closed)s, whists %(whists)s.",
+                    name=player,
+                    pool=amount(sheet.pool(player)),
+                    closed=gettext(" (closed)") if closed else "",
+                    whists=whists,
+                )
+            )
+            continue
         parts.append(
             gettext(
                 "%(name)s: pool %(pool)s%(closed)s, hill %(hill)s, whists %(whists)s.",
@@ -238,14 +256,24 @@ def _sides(layout: _SectorLayout) -> list[_Side]:
 
 
 def _draw_sector(
-    root: ET.Element, sheet: Sheet, seat: int, player: str, layout: _SectorLayout
+    root: ET.Element,
+    sheet: Sheet,
+    seat: int,
+    player: str,
+    layout: _SectorLayout,
+    words: Words,
 ) -> None:
     players = sheet.players
     group = ET.SubElement(root, "g", {"class": "pulka-sector", "data-player": _clean(player)})
     edge = [_at(p) for p in layout.edge]
     closed = sheet.closed(player)
+    no_hill = sheet.game.hussar
     for band, (outer, inner) in enumerate(itertools.pairwise(SCALES)):
         name = BANDS[band]
+        if no_hill and name == "hill":
+            continue
+        if no_hill and name == "name":
+            outer = SCALES[2]
         classes = f"pulka-band pulka-{name}" + (" closed" if name == "pool" and closed else "")
         shape = [_scaled(p, outer) for p in edge] + [_scaled(p, inner) for p in reversed(edge)]
         if band == len(BANDS) - 1:
@@ -294,7 +322,7 @@ def _draw_sector(
                 side,
                 (SCALES[0], SCALES[1]),
                 part,
-                _chain(sheet.running(player, "whists", other)),
+                _chain(sheet.running(player, "whists", other), words),
                 "pulka-whists-on",
                 other,
             )
@@ -305,21 +333,22 @@ def _draw_sector(
         main,
         (SCALES[1], SCALES[2]),
         (0.0, 1.0),
-        _chain(sheet.running(player, "pool")),
+        _chain(sheet.running(player, "pool"), words),
         "pulka-pool-sum",
         None,
         check=closed,
     )
-    _write_chain(
-        group,
-        main,
-        (SCALES[2], SCALES[3]),
-        (0.0, 1.0),
-        _chain(sheet.running(player, "hill")),
-        "pulka-hill-sum",
-        None,
-    )
-    _write_name(group, main, player)
+    if not no_hill:
+        _write_chain(
+            group,
+            main,
+            (SCALES[2], SCALES[3]),
+            (0.0, 1.0),
+            _chain(sheet.running(player, "hill"), words),
+            "pulka-hill-sum",
+            None,
+        )
+    _write_name(group, main, player, SCALES[2] if no_hill else SCALES[3])
 
 
 def _rule(parent: ET.Element, a: Point, b: Point, css: str) -> None:
@@ -391,8 +420,8 @@ def _draw_target(root: ET.Element, target: int) -> None:
 # -- text ----------------------------------------------------------------------------------------
 
 
-def _chain(sums: Sequence[Fraction]) -> list[str]:
-    return [amount(s) for s in sums]
+def _chain(sums: Sequence[Fraction], words: Words) -> list[str]:
+    return [words.amount(s) for s in sums]
 
 
 def _write_chain(
@@ -441,8 +470,8 @@ def _write_chain(
             text.text = line
 
 
-def _write_name(parent: ET.Element, side: _Side, player: str) -> None:
-    scales = (SCALES[3], SCALES[4])
+def _write_name(parent: ET.Element, side: _Side, player: str, outer: float) -> None:
+    scales = (outer, SCALES[4])
     for size in _sizes(NAME_FONT, NAME_MIN_FONT):
         (width,) = _line_widths(side, scales, (0.0, 1.0), size, 1, outermost=True)
         shown = _shorten(_clean(player), width, size, bold=True)

@@ -146,27 +146,31 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
         try:
             changes[key] = parser(raw)
         except _BadOption as bad:
+            why = Problem(bad.template, bad.params)
             problems.append(
-                Problem(
-                    N_("option {option}: {why}"),
-                    {"option": key, "why": str(bad)},
-                    field=f"options.{key}",
-                )
+                Problem(N_("option {option}: {why}"), {"option": key, "why": why}, f"options.{key}")
             )
     preset = PRESETS[convention]
     return dataclasses.replace(preset, **changes), problems
 
 
 class _BadOption(ValueError):
-    pass
+    """An option's value that cannot be read: a message template and its values."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template.format(**params) if params else template)
+        self.template = template
+        self.params = params
 
 
 def _int(minimum: int) -> Any:
     def parse(raw: Any) -> int:
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise _BadOption(f"must be a whole number, not {raw!r}")
+            raise _BadOption(N_("must be a whole number, not {value}"), value=repr(raw))
         if raw < minimum:
-            raise _BadOption(f"must be at least {minimum}, not {raw}")
+            raise _BadOption(
+                N_("must be at least {minimum}, not {value}"), minimum=minimum, value=raw
+            )
         return raw
 
     return parse
@@ -174,7 +178,7 @@ def _int(minimum: int) -> Any:
 
 def _fraction(raw: Any) -> Fraction:
     if isinstance(raw, bool):
-        raise _BadOption(f"must be a number, not {raw!r}")
+        raise _BadOption(N_("must be a number, not {value}"), value=repr(raw))
     try:
         if isinstance(raw, int):
             value = Fraction(raw)
@@ -183,11 +187,13 @@ def _fraction(raw: Any) -> Fraction:
         elif isinstance(raw, str):
             value = Fraction(raw.strip())
         else:
-            raise _BadOption(f"must be a number, not {raw!r}")
+            raise _BadOption(N_("must be a number, not {value}"), value=repr(raw))
     except (ValueError, ZeroDivisionError):
-        raise _BadOption(f'must be a number like 1 or "1/2", not {raw!r}') from None
+        raise _BadOption(
+            N_("must be a number like 1 or 1/2, not {value}"), value=repr(raw)
+        ) from None
     if value < 0:
-        raise _BadOption(f"must not be negative, not {raw!r}")
+        raise _BadOption(N_("must not be negative, not {value}"), value=repr(raw))
     return value
 
 
@@ -199,14 +205,18 @@ def _consolation(raw: Any) -> Fraction | None:
 
 def _bool(raw: Any) -> bool:
     if not isinstance(raw, bool):
-        raise _BadOption(f"must be true or false, not {raw!r}")
+        raise _BadOption(N_("must be true or false, not {value}"), value=repr(raw))
     return raw
 
 
 def _choice(choices: tuple[str, ...]) -> Any:
     def parse(raw: Any) -> str:
         if raw not in choices:
-            raise _BadOption(f"must be one of {', '.join(choices)}, not {raw!r}")
+            raise _BadOption(
+                N_("must be one of {choices}, not {value}"),
+                choices=", ".join(choices),
+                value=repr(raw),
+            )
         return str(raw)
 
     return parse
@@ -215,17 +225,21 @@ def _choice(choices: tuple[str, ...]) -> Any:
 def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0) -> Any:
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
-            raise _BadOption(f"must be a list, not {raw!r}")
+            raise _BadOption(N_("must be a list, not {value}"), value=repr(raw))
         if not raw and not empty_ok:
-            raise _BadOption("must not be empty")
+            raise _BadOption(N_("must not be empty"))
         out = []
         for item in raw:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise _BadOption(f"must hold whole numbers, not {item!r}")
+                raise _BadOption(N_("must hold whole numbers, not {value}"), value=repr(item))
             if allowed is not None and item not in allowed:
-                raise _BadOption(f"{item} is not allowed here ({', '.join(map(str, allowed))})")
+                raise _BadOption(
+                    N_("{value} is not allowed here ({allowed})"),
+                    value=item,
+                    allowed=", ".join(map(str, allowed)),
+                )
             if item < minimum:
-                raise _BadOption(f"{item} is below {minimum}")
+                raise _BadOption(N_("{value} is below {minimum}"), value=item, minimum=minimum)
             out.append(item)
         return tuple(out)
 
@@ -234,21 +248,21 @@ def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int =
 
 def _stake(raw: Any) -> Decimal:
     if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}')
+        raise _BadOption(N_("must be a number like 0.10"))
     try:
         value = Decimal(str(raw).strip())
     except InvalidOperation:
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}') from None
+        raise _BadOption(N_("must be a number like 0.10")) from None
     if not value.is_finite() or value < 0:
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}')
+        raise _BadOption(N_("must be a number like 0.10"))
     return value
 
 
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise _BadOption(f"must be text, not {raw!r}")
+        raise _BadOption(N_("must be text, not {value}"), value=repr(raw))
     if len(raw) > 20:
-        raise _BadOption("must be at most 20 characters")
+        raise _BadOption(N_("must be at most 20 characters"))
     return raw
 
 

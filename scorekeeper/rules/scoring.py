@@ -574,11 +574,18 @@ class _Scorer:
         level, value = deal.contract.level, deal.contract.value
         whisters = deal.whisters
         owed: dict[str, int] = {}
+        named: dict[str, Any] = {}
         if self.game.hussar:
             whister = whisters[0]
-            quota = HUSSAR_QUOTA[deal.answers[whister]][level]
+            answer = deal.answers[whister]
+            quota = HUSSAR_QUOTA[answer][level]
             if side < quota:
                 owed[whister] = quota - side
+            # The reason names the quota: 4 with the talon on a six, 2 alone (§9).
+            named = {
+                "quota": quota,
+                "variant": "talon" if answer is Answer.WHIST_TALON else "alone",
+            }
         elif opts.ten_checked and level == 10:
             return
         elif len(whisters) == 1:
@@ -601,7 +608,8 @@ class _Scorer:
         for name in whisters:
             tricks = owed.get(name, 0)
             if tricks:
-                self._hill(name, tricks * per, Reason("shortfall", {"tricks": tricks, "per": per}))
+                params = {"tricks": tricks, "per": per, **named}
+                self._hill(name, tricks * per, Reason("shortfall", params))
 
     def _apply_misere(self, deal: MisereDeal) -> None:
         tricks = deal.tricks[deal.declarer]

@@ -21,6 +21,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.deals import Deal
 from scorekeeper.store import GameRecord, Store
+from scorekeeper.wording import ENGLISH, Words
 
 
 def file_data(record: GameRecord) -> dict[str, Any]:
@@ -249,16 +250,14 @@ def create_from_game(store: Store, game: Game) -> GameRecord:
 # -- words for people --------------------------------------------------------------------
 
 
-def describe(data: dict[str, Any] | None, players: tuple[str, ...]) -> str:
+def describe(data: dict[str, Any] | None, players: tuple[str, ...], words: Words = ENGLISH) -> str:
     """A stored deal's data in words ("Anna 7♠ — Boris: whist, …"), for the history."""
-    from scorekeeper import present
-
     if data is None:
         return ""
     deal, problems = parse_deal(data, players)
     if deal is None:
         return ""
     result = DealResult(0, deal, None, (), 0, None, False)
-    title = present.deal_title(result)
-    details = present.deal_details(result, players)
+    title = words.deal_title(result)
+    details = words.deal_details(result, players)
     return f"{title} — {details}" if details else title

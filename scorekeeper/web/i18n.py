@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
+
+from scorekeeper.wording import Words, words_for
 
 #: Locale code → the language's own name, shown in the switcher.
 LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "uk": "Українська"}
@@ -22,6 +24,15 @@ def get_locale() -> str:
     if cookie in LANGUAGES:
         return cookie
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def words() -> Words:
+    """The words of this request: its language, and its game's table when a game is open."""
+    if not has_request_context():
+        return words_for("en")
+    found = words_for(get_locale())
+    loaded = g.get("loaded")
+    return found.at_table(loaded.game) if loaded is not None else found
 
 
 def lang_url(code: str) -> str:
@@ -60,3 +71,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["lang_url"] = lang_url
+
+    @app.context_processor
+    def _words() -> dict[str, Words]:
+        found = words()
+        # `present` is the name older templates use for the same words.
+        return {"words": found, "present": found}

@@ -1,4 +1,4 @@
-"""What templates may call: amounts, money, deal wording (from present.py) and a few helpers."""
+"""What templates may call: amounts, money, deal wording (from scorekeeper.wording), helpers."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Flask, g, url_for
-from flask_babel import format_datetime, format_decimal
+from flask_babel import format_datetime
 from markupsafe import Markup
 
-from scorekeeper import present
-from scorekeeper.report import money as money_text
-
+from .i18n import words
 from .widgets import new_key
 
 
@@ -24,38 +22,32 @@ def amount(value: Fraction | int) -> str:
     Only the whole part has a locale form (digit grouping); the fraction stays the exact one
     people write on paper (⅓, 2/7), never a rounded decimal.
     """
-    value = Fraction(value)
-    whole, part = divmod(abs(value), 1)
-    sign = "−" if value < 0 else ""
-    if part == 0:
-        return f"{sign}{format_decimal(int(whole))}"
-    fraction = present.amount(part)  # "⅓" or "2/7"
-    if not whole:
-        return f"{sign}{fraction}"
-    gap = "" if len(fraction) == 1 else " "
-    return f"{sign}{format_decimal(int(whole))}{gap}{fraction}"
+    return words().amount(value)
 
 
 def signed(value: Fraction | int) -> str:
     """An amount with its sign always shown: +4, −8."""
-    return ("+" if value > 0 else "") + amount(value)
+    return words().signed(value)
 
 
 def number(value: Decimal | int) -> str:
     """A plain number in the page's language: "0.5" or "0,5"."""
-    return str(format_decimal(value))
+    return words().number(value)
 
 
-def money(value: Decimal, currency: str = "") -> str:
+def money(value: Decimal | str, currency: str = "") -> str:
     """Money as people read it: "−8.30 EUR", "−8,30 EUR" in Russian (a true minus sign)."""
-    text = format_decimal(abs(Decimal(money_text(value))), format="#,##0.00")
-    sign = "−" if value < 0 else ""
-    return f"{sign}{text} {currency}".strip()
+    return words().money(value, currency)
 
 
-def signed_money(value: Decimal, currency: str = "") -> str:
+def signed_money(value: Decimal | str, currency: str = "") -> str:
     """Money with its sign always shown: "+5.57 EUR"."""
-    return ("+" if value > 0 else "") + money(value, currency)
+    return words().signed_money(value, currency)
+
+
+def whists(value: Fraction | int) -> str:
+    """A number of whists with its noun: "74 виста", "86⅔ виста"."""
+    return words().whists(value)
 
 
 def when(iso: str) -> str:
@@ -93,9 +85,7 @@ def qr_svg(text: str) -> Markup:
 
 def convention_label(name: str) -> str:
     """A convention's name in the current language."""
-    from .main.forms import CONVENTION_LABELS
-
-    return str(CONVENTION_LABELS.get(name, name))
+    return words().convention(name)
 
 
 def init_app(app: Flask) -> None:
@@ -107,12 +97,12 @@ def init_app(app: Flask) -> None:
         when=when,
         money=money,
         signed_money=signed_money,
+        whists=whists,
         amount_class=amount_class,
     )
     app.jinja_env.globals.update(
         game_url=game_url,
         qr_svg=qr_svg,
-        present=present,
         convention_label=convention_label,
         new_key=new_key,
     )

@@ -24,35 +24,26 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
-from scorekeeper import present
+from scorekeeper import wording
 from scorekeeper.rules import Answer, Problem, Sheet, defenders
 from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.scoring import active_players, min_level
 
+from ..i18n import words
 from ..widgets import WriteForm, choices
 
 SEATS = 4
 CORRECTION_ROWS = 6
 
-KIND_LABELS: dict[str, Any] = {
-    "contract": _l("Contract"),
-    "misere": _l("Misère"),
-    "allpass": _l("All-pass"),
-    "redeal": _l("Redeal"),
-    "correction": _l("Correction"),
+# The labels live in scorekeeper.wording, the same for the form, the log and the PDF.
+KIND_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.KIND_LABELS.items()}
+ANSWER_LABELS: dict[str, Any] = {a.value: _l(text) for a, text in wording.ANSWERS.items()}
+#: At a table of two a whist is alone or with the talon (§9).
+HUSSAR_ANSWER_LABELS: dict[str, Any] = {
+    a.value: _l(text) for a, text in wording.HUSSAR_ANSWERS.items()
 }
-ANSWER_LABELS: dict[str, Any] = {
-    "whist": _l("whist"),
-    "pass": _l("pass"),
-    "half-whist": _l("half-whist"),
-    "whist-talon": _l("whist with the talon"),
-}
-COLUMN_LABELS: dict[str, Any] = {
-    "pool": _l("pool"),
-    "hill": _l("hill"),
-    "whists": _l("whists on"),
-}
+COLUMN_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.COLUMNS.items()}
 
 
 @dataclass(frozen=True)
@@ -142,7 +133,8 @@ class _DealBase(WriteForm):
             (s.value, _l("NT") if s is Suit.NO_TRUMP else s.symbol) for s in Suit
         )
         for i in range(SEATS):
-            self[f"answer_{i}"].choices = choices((a, ANSWER_LABELS[a]) for a in seat.answers())
+            labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
+            self[f"answer_{i}"].choices = choices((a, labels[a]) for a in seat.answers())
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
         for j in range(CORRECTION_ROWS):
             self[f"corr_player_{j}"].choices = choices(seats)
@@ -356,7 +348,7 @@ def _player(value: Any, players: tuple[str, ...]) -> str | None:
 def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
     """Put the rules' problems next to the fields they name."""
     for problem in problems:
-        text = present.problem_text(problem, with_deal=False)
+        text = words().problem(problem, with_deal=False)
         reading.add(_field_of(problem.field, reading, players), text)
 
 

@@ -9,7 +9,6 @@ from flask import flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import present
 from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
 
 from ..context import edit_game
@@ -22,6 +21,7 @@ from ..gamedata import (
     load,
     remember,
 )
+from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import bp
@@ -57,7 +57,7 @@ def check(token: str, deal_id: int | None = None) -> Response:
         ok=result is not None and result.ok,
         errors=reading.errors,
         top=reading.top,
-        later=[present.problem_text(p) for p in (result.later if result else [])],
+        later=[words().problem(p) for p in (result.later if result else [])],
         entries=_entries(result),
         checked=reading.fingerprint if result is not None and result.ok else "",
     )
@@ -172,7 +172,7 @@ def _save(
 def _entries(result: Check | None) -> list[str]:
     if result is None or result.result is None:
         return []
-    return [present.entry_text(e) for e in result.result.entries]
+    return [words().entry(e) for e in result.result.entries]
 
 
 # -- delete, undo, restore -------------------------------------------------------------------
@@ -276,7 +276,7 @@ def restore(token: str, revision_id: int) -> Response:
     if not result.ok:
         flash(_("This version cannot be put back:"))
         for problem in result.problems + result.later:
-            flash(present.problem_text(problem))
+            flash(words().problem(problem))
         return redirect(history)
     try:
         get_store().restore_revision(
@@ -298,8 +298,8 @@ def _confirm(loaded: Loaded, deal: DealRecord, result: Check, form: WriteForm, w
         loaded=loaded,
         deal=deal,
         current=current,
-        entries=[present.entry_text(e) for e in current.entries],
-        problems=[present.problem_text(p) for p in result.later],
+        entries=[words().entry(e) for e in current.entries],
+        problems=[words().problem(p) for p in result.later],
         form=form,
         what=what,
     )

@@ -14,6 +14,7 @@ from scorekeeper import gamefile
 
 from ..context import edit_game, open_game
 from ..gamedata import Loaded, describe, finished_report
+from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import bp
@@ -104,6 +105,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int]:
         created_at=record.created_at,
         updated_at=record.updated_at,
         edited_deals=edited,
+        locale=words().locale,
     )
     return send_file(
         io.BytesIO(data),
@@ -149,7 +151,7 @@ def history(mode: str, token: str, deal_id: int | None = None) -> str | Response
         {
             "revision": r,
             "deal": live.get(r.deal_id),
-            "text": describe(r.data if r.action != "delete" else r.previous, players),
+            "text": describe(r.data if r.action != "delete" else r.previous, players, words()),
             "current": r.deal_id in live
             and r.action != "delete"
             and live[r.deal_id].data == r.data,

@@ -15,8 +15,7 @@ from markupsafe import Markup
 from scorekeeper.rules import DealResult
 
 from ..gamedata import Loaded
-from ..i18n import get_locale
-from ..templating import money, signed, signed_money
+from ..i18n import get_locale, words
 
 
 @dataclass(frozen=True)
@@ -103,7 +102,7 @@ def pulka(loaded: Loaded) -> Markup | None:
         if svg is not None:
             _PULKAS.move_to_end(key)
     if svg is None:
-        svg = pulka_svg(loaded.sheet, title=record.name or None)
+        svg = pulka_svg(loaded.sheet, title=record.name or None, words=words())
         with _PULKAS_LOCK:
             _PULKAS[key] = svg
             while len(_PULKAS) > _PULKAS_KEPT:
@@ -114,28 +113,22 @@ def pulka(loaded: Loaded) -> Markup | None:
 def settlement_text(loaded: Loaded) -> str:
     """The settlement as plain text to paste into a chat."""
     s = loaded.settlement
+    w = words()
     currency = loaded.sheet.options.currency
     lines = [loaded.record.name or _("Preferans"), ""]
     for p in s.players:
         lines.append(
             _(
-                "%(name)s: %(net)s whists, %(money)s",
+                "%(name)s: %(whists)s, %(money)s",
                 name=p,
-                net=signed(s.net[p]),
-                money=signed_money(s.money[p], currency),
+                whists=w.whists(s.net[p], signed=True),
+                money=w.signed_money(s.money[p], currency),
             )
         )
     lines.append("")
     if s.payments:
         for pay in s.payments:
-            lines.append(
-                _(
-                    "%(payer)s pays %(payee)s %(amount)s",
-                    payer=pay.payer,
-                    payee=pay.payee,
-                    amount=money(pay.amount, currency),
-                )
-            )
+            lines.append(w.payment(pay.payer, pay.payee, pay.amount, currency))
     else:
         lines.append(_("Nobody pays anybody."))
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from scorekeeper.rules.options import (
     TWO_WHISTER_QUOTAS,
     WHIST_SPLITS,
 )
+from scorekeeper.wording import OPTION_LABELS, VALUE_LABELS
 
 # kind: int | number | consolation | bool | choice | levels | list | stake | text
 
@@ -36,23 +37,13 @@ class OptionSpec:
         return f"opt_{self.name}"
 
 
-CHOICE_LABELS: dict[str, Any] = {
-    "greedy": _l("greedy: the whister writes all the side's whists"),
-    "gentleman_on_remise": _l("gentleman on a remise: shared in half when the contract fails"),
-    "gentleman": _l("gentleman: always shared in half"),
-    "side": _l("the side's quota"),
-    "personal": _l("each whister's own quota"),
-    "hill": _l("hill for each trick"),
-    "whists": _l("whists on those who took more"),
-    "none": _l("no all-pass"),
-    "help": _l("helps open pools"),
-    "keep": _l("stays, counted at the settlement"),
-    "all_closed": _l("every pool closed"),
-    "pool_sum": _l("the pools add up to players × target"),
-    "first_closed": _l("the first pool closed"),
-    "players": _l("the number of players"),
-    "opponents": _l("the number of opponents"),
-}
+#: The words of each choice, the same as the PDF's (scorekeeper.wording).
+CHOICE_LABELS: dict[str, Any] = {key: _l(text) for key, text in VALUE_LABELS.items()}
+
+
+def _label(name: str) -> Any:
+    """An option's label, the same as the PDF's (scorekeeper.wording)."""
+    return _l(OPTION_LABELS[name])
 
 
 def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
@@ -61,54 +52,56 @@ def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
 
 #: The options in the order of docs/rules.md §7; pool target, stake and currency come first.
 MAIN: tuple[OptionSpec, ...] = (
-    OptionSpec("pool_target", "int", _l("Pool target"), _l("The game ends when pools reach it")),
-    OptionSpec("stake", "stake", _l("Stake per whist"), _l("Money per whist, e.g. 0.10")),
-    OptionSpec("currency", "text", _l("Currency"), _l("Shown with the money, e.g. EUR")),
+    OptionSpec(
+        "pool_target", "int", _label("pool_target"), _l("The game ends when pools reach it")
+    ),
+    OptionSpec("stake", "stake", _label("stake"), _l("Money per whist, e.g. 0.10")),
+    OptionSpec("currency", "text", _label("currency"), _l("Shown with the money, e.g. EUR")),
 )
 HOUSE: tuple[OptionSpec, ...] = (
-    OptionSpec("pool_whists", "int", _l("Whists per pool point")),
-    OptionSpec("hill_whists", "int", _l("Whists per hill point")),
-    OptionSpec("whist_scale", "number", _l("Whists per trick"), _l("× the contract value")),
-    OptionSpec("remise_scale", "number", _l("Remise, hill per undertrick"), _l("× the value")),
+    OptionSpec("pool_whists", "int", _label("pool_whists")),
+    OptionSpec("hill_whists", "int", _label("hill_whists")),
+    OptionSpec("whist_scale", "number", _label("whist_scale"), _l("× the contract value")),
+    OptionSpec("remise_scale", "number", _label("remise_scale"), _l("× the value")),
     OptionSpec(
         "shortfall_rate",
         "number",
-        _l("Whister short of quota, hill per trick"),
+        _label("shortfall_rate"),
         _l("× the value; 1/2 for half"),
     ),
     OptionSpec(
         "consolation",
         "consolation",
-        _l("Consolation per undertrick"),
+        _label("consolation"),
         _l("Empty: the value × whists per trick; or a number"),
     ),
-    OptionSpec("dealer_consolation", "bool", _l("The dealer writes consolation too (4 players)")),
-    OptionSpec("whist_split", "choice", _l("One whister, one passer"), "", _choices(WHIST_SPLITS)),
+    OptionSpec("dealer_consolation", "bool", _label("dealer_consolation")),
+    OptionSpec("whist_split", "choice", _label("whist_split"), "", _choices(WHIST_SPLITS)),
     OptionSpec(
-        "two_whister_quota", "choice", _l("Two whisters' quota"), "", _choices(TWO_WHISTER_QUOTAS)
+        "two_whister_quota", "choice", _label("two_whister_quota"), "", _choices(TWO_WHISTER_QUOTAS)
     ),
-    OptionSpec("ten_checked", "bool", _l("A ten is checked (no quota)")),
-    OptionSpec("half_whist", "levels", _l("Half-whist allowed on"), "", (("6", "6"), ("7", "7"))),
-    OptionSpec("misere_value", "int", _l("Misère made, pool")),
-    OptionSpec("misere_hill", "int", _l("Misère failed, hill per trick")),
-    OptionSpec("allpass_mode", "choice", _l("All-pass is scored as"), "", _choices(ALLPASS_MODES)),
-    OptionSpec("allpass_price", "int", _l("All-pass, price of a trick")),
+    OptionSpec("ten_checked", "bool", _label("ten_checked")),
+    OptionSpec("half_whist", "levels", _label("half_whist"), "", (("6", "6"), ("7", "7"))),
+    OptionSpec("misere_value", "int", _label("misere_value")),
+    OptionSpec("misere_hill", "int", _label("misere_hill")),
+    OptionSpec("allpass_mode", "choice", _label("allpass_mode"), "", _choices(ALLPASS_MODES)),
+    OptionSpec("allpass_price", "int", _label("allpass_price")),
     OptionSpec(
         "allpass_progression",
         "list",
-        _l("All-pass multipliers in a row"),
+        _label("allpass_progression"),
         _l("e.g. 1, 2, 3"),
     ),
     OptionSpec(
         "allpass_exit",
         "list",
-        _l("Lowest contract after all-passes in a row"),
+        _label("allpass_exit"),
         _l("e.g. 7 or 6, 7, 8; empty: no limit"),
     ),
-    OptionSpec("allpass_min_amnesty", "bool", _l("All-pass: the fewest tricks are free")),
-    OptionSpec("overflow", "choice", _l("Points above the pool target"), "", _choices(OVERFLOWS)),
-    OptionSpec("end", "choice", _l("The game ends when"), "", _choices(ENDS)),
-    OptionSpec("hill_divisor", "choice", _l("The hill is divided by"), "", _choices(HILL_DIVISORS)),
+    OptionSpec("allpass_min_amnesty", "bool", _label("allpass_min_amnesty")),
+    OptionSpec("overflow", "choice", _label("overflow"), "", _choices(OVERFLOWS)),
+    OptionSpec("end", "choice", _label("end"), "", _choices(ENDS)),
+    OptionSpec("hill_divisor", "choice", _label("hill_divisor"), "", _choices(HILL_DIVISORS)),
 )
 ALL: tuple[OptionSpec, ...] = MAIN + HOUSE
 

@@ -6,11 +6,12 @@ from flask import current_app, flash, jsonify, redirect, render_template, reques
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile, present
+from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
 
 from .. import recent
 from ..gamedata import create_from_game
+from ..i18n import words
 from ..storage import get_store
 from ..widgets import choices
 from . import bp
@@ -45,9 +46,9 @@ def new_game() -> str | Response:
         for problem in problems:
             field = (problem.field or "").replace("options.", "opt_", 1)
             if field in form:
-                form[field].errors = [*form[field].errors, present.problem_text(problem)]
+                form[field].errors = [*form[field].errors, words().problem(problem)]
             else:
-                errors.append(present.problem_text(problem))
+                errors.append(words().problem(problem))
         if not bad and not problems:
             form.default_name()
             record = get_store().create_game(
@@ -81,7 +82,7 @@ def import_game() -> str | Response | tuple[str, int]:
         try:
             game = gamefile.loads(data)
         except InvalidGame as invalid:
-            problems = [present.problem_text(p) for p in invalid.problems]
+            problems = [words().problem(p) for p in invalid.problems]
         else:
             record = create_from_game(get_store(), game)
             recent.remember(record.edit_token)

@@ -1,0 +1,493 @@
+"""Words and numbers for people, in one place: labels, reason sentences, amounts and money.
+
+The web pages, the PDF, the CLI's text output and the error messages all word things here,
+with the language passed in (`words_for("ru")`), never guessed from a request. Sentences put
+names in a slot that needs no declension ("Борис → Анна: 30,00 ₽", "сдаёт: Анна"), counted
+nouns go through ngettext, and every number is written by Babel in the language's way: the
+decimal comma, digit groups, the true minus sign, exact fractions (−133⅓), money with two
+decimals. The JSON of `scorekeeper score` is a file format and is not worded here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gettext as gettext_module
+import os
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.numbers import format_decimal
+
+from scorekeeper.rules import (
+    AllPassDeal,
+    Answer,
+    ContractDeal,
+    Correction,
+    DealResult,
+    Entry,
+    MisereDeal,
+    Problem,
+    Reason,
+)
+from scorekeeper.rules.contracts import Contract, ContractError, Suit
+from scorekeeper.rules.deals import Unreadable
+from scorekeeper.rules.problems import N_
+from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
+
+TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+LOCALES = ("en", "ru", "uk")
+MINUS = "\u2212"
+
+# -- the tables: add a reason, an option or a value here in one line ---------------------------
+
+#: Why an entry was written. A code missing here falls back to the rules' own template.
+#: Parameters are worded by name: contract → "6 БК", tricks/quota → "1 взятка", amounts by Babel.
+REASONS: dict[str, str] = {
+    "made": N_("{contract} made"),
+    "passed": N_("{contract}, both defenders passed"),
+    "half_whist_pool": N_("{contract}, half-whist"),
+    "half_whist": N_("half-whist: {quota} × {per}"),
+    "remise": N_("remise: undertricks {undertricks} × {per}"),
+    "consolation": N_("consolation: undertricks {undertricks} × {per}"),
+    "trick_whists": N_("whists: {tricks} × {per}"),
+    "split_whists": N_("whists halved: {total} ÷ 2, partner {partner}"),
+    "shortfall": N_("short of quota: {tricks} × {per}"),
+    "misere_made": N_("misère made"),
+    "misere_failed": N_("misère: {tricks} × {per}"),
+    "allpass_hill": N_("all-pass: {tricks} × {per}"),
+    "allpass_pool": N_("all-pass: no trick"),
+    "allpass_whists": N_("all-pass: {tricks} × {per}"),
+    "help_pool": N_("pool closed with another's points — {giver}"),
+    "help_whists": N_("helped close the pool: {points} × {per}"),
+    "overflow_hill": N_("pool overflow: {points} off the hill"),
+    "correction": N_("correction: {reason}"),
+    "hussar_hill": N_("{what}; instead of the hill: {points} × {per}"),
+}
+
+#: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
+HUSSAR_REASONS: dict[str, str] = {
+    "passed": N_("{contract}, the defender passed"),
+    "shortfall/talon": N_("short with the talon, quota {quota}: {tricks} × {per}"),
+    "shortfall/alone": N_("short alone, quota {quota}: {tricks} × {per}"),
+}
+
+#: Problems worded otherwise than the rules' English (for people, not for a file's author).
+PROBLEMS: dict[str, str] = {
+    "option {option}: {why}": N_("{option}: {why}"),
+}
+
+#: Problems worded differently at a table of two.
+HUSSAR_PROBLEMS: dict[str, str] = {
+    "{name} has not answered (whist or pass)": N_(
+        "{name} has not answered (whist alone, whist with the talon, or pass)"
+    ),
+}
+
+#: What a deal of each kind is called in the log (a declarer's deals name him first).
+DEAL_KINDS: dict[str, str] = {
+    "contract": N_("contract"),
+    "misere": N_("%(name)s misère"),
+    "allpass": N_("all-pass"),
+    "correction": N_("correction"),
+    "redeal": N_("redeal"),
+    "penalty": N_("%(name)s: penalty"),
+    "": N_("a deal that cannot be read"),
+}
+
+#: The kinds of deal as the deal form offers them.
+KIND_LABELS: dict[str, str] = {
+    "contract": N_("Contract"),
+    "misere": N_("Misère"),
+    "allpass": N_("All-pass"),
+    "redeal": N_("Redeal"),
+    "correction": N_("Correction"),
+}
+
+ANSWERS: dict[Answer, str] = {
+    Answer.WHIST: N_("whist"),
+    Answer.PASS: N_("pass"),
+    Answer.HALF_WHIST: N_("half-whist"),
+    Answer.WHIST_TALON: N_("whist with the talon"),
+}
+#: At a table of two a whist is alone or with the talon.
+HUSSAR_ANSWERS: dict[Answer, str] = {Answer.WHIST: N_("whist alone")}
+
+COLUMNS: dict[str, str] = {"pool": N_("pool"), "hill": N_("hill"), "whists": N_("whists on")}
+
+CONVENTIONS: dict[str, str] = {
+    "sochi": N_("Sochi"),
+    "leningrad": N_("Leningrad"),
+    "rostov": N_("Rostov"),
+    "hussar": N_("Hussar"),
+}
+
+#: Each option's name (rules.md §7), the same on the new-game form and in the PDF.
+OPTION_LABELS: dict[str, str] = {
+    "pool_target": N_("Pool target"),
+    "stake": N_("Stake per whist"),
+    "currency": N_("Currency"),
+    "pool_whists": N_("Whists per pool point"),
+    "hill_whists": N_("Whists per hill point"),
+    "whist_scale": N_("Whists per trick"),
+    "remise_scale": N_("Remise, hill per undertrick"),
+    "shortfall_rate": N_("Whister short of quota, hill per trick"),
+    "consolation": N_("Consolation per undertrick"),
+    "dealer_consolation": N_("The dealer writes consolation too (4 players)"),
+    "whist_split": N_("One whister, one passer"),
+    "two_whister_quota": N_("Two whisters' quota"),
+    "ten_checked": N_("A ten is checked (no quota)"),
+    "half_whist": N_("Half-whist allowed on"),
+    "misere_value": N_("Misère made, pool"),
+    "misere_hill": N_("Misère failed, hill per trick"),
+    "allpass_mode": N_("All-pass is scored as"),
+    "allpass_price": N_("All-pass, price of a trick"),
+    "allpass_progression": N_("All-pass multipliers in a row"),
+    "allpass_exit": N_("Lowest contract after all-passes in a row"),
+    "allpass_min_amnesty": N_("All-pass: the fewest tricks are free"),
+    "overflow": N_("Points above the pool target"),
+    "end": N_("The game ends when"),
+    "hill_divisor": N_("The hill is divided by"),
+}
+
+#: Option values that are words, the same on the form and in the PDF.
+VALUE_LABELS: dict[str, str] = {
+    "greedy": N_("greedy: the whister writes all the side's whists"),
+    "gentleman_on_remise": N_("gentleman on a remise: shared in half when the contract fails"),
+    "gentleman": N_("gentleman: always shared in half"),
+    "side": N_("the side's quota"),
+    "personal": N_("each whister's own quota"),
+    "hill": N_("hill for each trick"),
+    "whists": N_("whists on those who took more"),
+    "none": N_("no all-pass"),
+    "help": N_("helps open pools"),
+    "keep": N_("stays, counted at the settlement"),
+    "all_closed": N_("every pool closed"),
+    "pool_sum": N_("the pools add up to players × target"),
+    "first_closed": N_("the first pool closed"),
+    "players": N_("the number of players"),
+    "opponents": N_("the number of opponents"),
+    "value": N_("the contract's value"),
+}
+
+_VULGAR = {
+    Fraction(1, 2): "½",
+    Fraction(1, 3): "⅓",
+    Fraction(2, 3): "⅔",
+    Fraction(1, 4): "¼",
+    Fraction(3, 4): "¾",
+}
+
+
+# -- the language ----------------------------------------------------------------------------
+
+
+def known_locale(locale: str | None) -> str:
+    """The locale we have words for ("ru_RU.UTF-8" → "ru"); English for anything else."""
+    code = (locale or "").split(".")[0].split("_")[0].split("-")[0].lower()
+    return code if code in LOCALES else "en"
+
+
+def locale_from_environment() -> str | None:
+    """The language the terminal asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), if we have it."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in os.environ.get(var, "").split(":"):
+            code = part.split(".")[0].split("_")[0].lower()
+            if code in LOCALES:
+                return code
+    return None
+
+
+@cache
+def translations(locale: str) -> gettext_module.NullTranslations:
+    """The compiled catalogue of a language (English: no translation)."""
+    if locale == "en":
+        return gettext_module.NullTranslations()
+    from babel.support import Translations
+
+    return Translations.load(str(TRANSLATIONS_DIR), [locale])
+
+
+def words_for(locale: str | None, *, hussar: bool = False) -> Words:
+    """The words of a language ("ru", "uk", anything else is English)."""
+    return _words(known_locale(locale), hussar)
+
+
+@cache
+def _words(code: str, hussar: bool) -> Words:
+    return Words(code, translations(code), hussar=hussar)
+
+
+@dataclasses.dataclass(frozen=True)
+class Words:
+    """Everything worded and formatted in one language, for one kind of table."""
+
+    locale: str
+    translator: gettext_module.NullTranslations = dataclasses.field(
+        default_factory=gettext_module.NullTranslations, repr=False, compare=False
+    )
+    hussar: bool = False
+    """A table of two: one defender, no hill, whist alone or with the talon."""
+
+    def at_table(self, game: Any) -> Words:
+        """The same words for this game's table (a Game, or anything with `hussar`)."""
+        hussar = bool(getattr(game, "hussar", False))
+        if hussar == self.hussar:
+            return self
+        if self.translator is translations(self.locale):
+            return words_for(self.locale, hussar=hussar)
+        return dataclasses.replace(self, hussar=hussar)
+
+    # -- translation ------------------------------------------------------------------------
+
+    def gettext(self, message: str, **params: Any) -> str:
+        """Translate a %(name)s message and fill it in."""
+        text = self.translator.gettext(message)
+        return text % params if params else text
+
+    def ngettext(self, singular: str, plural: str, num: int, **params: Any) -> str:
+        """Translate with the language's plural form for num (also %(num)s)."""
+        params.setdefault("num", num)
+        return self.translator.ngettext(singular, plural, num) % params
+
+    def pgettext(self, context: str, message: str, **params: Any) -> str:
+        """Translate a message in a context and fill it in."""
+        text = self.translator.pgettext(context, message)
+        return text % params if params else text
+
+    _ = gettext
+
+    # -- numbers ----------------------------------------------------------------------------
+
+    def amount(self, value: Fraction | int) -> str:
+        """An exact amount: "1 234⅓" in Russian, "−5 2/7", never a rounded decimal."""
+        value = Fraction(value)
+        sign = MINUS if value < 0 else ""
+        whole, part = divmod(abs(value), 1)
+        whole_text = self._digits(int(whole))
+        if part == 0:
+            return f"{sign}{whole_text}"
+        glyph = _VULGAR.get(part)
+        if glyph is not None:
+            return f"{sign}{whole_text if whole else ''}{glyph}"
+        fraction = f"{part.numerator}/{part.denominator}"
+        return f"{sign}{whole_text} {fraction}" if whole else f"{sign}{fraction}"
+
+    def _digits(self, value: int | Decimal, pattern: str | None = None) -> str:
+        """Digits the language's way; a number too long for that (a hostile 1e309) as is."""
+        try:
+            return str(format_decimal(value, format=pattern, locale=self.locale))
+        except (ArithmeticError, ValueError):
+            return str(value)
+
+    def signed(self, value: Fraction | int) -> str:
+        """An amount with its sign always shown: +4, −8."""
+        return ("+" if value > 0 else "") + self.amount(value)
+
+    def number(self, value: Decimal | int | str) -> str:
+        """A plain decimal number: "0,5" in Russian."""
+        return str(format_decimal(Decimal(str(value)), locale=self.locale))
+
+    def money(self, value: Decimal | int | str, currency: str = "", *, signed: bool = False) -> str:
+        """Money with two decimals (more if a stake has them): "−1 234,50 ₽", "+37,00 ₽"."""
+        value = Decimal(str(value))
+        digits = self._digits(abs(value), "#,##0.00##")
+        sign = MINUS if value < 0 else ("+" if signed and value > 0 else "")
+        return f"{sign}{digits} {_clean(currency)}".strip()
+
+    def signed_money(self, value: Decimal | int | str, currency: str = "") -> str:
+        """Money with its sign always shown: "+5,57 EUR"."""
+        return self.money(value, currency, signed=True)
+
+    def whists(self, value: Fraction | int, *, signed: bool = False) -> str:
+        """A number of whists with its noun: "74 виста", "86⅔ виста", "−5 вистов"."""
+        value = Fraction(value)
+        shown = self.signed(value) if signed else self.amount(value)
+        if value.denominator != 1:
+            # After a fraction Russian and Ukrainian take the genitive singular: ⅔ виста, вісту.
+            return self.pgettext("fraction", "%(amount)s whists", amount=shown)
+        count = abs(int(value))
+        return self.ngettext("%(amount)s whist", "%(amount)s whists", count, amount=shown)
+
+    def tricks(self, count: int) -> str:
+        """A number of tricks with its noun: "1 взятка", "5 взяток"."""
+        return self.ngettext("%(num)s trick", "%(num)s tricks", int(count))
+
+    # -- the game's words -------------------------------------------------------------------
+
+    def contract(self, contract: Contract | str) -> str:
+        """A contract as the table writes it: "7♠", "6 БК" (no trumps in the language)."""
+        if isinstance(contract, str):
+            try:
+                contract = Contract.parse(contract)
+            except ContractError:
+                return contract
+        if contract.suit is Suit.NO_TRUMP:
+            return self.gettext("%(level)sNT", level=contract.level)
+        return str(contract)
+
+    def answer(self, answer: Answer) -> str:
+        """A defender's answer as a word ("whist alone" at a table of two)."""
+        table = HUSSAR_ANSWERS if self.hussar and answer in HUSSAR_ANSWERS else ANSWERS
+        return self.gettext(table[answer])
+
+    def column(self, column: str) -> str:
+        """A column of the sheet: pool, hill, whists."""
+        return self.gettext(COLUMNS.get(column, column))
+
+    def convention(self, name: str) -> str:
+        """A convention's name."""
+        return self.gettext(CONVENTIONS[name]) if name in CONVENTIONS else name
+
+    def option_label(self, name: str) -> str:
+        """An option's name for people."""
+        return self.gettext(OPTION_LABELS[name]) if name in OPTION_LABELS else name
+
+    def option_value(self, value: Any) -> str:
+        """An option's value: "yes", "6, 7", "gentleman: always shared in half", "½"."""
+        if value is None:
+            return self.gettext(VALUE_LABELS["value"])
+        if isinstance(value, bool):
+            return self.gettext("yes") if value else self.gettext("no")
+        if isinstance(value, tuple | list):
+            return ", ".join(str(v) for v in value) if value else self.gettext("none")
+        if isinstance(value, Fraction):
+            return self.amount(value)
+        if isinstance(value, Decimal):
+            return self.number(value)
+        if isinstance(value, str) and value in VALUE_LABELS:
+            return self.gettext(VALUE_LABELS[value])
+        return str(value)
+
+    # -- sentences --------------------------------------------------------------------------
+
+    def reason(self, reason: Reason) -> str:
+        """Why an entry was written."""
+        code = reason.code
+        variant = reason.params.get("variant")
+        template = None
+        if self.hussar:
+            template = HUSSAR_REASONS.get(f"{code}/{variant}") or HUSSAR_REASONS.get(code)
+        template = template or REASONS.get(code) or RULES_TEMPLATES.get(code, code)
+        return self._fill(template, reason.params, counted=True)
+
+    def problem(self, problem: Problem, *, with_deal: bool = True) -> str:
+        """A problem with the input."""
+        template = PROBLEMS.get(problem.template, problem.template)
+        if self.hussar:
+            template = HUSSAR_PROBLEMS.get(template, template)
+        text = self._fill(template, problem.params, counted=False)
+        if with_deal and problem.deal is not None:
+            return self.gettext("deal %(number)s: %(problem)s", number=problem.deal, problem=text)
+        return text
+
+    def _fill(self, template: str, params: Mapping[str, Any], *, counted: bool) -> str:
+        translated = self.gettext(template)
+        shown = {k: self._param(k, v, counted) for k, v in params.items()}
+        for text in (translated, template):
+            try:
+                return text.format(**shown)
+            except (KeyError, IndexError, ValueError):  # a broken translation must not break a page
+                continue
+        return translated
+
+    def _param(self, name: str, value: Any, counted: bool) -> str:
+        if isinstance(value, Reason):
+            return self.reason(value)
+        if isinstance(value, Problem):
+            return self.problem(value, with_deal=False)
+        if name == "contract":
+            return self.contract(value)
+        if name == "option" and isinstance(value, str):
+            return self.option_label(value)
+        if counted and name in ("tricks", "quota") and isinstance(value, int):
+            return self.tricks(value)
+        if isinstance(value, bool):
+            return str(value)
+        if isinstance(value, Fraction | int):
+            return self.amount(value)
+        return str(value)
+
+    def deal_title(self, result: DealResult) -> str:
+        """What was played, in a few words: "Анна 7♠", "Борис 10 БК", "распасы"."""
+        deal = result.deal
+        if isinstance(deal, ContractDeal):
+            return f"{deal.declarer} {self.contract(deal.contract)}"
+        if isinstance(deal, MisereDeal):
+            return self.gettext(DEAL_KINDS["misere"], name=deal.declarer)
+        kind = "" if isinstance(deal, Unreadable) else getattr(deal, "kind", "")
+        template = DEAL_KINDS.get(kind) or DEAL_KINDS[""]
+        if "%(name)s" not in template:
+            return self.gettext(template)
+        who = (getattr(deal, k, None) for k in ("declarer", "offender", "player"))
+        return self.gettext(template, name=next((w for w in who if w), "?"))
+
+    def deal_details(self, result: DealResult, players: tuple[str, ...]) -> str:
+        """The answers and tricks of a deal: "Борис: вист, Вера: пас; взятки: Анна 6 · …"."""
+        deal = result.deal
+        parts: list[str] = []
+        if isinstance(deal, ContractDeal):
+            parts.append(", ".join(f"{n}: {self.answer(a)}" for n, a in deal.answers.items()))
+        if isinstance(deal, ContractDeal | MisereDeal | AllPassDeal) and deal.tricks:
+            tricks = " · ".join(f"{n} {deal.tricks[n]}" for n in players if n in deal.tricks)
+            parts.append(self.gettext("tricks: %(tricks)s", tricks=tricks))
+        if isinstance(deal, Correction) and deal.reason:
+            parts.append(deal.reason)
+        return "; ".join(p for p in parts if p)
+
+    def entry(self, entry: Entry) -> str:
+        """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Борис → Анна: 8 вист. (…)"."""
+        why = self.reason(entry.reason)
+        if entry.column == "whists":
+            value = Fraction(entry.amount)
+            count = abs(int(value)) if value.denominator == 1 else 2
+            return self.ngettext(
+                "%(writer)s → %(debtor)s: %(amount)s whist (%(why)s)",
+                "%(writer)s → %(debtor)s: %(amount)s whists (%(why)s)",
+                count,
+                writer=entry.player,
+                debtor=entry.on,
+                amount=self.amount(value),
+                why=why,
+            )
+        return self.gettext(
+            "%(name)s: %(column)s %(amount)s (%(why)s)",
+            name=entry.player,
+            column=self.column(entry.column),
+            amount=self.signed(entry.amount),
+            why=why,
+        )
+
+    def payment(self, payer: str, payee: str, amount: Decimal, currency: str = "") -> str:
+        """Who pays whom: "Борис → Анна: 30,00 ₽"."""
+        return self.gettext(
+            "%(payer)s → %(payee)s: %(amount)s",
+            payer=payer,
+            payee=payee,
+            amount=self.money(amount, currency),
+        )
+
+    def owes(self, debtor: str, creditor: str, whists: Fraction) -> str:
+        """A pair netted: "Борис → Анна: 36 вистов"."""
+        return self.gettext(
+            "%(debtor)s → %(creditor)s: %(amount)s",
+            debtor=debtor,
+            creditor=creditor,
+            amount=self.whists(whists),
+        )
+
+    # The names the templates and older callers use.
+    problem_text = problem
+    entry_text = entry
+    reason_text = reason
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+#: English words, for code that has no language to speak (tests, `str()` of things).
+ENGLISH = Words("en")
