@@ -1,6 +1,6 @@
 """What `scorekeeper score` prints: the sheet and the settlement as JSON or as text.
 
-The JSON is the public format of game-format.md (exact strings, "55.80"); the text is for
+The JSON is the public format of docs/game-format.md (exact strings, "55.80"); the text is for
 people and is worded by `scorekeeper.wording`.
 """
 

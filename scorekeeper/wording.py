@@ -125,7 +125,7 @@ CONVENTIONS: dict[str, str] = {
     "hussar": N_("Hussar"),
 }
 
-#: Each option's name (rules.md §7), the same on the new-game form and in the PDF.
+#: Each option's name (docs/rules.md §7), the same on the new-game form and in the PDF.
 OPTION_LABELS: dict[str, str] = {
     "pool_target": N_("Pool target"),
     "stake": N_("Stake per whist"),
