@@ -15,6 +15,7 @@ from .deals import (
     CorrectionEntry,
     Deal,
     MisereDeal,
+    Penalty,
     Redeal,
 )
 from .problems import N_, Problem
@@ -26,6 +27,7 @@ _KEYS: dict[str, tuple[set[str], set[str]]] = {
     "allpass": ({"type", "tricks"}, {"dealer"}),
     "correction": ({"type", "entries"}, {"reason"}),
     "redeal": ({"type"}, {"dealer"}),
+    "penalty": ({"type", "player", "contract"}, set()),
 }
 _ENTRY_KEYS = {"player", "pool", "hill", "whists_on", "amount"}
 
@@ -48,7 +50,10 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
             bad(N_("the deal has no type"), "type")
         else:
             bad(
-                N_("unknown deal type {kind} (contract, misere, allpass, correction, redeal)"),
+                N_(
+                    "unknown deal type {kind} "
+                    "(contract, misere, allpass, correction, penalty, redeal)"
+                ),
                 "type",
                 kind=_show(kind),
             )
@@ -79,6 +84,12 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
         return _parse_correction(raw, players, problems)
     if kind == "redeal":
         return (Redeal(dealer) if not problems else None), problems
+    if kind == "penalty":
+        offender = player("player", raw["player"])
+        fine = _contract(raw["contract"], bad)
+        if problems or offender is None or fine is None:
+            return None, problems
+        return Penalty(offender, fine), problems
 
     tricks = _parse_tricks(raw.get("tricks"), players, problems) if "tricks" in raw else {}
     if kind == "allpass":
@@ -89,15 +100,7 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
             return None, problems
         return MisereDeal(declarer, tricks or {}, dealer), problems
 
-    contract: Contract | None = None
-    try:
-        contract = Contract.parse(raw["contract"])
-    except ContractError:
-        bad(
-            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
-            "contract",
-            text=_show(raw["contract"]),
-        )
+    contract = _contract(raw["contract"], bad)
     answers: dict[str, Answer] = {}
     raw_answers = raw["answers"]
     if not isinstance(raw_answers, dict):
@@ -119,6 +122,18 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
     if problems or declarer is None or contract is None:
         return None, problems
     return ContractDeal(declarer, contract, answers, tricks or {}, dealer), problems
+
+
+def _contract(raw: Any, bad: Any) -> Contract | None:
+    try:
+        return Contract.parse(raw)
+    except ContractError:
+        bad(
+            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
+            "contract",
+            text=_show(raw),
+        )
+        return None
 
 
 def _parse_tricks(
@@ -276,6 +291,10 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
         if deal.reason:
             out["reason"] = deal.reason
         out["entries"] = [dict(e.raw) if e.raw else _entry_dict(e) for e in deal.entries]
+        return out
+    if isinstance(deal, Penalty):
+        out["player"] = deal.player
+        out["contract"] = deal.contract.code()
         return out
     if deal.dealer is not None:
         out["dealer"] = deal.dealer

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, Contract
+from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, Contract, Suit
 from .deals import (
     AllPassDeal,
     Answer,
@@ -19,6 +19,7 @@ from .deals import (
     Correction,
     Deal,
     MisereDeal,
+    Penalty,
     Redeal,
     Unreadable,
     is_table_deal,
@@ -155,19 +156,50 @@ class Sheet:
 
     @property
     def next_active(self) -> list[str]:
-        """Who plays the next deal (all but the dealer in a four-player game)."""
+        """Who plays the next deal (all but those sitting out at a table of four or five)."""
         return active_players(self.players, self.next_dealer)
 
     def deal_count(self) -> int:
-        """How many deals were dealt at the table (corrections not counted)."""
+        """How many deals were dealt at the table (corrections and penalties not counted)."""
         return sum(1 for r in self.results if r.dealer is not None)
+
+    @property
+    def round_limit(self) -> int | None:
+        """The agreed number of rounds (§5 round_limit), or None."""
+        return self.options.round_limit
+
+    @property
+    def next_round(self) -> tuple[int, int]:
+        """(round, deal within the round), both from 1, of the next deal at the table (§5).
+
+        A round is one deal by every player at the table (N deals); corrections and penalties
+        do not count. After the last deal of a limited game this names the round after it."""
+        dealt = self.deal_count()
+        n = len(self.players)
+        return dealt // n + 1, dealt % n + 1
+
+    @property
+    def rounds_over(self) -> bool:
+        """True when the round limit (if any) has been reached (§5)."""
+        limit = self.options.round_limit
+        return limit is not None and self.deal_count() >= limit * len(self.players)
+
+
+def sitting_out(players: Sequence[str], dealer: str | None) -> list[str]:
+    """Who sits out a deal (§2): at four the dealer; at five the dealer and the next dealer
+    (the player on the dealer's left); nobody at two or three. Dealer first."""
+    if dealer is None or len(players) < 4:
+        return []
+    if len(players) == 4:
+        return [dealer]
+    i = players.index(dealer)
+    return [dealer, players[(i + 1) % len(players)]]
 
 
 def active_players(players: Sequence[str], dealer: str | None) -> list[str]:
-    """Players in a deal: all but the dealer at a table of four (§2)."""
-    if len(players) == 4:
-        return [p for p in players if p != dealer]
-    return list(players)
+    """Players in a deal, in seating order: all but those sitting out (§2)."""
+    out = sitting_out(players, dealer)
+    return [p for p in players if p not in out]
 
 
 def defenders(players: Sequence[str], dealer: str | None, declarer: str) -> list[str]:
@@ -211,11 +243,13 @@ class _Scorer:
         self.pools = {p: Fraction(0) for p in self.players}
         self.dealer_index = self.players.index(game.first_dealer)
         self.streak = 0
+        self.table_deals = 0
         self.ended_after: int | None = None
         self.results: list[DealResult] = []
         self.problems: list[Problem] = []
         self.number = 0
         self.written: list[Entry] = []
+        self._dealer: str | None = None
 
     def sheet(self) -> Sheet:
         return Sheet(
@@ -232,10 +266,21 @@ class _Scorer:
         self.number = number
         self.written = []
         if self.ended_after is not None:
-            self._problem(
-                N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
-                ended=self.ended_after,
-            )
+            limit = self.opts.round_limit
+            if limit is not None and self.table_deals >= limit * len(self.players):
+                self._problem(
+                    N_(
+                        "the game ended after deal {ended}: all {rounds} rounds are played, "
+                        "no deal can follow"
+                    ),
+                    ended=self.ended_after,
+                    rounds=limit,
+                )
+            else:
+                self._problem(
+                    N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
+                    ended=self.ended_after,
+                )
             return
         table = is_table_deal(deal)
         dealer = self.players[self.dealer_index % len(self.players)] if table else None
@@ -248,6 +293,7 @@ class _Scorer:
                 expected=dealer,
                 given=deal.dealer,
             )
+        self._dealer = dealer
         self._check(deal, dealer, level_floor)
         if len(self.problems) == before:
             self._apply(deal, dealer)
@@ -256,9 +302,10 @@ class _Scorer:
         streak_before = self.streak
         if table:
             self.dealer_index += 1
+            self.table_deals += 1
             if isinstance(deal, AllPassDeal) or deal.kind == "allpass":
                 self.streak += 1
-            elif isinstance(deal, ContractDeal | MisereDeal):
+            elif isinstance(deal, ContractDeal | MisereDeal) and self._exits_allpass(deal):
                 self.streak = 0
         ended = len(self.problems) == before and self._end_met()
         if ended:
@@ -267,13 +314,28 @@ class _Scorer:
             DealResult(number, deal, dealer, tuple(self.written), streak_before, level_floor, ended)
         )
 
+    def _exits_allpass(self, deal: ContractDeal | MisereDeal) -> bool:
+        """Does this contract or misère end an all-pass streak (§4.5 allpass_exit_on)?
+
+        With "any" every one does; with "made" only one that writes into the declarer's pool:
+        a made contract, both defenders passing or a half-whist, a made misère. A deal that
+        could not be scored (it has problems) is judged as written, if it can be."""
+        if self.opts.allpass_exit_on == "any":
+            return True
+        if isinstance(deal, MisereDeal):
+            return deal.tricks.get(deal.declarer, 0) == 0
+        if not deal.played:
+            return True
+        taken = deal.tricks.get(deal.declarer)
+        return taken is not None and taken >= deal.contract.level
+
     def _problem(self, template: str, field: str | None = None, **params: Any) -> None:
         self.problems.append(Problem(template, params, field, self.number))
 
     # -- checks that need the state of the table --------------------------------------------
 
     def _check(self, deal: Deal, dealer: str | None, level_floor: int | None) -> None:
-        if isinstance(deal, Correction | Unreadable):
+        if isinstance(deal, Correction | Unreadable | Penalty):
             return
         if isinstance(deal, Redeal):
             if not self.game.hussar:
@@ -287,11 +349,18 @@ class _Scorer:
             self._check_allpass(deal, active)
             return
         if deal.declarer not in active:
-            self._problem(
-                N_("{name} deals and sits out this deal, so cannot declare"),
-                "declarer",
-                name=deal.declarer,
-            )
+            if deal.declarer == dealer:
+                self._problem(
+                    N_("{name} deals and sits out this deal, so cannot declare"),
+                    "declarer",
+                    name=deal.declarer,
+                )
+            else:
+                self._problem(
+                    N_("{name} deals next and sits out this deal, so cannot declare"),
+                    "declarer",
+                    name=deal.declarer,
+                )
             return
         if isinstance(deal, MisereDeal):
             self._check_tricks(deal.tricks, active, required=[deal.declarer])
@@ -312,11 +381,12 @@ class _Scorer:
         defs = defenders(self.players, dealer, deal.declarer)
         for name in deal.answers:
             if name not in defs:
-                what = (
-                    N_("{name} is the declarer and does not answer")
-                    if name == deal.declarer
-                    else N_("{name} deals and sits out this deal, so does not answer")
-                )
+                if name == deal.declarer:
+                    what = N_("{name} is the declarer and does not answer")
+                elif name == dealer:
+                    what = N_("{name} deals and sits out this deal, so does not answer")
+                else:
+                    what = N_("{name} deals next and sits out this deal, so does not answer")
                 self._problem(what, f"answers.{name}", name=name)
         for name in defs:
             if name not in deal.answers:
@@ -361,6 +431,18 @@ class _Scorer:
                         name=name,
                         level=level,
                     )
+        if (
+            ok
+            and self.opts.stalingrad
+            and not self.game.hussar
+            and is_stalingrad(deal.contract)
+            and any(deal.answers[name] is not Answer.WHIST for name in defs)
+        ):
+            ok = False
+            self._problem(
+                N_("Stalingrad: on 6♠ both defenders must whist"),
+                "answers",
+            )
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -390,7 +472,9 @@ class _Scorer:
             if name not in active:
                 sound = False
                 self._problem(
-                    N_("{name} deals and sits out this deal, so takes no tricks"),
+                    N_("{name} deals and sits out this deal, so takes no tricks")
+                    if name == self._dealer
+                    else N_("{name} deals next and sits out this deal, so takes no tricks"),
                     f"tricks.{name}",
                     name=name,
                 )
@@ -418,6 +502,8 @@ class _Scorer:
             self._apply_allpass(deal, dealer)
         elif isinstance(deal, Correction):
             self._apply_correction(deal)
+        elif isinstance(deal, Penalty):
+            self._apply_penalty(deal)
         # A redeal writes nothing.
 
     def _write(
@@ -521,9 +607,9 @@ class _Scorer:
             )
             per = opts.consolation_per_undertrick(value)
             consolers = list(defs)
-            if dealer is not None and dealer not in defs and dealer != declarer:
-                if opts.dealer_consolation:
-                    consolers.append(dealer)  # Codex 3.8.1.2: the dealer writes it too
+            if opts.dealer_consolation:
+                # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
+                consolers.extend(sitting_out(self.players, dealer))
             for name in consolers:
                 self._whists(
                     name,
@@ -665,7 +751,31 @@ class _Scorer:
             if entry.whists_on is not None and entry.amount is not None:
                 self._whists(entry.player, entry.whists_on, entry.amount, reason)
 
+    def _apply_penalty(self, deal: Penalty) -> None:
+        """§4.7: a one-trick remise of the contract by the offender; everybody else at the
+        table writes one undertrick's consolation on him."""
+        value = deal.contract.value
+        offender = deal.player
+        remise_per = value * self.opts.remise_scale
+        self._hill(
+            offender,
+            remise_per,
+            Reason("penalty", {"contract": str(deal.contract), "per": remise_per}),
+        )
+        per = self.opts.consolation_per_undertrick(value)
+        for name in self.players:
+            if name != offender:
+                self._whists(
+                    name,
+                    offender,
+                    per,
+                    Reason("penalty_consolation", {"contract": str(deal.contract), "per": per}),
+                )
+
     def _end_met(self) -> bool:
+        limit = self.opts.round_limit
+        if limit is not None and self.table_deals >= limit * len(self.players):
+            return True
         target = self.opts.pool_target
         pools = list(self.pools.values())
         if self.opts.end == "all_closed":
@@ -673,6 +783,11 @@ class _Scorer:
         if self.opts.end == "pool_sum":
             return sum(pools) >= len(pools) * target
         return any(p >= target for p in pools)
+
+
+def is_stalingrad(contract: Contract) -> bool:
+    """6♠, the contract both defenders must whist when `stalingrad` is on (§7)."""
+    return contract.level == 6 and contract.suit is Suit.SPADES
 
 
 def _c(contract: Contract) -> dict[str, Any]:
