@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from decimal import Decimal
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -12,14 +13,25 @@ from hypothesis import strategies as st
 
 from scorekeeper import gamefile
 from scorekeeper.rules import InvalidGame, score, settle
-from scorekeeper.sample import random_game
+from scorekeeper.sample import random_game, random_options
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 lengths = st.integers(min_value=0, max_value=40)
 
 
 def a_game(seed: int, length: int) -> dict:
-    return random_game(random.Random(seed), length)
+    """Even seeds: any game as before; odd seeds: three to five players (four or five more
+    often), penalties, and the newer options (all-pass exit on "made", money unit, rounds,
+    Stalingrad)."""
+    rng = random.Random(seed)
+    if seed % 2 == 0:
+        return random_game(rng, length)
+    convention = rng.choice(("sochi", "leningrad", "rostov", "hussar"))
+    options = random_options(rng, convention, newer=True)
+    players = rng.choice((3, 4, 5, 5))
+    return random_game(
+        rng, length, convention=convention, players=players, options=options, penalties=True
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,9 +48,13 @@ def test_net_results_and_money_sum_to_exactly_zero(seed, length):
         paid[payment.payer] += Fraction(payment.amount)
         paid[payment.payee] -= Fraction(payment.amount)
     assert all(paid[p] == -Fraction(result.money[p]) for p in sheet.players)
-    for p in sheet.players:  # rounding never moves an amount by a cent or more
+    unit = Fraction(sheet.options.money_unit)
+    for p in sheet.players:  # rounding never moves an amount by a money unit or more
         exact = result.net[p] * Fraction(sheet.options.stake)
-        assert abs(Fraction(result.money[p]) - exact) < Fraction(1, 100)
+        assert abs(Fraction(result.money[p]) - exact) < unit
+        assert (Fraction(result.money[p]) / unit).denominator == 1
+        assert result.money[p] == result.money[p].quantize(Decimal("0.01"))
+        assert len(str(abs(result.money[p])).split(".")[1]) == 2
 
 
 @settings(max_examples=40, deadline=None)
