@@ -63,6 +63,18 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False) -> str:
         on = ", ".join(f"{q} {exact(sheet.whists(p, q))}" for q in players if q != p)
         lines.append(f"{p:{width}}{exact(sheet.pool(p)):>8}{exact(sheet.hill(p)):>8}  {on}")
     lines.append("")
+    limit = sheet.round_limit
+    if limit is not None and not sheet.finished:
+        number, within = sheet.next_round
+        lines.append(
+            gettext(
+                "Round %(round)s of %(rounds)s, deal %(deal)s of %(deals)s.",
+                round=number,
+                rounds=limit,
+                deal=within,
+                deals=len(players),
+            )
+        )
     lines.append(gettext("The game is finished.") if sheet.finished else gettext("Not finished."))
     if sheet.finished or with_settlement:
         s = settle(sheet)
