@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     DealResult,
     Entry,
     MisereDeal,
+    Penalty,
     Problem,
     Reason,
 )
@@ -162,6 +163,8 @@ def deal_title(result: DealResult) -> str:
         return gettext("all-pass")
     if isinstance(deal, Correction):
         return gettext("correction")
+    if isinstance(deal, Penalty):
+        return gettext("penalty: %(name)s, %(contract)s", name=deal.player, contract=deal.contract)
     return gettext("redeal")
 
 

@@ -72,6 +72,10 @@ OPTION_LABELS = {
     "hill_divisor": N_("the hill is divided among"),
     "stake": N_("stake per whist"),
     "currency": N_("currency"),
+    "allpass_exit_on": N_("all-passes end with"),
+    "money_unit": N_("money rounded to"),
+    "round_limit": N_("rounds"),
+    "stalingrad": N_("Stalingrad: 6♠ whisted by both"),
 }
 
 #: Option values that are words.
@@ -92,6 +96,8 @@ VALUE_LABELS = {
     "players": N_("all players"),
     "opponents": N_("the opponents"),
     "value": N_("the contract's value"),
+    "any": N_("any contract or misère"),
+    "made": N_("a game written into the pool"),
 }
 
 

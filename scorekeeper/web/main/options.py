@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.options import (
+    ALLPASS_EXITS_ON,
     ALLPASS_MODES,
     ENDS,
     HILL_DIVISORS,
@@ -17,7 +18,7 @@ from scorekeeper.rules.options import (
     WHIST_SPLITS,
 )
 
-# kind: int | number | consolation | bool | choice | levels | list | stake | text
+# kind: int | optint | number | consolation | bool | choice | levels | list | stake | text
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ CHOICE_LABELS: dict[str, Any] = {
     "first_closed": _l("the first pool closed"),
     "players": _l("the number of players"),
     "opponents": _l("the number of opponents"),
+    "any": _l("any contract or misère"),
+    "made": _l("only a game written into the pool"),
 }
 
 
@@ -64,6 +67,18 @@ MAIN: tuple[OptionSpec, ...] = (
     OptionSpec("pool_target", "int", _l("Pool target"), _l("The game ends when pools reach it")),
     OptionSpec("stake", "stake", _l("Stake per whist"), _l("Money per whist, e.g. 0.10")),
     OptionSpec("currency", "text", _l("Currency"), _l("Shown with the money, e.g. EUR")),
+    OptionSpec(
+        "money_unit",
+        "stake",
+        _l("Money rounded to"),
+        _l("0.01 for cents; 1, 5 or 10 for whole roubles or hryvnias"),
+    ),
+    OptionSpec(
+        "round_limit",
+        "optint",
+        _l("Rounds"),
+        _l("The game also ends after this many rounds; empty: no limit"),
+    ),
 )
 HOUSE: tuple[OptionSpec, ...] = (
     OptionSpec("pool_whists", "int", _l("Whists per pool point")),
@@ -82,7 +97,11 @@ HOUSE: tuple[OptionSpec, ...] = (
         _l("Consolation per undertrick"),
         _l("Empty: the value × whists per trick; or a number"),
     ),
-    OptionSpec("dealer_consolation", "bool", _l("The dealer writes consolation too (4 players)")),
+    OptionSpec(
+        "dealer_consolation",
+        "bool",
+        _l("Those sitting out write consolation too (4 or 5 players)"),
+    ),
     OptionSpec("whist_split", "choice", _l("One whister, one passer"), "", _choices(WHIST_SPLITS)),
     OptionSpec(
         "two_whister_quota", "choice", _l("Two whisters' quota"), "", _choices(TWO_WHISTER_QUOTAS)
@@ -106,6 +125,14 @@ HOUSE: tuple[OptionSpec, ...] = (
         _l("e.g. 7 or 6, 7, 8; empty: no limit"),
     ),
     OptionSpec("allpass_min_amnesty", "bool", _l("All-pass: the fewest tricks are free")),
+    OptionSpec(
+        "allpass_exit_on",
+        "choice",
+        _l("All-passes end with"),
+        "",
+        _choices(ALLPASS_EXITS_ON),
+    ),
+    OptionSpec("stalingrad", "bool", _l("Stalingrad: 6♠ must be whisted by both")),
     OptionSpec("overflow", "choice", _l("Points above the pool target"), "", _choices(OVERFLOWS)),
     OptionSpec("end", "choice", _l("The game ends when"), "", _choices(ENDS)),
     OptionSpec("hill_divisor", "choice", _l("The hill is divided by"), "", _choices(HILL_DIVISORS)),
@@ -121,6 +148,8 @@ def to_form(spec: OptionSpec, value: Any) -> Any:
         return ", ".join(str(v) for v in value)
     if spec.kind == "consolation":
         return "" if value == "value" else str(value)
+    if spec.kind == "optint":
+        return "" if value is None else str(value)
     if spec.kind in ("number", "stake"):
         return str(value)
     return value
@@ -145,6 +174,13 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
         return "value" if not text else _number(text)
     if spec.kind == "number":
         return _number((data or "").strip())
+    if spec.kind == "optint":
+        text = (data or "").strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise BadValue(_l("write a whole number, or leave it empty"))
+        return int(text)
     if spec.kind == "stake":
         return (data or "").strip().replace(",", ".")
     if spec.kind == "text":
@@ -155,6 +191,41 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
 def _number(text: str) -> Any:
     text = text.replace(",", ".")
     return int(text) if text.isdigit() else text
+
+
+@dataclass(frozen=True)
+class HouseSet:
+    """A one-tap set of house rules: a preset with a few options changed (rules.md §7)."""
+
+    key: str
+    convention: str
+    changes: tuple[tuple[str, Any], ...]
+    label: Any
+    help: Any
+
+
+#: The seeds' literal readings, offered on the new-game page (rules.md §7, end).
+HOUSE_SETS: tuple[HouseSet, ...] = (
+    HouseSet(
+        "sochi-003",
+        "sochi",
+        (("allpass_progression", [1]), ("hill_divisor", "opponents")),
+        _l("Sochi, no all-pass progression, hill split between the opponents"),
+        _l("all-passes always at 1; each hill divided by the number of opponents"),
+    ),
+    HouseSet(
+        "leningrad-002",
+        "leningrad",
+        (("allpass_exit_on", "made"),),
+        _l("Leningrad, all-passes end only with a game written into the pool"),
+        _l("after a failed contract or misère the all-passes go on"),
+    ),
+)
+
+
+def house_set(key: object) -> HouseSet | None:
+    """The house-rule set with this key, if any."""
+    return next((h for h in HOUSE_SETS if h.key == key), None)
 
 
 def preset_values(convention: str) -> dict[str, Any]:
