@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from scorekeeper import gamefile
-from scorekeeper.rules import Sheet, defenders, replay
+from scorekeeper.rules import Sheet, defenders, parse_deal, replay
 
 SUITS = ("S", "C", "D", "H", "NT")
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -86,11 +86,11 @@ def random_game(
     for _ in range(deals):
         if sheet.finished:
             break
-        data["deals"].append(
-            random_deal(rng, sheet, corrections=corrections, penalties=penalties)
-        )
-        game = gamefile.load(data)
-        sheet, problems = replay(game)
+        raw = random_deal(rng, sheet, corrections=corrections, penalties=penalties)
+        data["deals"].append(raw)
+        deal, problems = parse_deal(raw, game.players)
+        assert deal is not None and not problems, problems
+        sheet, problems = sheet.plus(deal)  # one deal on top, not a replay of the evening
         assert not problems, problems
     return data
 

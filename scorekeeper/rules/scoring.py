@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, Contract, Suit
+from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, VALUE, Contract, Suit
 from .deals import (
     AllPassDeal,
     Answer,
@@ -30,6 +30,15 @@ from .problems import N_, InvalidGame, Problem
 from .reasons import Reason
 
 POOL, HILL, WHISTS = "pool", "hill", "whists"
+
+#: An exact amount while the log is replayed: a whole number is kept as an int (much faster
+#: than a Fraction), anything else as a Fraction. Entries and the sheet always hold Fractions.
+Num = Fraction | int
+
+
+def _num(value: Fraction) -> Num:
+    """A Fraction as an int when it is whole."""
+    return value.numerator if value.denominator == 1 else value
 
 #: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
 HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
@@ -75,6 +84,37 @@ class DealResult:
     """The game's end rule was met after this deal."""
 
 
+@dataclass
+class _Totals:
+    """Running totals of the sheet, kept while the log is replayed (never changed after)."""
+
+    pool: dict[str, Num]
+    hill: dict[str, Num]
+    whists: dict[str, dict[str, Num]]
+    dealer_index: int
+    table_deals: int
+
+    @classmethod
+    def empty(cls, game: Game) -> _Totals:
+        players = game.players
+        return cls(
+            dict.fromkeys(players, 0),
+            dict.fromkeys(players, 0),
+            {p: {q: 0 for q in players if q != p} for p in players},
+            players.index(game.first_dealer),
+            0,
+        )
+
+    def copy(self) -> _Totals:
+        return _Totals(
+            dict(self.pool),
+            dict(self.hill),
+            {p: dict(on) for p, on in self.whists.items()},
+            self.dealer_index,
+            self.table_deals,
+        )
+
+
 class Sheet:
     """The pulka after a replay of the log: totals, entries, and whose deal is next."""
 
@@ -85,23 +125,47 @@ class Sheet:
         next_dealer: str,
         allpass_streak: int,
         ended_after: int | None,
+        *,
+        problems: Sequence[Problem] = (),
+        _totals: _Totals | None = None,
     ) -> None:
         self.game = game
         self.results = tuple(results)
         self.next_dealer = next_dealer
         self.allpass_streak = allpass_streak
         self.ended_after = ended_after
-        self._pool = {p: Fraction(0) for p in game.players}
-        self._hill = {p: Fraction(0) for p in game.players}
-        self._whists = {p: {q: Fraction(0) for q in game.players if q != p} for p in game.players}
-        for entry in self.entries:
-            if entry.column == POOL:
-                self._pool[entry.player] += entry.amount
-            elif entry.column == HILL:
-                self._hill[entry.player] += entry.amount
-            else:
-                assert entry.on is not None
-                self._whists[entry.player][entry.on] += entry.amount
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        """Every problem of the log (deals with problems write nothing)."""
+        self._running: dict[tuple[str, str, str | None], list[Fraction]] | None = None
+        if _totals is None:
+            _totals = _Totals.empty(game)
+            _totals.dealer_index = game.players.index(next_dealer)
+            _totals.table_deals = sum(1 for r in self.results if r.dealer is not None)
+            for entry in self.entries:
+                if entry.column == POOL:
+                    _totals.pool[entry.player] += entry.amount
+                elif entry.column == HILL:
+                    _totals.hill[entry.player] += entry.amount
+                else:
+                    assert entry.on is not None
+                    _totals.whists[entry.player][entry.on] += entry.amount
+        self._totals = _totals
+        self._pool = {p: Fraction(v) for p, v in _totals.pool.items()}
+        self._hill = {p: Fraction(v) for p, v in _totals.hill.items()}
+        self._whists = {
+            p: {q: Fraction(v) for q, v in on.items()} for p, on in _totals.whists.items()
+        }
+
+    def plus(self, deal: Deal) -> tuple[Sheet, list[Problem]]:
+        """This sheet with one more deal at the end of the log, without replaying the log.
+
+        Returns the new sheet (its game's log is this one's plus the deal) and the problems of
+        that deal (empty when it can be written). The result is the same as replaying the
+        longer log from the start."""
+        game = self.game.with_deals((*self.game.deals, deal))
+        scorer = _Scorer(game, self)
+        scorer.step(len(game.deals), deal)
+        return scorer.sheet(), scorer.problems[len(self.problems) :]
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -136,13 +200,19 @@ class Sheet:
 
     def running(self, player: str, column: str, on: str | None = None) -> list[Fraction]:
         """The running sums of one column as written on paper, e.g. [2, 6, 10]."""
-        sums: list[Fraction] = []
-        total = Fraction(0)
-        for entry in self.entries:
-            if entry.player == player and entry.column == column and entry.on == on:
-                total += entry.amount
-                sums.append(total)
-        return sums
+        if self._running is None:
+            # One pass over the entries for every column of every player (the drawing asks
+            # for all of them).
+            index: dict[tuple[str, str, str | None], list[Fraction]] = {}
+            for entry in self.entries:
+                key = (entry.player, entry.column, entry.on)
+                sums = index.get(key)
+                if sums is None:
+                    index[key] = [entry.amount]
+                else:
+                    sums.append(sums[-1] + entry.amount)
+            self._running = index
+        return list(self._running.get((player, column, on), ()))
 
     @property
     def finished(self) -> bool:
@@ -161,7 +231,7 @@ class Sheet:
 
     def deal_count(self) -> int:
         """How many deals were dealt at the table (corrections and penalties not counted)."""
-        return sum(1 for r in self.results if r.dealer is not None)
+        return self._totals.table_deals
 
     @property
     def round_limit(self) -> int | None:
@@ -226,30 +296,80 @@ def score(game: Game) -> Sheet:
 
 
 def replay(game: Game) -> tuple[Sheet, list[Problem]]:
-    """Replay the log; deals with problems write nothing and are reported, never raised."""
+    """Replay the log; deals with problems write nothing and are reported, never raised.
+
+    A game is immutable, so its replay is computed once and kept with it: loading a file
+    (which checks it by replaying) and scoring it afterwards cost one replay, not two."""
+    kept: tuple[Sheet, list[Problem]] | None = game.__dict__.get("_replayed")
+    if kept is not None:
+        return kept[0], list(kept[1])
     scorer = _Scorer(game)
     for number, deal in enumerate(game.deals, start=1):
         scorer.step(number, deal)
-    return scorer.sheet(), scorer.problems
+    sheet = scorer.sheet()
+    object.__setattr__(game, "_replayed", (sheet, scorer.problems))
+    return sheet, list(scorer.problems)
 
 
 class _Scorer:
     """The scorer at the table: keeps the running totals while the log is replayed."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, start: Sheet | None = None) -> None:
         self.game = game
-        self.opts = game.options
+        opts = self.opts = game.options
         self.players = game.players
-        self.pools = {p: Fraction(0) for p in self.players}
-        self.dealer_index = self.players.index(game.first_dealer)
-        self.streak = 0
-        self.table_deals = 0
-        self.ended_after: int | None = None
-        self.results: list[DealResult] = []
-        self.problems: list[Problem] = []
+        self.hussar = game.hussar
+        if start is None:
+            self.totals = _Totals.empty(game)
+            self.streak = 0
+            self.ended_after: int | None = None
+            self.results: list[DealResult] = []
+            self.problems: list[Problem] = []
+        else:
+            self.totals = start._totals.copy()
+            self.streak = start.allpass_streak
+            self.ended_after = start.ended_after
+            self.results = list(start.results)
+            self.problems = list(start.problems)
+        self.pools = self.totals.pool
         self.number = 0
         self.written: list[Entry] = []
         self._dealer: str | None = None
+        self._target = opts.pool_target
+        self._round_deals = None if opts.round_limit is None else opts.round_limit * len(
+            self.players
+        )
+        # Amounts that depend only on the contract's level, worked out once per game.
+        self._value: dict[int, Num] = dict(VALUE)
+        self._per_trick = {lv: _num(v * opts.whist_scale) for lv, v in VALUE.items()}
+        self._remise_per = {lv: _num(v * opts.remise_scale) for lv, v in VALUE.items()}
+        self._console_per = {
+            lv: _num(opts.consolation_per_undertrick(v)) for lv, v in VALUE.items()
+        }
+        self._short_per = {lv: _num(v * opts.shortfall_rate) for lv, v in VALUE.items()}
+        self._overflow_per = _num(Fraction(opts.pool_whists, opts.hill_whists))
+        self._active: dict[str | None, list[str]] = {}
+        self._defenders: dict[tuple[str | None, str], list[str]] = {}
+
+    @property
+    def dealer_index(self) -> int:
+        return self.totals.dealer_index
+
+    @property
+    def table_deals(self) -> int:
+        return self.totals.table_deals
+
+    def active(self, dealer: str | None) -> list[str]:
+        found = self._active.get(dealer)
+        if found is None:
+            found = self._active[dealer] = active_players(self.players, dealer)
+        return found
+
+    def defenders(self, dealer: str | None, declarer: str) -> list[str]:
+        found = self._defenders.get((dealer, declarer))
+        if found is None:
+            found = self._defenders[dealer, declarer] = defenders(self.players, dealer, declarer)
+        return found
 
     def sheet(self) -> Sheet:
         return Sheet(
@@ -258,6 +378,8 @@ class _Scorer:
             self.players[self.dealer_index % len(self.players)],
             self.streak,
             self.ended_after,
+            problems=self.problems,
+            _totals=self.totals,
         )
 
     # -- one deal ---------------------------------------------------------------------------
@@ -267,7 +389,7 @@ class _Scorer:
         self.written = []
         if self.ended_after is not None:
             limit = self.opts.round_limit
-            if limit is not None and self.table_deals >= limit * len(self.players):
+            if self._round_deals is not None and self.table_deals >= self._round_deals:
                 self._problem(
                     N_(
                         "the game ended after deal {ended}: all {rounds} rounds are played, "
@@ -301,8 +423,8 @@ class _Scorer:
             self.written = []
         streak_before = self.streak
         if table:
-            self.dealer_index += 1
-            self.table_deals += 1
+            self.totals.dealer_index += 1
+            self.totals.table_deals += 1
             if isinstance(deal, AllPassDeal) or deal.kind == "allpass":
                 self.streak += 1
             elif isinstance(deal, ContractDeal | MisereDeal) and self._exits_allpass(deal):
@@ -344,7 +466,7 @@ class _Scorer:
                     "type",
                 )
             return
-        active = active_players(self.players, dealer)
+        active = self.active(dealer)
         if isinstance(deal, AllPassDeal):
             self._check_allpass(deal, active)
             return
@@ -378,7 +500,7 @@ class _Scorer:
     def _check_contract(
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
     ) -> None:
-        defs = defenders(self.players, dealer, deal.declarer)
+        defs = self.defenders(dealer, deal.declarer)
         for name in deal.answers:
             if name not in defs:
                 if name == deal.declarer:
@@ -507,18 +629,30 @@ class _Scorer:
         # A redeal writes nothing.
 
     def _write(
-        self, player: str, column: str, amount: Fraction, reason: Reason, on: str | None = None
+        self, player: str, column: str, amount: Num, reason: Reason, on: str | None = None
     ) -> None:
-        if amount == 0:
+        if not amount:
             return
-        self.written.append(Entry(self.number, player, column, amount, reason, on))
+        if type(amount) is int:
+            exact = Fraction(amount)
+        else:
+            assert isinstance(amount, Fraction)  # never a float
+            exact = amount
+            if amount.denominator == 1:
+                amount = amount.numerator  # keep the running totals in whole numbers
+        self.written.append(Entry(self.number, player, column, exact, reason, on))
         if column == POOL:
             self.pools[player] += amount
+        elif column == HILL:
+            self.totals.hill[player] += amount
+        else:
+            assert on is not None
+            self.totals.whists[player][on] += amount
 
-    def _whists(self, writer: str, on: str, amount: Fraction, reason: Reason) -> None:
+    def _whists(self, writer: str, on: str, amount: Num, reason: Reason) -> None:
         self._write(writer, WHISTS, amount, reason, on)
 
-    def _hill(self, player: str, amount: Fraction, reason: Reason) -> None:
+    def _hill(self, player: str, amount: Num, reason: Reason) -> None:
         """Hill, or in Hussar the opponent's whists instead, hill_whists per point (§9)."""
         if not self.game.hussar:
             self._write(player, HILL, amount, reason)
@@ -533,13 +667,14 @@ class _Scorer:
                     Reason("hussar_hill", {"what": reason, "points": amount, "per": rate}),
                 )
 
-    def _pool(self, player: str, amount: Fraction, reason: Reason) -> None:
+    def _pool(self, player: str, amount: Num, reason: Reason) -> None:
         """Pool points, with the overflow helping open pools when the option says so (§5)."""
-        target = Fraction(self.opts.pool_target)
+        target = self._target
         if self.opts.overflow == "keep" or amount <= 0:
             self._write(player, POOL, amount, reason)
             return
-        own = min(amount, max(Fraction(0), target - self.pools[player]))
+        room = target - self.pools[player]
+        own = amount if amount <= room else max(room, 0)
         self._write(player, POOL, own, reason)
         rest = amount - own
         while rest > 0:
@@ -556,10 +691,10 @@ class _Scorer:
             )
             rest -= given
         if rest > 0:
-            per = Fraction(self.opts.pool_whists, self.opts.hill_whists)
+            per = self._overflow_per
             self._hill(player, -rest * per, Reason("overflow_hill", {"points": rest * per}))
 
-    def _most_open_pool(self, giver: str, target: Fraction) -> str | None:
+    def _most_open_pool(self, giver: str, target: int) -> str | None:
         """The open pool to help first: the highest, ties going clockwise from the giver."""
         start = self.players.index(giver)
         best: str | None = None
@@ -572,14 +707,15 @@ class _Scorer:
     def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
         opts = self.opts
         contract = deal.contract
-        level, value = contract.level, contract.value
+        level = contract.level
+        value = self._value[level]
         declarer = deal.declarer
-        defs = defenders(self.players, dealer, declarer)
-        per_trick = value * opts.whist_scale
+        defs = self.defenders(dealer, declarer)
+        per_trick = self._per_trick[level]
         if not deal.played:
             half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
             if half:
-                self._pool(declarer, Fraction(value), Reason("half_whist_pool", _c(contract)))
+                self._pool(declarer, value, Reason("half_whist_pool", _c(contract)))
                 quota = HALF_QUOTA[level]
                 self._whists(
                     half[0],
@@ -588,7 +724,7 @@ class _Scorer:
                     Reason("half_whist", {"quota": quota, "per": per_trick}),
                 )
             else:
-                self._pool(declarer, Fraction(value), Reason("passed", _c(contract)))
+                self._pool(declarer, value, Reason("passed", _c(contract)))
             return
 
         declarer_tricks = deal.tricks[declarer]
@@ -596,16 +732,16 @@ class _Scorer:
         whisters = deal.whisters
         made = declarer_tricks >= level
         if made:
-            self._pool(declarer, Fraction(value), Reason("made", _c(contract)))
+            self._pool(declarer, value, Reason("made", _c(contract)))
         else:
             undertricks = level - declarer_tricks
-            remise_per = value * opts.remise_scale
+            remise_per = self._remise_per[level]
             self._hill(
                 declarer,
                 undertricks * remise_per,
                 Reason("remise", {"undertricks": undertricks, "per": remise_per}),
             )
-            per = opts.consolation_per_undertrick(value)
+            per = self._console_per[level]
             consolers = list(defs)
             if opts.dealer_consolation:
                 # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
@@ -640,7 +776,7 @@ class _Scorer:
                     self._whists(
                         name,
                         declarer,
-                        total / 2,
+                        _num(Fraction(total) / 2),
                         Reason("split_whists", {"partner": partner, "total": total}),
                     )
             else:
@@ -657,7 +793,7 @@ class _Scorer:
     def _shortfall(self, deal: ContractDeal, defs: list[str], side: int) -> None:
         """Whisters short of their quota on a made contract go to the hill (§4.3)."""
         opts = self.opts
-        level, value = deal.contract.level, deal.contract.value
+        level = deal.contract.level
         whisters = deal.whisters
         owed: dict[str, int] = {}
         if self.game.hussar:
@@ -683,7 +819,7 @@ class _Scorer:
                 # Parlett: on 8, 9, 10 it is the second to whist who is penalised.
                 second = [p for p in defs if p in whisters][-1]
                 owed[second] = short
-        per = value * opts.shortfall_rate
+        per = self._short_per[level]
         for name in whisters:
             tricks = owed.get(name, 0)
             if tricks:
@@ -692,12 +828,12 @@ class _Scorer:
     def _apply_misere(self, deal: MisereDeal) -> None:
         tricks = deal.tricks[deal.declarer]
         if tricks == 0:
-            self._pool(deal.declarer, Fraction(self.opts.misere_value), Reason("misere_made"))
+            self._pool(deal.declarer, self.opts.misere_value, Reason("misere_made"))
         else:
             per = self.opts.misere_hill
             self._hill(
                 deal.declarer,
-                Fraction(tricks * per),
+                tricks * per,
                 Reason("misere_failed", {"tricks": tricks, "per": per}),
             )
 
@@ -707,20 +843,20 @@ class _Scorer:
         k = self.streak + 1
         multiplier = progression[min(k, len(progression)) - 1]
         per = opts.allpass_price * multiplier
-        active = active_players(self.players, dealer)
+        active = self.active(dealer)
         tricks = deal.tricks
         fewest = min(tricks[p] for p in active)
         if opts.allpass_mode == "hill":
             free = fewest if opts.allpass_min_amnesty else 0
             for name in active:
                 if tricks[name] == 0:
-                    bonus = Fraction(per * opts.hill_whists, opts.pool_whists)
+                    bonus = _num(Fraction(per * opts.hill_whists, opts.pool_whists))
                     self._pool(name, bonus, Reason("allpass_pool"))
                 elif tricks[name] > free:
                     over = tricks[name] - free
                     self._hill(
                         name,
-                        Fraction(over * per),
+                        over * per,
                         Reason("allpass_hill", {"tricks": over, "per": per}),
                     )
         elif opts.allpass_mode == "whists":
@@ -735,11 +871,11 @@ class _Scorer:
                         self._whists(
                             name,
                             other,
-                            Fraction(price * tricks[other]),
+                            price * tricks[other],
                             Reason("allpass_whists", {"tricks": tricks[other], "per": price}),
                         )
                 if tricks[name] == 0:
-                    self._pool(name, Fraction(1), Reason("allpass_pool"))
+                    self._pool(name, 1, Reason("allpass_pool"))
 
     def _apply_correction(self, deal: Correction) -> None:
         reason = Reason("correction", {"reason": deal.reason})
@@ -754,15 +890,15 @@ class _Scorer:
     def _apply_penalty(self, deal: Penalty) -> None:
         """§4.7: a one-trick remise of the contract by the offender; everybody else at the
         table writes one undertrick's consolation on him."""
-        value = deal.contract.value
+        level = deal.contract.level
         offender = deal.player
-        remise_per = value * self.opts.remise_scale
+        remise_per = self._remise_per[level]
         self._hill(
             offender,
             remise_per,
             Reason("penalty", {"contract": str(deal.contract), "per": remise_per}),
         )
-        per = self.opts.consolation_per_undertrick(value)
+        per = self._console_per[level]
         for name in self.players:
             if name != offender:
                 self._whists(
@@ -773,15 +909,14 @@ class _Scorer:
                 )
 
     def _end_met(self) -> bool:
-        limit = self.opts.round_limit
-        if limit is not None and self.table_deals >= limit * len(self.players):
+        if self._round_deals is not None and self.table_deals >= self._round_deals:
             return True
-        target = self.opts.pool_target
-        pools = list(self.pools.values())
+        target = self._target
+        pools = self.pools.values()
         if self.opts.end == "all_closed":
             return all(p >= target for p in pools)
         if self.opts.end == "pool_sum":
-            return sum(pools) >= len(pools) * target
+            return sum(pools) >= len(self.players) * target
         return any(p >= target for p in pools)
 
 
