@@ -33,18 +33,23 @@ class ContractDeal:
     tricks: dict[str, int] = field(default_factory=dict)
     dealer: str | None = None
     """The dealer as stated in the file (None when left to the rotation)."""
+    _whisters: list[str] = field(init=False, repr=False, compare=False)
 
     kind = "contract"
+
+    def __post_init__(self) -> None:
+        whisters = [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        object.__setattr__(self, "_whisters", whisters)
 
     @property
     def whisters(self) -> list[str]:
         """Defenders who whist (alone or with the talon), in answer order."""
-        return [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        return list(self._whisters)
 
     @property
     def played(self) -> bool:
         """True when somebody whisted, so the cards were played out."""
-        return bool(self.whisters)
+        return bool(self._whisters)
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,20 @@ _KEYS: dict[str, tuple[set[str], set[str]]] = {
     "penalty": ({"type", "player", "contract"}, set()),
 }
 _ENTRY_KEYS = {"player", "pool", "hill", "whists_on", "amount"}
+_ALLOWED = {kind: required | optional for kind, (required, optional) in _KEYS.items()}
+_ANSWER_OF = {answer.value: answer for answer in Answer}
+_CONTRACTS: dict[str, Contract] = {}
+"""Contracts already read, by their text (there are only a few dozen)."""
 
 MAX_REASON = 500
 
 
 def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Problem]]:
     """Read one deal dict; returns the deal (None if unusable) and every problem found."""
+    if type(raw) is dict:
+        quick = _well_formed(raw, players)
+        if quick is not None:
+            return quick, []
     problems: list[Problem] = []
 
     def bad(template: str, field: str | None = None, **params: Any) -> None:
@@ -59,8 +67,9 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
             )
         return None, problems
     required, optional = _KEYS[kind]
+    allowed = _ALLOWED[kind]
     for key in raw:
-        if key not in required | optional:
+        if key not in allowed:
             bad(
                 N_("unknown key {key} in a {kind} deal"),
                 key if isinstance(key, str) else None,
@@ -122,6 +131,59 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
     if problems or declarer is None or contract is None:
         return None, problems
     return ContractDeal(declarer, contract, answers, tricks or {}, dealer), problems
+
+
+def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
+    """The deal, when it is a plain well-formed contract, misère or all-pass; else None (and
+    the full reading below says what is wrong). Most deals of a long game take this path."""
+    kind = raw.get("type")
+    if kind not in ("contract", "misere", "allpass"):
+        return None
+    keys = raw.keys()
+    if not (keys <= _ALLOWED[kind] and _KEYS[kind][0] <= keys):
+        return None
+    dealer = raw.get("dealer")
+    if dealer is not None and (type(dealer) is not str or dealer not in players):
+        return None
+    tricks: dict[str, int] = {}
+    if "tricks" in raw:
+        given = raw["tricks"]
+        if type(given) is not dict:
+            return None
+        for name, count in given.items():
+            if type(name) is not str or name not in players:
+                return None
+            if type(count) is not int or not 0 <= count <= 10:
+                return None
+            tricks[name] = count
+    if kind == "allpass":
+        return AllPassDeal(tricks, dealer)
+    declarer = raw["declarer"]
+    if type(declarer) is not str or declarer not in players:
+        return None
+    if kind == "misere":
+        return MisereDeal(declarer, tricks, dealer)
+    code = raw["contract"]
+    contract = _CONTRACTS.get(code) if type(code) is str else None
+    if contract is None:
+        if type(code) is not str or len(code) > 10:
+            return None
+        try:
+            contract = Contract.parse(code)
+        except ContractError:
+            return None
+        if len(_CONTRACTS) < 200:
+            _CONTRACTS[code] = contract
+    given_answers = raw["answers"]
+    if type(given_answers) is not dict:
+        return None
+    answers: dict[str, Answer] = {}
+    for name, text in given_answers.items():
+        answer = _ANSWER_OF.get(text) if type(text) is str else None
+        if answer is None or type(name) is not str or name not in players:
+            return None
+        answers[name] = answer
+    return ContractDeal(declarer, contract, answers, tricks, dealer)
 
 
 def _contract(raw: Any, bad: Any) -> Contract | None:

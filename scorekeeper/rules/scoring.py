@@ -36,6 +36,10 @@ POOL, HILL, WHISTS = "pool", "hill", "whists"
 Num = Fraction | int
 
 
+#: Fractions of the whole amounts a sheet mostly holds, made once (a Fraction is immutable).
+_WHOLE: dict[int, Fraction] = {i: Fraction(i) for i in range(-400, 1001)}
+
+
 def _num(value: Fraction) -> Num:
     """A Fraction as an int when it is whole."""
     return value.numerator if value.denominator == 1 else value
@@ -335,6 +339,7 @@ class _Scorer:
         self.number = 0
         self.written: list[Entry] = []
         self._dealer: str | None = None
+        self._pool_written = False
         self._target = opts.pool_target
         self._round_deals = None if opts.round_limit is None else opts.round_limit * len(
             self.players
@@ -387,6 +392,7 @@ class _Scorer:
     def step(self, number: int, deal: Deal) -> None:
         self.number = number
         self.written = []
+        self._pool_written = False
         if self.ended_after is not None:
             limit = self.opts.round_limit
             if self._round_deals is not None and self.table_deals >= self._round_deals:
@@ -429,7 +435,12 @@ class _Scorer:
                 self.streak += 1
             elif isinstance(deal, ContractDeal | MisereDeal) and self._exits_allpass(deal):
                 self.streak = 0
-        ended = len(self.problems) == before and self._end_met()
+        # The end rule can only become true when a pool was written or a deal was dealt.
+        ended = (
+            len(self.problems) == before
+            and (self._pool_written or (table and self._round_deals is not None))
+            and self._end_met()
+        )
         if ended:
             self.ended_after = number
         self.results.append(
@@ -501,8 +512,10 @@ class _Scorer:
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
     ) -> None:
         defs = self.defenders(dealer, deal.declarer)
+        stray = False
         for name in deal.answers:
             if name not in defs:
+                stray = True
                 if name == deal.declarer:
                     what = N_("{name} is the declarer and does not answer")
                 elif name == dealer:
@@ -515,7 +528,7 @@ class _Scorer:
                 self._problem(
                     N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
                 )
-        if any(name not in defs for name in deal.answers) or len(deal.answers) != len(defs):
+        if stray or len(deal.answers) != len(defs):
             return
         allowed = (
             (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
@@ -634,7 +647,7 @@ class _Scorer:
         if not amount:
             return
         if type(amount) is int:
-            exact = Fraction(amount)
+            exact = _WHOLE.get(amount) or Fraction(amount)
         else:
             assert isinstance(amount, Fraction)  # never a float
             exact = amount
@@ -643,6 +656,7 @@ class _Scorer:
         self.written.append(Entry(self.number, player, column, exact, reason, on))
         if column == POOL:
             self.pools[player] += amount
+            self._pool_written = True
         elif column == HILL:
             self.totals.hill[player] += amount
         else:
