@@ -457,3 +457,33 @@ def test_five_player_file_with_penalty_round_trips():
     again = gamefile.loads(text)
     assert gamefile.dumps(again) == text
     assert gamefile.dump(again)["deals"][1] == {"type": "penalty", "player": "E", "contract": "8NT"}
+
+
+def test_seat_at_an_earlier_position_is_the_table_before_that_deal():
+    deals = [
+        allpass(C=3, D=3, E=4),
+        penalty("A", "6S"),
+        contract("D", "7S", {"E": W, "A": P}, {"D": 7}),
+        allpass(E=3, A=3, B=4),
+    ]
+    sheet = sheet_of(deals, players=FIVE, first_dealer="A", options={"round_limit": 3})
+    first = seat(sheet, 1)
+    assert (first.dealer, first.sitting_out, first.allpass_streak, first.min_level) == (
+        "A",
+        ("A", "B"),
+        0,
+        None,
+    )
+    at_penalty = seat(sheet, 2)
+    assert at_penalty.dealer == "B" and at_penalty.allpass_streak == 1
+    third = seat(sheet, 3)
+    assert (third.dealer, third.active, third.min_level, third.round, third.deal_in_round) == (
+        "B",
+        ("A", "D", "E"),
+        6,
+        1,
+        2,
+    )
+    assert third.defenders("D") == ("E", "A")
+    assert seat(sheet, 99) == seat(sheet)
+    assert seat(sheet).dealer == "D" and seat(sheet).deal_in_round == 4

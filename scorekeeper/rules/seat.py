@@ -107,13 +107,30 @@ class Seat:
         return (declarer,)
 
 
-def seat(sheet: Sheet) -> Seat:
-    """The seat questions for the next deal of this sheet, answered (a pure value)."""
+def seat(sheet: Sheet, position: int | None = None) -> Seat:
+    """The seat questions for the next deal of this sheet, answered (a pure value).
+
+    With `position` (1-based place in the log), the same for the deal at that place, as it
+    stood before that deal was played (for editing it): its dealer, the all-pass streak and the
+    lowest contract then, its round. A correction or penalty at that place is given the dealer
+    of the next deal at the table."""
     game = sheet.game
     opts = game.options
     players = game.players
-    dealer = sheet.next_dealer
-    finished = sheet.finished
+    results = sheet.results
+    editing = position is not None and 1 <= position <= len(results)
+    if editing:
+        assert position is not None
+        before = results[: position - 1]
+        dealt = sum(1 for r in before if r.dealer is not None)
+        dealer = players[(players.index(game.first_dealer) + dealt) % len(players)]
+        streak = results[position - 1].allpass_streak
+        finished = False
+    else:
+        dealt = sheet.deal_count()
+        dealer = sheet.next_dealer
+        streak = sheet.allpass_streak
+        finished = sheet.finished
     if finished:
         kinds: tuple[str, ...] = ()
     elif game.hussar:
@@ -125,22 +142,22 @@ def seat(sheet: Sheet) -> Seat:
     progression = opts.allpass_progression
     multiplier: int | None = None
     if not game.hussar and opts.allpass_mode != "none" and progression:
-        multiplier = progression[min(sheet.allpass_streak + 1, len(progression)) - 1]
-    round_number, within = sheet.next_round
+        multiplier = progression[min(streak + 1, len(progression)) - 1]
+    n = len(players)
     return Seat(
         players=players,
         dealer=dealer,
         sitting_out=tuple(sitting_out(players, dealer)),
         active=tuple(active_players(players, dealer)),
         hussar=game.hussar,
-        min_level=min_level(opts, sheet.allpass_streak),
-        allpass_streak=sheet.allpass_streak,
+        min_level=min_level(opts, streak),
+        allpass_streak=streak,
         next_allpass_multiplier=multiplier,
         kinds=kinds,
         half_whist_levels=() if game.hussar else opts.half_whist,
         stalingrad=opts.stalingrad and not game.hussar,
-        round=round_number,
-        deal_in_round=within,
+        round=dealt // n + 1,
+        deal_in_round=dealt % n + 1,
         round_limit=opts.round_limit,
         finished=finished,
     )
