@@ -134,9 +134,16 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
 
 
 def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
-    """The deal, when it is a plain well-formed contract, misère or all-pass; else None (and
+    """The deal, when it is a plain well-formed contract, misère, all-pass or penalty (of a
+    contract already read); else None (and
     the full reading below says what is wrong). Most deals of a long game take this path."""
     kind = raw.get("type")
+    if kind == "penalty":
+        offender, code = raw.get("player"), raw.get("contract")
+        if len(raw) != 3 or type(offender) is not str or offender not in players:
+            return None
+        fine = _CONTRACTS.get(code) if type(code) is str else None
+        return Penalty(offender, fine) if fine is not None else None
     if kind not in ("contract", "misere", "allpass"):
         return None
     keys = raw.keys()
