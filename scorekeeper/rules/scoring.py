@@ -13,6 +13,7 @@ from typing import Any
 
 from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, VALUE, Contract, Suit
 from .deals import (
+    OFF_TABLE_KINDS,
     AllPassDeal,
     Answer,
     ContractDeal,
@@ -22,7 +23,6 @@ from .deals import (
     Penalty,
     Redeal,
     Unreadable,
-    is_table_deal,
 )
 from .game import Game
 from .options import Options
@@ -410,9 +410,9 @@ class _Scorer:
                     ended=self.ended_after,
                 )
             return
-        table = is_table_deal(deal)
-        dealer = self.players[self.dealer_index % len(self.players)] if table else None
-        level_floor = min_level(self.opts, self.streak) if table else None
+        table = deal.kind not in OFF_TABLE_KINDS
+        dealer = self.players[self.totals.dealer_index % len(self.players)] if table else None
+        level_floor = min_level(self.opts, self.streak) if table and self.streak else None
         before = len(self.problems)
         if table and deal.dealer is not None and deal.dealer != dealer:
             self._problem(
@@ -471,7 +471,7 @@ class _Scorer:
         if isinstance(deal, Correction | Unreadable | Penalty):
             return
         if isinstance(deal, Redeal):
-            if not self.game.hussar:
+            if not self.hussar:
                 self._problem(
                     N_("a redeal is only recorded in Hussar; here everyone passing is an all-pass"),
                     "type",
@@ -501,7 +501,7 @@ class _Scorer:
         self._check_contract(deal, dealer, active, level_floor)
 
     def _check_allpass(self, deal: AllPassDeal, active: list[str]) -> None:
-        if self.game.hussar:
+        if self.hussar:
             self._problem(
                 N_("there is no all-pass in Hussar: when both pass, record a redeal"), "type"
             )
@@ -532,7 +532,7 @@ class _Scorer:
             return
         allowed = (
             (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
-            if self.game.hussar
+            if self.hussar
             else (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
         )
         ok = True
@@ -569,7 +569,7 @@ class _Scorer:
         if (
             ok
             and self.opts.stalingrad
-            and not self.game.hussar
+            and not self.hussar
             and is_stalingrad(deal.contract)
             and any(deal.answers[name] is not Answer.WHIST for name in defs)
         ):
@@ -668,7 +668,7 @@ class _Scorer:
 
     def _hill(self, player: str, amount: Num, reason: Reason) -> None:
         """Hill, or in Hussar the opponent's whists instead, hill_whists per point (§9)."""
-        if not self.game.hussar:
+        if not self.hussar:
             self._write(player, HILL, amount, reason)
             return
         rate = self.opts.hill_whists
@@ -810,7 +810,7 @@ class _Scorer:
         level = deal.contract.level
         whisters = deal.whisters
         owed: dict[str, int] = {}
-        if self.game.hussar:
+        if self.hussar:
             whister = whisters[0]
             quota = HUSSAR_QUOTA[deal.answers[whister]][level]
             if side < quota:
