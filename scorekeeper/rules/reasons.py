@@ -34,7 +34,7 @@ TEMPLATES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """Why one entry was written: a code from TEMPLATES and the values it names."""
 

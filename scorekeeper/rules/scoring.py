@@ -51,7 +51,7 @@ HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One amount on the sheet: who, which column, how much, written by which deal and why."""
 
@@ -71,7 +71,7 @@ class Entry:
         return f"deal {self.deal}: {self.player} {self.column}{target} {amount} ({self.reason})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """A deal of the log with its place at the table and the entries it wrote."""
 
