@@ -189,11 +189,17 @@ def _players(raw: Any, convention: str | None, bad: Any) -> list[str]:
                 N_("{convention} is played by {counts} players, not {count}"),
                 "players",
                 convention=convention,
-                counts=" or ".join(map(str, counts)),
+                counts=_or(counts),
                 count=len(raw),
             )
             ok = False
     return names if ok else []
+
+
+def _or(items: tuple[int, ...]) -> str:
+    """ "3, 4 or 5"."""
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def dump(game: Game) -> dict[str, Any]:

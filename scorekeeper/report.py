@@ -77,6 +77,18 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = E
             row += f"{words.amount(sheet.hill(p)):>8}"
         lines.append(f"{row}  {on}")
     lines.append("")
+    limit = sheet.round_limit
+    if limit is not None and not sheet.finished:
+        number, within = sheet.next_round
+        lines.append(
+            _(
+                "Round %(round)s of %(rounds)s, deal %(deal)s of %(deals)s.",
+                round=number,
+                rounds=limit,
+                deal=within,
+                deals=len(players),
+            )
+        )
     lines.append(_("The game is finished.") if sheet.finished else _("Not finished."))
     if sheet.finished or with_settlement:
         s = settle(sheet)

@@ -6,14 +6,23 @@ import random
 from typing import Any
 
 from scorekeeper import gamefile
-from scorekeeper.rules import Sheet, defenders, replay
+from scorekeeper.rules import Sheet, defenders, parse_deal, replay
 
 SUITS = ("S", "C", "D", "H", "NT")
-NAMES = ("Anna", "Boris", "Vera", "Gleb")
+NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
+
+#: The options added with five players and penalties (docs/rules.md §4.5, §5, §6, §7); drawn only
+#: when asked for, so that older seeds still make the same games.
+NEWER_OPTIONS: dict[str, list[Any]] = {
+    "allpass_exit_on": ["any", "made"],
+    "money_unit": ["0.01", "0.05", "1", "5", "10"],
+    "round_limit": [None, 1, 2, 3, 5],
+    "stalingrad": [True, False],
+}
 
 
-def random_options(rng: random.Random, convention: str) -> dict[str, Any]:
-    """A few random house rules over the preset."""
+def random_options(rng: random.Random, convention: str, *, newer: bool = False) -> dict[str, Any]:
+    """A few random house rules over the preset (`newer`: the newer options too)."""
     choices: dict[str, list[Any]] = {
         "pool_target": [10, 20, 30],
         "whist_split": ["greedy", "gentleman_on_remise", "gentleman"],
@@ -37,7 +46,15 @@ def random_options(rng: random.Random, convention: str) -> dict[str, Any]:
         for key in ("allpass_mode", "allpass_progression", "allpass_exit", "half_whist"):
             choices.pop(key)
     keys = rng.sample(sorted(choices), rng.randint(0, 5))
-    return {k: rng.choice(choices[k]) for k in keys}
+    out = {k: rng.choice(choices[k]) for k in keys}
+    if newer:
+        extra = dict(NEWER_OPTIONS)
+        if convention == "hussar":
+            extra.pop("allpass_exit_on")
+            extra.pop("stalingrad")
+        for key in rng.sample(sorted(extra), rng.randint(1, len(extra))):
+            out[key] = rng.choice(extra[key])
+    return out
 
 
 def random_game(
@@ -48,6 +65,7 @@ def random_game(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     corrections: bool = True,
+    penalties: bool = False,
 ) -> dict[str, Any]:
     """A valid game file with up to `deals` deals (fewer if the game ends first)."""
     convention = convention or rng.choice(("sochi", "leningrad", "rostov", "hussar"))
@@ -68,18 +86,28 @@ def random_game(
     for _ in range(deals):
         if sheet.finished:
             break
-        data["deals"].append(random_deal(rng, sheet, corrections=corrections))
-        game = gamefile.load(data)
-        sheet, problems = replay(game)
+        raw = random_deal(rng, sheet, corrections=corrections, penalties=penalties)
+        data["deals"].append(raw)
+        deal, problems = parse_deal(raw, game.players)
+        assert deal is not None and not problems, problems
+        sheet, problems = sheet.plus(deal)  # one deal on top, not a replay of the evening
         assert not problems, problems
     return data
 
 
-def random_deal(rng: random.Random, sheet: Sheet, *, corrections: bool = True) -> dict[str, Any]:
+def random_deal(
+    rng: random.Random, sheet: Sheet, *, corrections: bool = True, penalties: bool = False
+) -> dict[str, Any]:
     """A deal that is legal as the next one of this sheet."""
     game = sheet.game
     opts = game.options
     active = sheet.next_active
+    if penalties and rng.random() < 0.05:
+        return {
+            "type": "penalty",
+            "player": rng.choice(game.players),
+            "contract": f"{rng.choice((6, 7, 8, 9, 10))}{rng.choice(SUITS)}",
+        }
     roll = rng.random()
     if corrections and roll < 0.04:
         player = rng.choice(game.players)
@@ -113,6 +141,8 @@ def random_deal(rng: random.Random, sheet: Sheet, *, corrections: bool = True) -
         if first == "pass" and level in opts.half_whist and rng.random() < 0.2:
             second = "half-whist"
         answers = {defs[0]: first, defs[1]: second}
+        if opts.stalingrad and contract == "6S":
+            answers = {defs[0]: "whist", defs[1]: "whist"}
     deal: dict[str, Any] = {
         "type": "contract",
         "declarer": declarer,

@@ -34,7 +34,7 @@ from scorekeeper.rules import (
     Reason,
 )
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
-from scorekeeper.rules.deals import Unreadable
+from scorekeeper.rules.deals import Penalty, Unreadable
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
@@ -94,7 +94,6 @@ DEAL_KINDS: dict[str, str] = {
     "allpass": N_("all-pass"),
     "correction": N_("correction"),
     "redeal": N_("redeal"),
-    "penalty": N_("%(name)s: penalty"),
     "": N_("a deal that cannot be read"),
 }
 
@@ -136,7 +135,7 @@ OPTION_LABELS: dict[str, str] = {
     "remise_scale": N_("Remise, hill per undertrick"),
     "shortfall_rate": N_("Whister short of quota, hill per trick"),
     "consolation": N_("Consolation per undertrick"),
-    "dealer_consolation": N_("The dealer writes consolation too (4 players)"),
+    "dealer_consolation": N_("Those sitting out write consolation too (4 or 5 players)"),
     "whist_split": N_("One whister, one passer"),
     "two_whister_quota": N_("Two whisters' quota"),
     "ten_checked": N_("A ten is checked (no quota)"),
@@ -151,6 +150,10 @@ OPTION_LABELS: dict[str, str] = {
     "overflow": N_("Points above the pool target"),
     "end": N_("The game ends when"),
     "hill_divisor": N_("The hill is divided by"),
+    "allpass_exit_on": N_("All-passes end with"),
+    "money_unit": N_("Money rounded to"),
+    "round_limit": N_("Rounds"),
+    "stalingrad": N_("Stalingrad: 6♠ must be whisted by both"),
 }
 
 #: Option values that are words, the same on the form and in the PDF.
@@ -171,6 +174,8 @@ VALUE_LABELS: dict[str, str] = {
     "players": N_("the number of players"),
     "opponents": N_("the number of opponents"),
     "value": N_("the contract's value"),
+    "any": N_("any contract or misère"),
+    "made": N_("only a game written into the pool"),
 }
 
 _VULGAR = {
@@ -418,6 +423,12 @@ class Words:
             return f"{deal.declarer} {self.contract(deal.contract)}"
         if isinstance(deal, MisereDeal):
             return self.gettext(DEAL_KINDS["misere"], name=deal.declarer)
+        if isinstance(deal, Penalty):
+            return self.gettext(
+                "penalty: %(name)s, %(contract)s",
+                name=deal.player,
+                contract=self.contract(deal.contract),
+            )
         kind = "" if isinstance(deal, Unreadable) else getattr(deal, "kind", "")
         template = DEAL_KINDS.get(kind) or DEAL_KINDS[""]
         if "%(name)s" not in template:

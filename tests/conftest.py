@@ -278,7 +278,7 @@ class Web:
                 form.set(**{field: "y" if value else None})
             else:
                 form.set(**{field: value})
-        for i in range(4):
+        for i in range(5):
             form.set(**{f"player_{i}": players[i] if i < len(players) else ""})
         form.set(first_dealer=first_dealer)
         for key, value in options.items():

@@ -108,3 +108,46 @@ def test_standard_input(finished_game: Path):
     done = run("score", "-", stdin=finished_game.read_text(encoding="utf-8"))
     assert done.returncode == 0
     assert json.loads(done.stdout)["finished"] is True
+
+
+def test_score_five_players_penalty_money_unit_and_rounds(tmp_path: Path):
+    deals = [
+        contract("C", "7S", {"D": "whist", "E": "pass"}, {"C": 5, "D": 3, "E": 2}),
+        {"type": "penalty", "player": "D", "contract": "6S"},
+    ]
+    options = {"stake": "0.1", "money_unit": "1", "round_limit": 3}
+    data = game_file(deals, players=list("ABCDE"), first_dealer="A", options=options)
+    path = tmp_path / "five.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("score", "--settle", str(path))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert list(out) == ["players", "sheet", "finished", "settlement"]
+    assert out["players"] == list("ABCDE")
+    assert out["sheet"]["C"] == {
+        "pool": "0",
+        "hill": "8",
+        "whists": {"A": "0", "B": "0", "D": "2", "E": "0"},
+    }
+    assert out["sheet"]["D"]["hill"] == "2"
+    assert {p: out["sheet"][p]["whists"]["C"] for p in "ABDE"} == {
+        "A": "8",
+        "B": "8",
+        "D": "28",
+        "E": "8",
+    }
+    money = out["settlement"]["money"]
+    assert all(v.endswith(".00") for v in money.values())  # whole units of 1, two decimals
+    assert sum(int(v.split(".")[0]) for v in money.values()) == 0
+    text = run("score", "--format", "text", "--lang", "en", str(path))
+    assert "Round 1 of 3, deal 2 of 5." in text.stdout
+
+
+def test_score_refuses_a_sitting_out_declarer_at_five(tmp_path: Path):
+    deals = [contract("B", "7S", {"C": "whist", "D": "pass"}, {"B": 7})]
+    path = tmp_path / "bad.json"
+    data = game_file(deals, players=list("ABCDE"), first_dealer="A")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("score", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == "deal 1: B deals next and sits out this deal, so cannot declare"

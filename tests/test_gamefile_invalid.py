@@ -47,14 +47,14 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "two_players_in_sochi",
             game_file([], players=["A", "B"]),
-            "sochi is played by 3 or 4 players, not 2",
+            "sochi is played by 3, 4 or 5 players, not 2",
         ),
         (
             "three_players_in_hussar",
             game_file([], convention="hussar", players=["A", "B", "C"]),
             "hussar is played by 2 players, not 3",
         ),
-        ("five_players", game_file([], players=list("ABCDE")), "not 5"),
+        ("six_players", game_file([], players=list("ABCDEF")), "not 6"),
         ("empty_name", game_file([], players=["A", "", "C"]), "player 2: a name must be non-empty"),
         ("duplicate_name", game_file([], players=["A", "B", "A"]), 'player "A" appears twice'),
         ("name_not_text", game_file([], players=["A", 7, "C"]), "player 2"),

@@ -238,9 +238,9 @@ def test_the_pdf_is_in_the_language_too(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("ru", ["Напишите три или четыре имени", "Неверное целое число."]),
-        ("uk", ["Напишіть три або чотири імені", "Недійсне ціле число."]),
-        ("en", ["Write three or four names", "Not a valid integer value."]),
+        ("ru", ["Напишите три, четыре или пять имён", "Неверное целое число."]),
+        ("uk", ["Напишіть три, чотири або п’ять імен", "Недійсне ціле число."]),
+        ("en", ["Write three, four or five names", "Not a valid integer value."]),
     ],
 )
 def test_form_errors_are_in_the_language(web: Web, lang: str, expected: list[str]) -> None:

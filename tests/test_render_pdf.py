@@ -297,6 +297,35 @@ def test_two_three_and_four_players(tmp_path: Path, players: list[str], conventi
     assert pages_of(path) <= 3
 
 
+def test_five_players_with_a_penalty_and_the_new_options(tmp_path: Path) -> None:
+    five = ["Anna", "Boris", "Vera", "Galina", "Dasha"]
+    deals = [
+        {
+            "type": "contract",
+            "declarer": "Vera",
+            "contract": "7S",
+            "answers": {"Galina": "whist", "Dasha": "pass"},
+            "tricks": {"Vera": 5, "Galina": 3, "Dasha": 2},
+        },
+        {"type": "penalty", "player": "Galina", "contract": "6S"},
+        {"type": "allpass", "tricks": {"Galina": 3, "Dasha": 3, "Anna": 4}},
+    ]
+    options = {"money_unit": "1", "round_limit": 4, "stalingrad": True, "currency": "RUB"}
+    game = load(game_file(five, deals, first_dealer="Anna", options=options))
+    path = write(tmp_path, sheet_pdf(game))
+    text = flat(text_of(path))
+    for name in five:
+        assert name in text
+    assert "penalty: Galina, 6♠" in text
+    assert "money rounded to: 1" in text and "rounds: 4" in text
+    assert "not a deal at the table" in text or "penalty on 6♠" in text
+    result = settle(score(game))
+    assert all(m == m.to_integral_value() for m in result.money.values())
+    for pay in result.payments:
+        assert f"{pay.payer} pays {pay.payee} {pay.amount:.2f} RUB" in text
+    assert ink(path, 1) > 0.03
+
+
 def test_empty_game(tmp_path: Path) -> None:
     path = write(tmp_path, sheet_pdf(load(game_file(THREE, []))))
     text = flat(text_of(path))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.gamefile import load
-from scorekeeper.render.pulka import pulka_svg
+from scorekeeper.render.pulka import LAYOUTS, pulka_svg
 from scorekeeper.rules import Sheet, score
 from scorekeeper.wording import ENGLISH
 
@@ -151,7 +151,12 @@ def test_scales_with_a_viewbox_and_themable_classes(three: Sheet) -> None:
 
 @pytest.mark.parametrize(
     "players",
-    [["Anna", "Boris"], ["Anna", "Boris", "Vera"], ["Anna", "Boris", "Vera", "Galina"]],
+    [
+        ["Anna", "Boris"],
+        ["Anna", "Boris", "Vera"],
+        ["Anna", "Boris", "Vera", "Galina"],
+        ["Anna", "Boris", "Vera", "Galina", "Dasha"],
+    ],
 )
 def test_one_sector_per_player(players: list[str]) -> None:
     root = parse(pulka_svg(game(players, [])))
@@ -186,6 +191,45 @@ def test_four_players_write_whists_on_three_opponents() -> None:
     assert chain_text(sector(root, "Anna"), "pulka-whists-on", on="Vera") == "4"
     assert chain_text(sector(root, "Galina"), "pulka-whists-on", on="Vera") == "4.16"
     assert chain_text(sector(root, "Boris"), "pulka-whists-on", on="Vera") == "4"
+
+
+def test_five_players_write_whists_on_four_opponents_in_five_sectors() -> None:
+    five = ["Anna", "Boris", "Vera", "Galina", "Dasha"]
+    sheet = game(
+        five,
+        [
+            {
+                "type": "contract",
+                "declarer": "Vera",
+                "contract": "7S",
+                "answers": {"Galina": "whist", "Dasha": "pass"},
+                "tricks": {"Vera": 5, "Galina": 3, "Dasha": 2},
+            },
+            {"type": "penalty", "player": "Galina", "contract": "6S"},
+        ],
+        first_dealer="Anna",
+    )
+    root = parse(pulka_svg(sheet))
+    # Anna dealt and Boris deals next: both sit out and write consolation on Vera.
+    for name in ("Anna", "Boris", "Dasha"):
+        assert chain_text(sector(root, name), "pulka-whists-on", on="Vera") == "8"
+    assert chain_text(sector(root, "Galina"), "pulka-whists-on", on="Vera") == "8.28"
+    assert chain_text(sector(root, "Vera"), "pulka-whists-on", on="Galina") == "2"
+    assert chain_text(sector(root, "Galina"), "pulka-hill-sum") == "2"
+    for layout in LAYOUTS[5]:  # every sector has a whist area for each of the four others
+        offsets = [o for _, side in layout.whists for o in side]
+        assert sorted(offsets) == [1, 2, 3, 4]
+    # The five sectors meet only at the centre: their name bands do not overlap.
+    centres = []
+    for name in five:
+        (band,) = [
+            p for p in sector(root, name).iter(f"{SVG}polygon") if "pulka-name" in p.get("class")
+        ]
+        points = [tuple(map(float, xy.split(","))) for xy in band.get("points").split()]
+        centres.append(
+            (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+        )
+    assert len({(round(x), round(y)) for x, y in centres}) == 5
 
 
 def test_hussar_whists_on_the_one_opponent() -> None:

@@ -261,3 +261,62 @@ def test_engine_matches_oracle_on_random_games_any_convention(seed, deals):
     data = random_game(random.Random(seed), deals)
     data["finished"] = seed % 5 == 0
     assert engine(data) == score_file(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 60),
+    st.sampled_from(CONVENTIONS),
+    st.sampled_from((3, 4, 5)),
+)
+def test_engine_matches_oracle_on_five_players_penalties_and_newer_options(
+    seed, deals, convention, players
+):
+    rng = random.Random(seed)
+    options = random_options(rng, convention, newer=True)
+    data = random_game(
+        rng, deals, convention=convention, players=players, options=options, penalties=True
+    )
+    data["finished"] = seed % 7 == 0
+    assert engine(data) == score_file(data)
+
+
+NEW_FIXED_GAMES = {
+    "8 example 7 made": game(
+        "leningrad",
+        [
+            allpass(A=0, B=4, C=6),
+            contract("B", "7S", {"C": "whist", "A": "pass"}, {"B": 6, "C": 3, "A": 1}),
+            allpass(A=2, B=4, C=4),
+        ],
+        options={"allpass_exit_on": "made"},
+    ),
+    "8 example 8 penalty": game("sochi", [{"type": "penalty", "player": "A", "contract": "7H"}]),
+    "8 example 9 five players": game(
+        "sochi",
+        [contract("C", "7S", {"D": "whist", "E": "pass"}, {"C": 5, "D": 3, "E": 2})],
+        players=("A", "B", "C", "D", "E"),
+        first_dealer="A",
+    ),
+    "8 example 10 money unit": game(
+        "sochi", EXAMPLE_1, options={"stake": "0.1", "money_unit": "1"}
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_FIXED_GAMES))
+def test_engine_matches_oracle_on_the_new_worked_examples(name):
+    data = NEW_FIXED_GAMES[name]
+    assert engine(data) == score_file(data)
+
+
+def test_oracle_reads_the_new_worked_examples_as_rules_md_says():
+    out = score_file(NEW_FIXED_GAMES["8 example 7 made"])
+    assert [out["sheet"][p]["hill"] for p in "ABC"] == ["8", "32", "28"]
+    out = score_file(NEW_FIXED_GAMES["8 example 8 penalty"])
+    assert out["settlement"]["net"] == {"A": "-104/3", "B": "52/3", "C": "52/3"}
+    out = score_file(NEW_FIXED_GAMES["8 example 9 five players"])
+    assert [out["sheet"][p]["whists"]["C"] for p in "DEAB"] == ["28", "8", "8", "8"]
+    out = score_file(NEW_FIXED_GAMES["8 example 10 money unit"])
+    assert out["settlement"]["money"] == {"A": "-9.00", "B": "6.00", "C": "3.00"}

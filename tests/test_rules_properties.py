@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from decimal import Decimal
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -12,14 +13,25 @@ from hypothesis import strategies as st
 
 from scorekeeper import gamefile
 from scorekeeper.rules import InvalidGame, score, settle
-from scorekeeper.sample import random_game
+from scorekeeper.sample import random_game, random_options
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 lengths = st.integers(min_value=0, max_value=40)
 
 
 def a_game(seed: int, length: int) -> dict:
-    return random_game(random.Random(seed), length)
+    """Even seeds: any game as before; odd seeds: three to five players (four or five more
+    often), penalties, and the newer options (all-pass exit on "made", money unit, rounds,
+    Stalingrad)."""
+    rng = random.Random(seed)
+    if seed % 2 == 0:
+        return random_game(rng, length)
+    convention = rng.choice(("sochi", "leningrad", "rostov", "hussar"))
+    options = random_options(rng, convention, newer=True)
+    players = rng.choice((3, 4, 5, 5))
+    return random_game(
+        rng, length, convention=convention, players=players, options=options, penalties=True
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,9 +48,13 @@ def test_net_results_and_money_sum_to_exactly_zero(seed, length):
         paid[payment.payer] += Fraction(payment.amount)
         paid[payment.payee] -= Fraction(payment.amount)
     assert all(paid[p] == -Fraction(result.money[p]) for p in sheet.players)
-    for p in sheet.players:  # rounding never moves an amount by a cent or more
+    unit = Fraction(sheet.options.money_unit)
+    for p in sheet.players:  # rounding never moves an amount by a money unit or more
         exact = result.net[p] * Fraction(sheet.options.stake)
-        assert abs(Fraction(result.money[p]) - exact) < Fraction(1, 100)
+        assert abs(Fraction(result.money[p]) - exact) < unit
+        assert (Fraction(result.money[p]) / unit).denominator == 1
+        assert result.money[p] == result.money[p].quantize(Decimal("0.01"))
+        assert len(str(abs(result.money[p])).split(".")[1]) == 2
 
 
 @settings(max_examples=40, deadline=None)
@@ -160,3 +176,53 @@ def test_random_invalid_edits_are_refused_never_crash(seed, length, data):
             assert str(problem) and "\n" not in str(problem)
         return
     settle(score(loaded))  # accepted edits must score and settle without error
+
+
+def _same_sheet(a, b) -> None:
+    assert [r.entries for r in a.results] == [r.entries for r in b.results]
+    assert [(r.dealer, r.allpass_streak, r.min_level, r.ended) for r in a.results] == [
+        (r.dealer, r.allpass_streak, r.min_level, r.ended) for r in b.results
+    ]
+    for p in a.players:
+        assert (a.pool(p), a.hill(p)) == (b.pool(p), b.hill(p))
+        for q in a.players:
+            if q != p:
+                assert a.whists(p, q) == b.whists(p, q)
+    assert (a.next_dealer, a.allpass_streak, a.ended_after, a.finished, a.deal_count()) == (
+        b.next_dealer,
+        b.allpass_streak,
+        b.ended_after,
+        b.finished,
+        b.deal_count(),
+    )
+    assert [str(x) for x in a.problems] == [str(x) for x in b.problems]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, lengths, st.integers(min_value=0, max_value=2))
+def test_one_deal_on_top_of_a_sheet_is_the_same_as_replaying_the_log(seed, length, junk):
+    """Sheet.plus (the save path) gives exactly the sheet a full replay gives, and the same
+    problems for a deal that cannot be written."""
+    from scorekeeper.rules import parse_deal, replay
+
+    data = a_game(seed, length)
+    game = gamefile.load(data)
+    sheet, _ = replay(game.with_deals(()))
+    for deal in game.deals:
+        sheet, problems = sheet.plus(deal)
+        assert problems == []
+    _same_sheet(sheet, score(game))
+    # A deal that cannot be written: a declarer who does not play, or tricks that do not add up.
+    players = game.players
+    bad = [
+        {"type": "allpass", "tricks": dict.fromkeys(players, 1)},
+        {"type": "misere", "declarer": players[0], "tricks": {players[0]: 11}},
+        {"type": "contract", "declarer": players[0], "contract": "7S", "answers": {}},
+    ][junk]
+    deal, parse_problems = parse_deal(bad, players)
+    if deal is None:
+        return
+    longer, problems = sheet.plus(deal)
+    replayed, all_problems = replay(game.with_deals((*game.deals, deal)))
+    _same_sheet(longer, replayed)
+    assert [str(p) for p in problems] == [str(p) for p in all_problems]

@@ -178,3 +178,32 @@ def test_pages_fit_a_phone_and_break_no_rule(phone) -> None:  # type: ignore[no-
     page.goto(f"{server}/")
     no_overflow(page)
     assert problems == []  # a CSP violation is reported as a console error
+
+
+def test_five_players_and_a_house_rule_set_by_taps(phone, store: Store) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    page.goto(f"{server}/new")
+    for i, name in enumerate(["Anna", "Boris", "Vera", "Gleb", "Dasha"]):
+        page.fill(f"#player_{i}", name)
+    assert page.is_visible(".dealer >> text=Dasha")
+    page.click("text=Sochi, no all-pass progression")
+    page.wait_for_load_state()
+    assert page.input_value("#player_4") == "Dasha"  # the names typed are kept
+    page.click("summary")
+    assert page.input_value("#opt_allpass_progression") == "1"
+    assert page.input_value("#opt_hill_divisor") == "opponents"
+    page.fill("#opt_round_limit", "2")
+    page.fill("#opt_money_unit", "1")
+    no_overflow(page)
+    page.press("#opt_money_unit", "Enter")  # Enter starts the game, not a house-rule set
+    page.wait_for_url(f"{server}/g/**")
+    game = store.get_game(page.url.rsplit("/", 1)[-1])
+    assert game.players == ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
+    assert game.options["hill_divisor"] == "opponents"
+    assert game.options["round_limit"] == 2 and game.options["money_unit"] == "1"
+    text = page.inner_text("main")
+    assert "Sitting out: Anna, Boris." in text
+    assert "Round 1 of 2 · deal 1 of 5" in text
+    assert page.locator(".pulka-sector").count() == 5
+    no_overflow(page)
+    assert problems == []

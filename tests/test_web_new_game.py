@@ -103,7 +103,7 @@ def test_the_last_games_settings_are_offered_again(web: Web) -> None:
 
 BAD_PLAYERS = [
     (["Anna", "Anna", "Vera"], "player_1", "Two players cannot have the same name"),
-    (["Anna", "Boris", ""], "player_0", "Write three or four names"),
+    (["Anna", "Boris", ""], "player_0", "Write three, four or five names"),
     (["Anna", "B" * 41, "Vera"], "player_1", "At most 40 characters"),
     (["Anna", "Bo\x07ris", "Vera"], "player_1", "A name cannot hold control characters"),
 ]

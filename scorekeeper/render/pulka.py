@@ -89,6 +89,15 @@ LAYOUTS: dict[int, tuple[_SectorLayout, ...]] = {
         _SectorLayout(((1, 1), (0, 1)), 0, ((0, (1, 2, 3)),)),
         _SectorLayout(((0, 1), (0, 0)), 0, ((0, (3, 2, 1)),)),
     ),
+    # Five: the top middle, then the right with the top-right corner, the right half of the
+    # bottom, its left half, and the left with the top-left corner (about equal edges).
+    5: (
+        _SectorLayout(((0.15, 0), (0.85, 0)), 0, ((0, (4, 3, 2, 1)),)),
+        _SectorLayout(((0.85, 0), (1, 0), (1, 0.75)), 1, ((0, (4,)), (1, (3, 2, 1)))),
+        _SectorLayout(((1, 0.75), (1, 1), (0.5, 1)), 1, ((0, (4,)), (1, (1, 2, 3)))),
+        _SectorLayout(((0.5, 1), (0, 1), (0, 0.75)), 0, ((0, (2, 3, 4)), (1, (1,)))),
+        _SectorLayout(((0, 0.75), (0, 0), (0.15, 0)), 0, ((0, (4, 3, 2)), (1, (1,)))),
+    ),
 }
 
 

@@ -9,6 +9,7 @@ from .deals import (
     CorrectionEntry,
     Deal,
     MisereDeal,
+    Penalty,
     Redeal,
     Unreadable,
 )
@@ -17,7 +18,17 @@ from .notation import deal_to_dict, parse_deal
 from .options import CONVENTIONS, PLAYER_COUNTS, PRESETS, Options, find_convention, resolve_options
 from .problems import InvalidGame, Problem
 from .reasons import Reason
-from .scoring import DealResult, Entry, Sheet, active_players, defenders, replay, score
+from .scoring import (
+    DealResult,
+    Entry,
+    Sheet,
+    active_players,
+    defenders,
+    replay,
+    score,
+    sitting_out,
+)
+from .seat import Seat, seat
 from .settlement import Payment, Settlement, settle
 
 __all__ = [
@@ -39,9 +50,11 @@ __all__ = [
     "MisereDeal",
     "Options",
     "Payment",
+    "Penalty",
     "Problem",
     "Reason",
     "Redeal",
+    "Seat",
     "Settlement",
     "Sheet",
     "Suit",
@@ -54,5 +67,7 @@ __all__ = [
     "replay",
     "resolve_options",
     "score",
+    "seat",
     "settle",
+    "sitting_out",
 ]

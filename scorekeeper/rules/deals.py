@@ -33,18 +33,23 @@ class ContractDeal:
     tricks: dict[str, int] = field(default_factory=dict)
     dealer: str | None = None
     """The dealer as stated in the file (None when left to the rotation)."""
+    _whisters: list[str] = field(init=False, repr=False, compare=False)
 
     kind = "contract"
+
+    def __post_init__(self) -> None:
+        whisters = [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        object.__setattr__(self, "_whisters", whisters)
 
     @property
     def whisters(self) -> list[str]:
         """Defenders who whist (alone or with the talon), in answer order."""
-        return [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        return list(self._whisters)
 
     @property
     def played(self) -> bool:
         """True when somebody whisted, so the cards were played out."""
-        return bool(self.whisters)
+        return bool(self._whisters)
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,20 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class Penalty:
+    """A fine (renonce and the like): written as a one-trick remise of `contract` by `player`
+    (§4.7); like a correction it is not a deal at the table."""
+
+    player: str
+    """The offender."""
+    contract: Contract
+    """The contract of the deal the offence happened in; its value sets the fine."""
+
+    kind = "penalty"
+    dealer = None
+
+
+@dataclass(frozen=True)
 class Redeal:
     """Hussar: both passed and the cards are dealt again; writes nothing (§9)."""
 
@@ -111,9 +130,13 @@ class Unreadable:
     dealer: str | None = None
 
 
-Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Redeal | Unreadable
+Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Penalty | Redeal | Unreadable
+
+#: Kinds that are not deals at the table: they do not pass the deal, count toward no round
+#: and leave an all-pass streak as it is (§4.6, §4.7, §5).
+OFF_TABLE_KINDS = ("correction", "penalty")
 
 
 def is_table_deal(deal: Deal) -> bool:
-    """True for deals that pass the deal to the next dealer (all but corrections)."""
-    return not isinstance(deal, Correction) and deal.kind != "correction"
+    """True for deals that pass the deal to the next dealer (all but corrections, penalties)."""
+    return deal.kind not in OFF_TABLE_KINDS

@@ -15,6 +15,7 @@ from .deals import (
     CorrectionEntry,
     Deal,
     MisereDeal,
+    Penalty,
     Redeal,
 )
 from .problems import N_, Problem
@@ -26,14 +27,23 @@ _KEYS: dict[str, tuple[set[str], set[str]]] = {
     "allpass": ({"type", "tricks"}, {"dealer"}),
     "correction": ({"type", "entries"}, {"reason"}),
     "redeal": ({"type"}, {"dealer"}),
+    "penalty": ({"type", "player", "contract"}, set()),
 }
 _ENTRY_KEYS = {"player", "pool", "hill", "whists_on", "amount"}
+_ALLOWED = {kind: required | optional for kind, (required, optional) in _KEYS.items()}
+_ANSWER_OF = {answer.value: answer for answer in Answer}
+_CONTRACTS: dict[str, Contract] = {}
+"""Contracts already read, by their text (there are only a few dozen)."""
 
 MAX_REASON = 500
 
 
 def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Problem]]:
     """Read one deal dict; returns the deal (None if unusable) and every problem found."""
+    if type(raw) is dict:
+        quick = _well_formed(raw, players)
+        if quick is not None:
+            return quick, []
     problems: list[Problem] = []
 
     def bad(template: str, field: str | None = None, **params: Any) -> None:
@@ -48,14 +58,18 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
             bad(N_("the deal has no type"), "type")
         else:
             bad(
-                N_("unknown deal type {kind} (contract, misere, allpass, correction, redeal)"),
+                N_(
+                    "unknown deal type {kind} "
+                    "(contract, misere, allpass, correction, penalty, redeal)"
+                ),
                 "type",
                 kind=_show(kind),
             )
         return None, problems
     required, optional = _KEYS[kind]
+    allowed = _ALLOWED[kind]
     for key in raw:
-        if key not in required | optional:
+        if key not in allowed:
             bad(
                 N_("unknown key {key} in a {kind} deal"),
                 key if isinstance(key, str) else None,
@@ -79,6 +93,12 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
         return _parse_correction(raw, players, problems)
     if kind == "redeal":
         return (Redeal(dealer) if not problems else None), problems
+    if kind == "penalty":
+        offender = player("player", raw["player"])
+        fine = _contract(raw["contract"], bad)
+        if problems or offender is None or fine is None:
+            return None, problems
+        return Penalty(offender, fine), problems
 
     tricks = _parse_tricks(raw.get("tricks"), players, problems) if "tricks" in raw else {}
     if kind == "allpass":
@@ -89,15 +109,7 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
             return None, problems
         return MisereDeal(declarer, tricks or {}, dealer), problems
 
-    contract: Contract | None = None
-    try:
-        contract = Contract.parse(raw["contract"])
-    except ContractError:
-        bad(
-            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
-            "contract",
-            text=_show(raw["contract"]),
-        )
+    contract = _contract(raw["contract"], bad)
     answers: dict[str, Answer] = {}
     raw_answers = raw["answers"]
     if not isinstance(raw_answers, dict):
@@ -119,6 +131,78 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
     if problems or declarer is None or contract is None:
         return None, problems
     return ContractDeal(declarer, contract, answers, tricks or {}, dealer), problems
+
+
+def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
+    """The deal, when it is a plain well-formed contract, misère, all-pass or penalty (of a
+    contract already read); else None (and
+    the full reading below says what is wrong). Most deals of a long game take this path."""
+    kind = raw.get("type")
+    if kind == "penalty":
+        offender, code = raw.get("player"), raw.get("contract")
+        if len(raw) != 3 or type(offender) is not str or offender not in players:
+            return None
+        fine = _CONTRACTS.get(code) if type(code) is str else None
+        return Penalty(offender, fine) if fine is not None else None
+    if kind not in ("contract", "misere", "allpass"):
+        return None
+    keys = raw.keys()
+    if not (keys <= _ALLOWED[kind] and _KEYS[kind][0] <= keys):
+        return None
+    dealer = raw.get("dealer")
+    if dealer is not None and (type(dealer) is not str or dealer not in players):
+        return None
+    tricks: dict[str, int] = {}
+    if "tricks" in raw:
+        given = raw["tricks"]
+        if type(given) is not dict:
+            return None
+        for name, count in given.items():
+            if type(name) is not str or name not in players:
+                return None
+            if type(count) is not int or not 0 <= count <= 10:
+                return None
+            tricks[name] = count
+    if kind == "allpass":
+        return AllPassDeal(tricks, dealer)
+    declarer = raw["declarer"]
+    if type(declarer) is not str or declarer not in players:
+        return None
+    if kind == "misere":
+        return MisereDeal(declarer, tricks, dealer)
+    code = raw["contract"]
+    contract = _CONTRACTS.get(code) if type(code) is str else None
+    if contract is None:
+        if type(code) is not str or len(code) > 10:
+            return None
+        try:
+            contract = Contract.parse(code)
+        except ContractError:
+            return None
+        if len(_CONTRACTS) < 200:
+            _CONTRACTS[code] = contract
+    given_answers = raw["answers"]
+    if type(given_answers) is not dict:
+        return None
+    answers: dict[str, Answer] = {}
+    for name, text in given_answers.items():
+        answer = _ANSWER_OF.get(text) if type(text) is str else None
+        if answer is None or type(name) is not str or name not in players:
+            return None
+        answers[name] = answer
+    return ContractDeal(declarer, contract, answers, tricks, dealer)
+
+
+def _contract(raw: Any, bad: Any) -> Contract | None:
+    try:
+        return Contract.parse(raw)
+    except ContractError:
+        bad(
+            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
+            "contract",
+            text=_show(raw),
+        )
+        return None
 
 
 def _parse_tricks(
@@ -276,6 +360,10 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
         if deal.reason:
             out["reason"] = deal.reason
         out["entries"] = [dict(e.raw) if e.raw else _entry_dict(e) for e in deal.entries]
+        return out
+    if isinstance(deal, Penalty):
+        out["player"] = deal.player
+        out["contract"] = deal.contract.code()
         return out
     if deal.dealer is not None:
         out["dealer"] = deal.dealer

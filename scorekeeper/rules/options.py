@@ -19,6 +19,7 @@ ALLPASS_MODES = ("hill", "whists", "none")
 OVERFLOWS = ("help", "keep")
 ENDS = ("all_closed", "pool_sum", "first_closed")
 HILL_DIVISORS = ("players", "opponents")
+ALLPASS_EXITS_ON = ("any", "made")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,15 @@ class Options:
     hill_divisor: str = "players"
     stake: Decimal = Decimal("1")
     currency: str = ""
+    allpass_exit_on: str = "any"
+    """"any": any contract or misère ends an all-pass streak; "made": only one that writes
+    into the declarer's pool (§4.5, seed 002)."""
+    money_unit: Decimal = Decimal("0.01")
+    """Money is rounded to multiples of this (§6): "0.01", "1", "5", "10"."""
+    round_limit: int | None = None
+    """The game also ends after this many full rounds (§5); None: no limit."""
+    stalingrad: bool = False
+    """A 6♠ must be whisted by both defenders (§7)."""
 
     def consolation_per_undertrick(self, value: int) -> Fraction:
         """Whists each defender writes per undertrick on a contract of this value (§4.3)."""
@@ -62,7 +72,10 @@ class Options:
         out: dict[str, Any] = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            out[field.name] = "value" if value is None else _option_to_json(value)
+            if value is None:
+                out[field.name] = "value" if field.name == "consolation" else None
+            else:
+                out[field.name] = _option_to_json(value)
         return out
 
 
@@ -113,9 +126,9 @@ PRESETS: dict[str, Options] = {
 
 #: How many players each convention seats.
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
-    "sochi": (3, 4),
-    "leningrad": (3, 4),
-    "rostov": (3, 4),
+    "sochi": (3, 4, 5),
+    "leningrad": (3, 4, 5),
+    "rostov": (3, 4, 5),
     "hussar": (2,),
 }
 
@@ -258,6 +271,32 @@ def _stake(raw: Any) -> Decimal:
     return value
 
 
+def _money_unit(raw: Any) -> Decimal:
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        raise _BadOption(f'must be a decimal string like "0.01", "1" or "5", not {raw!r}')
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise _BadOption(f'must be a decimal string like "0.01", "1" or "5", not {raw!r}') from None
+    if not value.is_finite() or value <= 0:
+        raise _BadOption(f"must be more than 0, not {raw!r}")
+    if value > 1_000_000:
+        raise _BadOption(f"must be at most 1000000, not {raw!r}")
+    if (value * 100) % 1 != 0:
+        raise _BadOption(f"must have at most 2 decimals, not {raw!r}")
+    return value
+
+
+def _round_limit(raw: Any) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise _BadOption(f"must be a whole number of rounds or null, not {raw!r}")
+    if raw < 1:
+        raise _BadOption(f"must be at least 1 (or null for no limit), not {raw}")
+    return raw
+
+
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
         raise _BadOption(N_("must be text, not {value}"), value=repr(raw))
@@ -291,5 +330,9 @@ _PARSERS: dict[str, Any] = {
     "hill_divisor": _choice(HILL_DIVISORS),
     "stake": _stake,
     "currency": _text,
+    "allpass_exit_on": _choice(ALLPASS_EXITS_ON),
+    "money_unit": _money_unit,
+    "round_limit": _round_limit,
+    "stalingrad": _bool,
 }
 assert set(_PARSERS) == set(OPTION_NAMES)

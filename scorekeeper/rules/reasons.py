@@ -28,11 +28,13 @@ TEMPLATES: dict[str, str] = {
     "help_whists": N_("helped close the pool: {points} × {per}"),
     "overflow_hill": N_("pool overflow: {points} off the hill"),
     "correction": N_("correction: {reason}"),
+    "penalty": N_("penalty on {contract}: 1 × {per}"),
+    "penalty_consolation": N_("penalty on {contract}: consolation 1 × {per}"),
     "hussar_hill": N_("{what}: {points} × {per} (no hill in Hussar)"),
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     """Why one entry was written: a code from TEMPLATES and the values it names."""
 

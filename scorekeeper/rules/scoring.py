@@ -11,17 +11,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, Contract
+from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, VALUE, Contract, Suit
 from .deals import (
+    OFF_TABLE_KINDS,
     AllPassDeal,
     Answer,
     ContractDeal,
     Correction,
     Deal,
     MisereDeal,
+    Penalty,
     Redeal,
     Unreadable,
-    is_table_deal,
 )
 from .game import Game
 from .options import Options
@@ -30,6 +31,19 @@ from .reasons import Reason
 
 POOL, HILL, WHISTS = "pool", "hill", "whists"
 
+#: An exact amount while the log is replayed: a whole number is kept as an int (much faster
+#: than a Fraction), anything else as a Fraction. Entries and the sheet always hold Fractions.
+Num = Fraction | int
+
+
+#: Fractions of the whole amounts a sheet mostly holds, made once (a Fraction is immutable).
+_WHOLE: dict[int, Fraction] = {i: Fraction(i) for i in range(-400, 1001)}
+
+
+def _num(value: Fraction) -> Num:
+    """A Fraction as an int when it is whole."""
+    return value.numerator if value.denominator == 1 else value
+
 #: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
 HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
     Answer.WHIST: {6: 2, 7: 1, 8: 1, 9: 1, 10: 0},
@@ -37,7 +51,7 @@ HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One amount on the sheet: who, which column, how much, written by which deal and why."""
 
@@ -57,7 +71,7 @@ class Entry:
         return f"deal {self.deal}: {self.player} {self.column}{target} {amount} ({self.reason})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealResult:
     """A deal of the log with its place at the table and the entries it wrote."""
 
@@ -74,6 +88,37 @@ class DealResult:
     """The game's end rule was met after this deal."""
 
 
+@dataclass
+class _Totals:
+    """Running totals of the sheet, kept while the log is replayed (never changed after)."""
+
+    pool: dict[str, Num]
+    hill: dict[str, Num]
+    whists: dict[str, dict[str, Num]]
+    dealer_index: int
+    table_deals: int
+
+    @classmethod
+    def empty(cls, game: Game) -> _Totals:
+        players = game.players
+        return cls(
+            dict.fromkeys(players, 0),
+            dict.fromkeys(players, 0),
+            {p: {q: 0 for q in players if q != p} for p in players},
+            players.index(game.first_dealer),
+            0,
+        )
+
+    def copy(self) -> _Totals:
+        return _Totals(
+            dict(self.pool),
+            dict(self.hill),
+            {p: dict(on) for p, on in self.whists.items()},
+            self.dealer_index,
+            self.table_deals,
+        )
+
+
 class Sheet:
     """The pulka after a replay of the log: totals, entries, and whose deal is next."""
 
@@ -84,23 +129,47 @@ class Sheet:
         next_dealer: str,
         allpass_streak: int,
         ended_after: int | None,
+        *,
+        problems: Sequence[Problem] = (),
+        _totals: _Totals | None = None,
     ) -> None:
         self.game = game
         self.results = tuple(results)
         self.next_dealer = next_dealer
         self.allpass_streak = allpass_streak
         self.ended_after = ended_after
-        self._pool = {p: Fraction(0) for p in game.players}
-        self._hill = {p: Fraction(0) for p in game.players}
-        self._whists = {p: {q: Fraction(0) for q in game.players if q != p} for p in game.players}
-        for entry in self.entries:
-            if entry.column == POOL:
-                self._pool[entry.player] += entry.amount
-            elif entry.column == HILL:
-                self._hill[entry.player] += entry.amount
-            else:
-                assert entry.on is not None
-                self._whists[entry.player][entry.on] += entry.amount
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        """Every problem of the log (deals with problems write nothing)."""
+        self._running: dict[tuple[str, str, str | None], list[Fraction]] | None = None
+        if _totals is None:
+            _totals = _Totals.empty(game)
+            _totals.dealer_index = game.players.index(next_dealer)
+            _totals.table_deals = sum(1 for r in self.results if r.dealer is not None)
+            for entry in self.entries:
+                if entry.column == POOL:
+                    _totals.pool[entry.player] += entry.amount
+                elif entry.column == HILL:
+                    _totals.hill[entry.player] += entry.amount
+                else:
+                    assert entry.on is not None
+                    _totals.whists[entry.player][entry.on] += entry.amount
+        self._totals = _totals
+        self._pool = {p: Fraction(v) for p, v in _totals.pool.items()}
+        self._hill = {p: Fraction(v) for p, v in _totals.hill.items()}
+        self._whists = {
+            p: {q: Fraction(v) for q, v in on.items()} for p, on in _totals.whists.items()
+        }
+
+    def plus(self, deal: Deal) -> tuple[Sheet, list[Problem]]:
+        """This sheet with one more deal at the end of the log, without replaying the log.
+
+        Returns the new sheet (its game's log is this one's plus the deal) and the problems of
+        that deal (empty when it can be written). The result is the same as replaying the
+        longer log from the start."""
+        game = self.game.with_deals((*self.game.deals, deal))
+        scorer = _Scorer(game, self)
+        scorer.step(len(game.deals), deal)
+        return scorer.sheet(), scorer.problems[len(self.problems) :]
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -135,13 +204,19 @@ class Sheet:
 
     def running(self, player: str, column: str, on: str | None = None) -> list[Fraction]:
         """The running sums of one column as written on paper, e.g. [2, 6, 10]."""
-        sums: list[Fraction] = []
-        total = Fraction(0)
-        for entry in self.entries:
-            if entry.player == player and entry.column == column and entry.on == on:
-                total += entry.amount
-                sums.append(total)
-        return sums
+        if self._running is None:
+            # One pass over the entries for every column of every player (the drawing asks
+            # for all of them).
+            index: dict[tuple[str, str, str | None], list[Fraction]] = {}
+            for entry in self.entries:
+                key = (entry.player, entry.column, entry.on)
+                sums = index.get(key)
+                if sums is None:
+                    index[key] = [entry.amount]
+                else:
+                    sums.append(sums[-1] + entry.amount)
+            self._running = index
+        return list(self._running.get((player, column, on), ()))
 
     @property
     def finished(self) -> bool:
@@ -155,19 +230,50 @@ class Sheet:
 
     @property
     def next_active(self) -> list[str]:
-        """Who plays the next deal (all but the dealer in a four-player game)."""
+        """Who plays the next deal (all but those sitting out at a table of four or five)."""
         return active_players(self.players, self.next_dealer)
 
     def deal_count(self) -> int:
-        """How many deals were dealt at the table (corrections not counted)."""
-        return sum(1 for r in self.results if r.dealer is not None)
+        """How many deals were dealt at the table (corrections and penalties not counted)."""
+        return self._totals.table_deals
+
+    @property
+    def round_limit(self) -> int | None:
+        """The agreed number of rounds (§5 round_limit), or None."""
+        return self.options.round_limit
+
+    @property
+    def next_round(self) -> tuple[int, int]:
+        """(round, deal within the round), both from 1, of the next deal at the table (§5).
+
+        A round is one deal by every player at the table (N deals); corrections and penalties
+        do not count. After the last deal of a limited game this names the round after it."""
+        dealt = self.deal_count()
+        n = len(self.players)
+        return dealt // n + 1, dealt % n + 1
+
+    @property
+    def rounds_over(self) -> bool:
+        """True when the round limit (if any) has been reached (§5)."""
+        limit = self.options.round_limit
+        return limit is not None and self.deal_count() >= limit * len(self.players)
+
+
+def sitting_out(players: Sequence[str], dealer: str | None) -> list[str]:
+    """Who sits out a deal (§2): at four the dealer; at five the dealer and the next dealer
+    (the player on the dealer's left); nobody at two or three. Dealer first."""
+    if dealer is None or len(players) < 4:
+        return []
+    if len(players) == 4:
+        return [dealer]
+    i = players.index(dealer)
+    return [dealer, players[(i + 1) % len(players)]]
 
 
 def active_players(players: Sequence[str], dealer: str | None) -> list[str]:
-    """Players in a deal: all but the dealer at a table of four (§2)."""
-    if len(players) == 4:
-        return [p for p in players if p != dealer]
-    return list(players)
+    """Players in a deal, in seating order: all but those sitting out (§2)."""
+    out = sitting_out(players, dealer)
+    return [p for p in players if p not in out]
 
 
 def defenders(players: Sequence[str], dealer: str | None, declarer: str) -> list[str]:
@@ -194,28 +300,81 @@ def score(game: Game) -> Sheet:
 
 
 def replay(game: Game) -> tuple[Sheet, list[Problem]]:
-    """Replay the log; deals with problems write nothing and are reported, never raised."""
+    """Replay the log; deals with problems write nothing and are reported, never raised.
+
+    A game is immutable, so its replay is computed once and kept with it: loading a file
+    (which checks it by replaying) and scoring it afterwards cost one replay, not two."""
+    kept: tuple[Sheet, list[Problem]] | None = game.__dict__.get("_replayed")
+    if kept is not None:
+        return kept[0], list(kept[1])
     scorer = _Scorer(game)
     for number, deal in enumerate(game.deals, start=1):
         scorer.step(number, deal)
-    return scorer.sheet(), scorer.problems
+    sheet = scorer.sheet()
+    object.__setattr__(game, "_replayed", (sheet, scorer.problems))
+    return sheet, list(scorer.problems)
 
 
 class _Scorer:
     """The scorer at the table: keeps the running totals while the log is replayed."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, start: Sheet | None = None) -> None:
         self.game = game
-        self.opts = game.options
+        opts = self.opts = game.options
         self.players = game.players
-        self.pools = {p: Fraction(0) for p in self.players}
-        self.dealer_index = self.players.index(game.first_dealer)
-        self.streak = 0
-        self.ended_after: int | None = None
-        self.results: list[DealResult] = []
-        self.problems: list[Problem] = []
+        self.hussar = game.hussar
+        if start is None:
+            self.totals = _Totals.empty(game)
+            self.streak = 0
+            self.ended_after: int | None = None
+            self.results: list[DealResult] = []
+            self.problems: list[Problem] = []
+        else:
+            self.totals = start._totals.copy()
+            self.streak = start.allpass_streak
+            self.ended_after = start.ended_after
+            self.results = list(start.results)
+            self.problems = list(start.problems)
+        self.pools = self.totals.pool
         self.number = 0
         self.written: list[Entry] = []
+        self._dealer: str | None = None
+        self._pool_written = False
+        self._target = opts.pool_target
+        self._round_deals = None if opts.round_limit is None else opts.round_limit * len(
+            self.players
+        )
+        # Amounts that depend only on the contract's level, worked out once per game.
+        self._value: dict[int, Num] = dict(VALUE)
+        self._per_trick = {lv: _num(v * opts.whist_scale) for lv, v in VALUE.items()}
+        self._remise_per = {lv: _num(v * opts.remise_scale) for lv, v in VALUE.items()}
+        self._console_per = {
+            lv: _num(opts.consolation_per_undertrick(v)) for lv, v in VALUE.items()
+        }
+        self._short_per = {lv: _num(v * opts.shortfall_rate) for lv, v in VALUE.items()}
+        self._overflow_per = _num(Fraction(opts.pool_whists, opts.hill_whists))
+        self._active: dict[str | None, list[str]] = {}
+        self._defenders: dict[tuple[str | None, str], list[str]] = {}
+
+    @property
+    def dealer_index(self) -> int:
+        return self.totals.dealer_index
+
+    @property
+    def table_deals(self) -> int:
+        return self.totals.table_deals
+
+    def active(self, dealer: str | None) -> list[str]:
+        found = self._active.get(dealer)
+        if found is None:
+            found = self._active[dealer] = active_players(self.players, dealer)
+        return found
+
+    def defenders(self, dealer: str | None, declarer: str) -> list[str]:
+        found = self._defenders.get((dealer, declarer))
+        if found is None:
+            found = self._defenders[dealer, declarer] = defenders(self.players, dealer, declarer)
+        return found
 
     def sheet(self) -> Sheet:
         return Sheet(
@@ -224,6 +383,8 @@ class _Scorer:
             self.players[self.dealer_index % len(self.players)],
             self.streak,
             self.ended_after,
+            problems=self.problems,
+            _totals=self.totals,
         )
 
     # -- one deal ---------------------------------------------------------------------------
@@ -231,15 +392,27 @@ class _Scorer:
     def step(self, number: int, deal: Deal) -> None:
         self.number = number
         self.written = []
+        self._pool_written = False
         if self.ended_after is not None:
-            self._problem(
-                N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
-                ended=self.ended_after,
-            )
+            limit = self.opts.round_limit
+            if self._round_deals is not None and self.table_deals >= self._round_deals:
+                self._problem(
+                    N_(
+                        "the game ended after deal {ended}: all {rounds} rounds are played, "
+                        "no deal can follow"
+                    ),
+                    ended=self.ended_after,
+                    rounds=limit,
+                )
+            else:
+                self._problem(
+                    N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
+                    ended=self.ended_after,
+                )
             return
-        table = is_table_deal(deal)
-        dealer = self.players[self.dealer_index % len(self.players)] if table else None
-        level_floor = min_level(self.opts, self.streak) if table else None
+        table = deal.kind not in OFF_TABLE_KINDS
+        dealer = self.players[self.totals.dealer_index % len(self.players)] if table else None
+        level_floor = min_level(self.opts, self.streak) if table and self.streak else None
         before = len(self.problems)
         if table and deal.dealer is not None and deal.dealer != dealer:
             self._problem(
@@ -248,6 +421,7 @@ class _Scorer:
                 expected=dealer,
                 given=deal.dealer,
             )
+        self._dealer = dealer
         self._check(deal, dealer, level_floor)
         if len(self.problems) == before:
             self._apply(deal, dealer)
@@ -255,17 +429,38 @@ class _Scorer:
             self.written = []
         streak_before = self.streak
         if table:
-            self.dealer_index += 1
+            self.totals.dealer_index += 1
+            self.totals.table_deals += 1
             if isinstance(deal, AllPassDeal) or deal.kind == "allpass":
                 self.streak += 1
-            elif isinstance(deal, ContractDeal | MisereDeal):
+            elif isinstance(deal, ContractDeal | MisereDeal) and self._exits_allpass(deal):
                 self.streak = 0
-        ended = len(self.problems) == before and self._end_met()
+        # The end rule can only become true when a pool was written or a deal was dealt.
+        ended = (
+            len(self.problems) == before
+            and (self._pool_written or (table and self._round_deals is not None))
+            and self._end_met()
+        )
         if ended:
             self.ended_after = number
         self.results.append(
             DealResult(number, deal, dealer, tuple(self.written), streak_before, level_floor, ended)
         )
+
+    def _exits_allpass(self, deal: ContractDeal | MisereDeal) -> bool:
+        """Does this contract or misère end an all-pass streak (§4.5 allpass_exit_on)?
+
+        With "any" every one does; with "made" only one that writes into the declarer's pool:
+        a made contract, both defenders passing or a half-whist, a made misère. A deal that
+        could not be scored (it has problems) is judged as written, if it can be."""
+        if self.opts.allpass_exit_on == "any":
+            return True
+        if isinstance(deal, MisereDeal):
+            return deal.tricks.get(deal.declarer, 0) == 0
+        if not deal.played:
+            return True
+        taken = deal.tricks.get(deal.declarer)
+        return taken is not None and taken >= deal.contract.level
 
     def _problem(self, template: str, field: str | None = None, **params: Any) -> None:
         self.problems.append(Problem(template, params, field, self.number))
@@ -273,25 +468,32 @@ class _Scorer:
     # -- checks that need the state of the table --------------------------------------------
 
     def _check(self, deal: Deal, dealer: str | None, level_floor: int | None) -> None:
-        if isinstance(deal, Correction | Unreadable):
+        if isinstance(deal, Correction | Unreadable | Penalty):
             return
         if isinstance(deal, Redeal):
-            if not self.game.hussar:
+            if not self.hussar:
                 self._problem(
                     N_("a redeal is only recorded in Hussar; here everyone passing is an all-pass"),
                     "type",
                 )
             return
-        active = active_players(self.players, dealer)
+        active = self.active(dealer)
         if isinstance(deal, AllPassDeal):
             self._check_allpass(deal, active)
             return
         if deal.declarer not in active:
-            self._problem(
-                N_("{name} deals and sits out this deal, so cannot declare"),
-                "declarer",
-                name=deal.declarer,
-            )
+            if deal.declarer == dealer:
+                self._problem(
+                    N_("{name} deals and sits out this deal, so cannot declare"),
+                    "declarer",
+                    name=deal.declarer,
+                )
+            else:
+                self._problem(
+                    N_("{name} deals next and sits out this deal, so cannot declare"),
+                    "declarer",
+                    name=deal.declarer,
+                )
             return
         if isinstance(deal, MisereDeal):
             self._check_tricks(deal.tricks, active, required=[deal.declarer])
@@ -299,7 +501,7 @@ class _Scorer:
         self._check_contract(deal, dealer, active, level_floor)
 
     def _check_allpass(self, deal: AllPassDeal, active: list[str]) -> None:
-        if self.game.hussar:
+        if self.hussar:
             self._problem(
                 N_("there is no all-pass in Hussar: when both pass, record a redeal"), "type"
             )
@@ -309,25 +511,28 @@ class _Scorer:
     def _check_contract(
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
     ) -> None:
-        defs = defenders(self.players, dealer, deal.declarer)
+        defs = self.defenders(dealer, deal.declarer)
+        stray = False
         for name in deal.answers:
             if name not in defs:
-                what = (
-                    N_("{name} is the declarer and does not answer")
-                    if name == deal.declarer
-                    else N_("{name} deals and sits out this deal, so does not answer")
-                )
+                stray = True
+                if name == deal.declarer:
+                    what = N_("{name} is the declarer and does not answer")
+                elif name == dealer:
+                    what = N_("{name} deals and sits out this deal, so does not answer")
+                else:
+                    what = N_("{name} deals next and sits out this deal, so does not answer")
                 self._problem(what, f"answers.{name}", name=name)
         for name in defs:
             if name not in deal.answers:
                 self._problem(
                     N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
                 )
-        if any(name not in defs for name in deal.answers) or len(deal.answers) != len(defs):
+        if stray or len(deal.answers) != len(defs):
             return
         allowed = (
             (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
-            if self.game.hussar
+            if self.hussar
             else (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
         )
         ok = True
@@ -361,6 +566,18 @@ class _Scorer:
                         name=name,
                         level=level,
                     )
+        if (
+            ok
+            and self.opts.stalingrad
+            and not self.hussar
+            and is_stalingrad(deal.contract)
+            and any(deal.answers[name] is not Answer.WHIST for name in defs)
+        ):
+            ok = False
+            self._problem(
+                N_("Stalingrad: on 6♠ both defenders must whist"),
+                "answers",
+            )
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -390,7 +607,9 @@ class _Scorer:
             if name not in active:
                 sound = False
                 self._problem(
-                    N_("{name} deals and sits out this deal, so takes no tricks"),
+                    N_("{name} deals and sits out this deal, so takes no tricks")
+                    if name == self._dealer
+                    else N_("{name} deals next and sits out this deal, so takes no tricks"),
                     f"tricks.{name}",
                     name=name,
                 )
@@ -418,23 +637,38 @@ class _Scorer:
             self._apply_allpass(deal, dealer)
         elif isinstance(deal, Correction):
             self._apply_correction(deal)
+        elif isinstance(deal, Penalty):
+            self._apply_penalty(deal)
         # A redeal writes nothing.
 
     def _write(
-        self, player: str, column: str, amount: Fraction, reason: Reason, on: str | None = None
+        self, player: str, column: str, amount: Num, reason: Reason, on: str | None = None
     ) -> None:
-        if amount == 0:
+        if not amount:
             return
-        self.written.append(Entry(self.number, player, column, amount, reason, on))
+        if type(amount) is int:
+            exact = _WHOLE.get(amount) or Fraction(amount)
+        else:
+            assert isinstance(amount, Fraction)  # never a float
+            exact = amount
+            if amount.denominator == 1:
+                amount = amount.numerator  # keep the running totals in whole numbers
+        self.written.append(Entry(self.number, player, column, exact, reason, on))
         if column == POOL:
             self.pools[player] += amount
+            self._pool_written = True
+        elif column == HILL:
+            self.totals.hill[player] += amount
+        else:
+            assert on is not None
+            self.totals.whists[player][on] += amount
 
-    def _whists(self, writer: str, on: str, amount: Fraction, reason: Reason) -> None:
+    def _whists(self, writer: str, on: str, amount: Num, reason: Reason) -> None:
         self._write(writer, WHISTS, amount, reason, on)
 
-    def _hill(self, player: str, amount: Fraction, reason: Reason) -> None:
+    def _hill(self, player: str, amount: Num, reason: Reason) -> None:
         """Hill, or in Hussar the opponent's whists instead, hill_whists per point (§9)."""
-        if not self.game.hussar:
+        if not self.hussar:
             self._write(player, HILL, amount, reason)
             return
         rate = self.opts.hill_whists
@@ -447,13 +681,14 @@ class _Scorer:
                     Reason("hussar_hill", {"what": reason, "points": amount, "per": rate}),
                 )
 
-    def _pool(self, player: str, amount: Fraction, reason: Reason) -> None:
+    def _pool(self, player: str, amount: Num, reason: Reason) -> None:
         """Pool points, with the overflow helping open pools when the option says so (§5)."""
-        target = Fraction(self.opts.pool_target)
+        target = self._target
         if self.opts.overflow == "keep" or amount <= 0:
             self._write(player, POOL, amount, reason)
             return
-        own = min(amount, max(Fraction(0), target - self.pools[player]))
+        room = target - self.pools[player]
+        own = amount if amount <= room else max(room, 0)
         self._write(player, POOL, own, reason)
         rest = amount - own
         while rest > 0:
@@ -470,10 +705,10 @@ class _Scorer:
             )
             rest -= given
         if rest > 0:
-            per = Fraction(self.opts.pool_whists, self.opts.hill_whists)
+            per = self._overflow_per
             self._hill(player, -rest * per, Reason("overflow_hill", {"points": rest * per}))
 
-    def _most_open_pool(self, giver: str, target: Fraction) -> str | None:
+    def _most_open_pool(self, giver: str, target: int) -> str | None:
         """The open pool to help first: the highest, ties going clockwise from the giver."""
         start = self.players.index(giver)
         best: str | None = None
@@ -486,14 +721,15 @@ class _Scorer:
     def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
         opts = self.opts
         contract = deal.contract
-        level, value = contract.level, contract.value
+        level = contract.level
+        value = self._value[level]
         declarer = deal.declarer
-        defs = defenders(self.players, dealer, declarer)
-        per_trick = value * opts.whist_scale
+        defs = self.defenders(dealer, declarer)
+        per_trick = self._per_trick[level]
         if not deal.played:
             half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
             if half:
-                self._pool(declarer, Fraction(value), Reason("half_whist_pool", _c(contract)))
+                self._pool(declarer, value, Reason("half_whist_pool", _c(contract)))
                 quota = HALF_QUOTA[level]
                 self._whists(
                     half[0],
@@ -502,7 +738,7 @@ class _Scorer:
                     Reason("half_whist", {"quota": quota, "per": per_trick}),
                 )
             else:
-                self._pool(declarer, Fraction(value), Reason("passed", _c(contract)))
+                self._pool(declarer, value, Reason("passed", _c(contract)))
             return
 
         declarer_tricks = deal.tricks[declarer]
@@ -510,20 +746,20 @@ class _Scorer:
         whisters = deal.whisters
         made = declarer_tricks >= level
         if made:
-            self._pool(declarer, Fraction(value), Reason("made", _c(contract)))
+            self._pool(declarer, value, Reason("made", _c(contract)))
         else:
             undertricks = level - declarer_tricks
-            remise_per = value * opts.remise_scale
+            remise_per = self._remise_per[level]
             self._hill(
                 declarer,
                 undertricks * remise_per,
                 Reason("remise", {"undertricks": undertricks, "per": remise_per}),
             )
-            per = opts.consolation_per_undertrick(value)
+            per = self._console_per[level]
             consolers = list(defs)
-            if dealer is not None and dealer not in defs and dealer != declarer:
-                if opts.dealer_consolation:
-                    consolers.append(dealer)  # Codex 3.8.1.2: the dealer writes it too
+            if opts.dealer_consolation:
+                # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
+                consolers.extend(sitting_out(self.players, dealer))
             for name in consolers:
                 self._whists(
                     name,
@@ -554,7 +790,7 @@ class _Scorer:
                     self._whists(
                         name,
                         declarer,
-                        total / 2,
+                        _num(Fraction(total) / 2),
                         Reason("split_whists", {"partner": partner, "total": total}),
                     )
             else:
@@ -571,11 +807,11 @@ class _Scorer:
     def _shortfall(self, deal: ContractDeal, defs: list[str], side: int) -> None:
         """Whisters short of their quota on a made contract go to the hill (§4.3)."""
         opts = self.opts
-        level, value = deal.contract.level, deal.contract.value
+        level = deal.contract.level
         whisters = deal.whisters
         owed: dict[str, int] = {}
         named: dict[str, Any] = {}
-        if self.game.hussar:
+        if self.hussar:
             whister = whisters[0]
             answer = deal.answers[whister]
             quota = HUSSAR_QUOTA[answer][level]
@@ -604,7 +840,7 @@ class _Scorer:
                 # Parlett: on 8, 9, 10 it is the second to whist who is penalised.
                 second = [p for p in defs if p in whisters][-1]
                 owed[second] = short
-        per = value * opts.shortfall_rate
+        per = self._short_per[level]
         for name in whisters:
             tricks = owed.get(name, 0)
             if tricks:
@@ -614,12 +850,12 @@ class _Scorer:
     def _apply_misere(self, deal: MisereDeal) -> None:
         tricks = deal.tricks[deal.declarer]
         if tricks == 0:
-            self._pool(deal.declarer, Fraction(self.opts.misere_value), Reason("misere_made"))
+            self._pool(deal.declarer, self.opts.misere_value, Reason("misere_made"))
         else:
             per = self.opts.misere_hill
             self._hill(
                 deal.declarer,
-                Fraction(tricks * per),
+                tricks * per,
                 Reason("misere_failed", {"tricks": tricks, "per": per}),
             )
 
@@ -629,20 +865,20 @@ class _Scorer:
         k = self.streak + 1
         multiplier = progression[min(k, len(progression)) - 1]
         per = opts.allpass_price * multiplier
-        active = active_players(self.players, dealer)
+        active = self.active(dealer)
         tricks = deal.tricks
         fewest = min(tricks[p] for p in active)
         if opts.allpass_mode == "hill":
             free = fewest if opts.allpass_min_amnesty else 0
             for name in active:
                 if tricks[name] == 0:
-                    bonus = Fraction(per * opts.hill_whists, opts.pool_whists)
+                    bonus = _num(Fraction(per * opts.hill_whists, opts.pool_whists))
                     self._pool(name, bonus, Reason("allpass_pool"))
                 elif tricks[name] > free:
                     over = tricks[name] - free
                     self._hill(
                         name,
-                        Fraction(over * per),
+                        over * per,
                         Reason("allpass_hill", {"tricks": over, "per": per}),
                     )
         elif opts.allpass_mode == "whists":
@@ -657,11 +893,11 @@ class _Scorer:
                         self._whists(
                             name,
                             other,
-                            Fraction(price * tricks[other]),
+                            price * tricks[other],
                             Reason("allpass_whists", {"tricks": tricks[other], "per": price}),
                         )
                 if tricks[name] == 0:
-                    self._pool(name, Fraction(1), Reason("allpass_pool"))
+                    self._pool(name, 1, Reason("allpass_pool"))
 
     def _apply_correction(self, deal: Correction) -> None:
         reason = Reason("correction", {"reason": deal.reason})
@@ -673,14 +909,42 @@ class _Scorer:
             if entry.whists_on is not None and entry.amount is not None:
                 self._whists(entry.player, entry.whists_on, entry.amount, reason)
 
+    def _apply_penalty(self, deal: Penalty) -> None:
+        """§4.7: a one-trick remise of the contract by the offender; everybody else at the
+        table writes one undertrick's consolation on him."""
+        level = deal.contract.level
+        offender = deal.player
+        remise_per = self._remise_per[level]
+        self._hill(
+            offender,
+            remise_per,
+            Reason("penalty", {"contract": str(deal.contract), "per": remise_per}),
+        )
+        per = self._console_per[level]
+        for name in self.players:
+            if name != offender:
+                self._whists(
+                    name,
+                    offender,
+                    per,
+                    Reason("penalty_consolation", {"contract": str(deal.contract), "per": per}),
+                )
+
     def _end_met(self) -> bool:
-        target = self.opts.pool_target
-        pools = list(self.pools.values())
+        if self._round_deals is not None and self.table_deals >= self._round_deals:
+            return True
+        target = self._target
+        pools = self.pools.values()
         if self.opts.end == "all_closed":
             return all(p >= target for p in pools)
         if self.opts.end == "pool_sum":
-            return sum(pools) >= len(pools) * target
+            return sum(pools) >= len(self.players) * target
         return any(p >= target for p in pools)
+
+
+def is_stalingrad(contract: Contract) -> bool:
+    """6♠, the contract both defenders must whist when `stalingrad` is on (§7)."""
+    return contract.level == 6 and contract.suit is Suit.SPADES
 
 
 def _c(contract: Contract) -> dict[str, Any]:

@@ -71,7 +71,7 @@ def settle(sheet: Sheet) -> Settlement:
     balance = {i: {j: credit(i, j) - credit(j, i) for j in players if j != i} for i in players}
     net = {i: sum(balance[i].values(), Fraction(0)) for i in players}
     assert sum(net.values()) == 0
-    money = split_money(net, players, Fraction(opts.stake))
+    money = split_money(net, players, Fraction(opts.stake), Fraction(opts.money_unit))
     return Settlement(
         players=players,
         pools=pools,
@@ -89,20 +89,26 @@ def settle(sheet: Sheet) -> Settlement:
 
 
 def split_money(
-    net: dict[str, Fraction], players: tuple[str, ...], stake: Fraction
+    net: dict[str, Fraction],
+    players: tuple[str, ...],
+    stake: Fraction,
+    unit: Fraction = Fraction(1, 100),
 ) -> dict[str, Decimal]:
-    """Net × stake in hundredths that still sum to exactly zero (§6).
+    """Net × stake in multiples of `unit` (money_unit) that still sum to exactly zero (§6).
 
-    Every amount is rounded down; the hundredths still missing go one each to the largest
-    remainders, ties in seating order.
+    Every amount is first rounded down to a multiple of the unit; the units still missing go
+    one each to the largest remainders, ties in seating order. The unit has at most two
+    decimals, so the result is a whole number of hundredths, written with two decimals.
     """
-    exact = {p: net[p] * stake * 100 for p in players}
-    cents = {p: exact[p].numerator // exact[p].denominator for p in players}
-    missing = -sum(cents.values())
-    by_remainder = sorted(players, key=lambda p: (-(exact[p] - cents[p]), players.index(p)))
+    exact = {p: net[p] * stake / unit for p in players}
+    units = {p: exact[p].numerator // exact[p].denominator for p in players}
+    missing = -sum(units.values())
+    by_remainder = sorted(players, key=lambda p: (-(exact[p] - units[p]), players.index(p)))
     for p in by_remainder[:missing]:
-        cents[p] += 1
-    return {p: Decimal(cents[p]).scaleb(-2) for p in players}
+        units[p] += 1
+    cents = {p: units[p] * unit * 100 for p in players}
+    assert all(c.denominator == 1 for c in cents.values())
+    return {p: Decimal(int(cents[p])).scaleb(-2) for p in players}
 
 
 def fewest_payments(money: dict[str, Decimal], players: tuple[str, ...]) -> list[Payment]:

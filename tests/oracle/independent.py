@@ -36,6 +36,23 @@ Readings chosen where docs/rules.md leaves room (the most literal one each time)
 12. The all-pass streak is only reset by a contract or a misère; redeals and corrections leave
     it as it is. A both-pass or half-whist contract resets it too (it is a contract).
 13. Money always has two decimals (stake per whist; the currency's minor unit is taken as 1/100).
+
+Added for five players, penalties and the newer options (written from docs/rules.md §2, §4.3, §4.5,
+§4.7, §5, §6 before reading the engine's code for them):
+
+14. Five players: the dealer and the player on his left sit out; every player sitting out (4 or
+    5 players) writes a remise's consolation `u × c` when `dealer_consolation` is on.
+15. Penalty: offender hill += v × remise_scale (Hussar: converted to the opponent's whists);
+    every other player at the table (all N − 1 of them, whatever `dealer_consolation` says)
+    writes `c` (one undertrick's consolation) on the offender. No split, no pool write; the
+    deal does not pass and the all-pass streak is untouched.
+16. `allpass_exit_on = made`: only a deal that writes into the declarer's pool (made contract,
+    both pass, half-whist, made misère) resets the streak; a failed contract or misère leaves
+    the streak exactly as it was (the next all-pass takes the next step).
+17. `money_unit`: exact money = net × stake; floor to multiples of the unit, missing units one
+    each to the largest remainders (ties seating order), written with two decimals.
+18. `round_limit`: the game is finished once the table deals (everything but corrections and
+    penalties) reach `round_limit × N`.
 """
 
 from __future__ import annotations
@@ -70,6 +87,10 @@ PRESETS: dict[str, dict[str, Any]] = {
         "hill_divisor": "players",
         "stake": "1",
         "currency": "",
+        "allpass_exit_on": "any",
+        "money_unit": "0.01",
+        "round_limit": None,
+        "stalingrad": False,
     },
 }
 PRESETS["leningrad"] = {
@@ -133,6 +154,7 @@ class Scorer:
         self.hw = frac(self.opt["hill_whists"])
         self.dealer_index = self.players.index(data.get("first_dealer") or self.players[0])
         self.allpass_streak = 0
+        self.table_deals = 0
 
     # --- seating -------------------------------------------------------------------------
     def clockwise_from(self, player: str) -> list[str]:
@@ -140,9 +162,19 @@ class Scorer:
         i = self.players.index(player)
         return [self.players[(i + k) % self.n] for k in range(1, self.n)]
 
+    def sitting_out(self, dealer: str) -> list[str]:
+        """§2: four players, the dealer sits out; five, the dealer and the next dealer."""
+        i = self.players.index(dealer)
+        if self.n == 4:
+            return [dealer]
+        if self.n == 5:
+            return [dealer, self.players[(i + 1) % self.n]]
+        return []
+
     def active(self, dealer: str) -> list[str]:
-        """§2: in a four-player game the dealer sits out."""
-        return [p for p in self.players if not (self.n == 4 and p == dealer)]
+        """§2: the three (or two in Hussar) who do not sit out."""
+        out = self.sitting_out(dealer)
+        return [p for p in self.players if p not in out]
 
     def defenders(self, dealer: str, declarer: str) -> list[str]:
         """§2: first and second defender, clockwise from the declarer, skipping the dealer."""
@@ -191,18 +223,46 @@ class Scorer:
             if kind == "correction":
                 self.correction(deal)
                 continue
+            if kind == "penalty":
+                self.penalty(deal)
+                continue
             dealer = self.players[self.dealer_index]
+            self.table_deals += 1
             if kind == "contract":
-                self.allpass_streak = 0
+                if self.resets_streak(deal):
+                    self.allpass_streak = 0
                 self.contract(deal, dealer)
             elif kind == "misere":
-                self.allpass_streak = 0
+                if self.opt["allpass_exit_on"] == "any" or deal["tricks"][deal["declarer"]] == 0:
+                    self.allpass_streak = 0
                 self.misere(deal)
             elif kind == "allpass":
                 self.allpass_streak += 1
                 self.allpass(deal, dealer)
             # "redeal": no score, the deal passes.
             self.dealer_index = (self.dealer_index + 1) % self.n
+
+    def resets_streak(self, deal: dict[str, Any]) -> bool:
+        """§4.5 allpass_exit_on: "any" contract, or only one that writes the declarer's pool."""
+        if self.opt["allpass_exit_on"] == "any":
+            return True
+        answers = deal["answers"].values()
+        if not any(a in ("whist", "whist-talon") for a in answers):
+            return True  # both passed or a half-whist: pool += v
+        level = int(re.match(r"\d+", deal["contract"]).group())  # type: ignore[union-attr]
+        return bool(deal["tricks"][deal["declarer"]] >= level)
+
+    def penalty(self, deal: dict[str, Any]) -> None:
+        """§4.7: a one-trick remise of the contract by the offender."""
+        offender = deal["player"]
+        level = int(re.match(r"\d+", deal["contract"]).group())  # type: ignore[union-attr]
+        v = Fraction(VALUE[level])
+        self.write_hill(offender, v * frac(self.opt["remise_scale"]))
+        ws = frac(self.opt["whist_scale"])
+        c = v * ws if self.opt["consolation"] == "value" else frac(self.opt["consolation"])
+        for p in self.players:
+            if p != offender:
+                self.write_whists(p, offender, c)
 
     def correction(self, deal: dict[str, Any]) -> None:
         """§4.6: amounts written exactly as given (no overflow help)."""
@@ -266,8 +326,9 @@ class Scorer:
                 written[p] = written.get(p, Fraction(0)) + amount
         for writer, amount in written.items():
             self.write_whists(writer, declarer, amount)
-        if self.n == 4 and self.opt["dealer_consolation"]:
-            self.write_whists(dealer, declarer, u * c)
+        if self.opt["dealer_consolation"]:
+            for out in self.sitting_out(dealer):
+                self.write_whists(out, declarer, u * c)
 
     def trick_whists(
         self,
@@ -370,6 +431,9 @@ class Scorer:
     def end_reached(self) -> bool:
         end = self.opt["end"]
         pools = list(self.pool.values())
+        limit = self.opt["round_limit"]
+        if limit is not None and self.table_deals >= int(limit) * self.n:
+            return True
         if end == "all_closed":
             return all(p >= self.target for p in pools)
         if end == "pool_sum":
@@ -396,14 +460,16 @@ class Scorer:
                 + balance
             )
         stake = frac(self.opt["stake"])
-        exact = {p: net[p] * stake * 100 for p in self.players}
-        cents = {p: exact[p].__floor__() for p in self.players}
-        missing = -sum(cents.values())
+        unit = frac(self.opt["money_unit"])
+        exact = {p: net[p] * stake / unit for p in self.players}  # in units
+        units = {p: exact[p].__floor__() for p in self.players}
+        missing = -sum(units.values())
         by_remainder = sorted(
-            self.players, key=lambda p: (-(exact[p] - cents[p]), self.players.index(p))
+            self.players, key=lambda p: (-(exact[p] - units[p]), self.players.index(p))
         )
         for p in by_remainder[:missing]:
-            cents[p] += 1
+            units[p] += 1
+        cents = {p: int(units[p] * unit * 100) for p in self.players}
         payments = []
         left = dict(cents)
         while any(left.values()):

@@ -12,7 +12,7 @@ from flask import current_app, url_for
 from flask_babel import _
 from markupsafe import Markup
 
-from scorekeeper.rules import DealResult
+from scorekeeper.rules import DealResult, seat
 
 from ..gamedata import Loaded
 from ..i18n import get_locale, words
@@ -39,7 +39,12 @@ class Summary:
 
     rows: list[PlayerRow]
     next_dealer: str
-    sits_out: str | None
+    sits_out: tuple[str, ...]
+    """Who sits out the next deal: the dealer at four, the dealer and the next dealer at five."""
+    round: int | None
+    """The next deal's round when the game has a round limit (§5), else None."""
+    rounds: int | None
+    deal_in_round: int
     streak: int
     min_level: int | None
     last: DealResult | None
@@ -64,10 +69,14 @@ def game_summary(loaded: Loaded) -> Summary:
         for p in players
     ]
     min_level = sheet.next_min_level
+    table = seat(sheet)
     return Summary(
         rows=rows,
         next_dealer=sheet.next_dealer,
-        sits_out=sheet.next_dealer if len(players) == 4 else None,
+        sits_out=table.sitting_out,
+        round=table.round if table.round_limit is not None else None,
+        rounds=table.round_limit,
+        deal_in_round=table.deal_in_round,
         streak=sheet.allpass_streak,
         min_level=min_level if min_level is not None and min_level > 6 else None,
         last=sheet.results[-1] if sheet.results else None,

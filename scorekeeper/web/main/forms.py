@@ -29,7 +29,7 @@ from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
 
-MAX_PLAYERS = 4
+MAX_PLAYERS = 5
 MAX_PLAYER_NAME = 40  # a player's name on the form (the game file allows a little more)
 CONVENTION_LABELS: dict[str, Any] = {
     "sochi": _l("Sochi"),
@@ -117,6 +117,18 @@ class NewGameBase(PasswordMixin, FlaskForm):
             self[field].data = value
         self.rendered_preset.data = convention
 
+    def fill_house_set(self, chosen: opts.HouseSet) -> None:
+        """Show a house-rule set: its preset's values with the set's changes."""
+        self.convention.data = chosen.convention
+        self.fill_preset(chosen.convention)
+        specs = {spec.name: spec for spec in opts.ALL}
+        for name, value in chosen.changes:
+            spec = specs[name]
+            self[spec.field].data = opts.to_form(spec, value)
+        for spec in opts.ALL:  # show the set's values, not the ones posted with the tap
+            self[spec.field].raw_data = None
+        self.convention.raw_data = None
+
     def overrides(self) -> tuple[dict[str, Any], dict[str, str]]:
         """The options as JSON, a preset switch applied; and field errors of unreadable ones."""
         convention = self.convention.data or "sochi"
@@ -150,13 +162,13 @@ class NewGameBase(PasswordMixin, FlaskForm):
                 field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
                 ok = False
             seen.add(name)
-        counts = PLAYER_COUNTS.get(self.convention.data or "", (3, 4))
+        counts = PLAYER_COUNTS.get(self.convention.data or "", (3, 4, 5))
         count = len(self.players())
         if count not in counts:
             message = (
                 _l("Hussar is played by two: write two names")
                 if counts == (2,)
-                else _l("Write three or four names")
+                else _l("Write three, four or five names")
             )
             self.player_0.errors = [*self.player_0.errors, str(message)]
             ok = False

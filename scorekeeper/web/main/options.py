@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.options import (
+    ALLPASS_EXITS_ON,
     ALLPASS_MODES,
     ENDS,
     HILL_DIVISORS,
@@ -18,7 +19,7 @@ from scorekeeper.rules.options import (
 )
 from scorekeeper.wording import OPTION_LABELS, VALUE_LABELS
 
-# kind: int | number | consolation | bool | choice | levels | list | stake | text
+# kind: int | optint | number | consolation | bool | choice | levels | list | stake | text
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,18 @@ MAIN: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("stake", "stake", _label("stake"), _l("Money per whist, e.g. 0.10")),
     OptionSpec("currency", "text", _label("currency"), _l("Shown with the money, e.g. EUR")),
+    OptionSpec(
+        "money_unit",
+        "stake",
+        _label("money_unit"),
+        _l("0.01 for cents; 1, 5 or 10 for whole roubles or hryvnias"),
+    ),
+    OptionSpec(
+        "round_limit",
+        "optint",
+        _label("round_limit"),
+        _l("The game also ends after this many rounds; empty: no limit"),
+    ),
 )
 HOUSE: tuple[OptionSpec, ...] = (
     OptionSpec("pool_whists", "int", _label("pool_whists")),
@@ -99,6 +112,10 @@ HOUSE: tuple[OptionSpec, ...] = (
         _l("e.g. 7 or 6, 7, 8; empty: no limit"),
     ),
     OptionSpec("allpass_min_amnesty", "bool", _label("allpass_min_amnesty")),
+    OptionSpec(
+        "allpass_exit_on", "choice", _label("allpass_exit_on"), "", _choices(ALLPASS_EXITS_ON)
+    ),
+    OptionSpec("stalingrad", "bool", _label("stalingrad")),
     OptionSpec("overflow", "choice", _label("overflow"), "", _choices(OVERFLOWS)),
     OptionSpec("end", "choice", _label("end"), "", _choices(ENDS)),
     OptionSpec("hill_divisor", "choice", _label("hill_divisor"), "", _choices(HILL_DIVISORS)),
@@ -114,6 +131,8 @@ def to_form(spec: OptionSpec, value: Any) -> Any:
         return ", ".join(str(v) for v in value)
     if spec.kind == "consolation":
         return "" if value == "value" else str(value)
+    if spec.kind == "optint":
+        return "" if value is None else str(value)
     if spec.kind in ("number", "stake"):
         return str(value)
     return value
@@ -138,6 +157,13 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
         return "value" if not text else _number(text)
     if spec.kind == "number":
         return _number((data or "").strip())
+    if spec.kind == "optint":
+        text = (data or "").strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise BadValue(_l("write a whole number, or leave it empty"))
+        return int(text)
     if spec.kind == "stake":
         return (data or "").strip().replace(",", ".")
     if spec.kind == "text":
@@ -148,6 +174,41 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
 def _number(text: str) -> Any:
     text = text.replace(",", ".")
     return int(text) if text.isdigit() else text
+
+
+@dataclass(frozen=True)
+class HouseSet:
+    """A one-tap set of house rules: a preset with a few options changed (docs/rules.md §7)."""
+
+    key: str
+    convention: str
+    changes: tuple[tuple[str, Any], ...]
+    label: Any
+    help: Any
+
+
+#: The seeds' literal readings, offered on the new-game page (docs/rules.md §7, end).
+HOUSE_SETS: tuple[HouseSet, ...] = (
+    HouseSet(
+        "sochi-003",
+        "sochi",
+        (("allpass_progression", [1]), ("hill_divisor", "opponents")),
+        _l("Sochi, no all-pass progression, hill split between the opponents"),
+        _l("all-passes always at 1; each hill divided by the number of opponents"),
+    ),
+    HouseSet(
+        "leningrad-002",
+        "leningrad",
+        (("allpass_exit_on", "made"),),
+        _l("Leningrad, all-passes end only with a game written into the pool"),
+        _l("after a failed contract or misère the all-passes go on"),
+    ),
+)
+
+
+def house_set(key: object) -> HouseSet | None:
+    """The house-rule set with this key, if any."""
+    return next((h for h in HOUSE_SETS if h.key == key), None)
 
 
 def preset_values(convention: str) -> dict[str, Any]:

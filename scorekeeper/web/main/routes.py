@@ -37,7 +37,11 @@ def new_game() -> str | Response:
             form.fill(last)
         form.default_name()
     errors: list[str] = []
-    if form.is_submitted() and all([form.validate(), form.check_players()]):
+    chosen = opts.house_set(request.form.get("house_set")) if request.method == "POST" else None
+    if chosen is not None:
+        # A one-tap house-rule set: show its values, keep the names; nothing is created yet.
+        form.fill_house_set(chosen)
+    elif form.is_submitted() and all([form.validate(), form.check_players()]):
         overrides, bad = form.overrides()
         for field, message in bad.items():
             form[field].errors = [message]
@@ -68,6 +72,7 @@ def new_game() -> str | Response:
         errors=errors,
         main_specs=opts.MAIN,
         house_specs=opts.HOUSE,
+        house_sets=opts.HOUSE_SETS,
         presets=presets,
         need_password=_need_password(),
     )
