@@ -16,6 +16,7 @@ import pytest
 from scorekeeper.gamefile import load
 from scorekeeper.render.pdf import export_name, export_pdf, sheet_html, sheet_pdf, slug
 from scorekeeper.rules import Game, score, settle
+from scorekeeper.wording import ENGLISH
 
 assert shutil.which("pdftotext"), "poppler-utils (pdftotext, pdftoppm) must be installed"
 
@@ -317,12 +318,12 @@ def test_five_players_with_a_penalty_and_the_new_options(tmp_path: Path) -> None
     for name in five:
         assert name in text
     assert "penalty: Galina, 6♠" in text
-    assert "money rounded to: 1" in text and "rounds: 4" in text
+    assert "Money rounded to: 1" in text and "Rounds: 4" in text
     assert "not a deal at the table" in text or "penalty on 6♠" in text
     result = settle(score(game))
     assert all(m == m.to_integral_value() for m in result.money.values())
     for pay in result.payments:
-        assert f"{pay.payer} pays {pay.payee} {pay.amount:.2f} RUB" in text
+        assert ENGLISH.payment(pay.payer, pay.payee, pay.amount, "RUB") in text
     assert ink(path, 1) > 0.03
 
 
