@@ -23,6 +23,7 @@ from scorekeeper.rules import (
     Problem,
     Reason,
 )
+from scorekeeper.rules.problems import Label
 from scorekeeper.rules.reasons import TEMPLATES
 
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
@@ -99,6 +100,8 @@ def _show_param(value: Any) -> str:
         return reason_text(value)
     if isinstance(value, Fraction):
         return amount(value)
+    if isinstance(value, Label):
+        return gettext(value.text)
     return str(value)
 
 

@@ -141,10 +141,13 @@ def test_the_first_dealer_must_be_a_player(web: Web, store: Store) -> None:
 def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> None:
     cases = {
         "opt_allpass_progression": ("1, x", "write whole numbers separated by commas"),
-        "opt_stake": ("ten", "option stake: must be a decimal like \"0.10\", not 'ten'"),
-        "opt_allpass_exit": ("5", "option allpass_exit: 5 is not allowed here (6, 7, 8, 9, 10)"),
+        "opt_stake": ("ten", "Stake per whist must be money from 0 to 1000000"),
+        "opt_allpass_exit": (
+            "5",
+            "option Lowest contract after all-passes in a row: 5 is not allowed here",
+        ),
         "opt_whist_split": ("stingy", "Not a valid choice."),
-        "opt_pool_target": ("0", "option pool_target: must be at least 1, not 0"),
+        "opt_pool_target": ("0", "Write a whole number from 1 to 1000"),
         "opt_currency": ("X" * 21, "Field cannot be longer than 20 characters."),
     }
     for field, (value, message) in cases.items():

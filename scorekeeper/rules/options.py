@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .problems import N_, Problem
+from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
+from .problems import N_, Label, Problem
 
 CONVENTIONS: tuple[str, ...] = ("sochi", "leningrad", "rostov", "hussar")
 
@@ -130,6 +131,59 @@ def find_convention(name: object) -> str | None:
     return key if key in PRESETS else None
 
 
+#: Each option's label as the new-game form shows it (the same words, so translated alike).
+OPTION_LABELS: dict[str, str] = {
+    "pool_target": N_("Pool target"),
+    "pool_whists": N_("Whists per pool point"),
+    "hill_whists": N_("Whists per hill point"),
+    "whist_scale": N_("Whists per trick"),
+    "remise_scale": N_("Remise, hill per undertrick"),
+    "shortfall_rate": N_("Whister short of quota, hill per trick"),
+    "consolation": N_("Consolation per undertrick"),
+    "dealer_consolation": N_("The dealer writes consolation too (4 players)"),
+    "whist_split": N_("One whister, one passer"),
+    "two_whister_quota": N_("Two whisters' quota"),
+    "ten_checked": N_("A ten is checked (no quota)"),
+    "half_whist": N_("Half-whist allowed on"),
+    "misere_value": N_("Misère made, pool"),
+    "misere_hill": N_("Misère failed, hill per trick"),
+    "allpass_mode": N_("All-pass is scored as"),
+    "allpass_price": N_("All-pass, price of a trick"),
+    "allpass_progression": N_("All-pass multipliers in a row"),
+    "allpass_exit": N_("Lowest contract after all-passes in a row"),
+    "allpass_min_amnesty": N_("All-pass: the fewest tricks are free"),
+    "overflow": N_("Points above the pool target"),
+    "end": N_("The game ends when"),
+    "hill_divisor": N_("The hill is divided by"),
+    "stake": N_("Stake per whist"),
+    "currency": N_("Currency"),
+}
+
+#: The range of every numeric option (docs/limits.md); anything outside is refused.
+OPTION_BOUNDS: dict[str, Bounds] = {
+    "pool_target": bounds(1, 1000, whole=True),
+    "pool_whists": bounds(1, 1000, whole=True),
+    "hill_whists": bounds(1, 1000, whole=True),
+    "whist_scale": bounds(0, 100),
+    "remise_scale": bounds(0, 100),
+    "shortfall_rate": bounds(0, 100),
+    "consolation": bounds(0, 1000),
+    "misere_value": bounds(0, 1000, whole=True),
+    "misere_hill": bounds(0, 1000, whole=True),
+    "allpass_price": bounds(0, 1000, whole=True),
+    "allpass_progression": bounds(0, 100, whole=True),
+    "stake": STAKE,
+}
+MAX_PROGRESSION = 20
+"""At most this many all-pass multipliers."""
+MAX_CURRENCY = 20
+
+
+def option_label(key: str) -> Label:
+    """An option's label for a message (the key itself for an unknown option)."""
+    return Label(OPTION_LABELS.get(key, key))
+
+
 def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Options, list[Problem]]:
     """Apply house-rule overrides to a preset; returns the options and the problems found."""
     problems: list[Problem] = []
@@ -139,17 +193,21 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
         if parser is None:
             problems.append(
                 Problem(
-                    N_("unknown option {option}"), {"option": repr(key)}, field=f"options.{key}"
+                    N_("unknown option {option}"),
+                    {"option": repr(key)[:40]},
+                    field=f"options.{str(key)[:40]}",
                 )
             )
             continue
         try:
             changes[key] = parser(raw)
+        except NumberError as bad:
+            problems.append(number_problem(key, raw, bad))
         except _BadOption as bad:
             problems.append(
                 Problem(
                     N_("option {option}: {why}"),
-                    {"option": key, "why": str(bad)},
+                    {"option": option_label(key), "why": str(bad)},
                     field=f"options.{key}",
                 )
             )
@@ -157,56 +215,74 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
     return dataclasses.replace(preset, **changes), problems
 
 
+def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
+    """The problem with a numeric option's value, in rules.md §7 terms."""
+    limits = OPTION_BOUNDS[key]
+    params = {
+        "option": option_label(key),
+        "low": limits.low_text,
+        "high": limits.high_text,
+        "value": _show(raw),
+    }
+    if key == "stake":
+        template = N_(
+            "{option} must be money from {low} to {high} with at most four decimals, "
+            "like 0.10 (no exponents), not {value}"
+        )
+    elif limits.whole:
+        template = N_("{option} must be a whole number from {low} to {high}, not {value}")
+    elif error.reason == "range":
+        template = N_("{option} must be from {low} to {high}, not {value}")
+    else:
+        template = N_(
+            "{option} must be a number from {low} to {high} like 2, 0.5 or 1/2 "
+            "(no exponents), not {value}"
+        )
+    return Problem(template, params, field=f"options.{key}")
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a bad value for a message (never a huge one)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
 class _BadOption(ValueError):
     pass
 
 
-def _int(minimum: int) -> Any:
+def _int(key: str) -> Any:
     def parse(raw: Any) -> int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise _BadOption(f"must be a whole number, not {raw!r}")
-        if raw < minimum:
-            raise _BadOption(f"must be at least {minimum}, not {raw}")
-        return raw
+        if isinstance(raw, str):  # a game file writes whole numbers as numbers
+            raise NumberError("form")
+        return read_whole(raw, OPTION_BOUNDS[key])
 
     return parse
 
 
-def _fraction(raw: Any) -> Fraction:
-    if isinstance(raw, bool):
-        raise _BadOption(f"must be a number, not {raw!r}")
-    try:
-        if isinstance(raw, int):
-            value = Fraction(raw)
-        elif isinstance(raw, float):
-            value = Fraction(str(raw))
-        elif isinstance(raw, str):
-            value = Fraction(raw.strip())
-        else:
-            raise _BadOption(f"must be a number, not {raw!r}")
-    except (ValueError, ZeroDivisionError):
-        raise _BadOption(f'must be a number like 1 or "1/2", not {raw!r}') from None
-    if value < 0:
-        raise _BadOption(f"must not be negative, not {raw!r}")
-    return value
+def _fraction(key: str) -> Any:
+    def parse(raw: Any) -> Fraction:
+        return read_number(raw, OPTION_BOUNDS[key])
+
+    return parse
 
 
 def _consolation(raw: Any) -> Fraction | None:
     if raw == "value":
         return None
-    return _fraction(raw)
+    return read_number(raw, OPTION_BOUNDS["consolation"])
 
 
 def _bool(raw: Any) -> bool:
     if not isinstance(raw, bool):
-        raise _BadOption(f"must be true or false, not {raw!r}")
+        raise _BadOption(f"must be true or false, not {_show(raw)}")
     return raw
 
 
 def _choice(choices: tuple[str, ...]) -> Any:
     def parse(raw: Any) -> str:
         if raw not in choices:
-            raise _BadOption(f"must be one of {', '.join(choices)}, not {raw!r}")
+            raise _BadOption(f"must be one of {', '.join(choices)}, not {_show(raw)}")
         return str(raw)
 
     return parse
@@ -215,17 +291,21 @@ def _choice(choices: tuple[str, ...]) -> Any:
 def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0) -> Any:
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
-            raise _BadOption(f"must be a list, not {raw!r}")
+            raise _BadOption(f"must be a list, not {_show(raw)}")
         if not raw and not empty_ok:
             raise _BadOption("must not be empty")
+        if len(raw) > MAX_PROGRESSION:
+            raise _BadOption(f"must hold at most {MAX_PROGRESSION} numbers")
         out = []
         for item in raw:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise _BadOption(f"must hold whole numbers, not {item!r}")
+                raise _BadOption(f"must hold whole numbers, not {_show(item)}")
             if allowed is not None and item not in allowed:
-                raise _BadOption(f"{item} is not allowed here ({', '.join(map(str, allowed))})")
-            if item < minimum:
-                raise _BadOption(f"{item} is below {minimum}")
+                raise _BadOption(
+                    f"{_show(item)} is not allowed here ({', '.join(map(str, allowed))})"
+                )
+            if not minimum <= item <= 100:
+                raise _BadOption(f"{_show(item)} is not from {minimum} to 100")
             out.append(item)
         return tuple(out)
 
@@ -233,42 +313,34 @@ def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int =
 
 
 def _stake(raw: Any) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}')
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}') from None
-    if not value.is_finite() or value < 0:
-        raise _BadOption(f'must be a decimal like "0.10", not {raw!r}')
-    return value
+    return read_stake(raw)
 
 
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise _BadOption(f"must be text, not {raw!r}")
-    if len(raw) > 20:
-        raise _BadOption("must be at most 20 characters")
+        raise _BadOption(f"must be text, not {_show(raw)}")
+    if len(raw) > MAX_CURRENCY:
+        raise _BadOption(f"must be at most {MAX_CURRENCY} characters")
     return raw
 
 
 _PARSERS: dict[str, Any] = {
-    "pool_target": _int(1),
-    "pool_whists": _int(1),
-    "hill_whists": _int(1),
-    "whist_scale": _fraction,
-    "remise_scale": _fraction,
-    "shortfall_rate": _fraction,
+    "pool_target": _int("pool_target"),
+    "pool_whists": _int("pool_whists"),
+    "hill_whists": _int("hill_whists"),
+    "whist_scale": _fraction("whist_scale"),
+    "remise_scale": _fraction("remise_scale"),
+    "shortfall_rate": _fraction("shortfall_rate"),
     "consolation": _consolation,
     "dealer_consolation": _bool,
     "whist_split": _choice(WHIST_SPLITS),
     "two_whister_quota": _choice(TWO_WHISTER_QUOTAS),
     "ten_checked": _bool,
     "half_whist": _int_list((6, 7), empty_ok=True),
-    "misere_value": _int(0),
-    "misere_hill": _int(0),
+    "misere_value": _int("misere_value"),
+    "misere_hill": _int("misere_hill"),
     "allpass_mode": _choice(ALLPASS_MODES),
-    "allpass_price": _int(0),
+    "allpass_price": _int("allpass_price"),
     "allpass_progression": _int_list(None, empty_ok=False, minimum=0),
     "allpass_exit": _int_list((6, 7, 8, 9, 10), empty_ok=True),
     "allpass_min_amnesty": _bool,

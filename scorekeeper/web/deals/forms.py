@@ -318,9 +318,17 @@ def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading
         if player is None:
             reading.add(where, str(_l("Choose the player")))
             continue
-        amount = parse_amount(text.replace(",", ".").replace("−", "-"))
+        amount = parse_amount(text)
         if amount is None:
-            reading.add(where, str(_l("Write an amount, e.g. 10 or -4")))
+            reading.add(
+                where,
+                str(
+                    _l(
+                        "Write an amount from −1000000 to 1000000 whists, e.g. 10, -4 or 2.5 "
+                        "(no exponents)"
+                    )
+                ),
+            )
             continue
         value: Any = int(amount) if amount.denominator == 1 else str(amount)
         column = row["column"].data

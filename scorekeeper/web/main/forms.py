@@ -25,6 +25,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
+from scorekeeper.rules.options import OPTION_BOUNDS
 
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
@@ -53,8 +54,18 @@ class PasswordMixin:
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
+        limits = OPTION_BOUNDS[spec.name]
         return IntegerField(
-            label, description=desc, validators=[InputRequired(), NumberRange(0, 10_000)]
+            label,
+            description=desc,
+            validators=[
+                InputRequired(),
+                NumberRange(
+                    int(limits.low),
+                    int(limits.high),
+                    message=_l("Write a whole number from %(min)s to %(max)s"),
+                ),
+            ],
         )
     if spec.kind == "bool":
         return BooleanField(label, description=desc)
