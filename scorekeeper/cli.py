@@ -158,7 +158,7 @@ def _app(db: str | None) -> Any:
     """The web app with its configuration (instance/config.py, SCOREKEEPER_*), --db on top."""
     from scorekeeper.web import create_app
 
-    app = create_app()
+    app = create_app(create_database=False)  # each command opens (or makes) its own
     if db:
         app.config["DATABASE"] = db
     return app

@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlite_utils import Database
 
 from .errors import (
+    DatabaseMissing,
     DealNotFound,
     GameNotFound,
     ReadOnlyAccess,
@@ -60,18 +61,31 @@ class Store:
     on teardown; SQLite itself serializes writers across threads and processes.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> None:
-        """Open (creating it and its directory if missing) and migrate the database file.
+    def __init__(
+        self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000, create: bool = True
+    ) -> None:
+        """Open and migrate the database file; with create (the default) make it and its
+        directory if missing. With create=False a missing file is never made anew (a
+        server whose database vanished must not start a second, empty one).
 
         Raises StorageUnavailable if the file cannot be opened, read or migrated.
         """
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                target: str | Path = self.path
+            else:
+                if not self.path.is_file():
+                    raise DatabaseMissing(f"there is no database file at {self.path}")
+                target = f"{self.path.resolve().as_uri()}?mode=rw"
             # isolation_level=None: the driver opens no implicit transactions; every
             # transaction below is begun and ended explicitly.
             self._conn = sqlite3.connect(
-                self.path, timeout=busy_timeout_ms / 1000, isolation_level=None
+                target,
+                timeout=busy_timeout_ms / 1000,
+                isolation_level=None,
+                uri=not create,
             )
         except (OSError, sqlite3.Error) as exc:
             raise storage_error(exc, self.path) from exc

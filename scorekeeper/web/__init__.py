@@ -17,8 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, create_database: bool = True
+) -> Flask:
+    """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env.
+
+    The database file is created here if it does not exist yet (create_database); later
+    requests never create one (a vanished file is a 503).
+    """
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -65,6 +71,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
+    if create_database:
+        storage.prepare_database(app)
     return app
 
 
