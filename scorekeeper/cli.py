@@ -259,6 +259,10 @@ def _backup(args: argparse.Namespace) -> int:
     database = _app(args.db).config["DATABASE"]
     if not Path(database).is_file():
         return _fail(f"there is no database at {database}")
+    from scorekeeper.store.store import same_file
+
+    if same_file(Path(args.path), Path(database)):
+        return _fail(f"{args.path} is the database itself: write the backup to another file", 2)
     try:
         with Store(database) as store:
             store.backup(args.path)

@@ -49,6 +49,10 @@ class StorageUnavailable(StoreError):
         self.reason = reason
 
 
+class BackupOntoItself(StoreError):
+    """A backup was asked to overwrite the very database it copies."""
+
+
 class DatabaseMissing(StorageUnavailable):
     """The database file (or its directory) is not where the server was started with it."""
 

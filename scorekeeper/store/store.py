@@ -15,6 +15,7 @@ from typing import Any, cast
 from sqlite_utils import Database
 
 from .errors import (
+    BackupOntoItself,
     DatabaseMissing,
     DealNotFound,
     GameNotFound,
@@ -429,6 +430,10 @@ class Store:
         written. Raises StorageUnavailable.
         """
         dest = Path(dest)
+        if same_file(dest, self.path):
+            raise BackupOntoItself(
+                f"the backup target {dest} is the database itself: choose another file"
+            )
         partial = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.partial")
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -672,6 +677,16 @@ class Store:
                 "game_version": game_version,
             }
         )
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same file (symlinks, "..", hard links included)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def new_token() -> str:
