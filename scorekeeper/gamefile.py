@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     score,
 )
 from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import bad_character, normalize, normalize_all
 
 FORMAT = "scorekeeper-game/1"
 KNOWN_FORMATS = (FORMAT,)
@@ -47,7 +48,7 @@ def loads(text: str | bytes) -> Game:
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return load(data)
+    return load(normalize_all(data))
 
 
 def load_scored(data: Any) -> tuple[Game, Sheet]:
@@ -87,6 +88,8 @@ def load(data: Any, *, check: bool = True) -> Game:
         name = ""
     elif len(name) > MAX_NAME:
         bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
+    elif (char := bad_character(name)) is not None:
+        bad(N_("the game's name holds {char}: remove it"), "name", char=char)
 
     convention = find_convention(data["convention"])
     if convention is None:
@@ -173,7 +176,10 @@ def _players(raw: Any, convention: str | None, bad: Any) -> list[str]:
                 limit=MAX_PLAYER_NAME,
             )
             ok = False
-        elif name in names:
+        elif (char := bad_character(name)) is not None:
+            bad(N_("player {n}: the name holds {char}: remove it"), "players", n=n, char=char)
+            ok = False
+        elif normalize(name) in {normalize(other) for other in names}:
             bad(
                 N_("player {name} appears twice"),
                 "players",

@@ -105,7 +105,7 @@ BAD_PLAYERS = [
     (["Anna", "Anna", "Vera"], "player_1", "Two players cannot have the same name"),
     (["Anna", "Boris", ""], "player_0", "Write three or four names"),
     (["Anna", "B" * 41, "Vera"], "player_1", "At most 40 characters"),
-    (["Anna", "Bo\x07ris", "Vera"], "player_1", "A name cannot hold control characters"),
+    (["Anna", "Bo\x07ris", "Vera"], "player_1", "The name cannot hold U+0007 control character"),
 ]
 
 

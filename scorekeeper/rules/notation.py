@@ -19,6 +19,7 @@ from .deals import (
 )
 from .numbers import AMOUNT, NumberError, read_number
 from .problems import N_, Problem
+from .text import bad_character
 
 _KEYS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required keys, optional keys)
@@ -175,6 +176,8 @@ def _parse_correction(
         reason = ""
     elif len(reason) > MAX_REASON:
         bad(N_("reason is too long (at most {limit} characters)"), "reason", limit=MAX_REASON)
+    elif (char := bad_character(reason, newlines=True)) is not None:
+        bad(N_("the reason holds {char}: remove it"), "reason", char=char)
     entries_raw = raw["entries"]
     if not isinstance(entries_raw, list) or not entries_raw:
         bad(N_("a correction needs a non-empty list of entries"), "entries")

@@ -11,6 +11,7 @@ from typing import Any
 
 from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
 from .problems import N_, Label, Problem
+from .text import bad_character, normalize
 
 CONVENTIONS: tuple[str, ...] = ("sochi", "leningrad", "rostov", "hussar")
 
@@ -321,7 +322,10 @@ def _text(raw: Any) -> str:
         raise _BadOption(f"must be text, not {_show(raw)}")
     if len(raw) > MAX_CURRENCY:
         raise _BadOption(f"must be at most {MAX_CURRENCY} characters")
-    return raw
+    char = bad_character(raw)
+    if char is not None:
+        raise _BadOption(f"holds {char}: remove it")
+    return normalize(raw)
 
 
 _PARSERS: dict[str, Any] = {

@@ -29,6 +29,7 @@ from scorekeeper.rules import Answer, Problem, Sheet, defenders
 from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.scoring import active_players, min_level
+from scorekeeper.rules.text import normalize
 
 from ..widgets import WriteForm, choices
 
@@ -305,7 +306,7 @@ def read(form: _DealBase, seat: Seat) -> Reading:
 
 
 def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
-    reason = (form.reason.data or "").strip()
+    reason = normalize((form.reason.data or "").strip().replace("\r\n", "\n"))
     if not reason:
         reading.add("reason", str(_l("Say why the correction is made")))
     entries: list[dict[str, Any]] = []

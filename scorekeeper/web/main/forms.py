@@ -26,6 +26,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
 from scorekeeper.rules.options import OPTION_BOUNDS
+from scorekeeper.rules.text import bad_character, normalize
 
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
@@ -98,8 +99,14 @@ class NewGameBase(PasswordMixin, FlaskForm):
         return [self[spec.field] for spec in specs]
 
     def players(self) -> list[str]:
-        """The names typed in, in seating order, without empty seats."""
-        return [(f.data or "").strip() for f in self.player_fields() if (f.data or "").strip()]
+        """The names typed in (NFC), in seating order, without empty seats."""
+        return [_name(f.data) for f in self.player_fields() if _name(f.data)]
+
+    def validate_name(self, field: Field) -> None:
+        char = bad_character(field.data or "")
+        if char is not None:
+            raise ValidationError(_l("The name cannot hold %(char)s", char=char))
+        field.data = normalize((field.data or "").strip())
 
     def default_name(self) -> None:
         """Today's date as the game's name, when none was typed."""
@@ -151,11 +158,12 @@ class NewGameBase(PasswordMixin, FlaskForm):
         ok = True
         seen: set[str] = set()
         for field in self.player_fields():
-            name = (field.data or "").strip()
+            name = _name(field.data)
             if not name:
                 continue
-            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-                field.errors = [*field.errors, str(_l("A name cannot hold control characters"))]
+            char = bad_character(name)
+            if char is not None:
+                field.errors = [*field.errors, str(_l("The name cannot hold %(char)s", char=char))]
                 ok = False
             elif name in seen:
                 field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
@@ -183,7 +191,12 @@ class NewGameBase(PasswordMixin, FlaskForm):
 
     def first_dealer_name(self) -> str:
         """The first dealer's name."""
-        return (self.player_fields()[int(self.first_dealer.data or 0)].data or "").strip()
+        return _name(self.player_fields()[int(self.first_dealer.data or 0)].data)
+
+
+def _name(data: Any) -> str:
+    """A typed name, trimmed and NFC-normalised (so one name typed two ways is one)."""
+    return normalize((data or "").strip())
 
 
 def _same(a: Any, b: Any) -> bool:
