@@ -7,7 +7,7 @@ import hmac
 from typing import Any
 
 from flask import current_app
-from flask_babel import format_date
+from flask_babel import format_date, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -28,6 +28,7 @@ from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
 from scorekeeper.rules.options import OPTION_BOUNDS
 from scorekeeper.rules.text import bad_character, normalize
 
+from .. import attempts
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
 
@@ -45,10 +46,24 @@ class PasswordMixin:
     """The server's password, asked for only when SCOREKEEPER_PASSWORD is set."""
 
     password = PasswordField(_l("Server password"), validators=[Length(max=200)])
+    wait = 0
+    """Seconds this client must wait before its next password (0: none); the page says it."""
 
     def validate_password(self, field: Field) -> None:
         expected = str(current_app.config.get("PASSWORD") or "")
-        if expected and not hmac.compare_digest((field.data or "").encode(), expected.encode()):
+        if not expected:
+            return
+        self.wait = attempts.wait_seconds()
+        if self.wait:
+            raise ValidationError(
+                ngettext(
+                    "Too many wrong passwords: wait %(num)s second and try again.",
+                    "Too many wrong passwords: wait %(num)s seconds and try again.",
+                    self.wait,
+                )
+            )
+        if not hmac.compare_digest((field.data or "").encode(), expected.encode()):
+            attempts.failed()
             raise ValidationError(_l("Wrong password"))
 
 

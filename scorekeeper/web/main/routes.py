@@ -27,7 +27,7 @@ def home() -> str:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game() -> str | Response:
+def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     form = NewGameForm()
     if request.method == "GET":
         last = get_store().last_game_settings()
@@ -61,7 +61,7 @@ def new_game() -> str | Response:
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     _dealer_choices(form)
     presets = {c: opts.preset_values(c) for c in CONVENTIONS}
-    return render_template(
+    page = render_template(
         "new_game.html",
         form=form,
         errors=errors,
@@ -70,10 +70,13 @@ def new_game() -> str | Response:
         presets=presets,
         need_password=_need_password(),
     )
+    if form.wait:
+        return page, 429, {"Retry-After": str(form.wait)}
+    return page
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game() -> str | Response | tuple[str, int]:
+def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -88,9 +91,12 @@ def import_game() -> str | Response | tuple[str, int]:
             flash(_("The game file was opened as a new game."))
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     status = 400 if request.method == "POST" else 200
-    return render_template(
+    page = render_template(
         "import.html", form=form, problems=problems, need_password=_need_password()
-    ), status
+    )
+    if form.wait:
+        return page, 429, {"Retry-After": str(form.wait)}
+    return page, status
 
 
 @bp.route("/manifest.webmanifest")
