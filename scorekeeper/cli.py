@@ -80,12 +80,19 @@ def _score(args: argparse.Namespace) -> int:
         print(f"{args.file}: cannot read the file: {error.strerror}", file=sys.stderr)
         return 2
     try:
-        game = gamefile.loads(text)
+        # A file made elsewhere may be longer than a game on the server: still scored.
+        game = gamefile.loads(text, max_deals=gamefile.FORMAT_MAX_DEALS)
         sheet = score(game)
     except InvalidGame as invalid:
         for problem in invalid.problems:
             print(problem, file=sys.stderr)
         return 2
+    if len(game.deals) > gamefile.MAX_DEALS:
+        print(
+            f"note: {len(game.deals)} deals; the server imports games of at most "
+            f"{gamefile.MAX_DEALS}",
+            file=sys.stderr,
+        )
     if args.format == "text":
         from scorekeeper.present import locale_from_environment, use_locale
 

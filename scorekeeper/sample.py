@@ -63,13 +63,13 @@ def random_game(
         "finished": False,
         "deals": [],
     }
-    game = gamefile.load(data)
+    game = gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)
     sheet, _ = replay(game)
     for _ in range(deals):
         if sheet.finished:
             break
         data["deals"].append(random_deal(rng, sheet, corrections=corrections))
-        game = gamefile.load(data)
+        game = gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)
         sheet, problems = replay(game)
         assert not problems, problems
     return data

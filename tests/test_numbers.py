@@ -88,7 +88,7 @@ def test_the_stake_keeps_its_decimals_and_refuses_more() -> None:
         ("stake", "1e10000000", "Stake per whist must be money from 0 to 1000000"),
         ("stake", 10**4000, "Stake per whist must be money"),
         ("stake", "1000000000", "Stake per whist must be money"),
-        ("pool_target", 10**12, "Pool target must be a whole number from 1 to 1000"),
+        ("pool_target", 10**12, "Pool target must be a whole number from 1 to 100000"),
         ("hill_whists", 0, "Whists per hill point must be a whole number from 1 to 1000"),
         ("allpass_price", 2.5, "All-pass, price of a trick must be a whole number"),
     ],

@@ -162,7 +162,7 @@ OPTION_LABELS: dict[str, str] = {
 
 #: The range of every numeric option (docs/limits.md); anything outside is refused.
 OPTION_BOUNDS: dict[str, Bounds] = {
-    "pool_target": bounds(1, 1000, whole=True),
+    "pool_target": bounds(1, 100_000, whole=True),
     "pool_whists": bounds(1, 1000, whole=True),
     "hill_whists": bounds(1, 1000, whole=True),
     "whist_scale": bounds(0, 100),

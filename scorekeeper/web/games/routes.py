@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import hashlib
 import io
 import json
 import re
+import threading
 
-from flask import flash, redirect, render_template, request, send_file, url_for
+from flask import current_app, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -125,8 +128,22 @@ def download(mode: str, token: str) -> Response:
     return _no_cache(response, loaded, "file")
 
 
+PDF_SLOTS = 2
+"""PDFs drawn at the same time; the next phones wait up to PDF_WAIT_SECONDS, then 503."""
+_PDF_SLOTS = threading.BoundedSemaphore(PDF_SLOTS)
+
+
+def _give_back_memory() -> None:
+    """Return the memory a drawing used to the system (glibc keeps freed heap otherwise)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
+        pass
+
+
 @bp.route(GAME + "/pulka.pdf")
-def pdf(mode: str, token: str) -> Response | tuple[str, int]:
+def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     loaded = open_game(mode, token)
     if isinstance(loaded, Response):
         return loaded
@@ -143,12 +160,26 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int]:
         return cached
     record = loaded.record
     edited = {d.position + 1 for d in record.deals if d.updated_at != d.created_at}
-    data = sheet_pdf(
-        loaded.game,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        edited_deals=edited,
-    )
+    # At most PDF_SLOTS drawings at once: each takes a core and tens of MB for a moment.
+    if not _PDF_SLOTS.acquire(timeout=float(current_app.config.get("PDF_WAIT_SECONDS", 5))):
+        from ..storage import error_page
+
+        page, status = error_page(
+            503,
+            _("The server is busy"),
+            _("Other phones are making their PDF right now. Try again in a few seconds."),
+        )
+        return page, status, {"Retry-After": "5"}
+    try:
+        data = sheet_pdf(
+            loaded.game,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            edited_deals=edited,
+        )
+    finally:
+        _PDF_SLOTS.release()
+        _give_back_memory()
     response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
     return _no_cache(response, loaded, "pdf")
 
