@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import socket
 import sys
@@ -272,6 +273,8 @@ def _backup(args: argparse.Namespace) -> int:
         return _fail(f"{args.path} is the database itself: write the backup to another file", 2)
     try:
         with Store(database) as store:
+            with contextlib.suppress(StoreError):  # a read-only file is still backed up
+                store.purge_deleted()  # games deleted long ago are not copied
             store.backup(args.path)
         check = _integrity(Path(args.path))
     except StoreError as error:

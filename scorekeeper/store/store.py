@@ -33,6 +33,8 @@ Row = dict[str, Any]
 # the id of the deal it wrote, or None for a game-level change.
 Change = Callable[[Row, str, int], int | None]
 
+DELETED_KEEP_DAYS = 7
+"""A deleted game can be restored through its edit link this long, then it is purged."""
 _TOKEN_BYTES = 24  # 192 bits: a game's links cannot be guessed
 _IN_CHUNK = 400  # tokens per IN (...) query, well under SQLite's bound-parameter limit
 
@@ -226,7 +228,8 @@ class Store:
                 chunk = wanted[start : start + _IN_CHUNK]
                 marks = ", ".join("?" * len(chunk))
                 rows = self._db.table("games").rows_where(
-                    f"edit_token IN ({marks}) OR view_token IN ({marks})",
+                    f"(edit_token IN ({marks}) OR view_token IN ({marks}))"
+                    " AND deleted_at IS NULL",
                     [*chunk, *chunk],
                     select="id, edit_token",
                 )
@@ -241,7 +244,11 @@ class Store:
     def last_game_settings(self) -> dict[str, Any] | None:
         """Return players, convention, options and first dealer of the newest game, if any."""
         with self._reading():
-            rows = list(self._db.table("games").rows_where(order_by="id DESC", limit=1))
+            rows = list(
+                self._db.table("games").rows_where(
+                    "deleted_at IS NULL", order_by="id DESC", limit=1
+                )
+            )
         if not rows:
             return None
         row = rows[0]
@@ -421,6 +428,90 @@ class Store:
             for row in rows
         ]
 
+    # -- links and deleting -------------------------------------------------------------
+
+    def replace_token(self, token: str, which: Access) -> GameRecord:
+        """Give a game a new edit or view token (from its edit token); the old one stops
+        working at once. Returns the game as seen through its (possibly new) edit token."""
+        column = "edit_token" if which == "edit" else "view_token"
+        with self._writing():
+            game, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("only the edit link can replace a link")
+            self._db.table("games").update(game["id"], {column: new_token()})
+            return self._record(game["id"], "edit")
+
+    def delete_game(self, token: str) -> str:
+        """Take a game off (from its edit token): every link answers "not found" except the
+        edit link's page that offers to restore it, for DELETED_KEEP_DAYS days; then
+        purge_deleted removes it for good. Returns when it was deleted."""
+        now = _now()
+        with self._writing():
+            game, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("only the edit link can delete a game")
+            self._db.table("games").update(game["id"], {"deleted_at": now})
+        return now
+
+    def deleted_game(self, token: str) -> tuple[str, str] | None:
+        """(name, deleted_at) of a deleted game whose *edit* token this is, else None."""
+        if not isinstance(token, str) or not token:
+            return None
+        with self._reading():
+            rows = list(
+                self._db.table("games").rows_where(
+                    "edit_token = ? AND deleted_at IS NOT NULL",
+                    [token],
+                    select="name, deleted_at",
+                )
+            )
+        return (rows[0]["name"], rows[0]["deleted_at"]) if rows else None
+
+    def restore_game(self, token: str) -> GameRecord:
+        """Bring back a deleted game by its edit token; raises GameNotFound once purged."""
+        with self._writing():
+            rows = list(
+                self._db.table("games").rows_where(
+                    "edit_token = ? AND deleted_at IS NOT NULL", [token], select="id"
+                )
+            )
+            if not rows:
+                raise GameNotFound("no deleted game has this link")
+            self._db.table("games").update(rows[0]["id"], {"deleted_at": None})
+            return self._record(rows[0]["id"], "edit")
+
+    def purge_deleted(self, *, now: datetime.datetime | None = None) -> int:
+        """Remove for good every game deleted more than DELETED_KEEP_DAYS days ago, with its
+        deals, history and request keys; the freed pages are zeroed (secure_delete), so no
+        backup made afterwards holds any of it. Returns how many games went."""
+        moment = now or datetime.datetime.now(datetime.UTC)
+        cutoff = (moment - datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat(
+            timespec="microseconds"
+        )
+        with self._translated():
+            self._conn.execute("PRAGMA secure_delete = ON")
+        try:
+            with self._writing():
+                ids = [
+                    row[0]
+                    for row in self._conn.execute(
+                        "SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at < ?",
+                        [cutoff],
+                    )
+                ]
+                for game_id in ids:
+                    for table in ("request_keys", "deal_revisions", "deals"):
+                        self._conn.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
+                    self._conn.execute("DELETE FROM games WHERE id = ?", [game_id])
+            if ids:
+                with self._translated():
+                    # Copy the zeroed pages from the write-ahead log into the file itself.
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            with self._translated():
+                self._conn.execute("PRAGMA secure_delete = OFF")
+        return len(ids)
+
     # -- maintenance -------------------------------------------------------------------
 
     def backup(self, dest: str | os.PathLike[str]) -> None:
@@ -471,11 +562,14 @@ class Store:
     # -- internals ---------------------------------------------------------------------
 
     def _find(self, token: str) -> tuple[Row, Access]:
-        """Return the game row for an edit or view token and which one it is."""
+        """Return the game row for an edit or view token and which one it is (a deleted
+        game is not found)."""
         if isinstance(token, str) and token:
             rows = list(
                 self._db.table("games").rows_where(
-                    "edit_token = ? OR view_token = ?", [token, token], limit=1
+                    "(edit_token = ? OR view_token = ?) AND deleted_at IS NULL",
+                    [token, token],
+                    limit=1,
                 )
             )
             if rows:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from flask import Flask, current_app, g, render_template, request
 from flask_babel import _
@@ -26,8 +27,25 @@ def get_store() -> Store:
         # Never create the file here: it was made at start-up (prepare_database); a file
         # or folder gone since is a 503, not a fresh empty database beside the real one.
         g.store = Store(current_app.config["DATABASE"], create=False)
+        _purge_now_and_then(g.store)
     store: Store = g.store
     return store
+
+
+PURGE_EVERY = 3600.0
+"""Seconds between two purges of games deleted long enough ago (also done at start-up)."""
+
+
+def _purge_now_and_then(store: Store) -> None:
+    last = current_app.extensions.get("last_purge", 0.0)
+    now = time.monotonic()
+    if now - last < PURGE_EVERY:
+        return
+    current_app.extensions["last_purge"] = now
+    try:
+        store.purge_deleted()
+    except StoreError as error:  # e.g. a read-only file: reading still works
+        current_app.logger.warning("could not purge deleted games: %s", error)
 
 
 def _close_store(_error: BaseException | None = None) -> None:
@@ -88,7 +106,9 @@ def prepare_database(app: Flask) -> None:
     """Create the database file at start-up if it does not exist yet (the only time the
     server makes one); a file that cannot be made is logged and answered with 503s."""
     try:
-        Store(app.config["DATABASE"]).close()
+        with Store(app.config["DATABASE"]) as store:
+            store.purge_deleted()
+        app.extensions["last_purge"] = time.monotonic()
     except StoreError as error:
         app.logger.error("storage unavailable at start-up: %s", error)
 

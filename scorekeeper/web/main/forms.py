@@ -241,3 +241,9 @@ class ImportForm(PasswordMixin, FlaskForm):
     """Open a game file (JSON) as a new game."""
 
     file = FileField(_l("Game file (.json)"), validators=[FileRequired(_l("Choose a file"))])
+
+
+class ForgetForm(FlaskForm):
+    """Take a game off this phone's list."""
+
+    token = HiddenField(validators=[InputRequired(), Length(max=100)])

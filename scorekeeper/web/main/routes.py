@@ -15,7 +15,7 @@ from ..storage import get_store
 from ..widgets import choices
 from . import bp
 from . import options as opts
-from .forms import ImportForm, NewGameBase, NewGameForm
+from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
 
 
 @bp.route("/")
@@ -97,6 +97,16 @@ def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str
     if form.wait:
         return page, 429, {"Retry-After": str(form.wait)}
     return page, status
+
+
+@bp.route("/forget", methods=["POST"])
+def forget() -> Response:
+    """Take a game off this phone's home list (the game itself stays, its links too)."""
+    form = ForgetForm()
+    if form.validate_on_submit():
+        recent.forget(form.token.data or "")
+        flash(_("The game is no longer listed on this phone; its links still work."))
+    return redirect(url_for("main.home"))
 
 
 @bp.route("/manifest.webmanifest")
