@@ -161,7 +161,7 @@ def test_the_new_game_form_refuses_huge_numbers_next_to_the_field(
     web: Web, store: Store, field: str, value: str
 ) -> None:
     result = _new_game_with(web, **{field: value})
-    assert result.status == 200
+    assert result.status == 422
     shown = result.html.split(f'id="{field}-errors"')[1].split("</ul>")[0]
     assert "1000" in shown or "100" in shown, result.errors()
     assert store.last_game_settings() is None

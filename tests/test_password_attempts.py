@@ -28,7 +28,7 @@ def test_guessing_on_new_is_stopped_with_the_wait_shown(app: Flask, web: Web, st
     app.config["PASSWORD"] = "1234"
     for guess in range(LIMIT):
         result = _try_new(web, f"{guess:04d}")
-        assert result.status == 200
+        assert result.status == 422
         assert "Wrong password" in result.errors()
     blocked = _try_new(web, "1234")  # even the right one waits now
     assert blocked.status == 429

@@ -119,7 +119,7 @@ def test_the_new_game_form_refuses_bad_text(
     web: Web, store: Store, fields: dict[str, str], message: str
 ) -> None:
     result = _new_game(web, **fields)
-    assert result.status == 200
+    assert result.status == 422
     assert any(message in e for e in result.errors()), result.errors()
     assert store.last_game_settings() is None
 

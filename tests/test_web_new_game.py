@@ -115,7 +115,7 @@ def test_bad_players_are_refused_next_to_the_field(web: Web, store: Store) -> No
         for i, name in enumerate(players):
             form.set(**{f"player_{i}": name})
         result = web.submit(page, form)
-        assert result.status == 200, players
+        assert result.status == 422, players
         assert message in result.errors(), (players, result.errors())
         assert message in result.html.split(f'id="{field}-errors"')[1].split("</ul>")[0]
         assert not games(store)
@@ -156,7 +156,7 @@ def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> No
             form.set(**{f: ("y" if v else None) if isinstance(v, bool) else v})
         form.set(**{field: value})
         result = web.submit(page, form)
-        assert result.status == 200, field
+        assert result.status == 422, field
         shown = html.unescape(result.html.split(f'id="{field}-errors"')[1].split("</ul>")[0])
         assert message in shown, (
             field,

@@ -71,6 +71,9 @@ def delete_game(token: str) -> str | Response:
 
 @bp.route("/g/<tok:token>/restore-game", methods=["POST"])
 def restore_game(token: str) -> Response:
+    if get_store().deleted_game(token) is None:
+        edit_game(token)  # a live game: 403 through its read-only link, else nothing to do
+        return redirect(url_for("games.show", mode="g", token=token))
     if LinkForm().validate_on_submit():
         get_store().restore_game(token)
         flash(_("The game is back."))
