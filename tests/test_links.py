@@ -119,3 +119,24 @@ def test_forget_on_this_phone(web: Web, store: Store) -> None:
     result = web.submit(page, page.form("/forget"), follow=True)
     assert "Forget me" not in result.text().split("Your games")[1].split("Open a game file")[0]
     assert web.get(f"/g/{token}").status == 200  # the game itself is still there
+
+
+def test_a_file_made_before_deleting_existed_is_brought_up_to_date(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with Store(path) as store:
+        store.create_game(
+            name="Old", convention="sochi", options={}, players=PLAYERS, first_dealer="Anna"
+        )
+    with sqlite3.connect(path) as conn:  # as a file written by the first release was
+        conn.execute("ALTER TABLE games DROP COLUMN deleted_at")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_games_deleted_at'")
+    with Store(path) as store:
+        game = store.games_for_tokens([store.last_game_settings() and _edit_token(path)])[0]
+        assert game.name == "Old"
+        store.delete_game(game.edit_token)
+        assert store.deleted_game(game.edit_token) is not None
+
+
+def _edit_token(path: Path) -> str:
+    with sqlite3.connect(path) as conn:
+        return str(conn.execute("SELECT edit_token FROM games").fetchone()[0])

@@ -113,11 +113,37 @@ class Store:
         self._db.execute("PRAGMA synchronous = FULL")
 
     def _migrate(self) -> None:
-        """Apply pending migrations, holding the write lock so two processes cannot race."""
-        if not MIGRATIONS.pending(self._db):
+        """Apply pending migrations, holding the write lock so two processes cannot race.
+
+        A file this process already migrated (same device and inode) is not asked again:
+        the web app opens a Store per request, and asking cost a dozen queries each time.
+        """
+        identity = self._identity()
+        if identity is not None and identity in _MIGRATED:
             return
-        with self._writing():
-            MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+        if MIGRATIONS.pending(self._db):
+            with self._writing():
+                MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+        identity = self._identity()
+        if identity is not None:
+            _MIGRATED.add(identity)
+
+    def _identity(self) -> tuple[int, int, int] | None:
+        """The file's device, inode and schema version: a new or replaced file (or one
+        whose schema changed) never matches a file migrated before."""
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        schema = self._conn.execute("PRAGMA schema_version").fetchone()[0]
+        return info.st_dev, info.st_ino, int(schema)
+
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Rows of a query as dicts, straight from the driver (sqlite-utils' table helpers
+        ask sqlite_master twice per call, which the hot reads below cannot afford)."""
+        cursor = self._conn.execute(sql, list(params))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def close(self) -> None:
         """Close the connection (closing twice is harmless)."""
@@ -565,12 +591,10 @@ class Store:
         """Return the game row for an edit or view token and which one it is (a deleted
         game is not found)."""
         if isinstance(token, str) and token:
-            rows = list(
-                self._db.table("games").rows_where(
-                    "(edit_token = ? OR view_token = ?) AND deleted_at IS NULL",
-                    [token, token],
-                    limit=1,
-                )
+            rows = self._rows(
+                "SELECT * FROM games WHERE (edit_token = ? OR view_token = ?)"
+                " AND deleted_at IS NULL LIMIT 1",
+                [token, token],
             )
             if rows:
                 return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
@@ -620,18 +644,17 @@ class Store:
         """Return the request_keys row for a key already used on this game, if any."""
         if request_key is None:
             return None
-        rows = list(
-            self._db.table("request_keys").rows_where(
-                "game_id = ? AND request_key = ?", [game_id, request_key]
-            )
+        rows = self._rows(
+            "SELECT * FROM request_keys WHERE game_id = ? AND request_key = ?",
+            [game_id, request_key],
         )
         return rows[0] if rows else None
 
     def _record(self, game_id: int, access: Access) -> GameRecord:
         """Return the GameRecord of a game with its live deals in order."""
-        row = list(self._db.table("games").rows_where("id = ?", [game_id]))[0]
-        live = self._db.table("deals").rows_where(
-            "game_id = ? AND deleted = 0", [game_id], order_by="seq"
+        row = self._rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
+        live = self._rows(
+            "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
         )
         deals = [
             DealRecord(
@@ -641,7 +664,7 @@ class Store:
                 created_at=deal["created_at"],
                 updated_at=deal["updated_at"],
             )
-            for position, deal in enumerate(list(live))
+            for position, deal in enumerate(live)
         ]
         return GameRecord(
             id=row["id"],
@@ -771,6 +794,10 @@ class Store:
                 "game_version": game_version,
             }
         )
+
+
+_MIGRATED: set[tuple[int, int, int]] = set()
+"""(device, inode, schema version) of the files this process has brought up to date."""
 
 
 def same_file(a: Path, b: Path) -> bool:
