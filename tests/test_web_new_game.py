@@ -144,7 +144,7 @@ def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> No
         "opt_stake": ("ten", "Stake per whist must be money from 0 to 1000000"),
         "opt_allpass_exit": (
             "5",
-            "option Lowest contract after all-passes in a row: 5 is not allowed here",
+            "Lowest contract after all-passes in a row: 5 is not allowed here",
         ),
         "opt_whist_split": ("stingy", "Not a valid choice."),
         "opt_pool_target": ("0", "Write a whole number from 1 to 100000"),

@@ -207,8 +207,8 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
         except _BadOption as bad:
             problems.append(
                 Problem(
-                    N_("option {option}: {why}"),
-                    {"option": option_label(key), "why": str(bad)},
+                    bad.template,
+                    {"option": option_label(key), **bad.params},
                     field=f"options.{key}",
                 )
             )
@@ -249,7 +249,12 @@ def _show(value: Any) -> str:
 
 
 class _BadOption(ValueError):
-    pass
+    """An option value that is not allowed: a message template ({option} and params)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
 
 
 def _int(key: str) -> Any:
@@ -276,14 +281,18 @@ def _consolation(raw: Any) -> Fraction | None:
 
 def _bool(raw: Any) -> bool:
     if not isinstance(raw, bool):
-        raise _BadOption(f"must be true or false, not {_show(raw)}")
+        raise _BadOption(N_("{option} must be true or false, not {value}"), value=_show(raw))
     return raw
 
 
 def _choice(choices: tuple[str, ...]) -> Any:
     def parse(raw: Any) -> str:
         if raw not in choices:
-            raise _BadOption(f"must be one of {', '.join(choices)}, not {_show(raw)}")
+            raise _BadOption(
+                N_("{option} must be one of {choices}, not {value}"),
+                choices=", ".join(choices),
+                value=_show(raw),
+            )
         return str(raw)
 
     return parse
@@ -292,21 +301,32 @@ def _choice(choices: tuple[str, ...]) -> Any:
 def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0) -> Any:
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
-            raise _BadOption(f"must be a list, not {_show(raw)}")
+            raise _BadOption(
+                N_("{option} must be a list of numbers, not {value}"), value=_show(raw)
+            )
         if not raw and not empty_ok:
-            raise _BadOption("must not be empty")
+            raise _BadOption(N_("{option} must not be empty"))
         if len(raw) > MAX_PROGRESSION:
-            raise _BadOption(f"must hold at most {MAX_PROGRESSION} numbers")
+            raise _BadOption(N_("{option} holds at most {limit} numbers"), limit=MAX_PROGRESSION)
         out = []
         for item in raw:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise _BadOption(f"must hold whole numbers, not {_show(item)}")
+                raise _BadOption(
+                    N_("{option} must hold whole numbers, not {value}"), value=_show(item)
+                )
             if allowed is not None and item not in allowed:
                 raise _BadOption(
-                    f"{_show(item)} is not allowed here ({', '.join(map(str, allowed))})"
+                    N_("{option}: {value} is not allowed here ({allowed})"),
+                    value=_show(item),
+                    allowed=", ".join(map(str, allowed)),
                 )
             if not minimum <= item <= 100:
-                raise _BadOption(f"{_show(item)} is not from {minimum} to 100")
+                raise _BadOption(
+                    N_("{option}: {value} is not from {low} to {high}"),
+                    value=_show(item),
+                    low=minimum,
+                    high=100,
+                )
             out.append(item)
         return tuple(out)
 
@@ -319,12 +339,12 @@ def _stake(raw: Any) -> Decimal:
 
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise _BadOption(f"must be text, not {_show(raw)}")
+        raise _BadOption(N_("{option} must be text, not {value}"), value=_show(raw))
     if len(raw) > MAX_CURRENCY:
-        raise _BadOption(f"must be at most {MAX_CURRENCY} characters")
+        raise _BadOption(N_("{option}: at most {limit} characters"), limit=MAX_CURRENCY)
     char = bad_character(raw)
     if char is not None:
-        raise _BadOption(f"holds {char}: remove it")
+        raise _BadOption(N_("{option} holds {char}: remove it"), char=char)
     return normalize(raw)
 
 
