@@ -627,16 +627,16 @@ class Store:
             now = _now()
             version = game["version"] + 1
             deal_id = change(game, now, version)
-            self._db.table("games").update(game["id"], {"version": version, "updated_at": now})
+            # Plain SQL on the write path: the write lock is held for as short as can be.
+            self._conn.execute(
+                "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
+                [version, now, game["id"]],
+            )
             if request_key is not None:
-                self._db.table("request_keys").insert(
-                    {
-                        "game_id": game["id"],
-                        "request_key": request_key,
-                        "action": action,
-                        "deal_id": deal_id,
-                        "created_at": now,
-                    }
+                self._conn.execute(
+                    "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [game["id"], request_key, action, deal_id, now],
                 )
             return self._record(game["id"], "edit"), deal_id, True
 
@@ -730,6 +730,11 @@ class Store:
 
     def _make_room(self, game_id: int, position: int | None) -> int:
         """Return the seq for a new deal at a live position (None: at the end), shifting."""
+        if position is None:
+            top = self._conn.execute(
+                "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
+            ).fetchone()[0]
+            return 0 if top is None else int(top) + 1
         live = [
             row["seq"]
             for row in self._db.table("deals").rows_where(
@@ -753,18 +758,12 @@ class Store:
 
     def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
         """Insert a live deal row and return its id."""
-        deals = self._db.table("deals")
-        deals.insert(
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "data": text,
-                "deleted": 0,
-                "created_at": now,
-                "updated_at": now,
-            }
+        cursor = self._conn.execute(
+            "INSERT INTO deals (game_id, seq, data, deleted, created_at, updated_at)"
+            " VALUES (?, ?, ?, 0, ?, ?)",
+            [game_id, seq, text, now, now],
         )
-        return cast(int, deals.last_pk)
+        return cast(int, cursor.lastrowid)
 
     def _delete(self, game: Row, row: Row, now: str, version: int) -> int:
         """Flag a live deal row deleted, record the revision, and return its id."""
@@ -783,16 +782,11 @@ class Store:
         game_version: int,
     ) -> None:
         """Record one change to one deal (data and previous are JSON text or None)."""
-        self._db.table("deal_revisions").insert(
-            {
-                "game_id": game_id,
-                "deal_id": deal_id,
-                "action": action,
-                "data": data,
-                "previous": previous,
-                "at": at,
-                "game_version": game_version,
-            }
+        self._conn.execute(
+            "INSERT INTO deal_revisions"
+            " (game_id, deal_id, action, data, previous, at, game_version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [game_id, deal_id, action, data, previous, at, game_version],
         )
 
 
