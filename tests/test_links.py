@@ -25,21 +25,17 @@ def test_replacing_the_edit_link(web: Web, store: Store) -> None:
     assert "Replace the edit link" in page.text()
     result = web.submit(page, page.form(f"/g/{token}/links/edit"), follow=True)
     assert result.status == 200
-    new = store.games_for_tokens([view])[0]
-    fresh = store.get_game(view)
-    assert fresh.view_token == view  # the read-only link is kept
+    assert "the old one no longer opens the game" in result.text()
     web.get(f"/g/{token}", status=404)  # the old edit link is dead at once
     web.get(f"/g/{token}/links", status=404)
-    assert "the old one no longer opens the game" in result.text()
-    edit = [g for g in [new] if g][0]
-    assert edit.access == "view"
-    home = web.get("/").html
-    assert token not in home
+    assert store.get_game(view).view_token == view  # the read-only link is kept
     new_token = result.html.split('class="edit-link" href="')[1].split('"')[0].rsplit("/", 1)[-1]
     assert new_token != token
+    assert store.get_game(new_token).access == "edit"
     assert "<svg" in result.html  # the new link's QR code
     assert web.get(f"/g/{new_token}").status == 200
-    assert new_token in home
+    home = web.get("/").html
+    assert token not in home and new_token in home
 
 
 def test_replacing_the_read_only_link(web: Web, store: Store) -> None:
