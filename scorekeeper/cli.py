@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import socket
@@ -120,10 +121,18 @@ def _score(args: argparse.Namespace) -> int:
         return _unreadable(words, args.file, error)
     game = None
     try:
-        game = gamefile.loads(text)
+        # A file made elsewhere may be longer than a game on the server: still scored.
+        game = gamefile.loads(text, max_deals=gamefile.FORMAT_MAX_DEALS)
         sheet = score(game)
     except InvalidGame as invalid:
         return _invalid(words, invalid, game)
+    if len(game.deals) > gamefile.MAX_DEALS:
+        note = words.gettext(
+            "note: %(count)s deals; the server imports games of at most %(limit)s",
+            count=len(game.deals),
+            limit=gamefile.MAX_DEALS,
+        )
+        print(note, file=sys.stderr)
     if args.format == "text":
         sys.stdout.write(report.text_report(sheet, with_settlement=args.settle, words=words))
     else:
@@ -189,7 +198,7 @@ def _app(db: str | None) -> Any:
     """The web app with its configuration (instance/config.py, SCOREKEEPER_*), --db on top."""
     from scorekeeper.web import create_app
 
-    app = create_app()
+    app = create_app(create_database=False)  # each command opens (or makes) its own
     if db:
         app.config["DATABASE"] = db
     return app
@@ -314,8 +323,14 @@ def _backup(args: argparse.Namespace) -> int:
     database = _app(args.db).config["DATABASE"]
     if not Path(database).is_file():
         return _fail(f"there is no database at {database}")
+    from scorekeeper.store.store import same_file
+
+    if same_file(Path(args.path), Path(database)):
+        return _fail(f"{args.path} is the database itself: write the backup to another file", 2)
     try:
         with Store(database) as store:
+            with contextlib.suppress(StoreError):  # a read-only file is still backed up
+                store.purge_deleted()  # games deleted long ago are not copied
             store.backup(args.path)
         check = _integrity(Path(args.path))
     except StoreError as error:

@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     score,
 )
 from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import bad_character, normalize, normalize_all
 
 FORMAT = "scorekeeper-game/1"
 KNOWN_FORMATS = (FORMAT,)
@@ -36,10 +37,15 @@ TOP_KEYS = {
 REQUIRED_KEYS = {"format", "convention", "players"}
 MAX_NAME = 200
 MAX_PLAYER_NAME = 50
-MAX_DEALS = 5000
+MAX_DEALS = 300
+"""The most deals one game may hold on the server (docs/limits.md): the web and CLI import
+refuse more, and the deal form stops there. Measured with bench/bench_limits.py."""
+FORMAT_MAX_DEALS = 5000
+"""The most deals a game file may hold at all: `scorekeeper score` reads files up to this
+(a file made elsewhere stays readable), and games stored before the limit still open."""
 
 
-def loads(text: str | bytes) -> Game:
+def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
     """Read a game file's text; raises InvalidGame naming every problem."""
     try:
         data = json.loads(text)
@@ -47,16 +53,16 @@ def loads(text: str | bytes) -> Game:
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return load(data)
+    return load(normalize_all(data), max_deals=max_deals)
 
 
 def load_scored(data: Any) -> tuple[Game, Sheet]:
     """Read a parsed game file and its sheet with a single replay; raises InvalidGame."""
-    game = load(data, check=False)
+    game = load(data, check=False, max_deals=FORMAT_MAX_DEALS)
     return game, score(game)
 
 
-def load(data: Any, *, check: bool = True) -> Game:
+def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
     """Read a parsed game file; raises InvalidGame naming every problem (deals are replayed)."""
     problems: list[Problem] = []
 
@@ -87,6 +93,8 @@ def load(data: Any, *, check: bool = True) -> Game:
         name = ""
     elif len(name) > MAX_NAME:
         bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
+    elif (char := bad_character(name)) is not None:
+        bad(N_("the game's name holds {char}: remove it"), "name", char=char)
 
     convention = find_convention(data["convention"])
     if convention is None:
@@ -122,8 +130,13 @@ def load(data: Any, *, check: bool = True) -> Game:
     deals = []
     if not isinstance(raw_deals, list):
         bad(N_("deals must be a list"), "deals")
-    elif len(raw_deals) > MAX_DEALS:
-        bad(N_("too many deals (at most {limit})"), "deals", limit=MAX_DEALS)
+    elif len(raw_deals) > max_deals:
+        bad(
+            N_("too many deals: {count} (a game holds at most {limit})"),
+            "deals",
+            count=len(raw_deals),
+            limit=max_deals,
+        )
     elif players:
         for number, raw in enumerate(raw_deals, start=1):
             deal, deal_problems = parse_deal(raw, players)
@@ -173,7 +186,10 @@ def _players(raw: Any, convention: str | None, bad: Any) -> list[str]:
                 limit=MAX_PLAYER_NAME,
             )
             ok = False
-        elif name in names:
+        elif (char := bad_character(name)) is not None:
+            bad(N_("player {n}: the name holds {char}: remove it"), "players", n=n, char=char)
+            ok = False
+        elif normalize(name) in {normalize(other) for other in names}:
             bad(
                 N_("player {name} appears twice"),
                 "players",

@@ -81,7 +81,7 @@ def random_game(
         "finished": False,
         "deals": [],
     }
-    game = gamefile.load(data)
+    game = gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)
     sheet, _ = replay(game)
     for _ in range(deals):
         if sheet.finished:

@@ -35,7 +35,8 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.deals import Penalty, Unreadable
-from scorekeeper.rules.problems import N_
+from scorekeeper.rules.options import OPTION_LABELS as RULES_OPTION_LABELS
+from scorekeeper.rules.problems import N_, Label
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
 TRANSLATIONS_DIR = Path(__file__).parent / "translations"
@@ -124,37 +125,9 @@ CONVENTIONS: dict[str, str] = {
     "hussar": N_("Hussar"),
 }
 
-#: Each option's name (docs/rules.md §7), the same on the new-game form and in the PDF.
-OPTION_LABELS: dict[str, str] = {
-    "pool_target": N_("Pool target"),
-    "stake": N_("Stake per whist"),
-    "currency": N_("Currency"),
-    "pool_whists": N_("Whists per pool point"),
-    "hill_whists": N_("Whists per hill point"),
-    "whist_scale": N_("Whists per trick"),
-    "remise_scale": N_("Remise, hill per undertrick"),
-    "shortfall_rate": N_("Whister short of quota, hill per trick"),
-    "consolation": N_("Consolation per undertrick"),
-    "dealer_consolation": N_("Those sitting out write consolation too (4 or 5 players)"),
-    "whist_split": N_("One whister, one passer"),
-    "two_whister_quota": N_("Two whisters' quota"),
-    "ten_checked": N_("A ten is checked (no quota)"),
-    "half_whist": N_("Half-whist allowed on"),
-    "misere_value": N_("Misère made, pool"),
-    "misere_hill": N_("Misère failed, hill per trick"),
-    "allpass_mode": N_("All-pass is scored as"),
-    "allpass_price": N_("All-pass, price of a trick"),
-    "allpass_progression": N_("All-pass multipliers in a row"),
-    "allpass_exit": N_("Lowest contract after all-passes in a row"),
-    "allpass_min_amnesty": N_("All-pass: the fewest tricks are free"),
-    "overflow": N_("Points above the pool target"),
-    "end": N_("The game ends when"),
-    "hill_divisor": N_("The hill is divided by"),
-    "allpass_exit_on": N_("All-passes end with"),
-    "money_unit": N_("Money rounded to"),
-    "round_limit": N_("Rounds"),
-    "stalingrad": N_("Stalingrad: 6♠ must be whisted by both"),
-}
+#: Each option's name (docs/rules.md §7), the same on the new-game form, in the PDF and in
+#: the rules' own messages.
+OPTION_LABELS: dict[str, str] = RULES_OPTION_LABELS
 
 #: Option values that are words, the same on the form and in the PDF.
 VALUE_LABELS: dict[str, str] = {
@@ -404,6 +377,8 @@ class Words:
             return self.reason(value)
         if isinstance(value, Problem):
             return self.problem(value, with_deal=False)
+        if isinstance(value, Label):
+            return self.gettext(value.text)
         if name == "contract":
             return self.contract(value)
         if name == "option" and isinstance(value, str):

@@ -257,7 +257,7 @@ def test_hussar_whists_on_the_one_opponent() -> None:
 HOSTILE = [
     "<script>alert('x')</script>",
     'Anna "the" O\'Brien & <b>co</b> 😀🎉🇺🇦',
-    "שלום עליכם מר כהן הגדול ‮reversed",
+    "שלום עליכם מר כהן הגדול reversed",  # bidi overrides are refused at entry now
 ]
 
 

@@ -242,13 +242,16 @@ def test_a_missing_directory_that_cannot_be_made_is_a_503_and_nothing_is_created
     parent = tmp_path / "locked-away"
     parent.mkdir()
     db = parent / "instance" / "games.sqlite"
-    app = new_app(db)
-    client = app.test_client()
     with immutable(parent):
-        assert_unavailable_page(Page(client.get("/"), "/"), "could not be used")
-        assert_unavailable_page(Page(client.get("/new"), "/new"), "could not be used")
+        app = new_app(db)  # the start-up cannot make it either
+        client = app.test_client()
+        assert_unavailable_page(Page(client.get("/"), "/"), "not available")
+        assert_unavailable_page(Page(client.get("/new"), "/new"), "not available")
     assert list(parent.iterdir()) == []
-    assert Web(client).get("/").status == 200  # and once it can be made, it is
+    # A request never makes a database, even once it could: only a (re)start does.
+    assert_unavailable_page(Page(client.get("/"), "/"), "not available")
+    assert list(parent.iterdir()) == []
+    assert Web(new_app(db).test_client()).get("/").status == 200
 
 
 # -- the command line -----------------------------------------------------------------------------

@@ -284,7 +284,12 @@ def test_every_write_through_the_read_only_link_is_refused(
         "games.rescore",
         "games.extend",
     }
-    values = {"token": view, "deal_id": game.deals[0].id, "revision_id": revision.id}
+    values = {
+        "token": view,
+        "deal_id": game.deals[0].id,
+        "revision_id": revision.id,
+        "which": "edit",
+    }
     for rule in routes:
         url = rule.build(values, append_unknown=False)[1]
         response = web.client.post(url, data=data)
@@ -345,8 +350,12 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         "deals.delete": page_form(f"/g/{token}/deal/{deal.id}/delete"),
         "deals.undo": page_form(f"/g/{token}/undo"),
         "deals.restore": page_form(f"/g/{token}/history", "/restore/"),
+        "main.forget": page_form("/", "/forget"),
+        "games.replace_link": page_form(f"/g/{token}/links", "/links/edit"),
+        "games.delete_game": page_form(f"/g/{token}/delete"),
+        "games.restore_game": page_form(f"/g/{token}/links", "/links/view"),
     }
-    values = {"token": token, "deal_id": deal.id, "revision_id": revision.id}
+    values = {"token": token, "deal_id": deal.id, "revision_id": revision.id, "which": "edit"}
     before, games = state(store, token), count_games(db_path)
     other = app.test_client()
     other.get("/new")  # another browser, with a CSRF token of its own
@@ -805,7 +814,7 @@ def test_the_new_game_form_takes_any_input_without_crashing_or_half_writing(
     games = count_games(db_path)
     response = web.client.post("/new", data=form.data())
     body = response.get_data(as_text=True)
-    assert response.status_code in (200, 302, 400), (response.status_code, body[:400])
+    assert response.status_code in (302, 400, 422, 429), (response.status_code, body[:400])
     if response.status_code == 302:
         assert count_games(db_path) == games + 1
         assert web.client.get(response.headers["Location"]).status_code == 200
@@ -883,7 +892,8 @@ def test_opening_any_file_never_crashes_and_creates_a_whole_game_or_nothing(
         content_type="multipart/form-data",
     )
     body = response.get_data(as_text=True)
-    assert response.status_code in (302, 400, 413), (response.status_code, body[:400])
+    # 429: wrong passwords from one client are limited (web/attempts.py)
+    assert response.status_code in (302, 400, 413, 429), (response.status_code, body[:400])
     if response.status_code == 302:
         assert password == "pw"
         assert count_games(db_path) == games + 1

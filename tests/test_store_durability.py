@@ -141,7 +141,7 @@ def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
         MIGRATIONS.apply(db)
         applied = [m.name for m in MIGRATIONS.applied(db)]
     assert schema(path) == once
-    assert applied == ["m001_games_deals_revisions"]
+    assert applied == ["m001_games_deals_revisions", "m002_games_deleted_at"]
 
 
 def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
@@ -151,7 +151,10 @@ def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
     with Database(path) as db:
         rows = list(db.query("SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"))
         assert MIGRATIONS.pending(db) == []
-    assert rows == [{"migration_set": "scorekeeper", "name": "m001_games_deals_revisions"}]
+    assert rows == [
+        {"migration_set": "scorekeeper", "name": "m001_games_deals_revisions"},
+        {"migration_set": "scorekeeper", "name": "m002_games_deleted_at"},
+    ]
 
 
 def test_the_schema_refuses_orphan_deals(store: Store) -> None:

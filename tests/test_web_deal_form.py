@@ -98,7 +98,7 @@ SEVEN = dict(
         (
             {"kind": "correction", "reason": "x", "entries": [("Anna", "pool", None, "lots")]},
             "corr_0",
-            "Write an amount, e.g. 10 or -4",
+            "Write an amount from −1000000 to 1000000 whists, e.g. 10, -4 or 2.5 (no exponents)",
         ),
         (
             {"kind": "correction", "reason": "x", "entries": [("Anna", "whists", None, "4")]},

@@ -136,7 +136,7 @@ HOSTILE = [
     '"><img src=x onerror=alert(1)>',
     'O\'Brien & "Sons"',
     "🂡 Ace ♠",
-    "\u202eevil\u202c",
+    "evil ✓",  # a bidi override ("\u202eevil") is refused at entry: tests/test_text_input.py
     "שרה",
 ]
 
@@ -189,7 +189,7 @@ def test_oversized_input_is_refused_with_a_message(web: Web, store: Store, app: 
     page = web.get("/new")
     form = page.form("new-game").set(player_0="A" * 10_000, player_1="B", player_2="C")
     result = web.submit(page, form)
-    assert result.status == 200
+    assert result.status == 422
     assert "At most 40 characters" in result.errors()
     assert store.last_game_settings() is None
     huge = web.client.post("/new", data={"name": "x" * (3 * 1024 * 1024)})

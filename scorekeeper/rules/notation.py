@@ -18,7 +18,9 @@ from .deals import (
     Penalty,
     Redeal,
 )
+from .numbers import AMOUNT, NumberError, read_number
 from .problems import N_, Problem
+from .text import bad_character
 
 _KEYS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required keys, optional keys)
@@ -36,6 +38,8 @@ _CONTRACTS: dict[str, Contract] = {}
 """Contracts already read, by their text (there are only a few dozen)."""
 
 MAX_REASON = 500
+MAX_ENTRIES = 24
+"""Entries in one correction (a few per player is plenty)."""
 
 
 def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Problem]]:
@@ -256,9 +260,14 @@ def _parse_correction(
         reason = ""
     elif len(reason) > MAX_REASON:
         bad(N_("reason is too long (at most {limit} characters)"), "reason", limit=MAX_REASON)
+    elif (char := bad_character(reason, newlines=True)) is not None:
+        bad(N_("the reason holds {char}: remove it"), "reason", char=char)
     entries_raw = raw["entries"]
     if not isinstance(entries_raw, list) or not entries_raw:
         bad(N_("a correction needs a non-empty list of entries"), "entries")
+        return None, problems
+    if len(entries_raw) > MAX_ENTRIES:
+        bad(N_("a correction has at most {limit} entries"), "entries", limit=MAX_ENTRIES)
         return None, problems
     entries = []
     for n, item in enumerate(entries_raw, start=1):
@@ -284,10 +293,15 @@ def _parse_correction(
                 value = parse_amount(item[key])
                 if value is None:
                     bad(
-                        N_("correction entry {n}: {key} must be a number, not {value}"),
+                        N_(
+                            "correction entry {n}: {key} must be a number from {low} to {high}"
+                            " like 10, -4 or 2.5 (no exponents), not {value}"
+                        ),
                         where,
                         n=n,
                         key=key,
+                        low=AMOUNT.low_text,
+                        high=AMOUNT.high_text,
                         value=_show(item[key]),
                     )
                 else:
@@ -336,21 +350,12 @@ def _parse_correction(
 
 
 def parse_amount(value: Any) -> Fraction | None:
-    """An exact amount from an int, a decimal or fraction string, or a float; None if not one."""
-    if isinstance(value, bool):
-        return None
+    """An exact amount (|amount| ≤ 10^6) from an int, a decimal or fraction string, or a
+    float; None if not one (exponents are refused unread: see numbers.py)."""
     try:
-        if isinstance(value, int):
-            return Fraction(value)
-        if isinstance(value, float):
-            if value != value or value in (float("inf"), float("-inf")):
-                return None
-            return Fraction(str(value))
-        if isinstance(value, str) and len(value) <= 40:
-            return Fraction(value.strip())
-    except (ValueError, ZeroDivisionError):
+        return read_number(value, AMOUNT)
+    except NumberError:
         return None
-    return None
 
 
 def deal_to_dict(deal: Deal) -> dict[str, Any]:
@@ -395,5 +400,10 @@ def _entry_dict(entry: CorrectionEntry) -> dict[str, Any]:
 
 def _show(value: Any) -> str:
     """A short, safe rendering of a bad value for a message."""
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
+    if isinstance(value, str):
+        text = f'"{value[:40]}"'
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**40:
+        text = str(value)[:40]  # a huge number: its first digits are enough
+    else:
+        text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

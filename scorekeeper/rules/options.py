@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .problems import N_, Problem
+from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
+from .problems import N_, Label, Problem
+from .text import bad_character, normalize
 
 CONVENTIONS: tuple[str, ...] = ("sochi", "leningrad", "rostov", "hussar")
 
@@ -143,6 +146,63 @@ def find_convention(name: object) -> str | None:
     return key if key in PRESETS else None
 
 
+#: Each option's label as the new-game form shows it (the same words, so translated alike).
+OPTION_LABELS: dict[str, str] = {
+    "pool_target": N_("Pool target"),
+    "pool_whists": N_("Whists per pool point"),
+    "hill_whists": N_("Whists per hill point"),
+    "whist_scale": N_("Whists per trick"),
+    "remise_scale": N_("Remise, hill per undertrick"),
+    "shortfall_rate": N_("Whister short of quota, hill per trick"),
+    "consolation": N_("Consolation per undertrick"),
+    "dealer_consolation": N_("Those sitting out write consolation too (4 or 5 players)"),
+    "whist_split": N_("One whister, one passer"),
+    "two_whister_quota": N_("Two whisters' quota"),
+    "ten_checked": N_("A ten is checked (no quota)"),
+    "half_whist": N_("Half-whist allowed on"),
+    "misere_value": N_("Misère made, pool"),
+    "misere_hill": N_("Misère failed, hill per trick"),
+    "allpass_mode": N_("All-pass is scored as"),
+    "allpass_price": N_("All-pass, price of a trick"),
+    "allpass_progression": N_("All-pass multipliers in a row"),
+    "allpass_exit": N_("Lowest contract after all-passes in a row"),
+    "allpass_min_amnesty": N_("All-pass: the fewest tricks are free"),
+    "overflow": N_("Points above the pool target"),
+    "end": N_("The game ends when"),
+    "hill_divisor": N_("The hill is divided by"),
+    "stake": N_("Stake per whist"),
+    "currency": N_("Currency"),
+    "allpass_exit_on": N_("All-passes end with"),
+    "money_unit": N_("Money rounded to"),
+    "round_limit": N_("Rounds"),
+    "stalingrad": N_("Stalingrad: 6♠ must be whisted by both"),
+}
+
+#: The range of every numeric option (docs/limits.md); anything outside is refused.
+OPTION_BOUNDS: dict[str, Bounds] = {
+    "pool_target": bounds(1, 100_000, whole=True),
+    "pool_whists": bounds(1, 1000, whole=True),
+    "hill_whists": bounds(1, 1000, whole=True),
+    "whist_scale": bounds(0, 100),
+    "remise_scale": bounds(0, 100),
+    "shortfall_rate": bounds(0, 100),
+    "consolation": bounds(0, 1000),
+    "misere_value": bounds(0, 1000, whole=True),
+    "misere_hill": bounds(0, 1000, whole=True),
+    "allpass_price": bounds(0, 1000, whole=True),
+    "allpass_progression": bounds(0, 100, whole=True),
+    "stake": STAKE,
+}
+MAX_PROGRESSION = 20
+"""At most this many all-pass multipliers."""
+MAX_CURRENCY = 20
+
+
+def option_label(key: str) -> Label:
+    """An option's label for a message (the key itself for an unknown option)."""
+    return Label(OPTION_LABELS.get(key, key))
+
+
 def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Options, list[Problem]]:
     """Apply house-rule overrides to a preset; returns the options and the problems found."""
     problems: list[Problem] = []
@@ -152,73 +212,94 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
         if parser is None:
             problems.append(
                 Problem(
-                    N_("unknown option {option}"), {"option": repr(key)}, field=f"options.{key}"
+                    N_("unknown option {option}"),
+                    {"option": repr(key)[:40]},
+                    field=f"options.{str(key)[:40]}",
                 )
             )
             continue
         try:
             changes[key] = parser(raw)
+        except NumberError as bad:
+            problems.append(number_problem(key, raw, bad))
         except _BadOption as bad:
-            why = Problem(bad.template, bad.params)
             problems.append(
-                Problem(N_("option {option}: {why}"), {"option": key, "why": why}, f"options.{key}")
+                Problem(
+                    bad.template,
+                    {"option": option_label(key), **bad.params},
+                    field=f"options.{key}",
+                )
             )
     preset = PRESETS[convention]
     return dataclasses.replace(preset, **changes), problems
 
 
+def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
+    """The problem with a numeric option's value, in docs/rules.md §7 terms."""
+    limits = OPTION_BOUNDS[key]
+    params = {
+        "option": option_label(key),
+        "low": limits.low_text,
+        "high": limits.high_text,
+        "value": _show(raw),
+    }
+    if key == "stake":
+        template = N_(
+            "{option} must be money from {low} to {high} with at most four decimals, "
+            "like 0.10 (no exponents), not {value}"
+        )
+    elif limits.whole:
+        template = N_("{option} must be a whole number from {low} to {high}, not {value}")
+    elif error.reason == "range":
+        template = N_("{option} must be from {low} to {high}, not {value}")
+    else:
+        template = N_(
+            "{option} must be a number from {low} to {high} like 2, 0.5 or 1/2 "
+            "(no exponents), not {value}"
+        )
+    return Problem(template, params, field=f"options.{key}")
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a bad value for a message (never a huge one)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
 class _BadOption(ValueError):
-    """An option's value that cannot be read: a message template and its values."""
+    """An option value that is not allowed: a message template ({option} and params)."""
 
     def __init__(self, template: str, **params: Any) -> None:
-        super().__init__(template.format(**params) if params else template)
+        super().__init__(template)
         self.template = template
         self.params = params
 
 
-def _int(minimum: int) -> Any:
+def _int(key: str) -> Any:
     def parse(raw: Any) -> int:
-        if isinstance(raw, bool) or not isinstance(raw, int):
-            raise _BadOption(N_("must be a whole number, not {value}"), value=repr(raw))
-        if raw < minimum:
-            raise _BadOption(
-                N_("must be at least {minimum}, not {value}"), minimum=minimum, value=raw
-            )
-        return raw
+        if isinstance(raw, str):  # a game file writes whole numbers as numbers
+            raise NumberError("form")
+        return read_whole(raw, OPTION_BOUNDS[key])
 
     return parse
 
 
-def _fraction(raw: Any) -> Fraction:
-    if isinstance(raw, bool):
-        raise _BadOption(N_("must be a number, not {value}"), value=repr(raw))
-    try:
-        if isinstance(raw, int):
-            value = Fraction(raw)
-        elif isinstance(raw, float):
-            value = Fraction(str(raw))
-        elif isinstance(raw, str):
-            value = Fraction(raw.strip())
-        else:
-            raise _BadOption(N_("must be a number, not {value}"), value=repr(raw))
-    except (ValueError, ZeroDivisionError):
-        raise _BadOption(
-            N_("must be a number like 1 or 1/2, not {value}"), value=repr(raw)
-        ) from None
-    if value < 0:
-        raise _BadOption(N_("must not be negative, not {value}"), value=repr(raw))
-    return value
+def _fraction(key: str) -> Any:
+    def parse(raw: Any) -> Fraction:
+        return read_number(raw, OPTION_BOUNDS[key])
+
+    return parse
 
 
 def _consolation(raw: Any) -> Fraction | None:
     if raw == "value":
         return None
-    return _fraction(raw)
+    return read_number(raw, OPTION_BOUNDS["consolation"])
 
 
 def _bool(raw: Any) -> bool:
     if not isinstance(raw, bool):
-        raise _BadOption(N_("must be true or false, not {value}"), value=repr(raw))
+        raise _BadOption(N_("{option} must be true or false, not {value}"), value=_show(raw))
     return raw
 
 
@@ -226,9 +307,9 @@ def _choice(choices: tuple[str, ...]) -> Any:
     def parse(raw: Any) -> str:
         if raw not in choices:
             raise _BadOption(
-                N_("must be one of {choices}, not {value}"),
+                N_("{option} must be one of {choices}, not {value}"),
                 choices=", ".join(choices),
-                value=repr(raw),
+                value=_show(raw),
             )
         return str(raw)
 
@@ -238,21 +319,32 @@ def _choice(choices: tuple[str, ...]) -> Any:
 def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0) -> Any:
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
-            raise _BadOption(N_("must be a list, not {value}"), value=repr(raw))
+            raise _BadOption(
+                N_("{option} must be a list of numbers, not {value}"), value=_show(raw)
+            )
         if not raw and not empty_ok:
-            raise _BadOption(N_("must not be empty"))
+            raise _BadOption(N_("{option} must not be empty"))
+        if len(raw) > MAX_PROGRESSION:
+            raise _BadOption(N_("{option} holds at most {limit} numbers"), limit=MAX_PROGRESSION)
         out = []
         for item in raw:
             if isinstance(item, bool) or not isinstance(item, int):
-                raise _BadOption(N_("must hold whole numbers, not {value}"), value=repr(item))
+                raise _BadOption(
+                    N_("{option} must hold whole numbers, not {value}"), value=_show(item)
+                )
             if allowed is not None and item not in allowed:
                 raise _BadOption(
-                    N_("{value} is not allowed here ({allowed})"),
-                    value=item,
+                    N_("{option}: {value} is not allowed here ({allowed})"),
+                    value=_show(item),
                     allowed=", ".join(map(str, allowed)),
                 )
-            if item < minimum:
-                raise _BadOption(N_("{value} is below {minimum}"), value=item, minimum=minimum)
+            if not minimum <= item <= 100:
+                raise _BadOption(
+                    N_("{option}: {value} is not from {low} to {high}"),
+                    value=_show(item),
+                    low=minimum,
+                    high=100,
+                )
             out.append(item)
         return tuple(out)
 
@@ -260,68 +352,71 @@ def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int =
 
 
 def _stake(raw: Any) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
-        raise _BadOption(N_("must be a number like 0.10"))
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _BadOption(N_("must be a number like 0.10")) from None
-    if not value.is_finite() or value < 0:
-        raise _BadOption(N_("must be a number like 0.10"))
-    return value
+    return read_stake(raw)
+
+
+_MONEY_UNIT = re.compile(r"(\d{1,7})(?:\.(\d{1,2}))?")
 
 
 def _money_unit(raw: Any) -> Decimal:
-    if isinstance(raw, bool) or not isinstance(raw, str | int):
-        raise _BadOption(f'must be a decimal string like "0.01", "1" or "5", not {raw!r}')
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _BadOption(f'must be a decimal string like "0.01", "1" or "5", not {raw!r}') from None
-    if not value.is_finite() or value <= 0:
-        raise _BadOption(f"must be more than 0, not {raw!r}")
-    if value > 1_000_000:
-        raise _BadOption(f"must be at most 1000000, not {raw!r}")
-    if (value * 100) % 1 != 0:
-        raise _BadOption(f"must have at most 2 decimals, not {raw!r}")
+    """§6: a positive decimal with at most two places ("0.01", "1", "5"); read by its shape
+    first, so no exponent is ever computed."""
+    text = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
+    if len(text) > 12 or _MONEY_UNIT.fullmatch(text) is None:
+        raise _BadOption(
+            N_('{option} must be a decimal like "0.01", "1" or "5", not {value}'),
+            value=_show(raw),
+        )
+    value = Decimal(text)
+    if not 0 < value <= 1_000_000:
+        raise _BadOption(
+            N_("{option} must be more than 0 and at most 1000000, not {value}"), value=_show(raw)
+        )
     return value
 
 
 def _round_limit(raw: Any) -> int | None:
     if raw is None:
         return None
-    if isinstance(raw, bool) or not isinstance(raw, int):
-        raise _BadOption(f"must be a whole number of rounds or null, not {raw!r}")
-    if raw < 1:
-        raise _BadOption(f"must be at least 1 (or null for no limit), not {raw}")
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 1000:
+        raise _BadOption(
+            N_(
+                "{option} must be a whole number from 1 to 1000, or empty for no limit, "
+                "not {value}"
+            ),
+            value=_show(raw),
+        )
     return raw
 
 
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise _BadOption(N_("must be text, not {value}"), value=repr(raw))
-    if len(raw) > 20:
-        raise _BadOption(N_("must be at most 20 characters"))
-    return raw
+        raise _BadOption(N_("{option} must be text, not {value}"), value=_show(raw))
+    if len(raw) > MAX_CURRENCY:
+        raise _BadOption(N_("{option}: at most {limit} characters"), limit=MAX_CURRENCY)
+    char = bad_character(raw)
+    if char is not None:
+        raise _BadOption(N_("{option} holds {char}: remove it"), char=char)
+    return normalize(raw)
 
 
 _PARSERS: dict[str, Any] = {
-    "pool_target": _int(1),
-    "pool_whists": _int(1),
-    "hill_whists": _int(1),
-    "whist_scale": _fraction,
-    "remise_scale": _fraction,
-    "shortfall_rate": _fraction,
+    "pool_target": _int("pool_target"),
+    "pool_whists": _int("pool_whists"),
+    "hill_whists": _int("hill_whists"),
+    "whist_scale": _fraction("whist_scale"),
+    "remise_scale": _fraction("remise_scale"),
+    "shortfall_rate": _fraction("shortfall_rate"),
     "consolation": _consolation,
     "dealer_consolation": _bool,
     "whist_split": _choice(WHIST_SPLITS),
     "two_whister_quota": _choice(TWO_WHISTER_QUOTAS),
     "ten_checked": _bool,
     "half_whist": _int_list((6, 7), empty_ok=True),
-    "misere_value": _int(0),
-    "misere_hill": _int(0),
+    "misere_value": _int("misere_value"),
+    "misere_hill": _int("misere_hill"),
     "allpass_mode": _choice(ALLPASS_MODES),
-    "allpass_price": _int(0),
+    "allpass_price": _int("allpass_price"),
     "allpass_progression": _int_list(None, empty_ok=False, minimum=0),
     "allpass_exit": _int_list((6, 7, 8, 9, 10), empty_ok=True),
     "allpass_min_amnesty": _bool,

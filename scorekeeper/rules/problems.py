@@ -13,6 +13,16 @@ def N_(message: str) -> str:
 
 
 @dataclass(frozen=True)
+class Label:
+    """A name shown to people inside a problem (an option's label): translated when shown."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Problem:
     """One thing wrong with the input: a message template, its values, where it is."""
 

@@ -11,6 +11,7 @@ A Store belongs to the thread that opened it; the web app opens one per request:
 """
 
 from .errors import (
+    DatabaseMissing,
     DealNotFound,
     GameNotFound,
     ReadOnlyAccess,
@@ -26,6 +27,7 @@ from .store import Store
 
 __all__ = [
     "MIGRATIONS",
+    "DatabaseMissing",
     "DealNotFound",
     "DealRecord",
     "GameNotFound",

@@ -39,7 +39,22 @@ class RequestKeyReused(StoreError):
 
 
 class StorageUnavailable(StoreError):
-    """The database file cannot be used: busy, read-only, full, damaged or unreachable."""
+    """The database file cannot be used: busy, read-only, full, damaged or unreachable.
+
+    `reason` says why in a few words without the file's path (safe to show on a page).
+    """
+
+    def __init__(self, message: str, reason: str = "the games database is not available") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class BackupOntoItself(StoreError):
+    """A backup was asked to overwrite the very database it copies."""
+
+
+class DatabaseMissing(StorageUnavailable):
+    """The database file (or its directory) is not where the server was started with it."""
 
 
 # Primary SQLite result codes (https://sqlite.org/rescode.html) that mean "the file, not the
@@ -60,11 +75,14 @@ _REASONS = {
 def storage_error(exc: sqlite3.Error | OSError, path: str | os.PathLike[str]) -> StoreError:
     """Return the store error that explains a failed SQLite call or file operation."""
     if isinstance(exc, OSError):
-        return StorageUnavailable(f"the database file could not be used: {path} ({exc})")
+        return StorageUnavailable(
+            f"the database file could not be used: {path} ({exc})",
+            "the database file could not be used",
+        )
     if isinstance(exc, sqlite3.IntegrityError):
         return StoreError(f"the database refused the change: {exc}")
     code = getattr(exc, "sqlite_errorcode", None)
     reason = _REASONS.get(code & 0xFF) if isinstance(code, int) else None
     if reason is None:
         reason = "the database could not be used"
-    return StorageUnavailable(f"{reason}: {path} ({exc})")
+    return StorageUnavailable(f"{reason}: {path} ({exc})", reason)

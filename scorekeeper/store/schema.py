@@ -103,3 +103,9 @@ def m001_games_deals_revisions(db: Database) -> None:
         not_null=["game_id", "request_key", "action", "created_at"],
         strict=True,
     )
+
+
+@MIGRATIONS()
+def m002_games_deleted_at(db: Database) -> None:
+    """A deleted game keeps its rows for a while (restorable by its edit link): deleted_at."""
+    db.table("games").add_column("deleted_at", str)

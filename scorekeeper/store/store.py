@@ -15,6 +15,8 @@ from typing import Any, cast
 from sqlite_utils import Database
 
 from .errors import (
+    BackupOntoItself,
+    DatabaseMissing,
     DealNotFound,
     GameNotFound,
     ReadOnlyAccess,
@@ -31,6 +33,8 @@ Row = dict[str, Any]
 # the id of the deal it wrote, or None for a game-level change.
 Change = Callable[[Row, str, int], int | None]
 
+DELETED_KEEP_DAYS = 7
+"""A deleted game can be restored through its edit link this long, then it is purged."""
 _TOKEN_BYTES = 24  # 192 bits: a game's links cannot be guessed
 _IN_CHUNK = 400  # tokens per IN (...) query, well under SQLite's bound-parameter limit
 
@@ -60,18 +64,31 @@ class Store:
     on teardown; SQLite itself serializes writers across threads and processes.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> None:
-        """Open (creating it and its directory if missing) and migrate the database file.
+    def __init__(
+        self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000, create: bool = True
+    ) -> None:
+        """Open and migrate the database file; with create (the default) make it and its
+        directory if missing. With create=False a missing file is never made anew (a
+        server whose database vanished must not start a second, empty one).
 
         Raises StorageUnavailable if the file cannot be opened, read or migrated.
         """
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                target: str | Path = self.path
+            else:
+                if not self.path.is_file():
+                    raise DatabaseMissing(f"there is no database file at {self.path}")
+                target = f"{self.path.resolve().as_uri()}?mode=rw"
             # isolation_level=None: the driver opens no implicit transactions; every
             # transaction below is begun and ended explicitly.
             self._conn = sqlite3.connect(
-                self.path, timeout=busy_timeout_ms / 1000, isolation_level=None
+                target,
+                timeout=busy_timeout_ms / 1000,
+                isolation_level=None,
+                uri=not create,
             )
         except (OSError, sqlite3.Error) as exc:
             raise storage_error(exc, self.path) from exc
@@ -96,11 +113,37 @@ class Store:
         self._db.execute("PRAGMA synchronous = FULL")
 
     def _migrate(self) -> None:
-        """Apply pending migrations, holding the write lock so two processes cannot race."""
-        if not MIGRATIONS.pending(self._db):
+        """Apply pending migrations, holding the write lock so two processes cannot race.
+
+        A file this process already migrated (same device and inode) is not asked again:
+        the web app opens a Store per request, and asking cost a dozen queries each time.
+        """
+        identity = self._identity()
+        if identity is not None and identity in _MIGRATED:
             return
-        with self._writing():
-            MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+        if MIGRATIONS.pending(self._db):
+            with self._writing():
+                MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+        identity = self._identity()
+        if identity is not None:
+            _MIGRATED.add(identity)
+
+    def _identity(self) -> tuple[int, int, int] | None:
+        """The file's device, inode and schema version: a new or replaced file (or one
+        whose schema changed) never matches a file migrated before."""
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        schema = self._conn.execute("PRAGMA schema_version").fetchone()[0]
+        return info.st_dev, info.st_ino, int(schema)
+
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        """Rows of a query as dicts, straight from the driver (sqlite-utils' table helpers
+        ask sqlite_master twice per call, which the hot reads below cannot afford)."""
+        cursor = self._conn.execute(sql, list(params))
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def close(self) -> None:
         """Close the connection (closing twice is harmless)."""
@@ -216,7 +259,8 @@ class Store:
                 chunk = wanted[start : start + _IN_CHUNK]
                 marks = ", ".join("?" * len(chunk))
                 rows = self._db.table("games").rows_where(
-                    f"edit_token IN ({marks}) OR view_token IN ({marks})",
+                    f"(edit_token IN ({marks}) OR view_token IN ({marks}))"
+                    " AND deleted_at IS NULL",
                     [*chunk, *chunk],
                     select="id, edit_token",
                 )
@@ -231,7 +275,11 @@ class Store:
     def last_game_settings(self) -> dict[str, Any] | None:
         """Return players, convention, options and first dealer of the newest game, if any."""
         with self._reading():
-            rows = list(self._db.table("games").rows_where(order_by="id DESC", limit=1))
+            rows = list(
+                self._db.table("games").rows_where(
+                    "deleted_at IS NULL", order_by="id DESC", limit=1
+                )
+            )
         if not rows:
             return None
         row = rows[0]
@@ -411,6 +459,90 @@ class Store:
             for row in rows
         ]
 
+    # -- links and deleting -------------------------------------------------------------
+
+    def replace_token(self, token: str, which: Access) -> GameRecord:
+        """Give a game a new edit or view token (from its edit token); the old one stops
+        working at once. Returns the game as seen through its (possibly new) edit token."""
+        column = "edit_token" if which == "edit" else "view_token"
+        with self._writing():
+            game, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("only the edit link can replace a link")
+            self._db.table("games").update(game["id"], {column: new_token()})
+            return self._record(game["id"], "edit")
+
+    def delete_game(self, token: str) -> str:
+        """Take a game off (from its edit token): every link answers "not found" except the
+        edit link's page that offers to restore it, for DELETED_KEEP_DAYS days; then
+        purge_deleted removes it for good. Returns when it was deleted."""
+        now = _now()
+        with self._writing():
+            game, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("only the edit link can delete a game")
+            self._db.table("games").update(game["id"], {"deleted_at": now})
+        return now
+
+    def deleted_game(self, token: str) -> tuple[str, str] | None:
+        """(name, deleted_at) of a deleted game whose *edit* token this is, else None."""
+        if not isinstance(token, str) or not token:
+            return None
+        with self._reading():
+            rows = list(
+                self._db.table("games").rows_where(
+                    "edit_token = ? AND deleted_at IS NOT NULL",
+                    [token],
+                    select="name, deleted_at",
+                )
+            )
+        return (rows[0]["name"], rows[0]["deleted_at"]) if rows else None
+
+    def restore_game(self, token: str) -> GameRecord:
+        """Bring back a deleted game by its edit token; raises GameNotFound once purged."""
+        with self._writing():
+            rows = list(
+                self._db.table("games").rows_where(
+                    "edit_token = ? AND deleted_at IS NOT NULL", [token], select="id"
+                )
+            )
+            if not rows:
+                raise GameNotFound("no deleted game has this link")
+            self._db.table("games").update(rows[0]["id"], {"deleted_at": None})
+            return self._record(rows[0]["id"], "edit")
+
+    def purge_deleted(self, *, now: datetime.datetime | None = None) -> int:
+        """Remove for good every game deleted more than DELETED_KEEP_DAYS days ago, with its
+        deals, history and request keys; the freed pages are zeroed (secure_delete), so no
+        backup made afterwards holds any of it. Returns how many games went."""
+        moment = now or datetime.datetime.now(datetime.UTC)
+        cutoff = (moment - datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat(
+            timespec="microseconds"
+        )
+        with self._translated():
+            self._conn.execute("PRAGMA secure_delete = ON")
+        try:
+            with self._writing():
+                ids = [
+                    row[0]
+                    for row in self._conn.execute(
+                        "SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at < ?",
+                        [cutoff],
+                    )
+                ]
+                for game_id in ids:
+                    for table in ("request_keys", "deal_revisions", "deals"):
+                        self._conn.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
+                    self._conn.execute("DELETE FROM games WHERE id = ?", [game_id])
+            if ids:
+                with self._translated():
+                    # Copy the zeroed pages from the write-ahead log into the file itself.
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            with self._translated():
+                self._conn.execute("PRAGMA secure_delete = OFF")
+        return len(ids)
+
     # -- maintenance -------------------------------------------------------------------
 
     def backup(self, dest: str | os.PathLike[str]) -> None:
@@ -420,6 +552,10 @@ class Store:
         written. Raises StorageUnavailable.
         """
         dest = Path(dest)
+        if same_file(dest, self.path):
+            raise BackupOntoItself(
+                f"the backup target {dest} is the database itself: choose another file"
+            )
         partial = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.partial")
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -457,12 +593,13 @@ class Store:
     # -- internals ---------------------------------------------------------------------
 
     def _find(self, token: str) -> tuple[Row, Access]:
-        """Return the game row for an edit or view token and which one it is."""
+        """Return the game row for an edit or view token and which one it is (a deleted
+        game is not found)."""
         if isinstance(token, str) and token:
-            rows = list(
-                self._db.table("games").rows_where(
-                    "edit_token = ? OR view_token = ?", [token, token], limit=1
-                )
+            rows = self._rows(
+                "SELECT * FROM games WHERE (edit_token = ? OR view_token = ?)"
+                " AND deleted_at IS NULL LIMIT 1",
+                [token, token],
             )
             if rows:
                 return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
@@ -495,16 +632,16 @@ class Store:
             now = _now()
             version = game["version"] + 1
             deal_id = change(game, now, version)
-            self._db.table("games").update(game["id"], {"version": version, "updated_at": now})
+            # Plain SQL on the write path: the write lock is held for as short as can be.
+            self._conn.execute(
+                "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
+                [version, now, game["id"]],
+            )
             if request_key is not None:
-                self._db.table("request_keys").insert(
-                    {
-                        "game_id": game["id"],
-                        "request_key": request_key,
-                        "action": action,
-                        "deal_id": deal_id,
-                        "created_at": now,
-                    }
+                self._conn.execute(
+                    "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [game["id"], request_key, action, deal_id, now],
                 )
             return self._record(game["id"], "edit"), deal_id, True
 
@@ -512,18 +649,17 @@ class Store:
         """Return the request_keys row for a key already used on this game, if any."""
         if request_key is None:
             return None
-        rows = list(
-            self._db.table("request_keys").rows_where(
-                "game_id = ? AND request_key = ?", [game_id, request_key]
-            )
+        rows = self._rows(
+            "SELECT * FROM request_keys WHERE game_id = ? AND request_key = ?",
+            [game_id, request_key],
         )
         return rows[0] if rows else None
 
     def _record(self, game_id: int, access: Access) -> GameRecord:
         """Return the GameRecord of a game with its live deals in order."""
-        row = list(self._db.table("games").rows_where("id = ?", [game_id]))[0]
-        live = self._db.table("deals").rows_where(
-            "game_id = ? AND deleted = 0", [game_id], order_by="seq"
+        row = self._rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
+        live = self._rows(
+            "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
         )
         deals = [
             DealRecord(
@@ -533,7 +669,7 @@ class Store:
                 created_at=deal["created_at"],
                 updated_at=deal["updated_at"],
             )
-            for position, deal in enumerate(list(live))
+            for position, deal in enumerate(live)
         ]
         return GameRecord(
             id=row["id"],
@@ -599,6 +735,11 @@ class Store:
 
     def _make_room(self, game_id: int, position: int | None) -> int:
         """Return the seq for a new deal at a live position (None: at the end), shifting."""
+        if position is None:
+            top = self._conn.execute(
+                "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
+            ).fetchone()[0]
+            return 0 if top is None else int(top) + 1
         live = [
             row["seq"]
             for row in self._db.table("deals").rows_where(
@@ -622,18 +763,12 @@ class Store:
 
     def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
         """Insert a live deal row and return its id."""
-        deals = self._db.table("deals")
-        deals.insert(
-            {
-                "game_id": game_id,
-                "seq": seq,
-                "data": text,
-                "deleted": 0,
-                "created_at": now,
-                "updated_at": now,
-            }
+        cursor = self._conn.execute(
+            "INSERT INTO deals (game_id, seq, data, deleted, created_at, updated_at)"
+            " VALUES (?, ?, ?, 0, ?, ?)",
+            [game_id, seq, text, now, now],
         )
-        return cast(int, deals.last_pk)
+        return cast(int, cursor.lastrowid)
 
     def _delete(self, game: Row, row: Row, now: str, version: int) -> int:
         """Flag a live deal row deleted, record the revision, and return its id."""
@@ -652,17 +787,26 @@ class Store:
         game_version: int,
     ) -> None:
         """Record one change to one deal (data and previous are JSON text or None)."""
-        self._db.table("deal_revisions").insert(
-            {
-                "game_id": game_id,
-                "deal_id": deal_id,
-                "action": action,
-                "data": data,
-                "previous": previous,
-                "at": at,
-                "game_version": game_version,
-            }
+        self._conn.execute(
+            "INSERT INTO deal_revisions"
+            " (game_id, deal_id, action, data, previous, at, game_version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [game_id, deal_id, action, data, previous, at, game_version],
         )
+
+
+_MIGRATED: set[tuple[int, int, int]] = set()
+"""(device, inode, schema version) of the files this process has brought up to date."""
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same file (symlinks, "..", hard links included)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def new_token() -> str:

@@ -16,8 +16,14 @@ from . import context, i18n, security, storage, templating, wire
 from .extensions import babel, csrf
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, create_database: bool = True
+) -> Flask:
+    """Build the app: defaults, then test_config or instance/config.py and SCOREKEEPER_* env.
+
+    The database file is created here if it does not exist yet (create_database); later
+    requests never create one (a vanished file is a 503).
+    """
     # The instance folder (database, secret key, TLS certificate, config.py): Flask's default
     # (instance/ beside a checkout, <venv>/var/scorekeeper.web-instance for an installed
     # copy) unless SCOREKEEPER_INSTANCE names one.
@@ -77,6 +83,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
+    if create_database:
+        storage.prepare_database(app)
     return app
 
 

@@ -8,6 +8,8 @@ from flask import Flask, abort, g, redirect, request, url_for
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response
 
+from scorekeeper.store import GameNotFound, GameRecord
+
 from . import recent
 from .gamedata import Loaded, load
 from .storage import get_store
@@ -25,7 +27,7 @@ def open_game(mode: str, token: str) -> Loaded | Response:
     A view token under /g/ is redirected to /v/; an edit token under /v/ shows the game
     read-only, exactly as a follower sees it.
     """
-    record = get_store().get_game(token)
+    record = _get_game(token, mode)
     if mode == "g" and record.access != "edit":
         args = request.view_args or {}
         return redirect(url_for(request.endpoint or "games.show", **{**args, "mode": "v"}))
@@ -39,7 +41,7 @@ def open_game(mode: str, token: str) -> Loaded | Response:
 
 def edit_game(token: str) -> Loaded:
     """The game for a write: 403 unless opened with its edit token."""
-    record = get_store().get_game(token)
+    record = _get_game(token, "g")
     if record.access != "edit":
         abort(403)
     loaded = load(record)
@@ -47,6 +49,33 @@ def edit_game(token: str) -> Loaded:
     return loaded
 
 
+class GameDeleted(GameNotFound):
+    """The edit token of a deleted (not yet purged) game: its page offers to restore it."""
+
+    def __init__(self, token: str, name: str, deleted_at: str) -> None:
+        super().__init__("this game was deleted")
+        self.token, self.name, self.deleted_at = token, name, deleted_at
+
+
+def _get_game(token: str, mode: str) -> GameRecord:
+    """The game of a token; under /g/ a deleted game's edit token raises GameDeleted."""
+    store = get_store()
+    try:
+        return store.get_game(token)
+    except GameNotFound:
+        deleted = store.deleted_game(token) if mode == "g" else None
+        if deleted is not None:
+            raise GameDeleted(token, *deleted) from None
+        raise
+
+
+def _deleted(error: GameDeleted) -> tuple[str, int]:
+    from .games.links import deleted_page
+
+    return deleted_page(error.token, error.name, error.deleted_at)
+
+
 def init_app(app: Flask) -> None:
-    """Register the token converter."""
+    """Register the token converter and the deleted game's page."""
     app.url_map.converters["tok"] = TokenConverter
+    app.register_error_handler(GameDeleted, _deleted)

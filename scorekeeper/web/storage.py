@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, render_template
+import os
+import time
+
+from flask import Flask, current_app, g, render_template, request
 from flask_babel import _
 
 from scorekeeper.rules import InvalidGame
 from scorekeeper.store import (
+    DatabaseMissing,
     DealNotFound,
     GameNotFound,
     ReadOnlyAccess,
@@ -20,9 +24,28 @@ from scorekeeper.store import (
 def get_store() -> Store:
     """The Store of this request; raises StorageUnavailable if the file cannot be used."""
     if "store" not in g:
-        g.store = Store(current_app.config["DATABASE"])
+        # Never create the file here: it was made at start-up (prepare_database); a file
+        # or folder gone since is a 503, not a fresh empty database beside the real one.
+        g.store = Store(current_app.config["DATABASE"], create=False)
+        _purge_now_and_then(g.store)
     store: Store = g.store
     return store
+
+
+PURGE_EVERY = 3600.0
+"""Seconds between two purges of games deleted long enough ago (also done at start-up)."""
+
+
+def _purge_now_and_then(store: Store) -> None:
+    last = current_app.extensions.get("last_purge", 0.0)
+    now = time.monotonic()
+    if now - last < PURGE_EVERY:
+        return
+    current_app.extensions["last_purge"] = now
+    try:
+        store.purge_deleted()
+    except StoreError as error:  # e.g. a read-only file: reading still works
+        current_app.logger.warning("could not purge deleted games: %s", error)
 
 
 def _close_store(_error: BaseException | None = None) -> None:
@@ -64,17 +87,30 @@ def _key_reused(_error: Exception) -> tuple[str, int]:
     )
 
 
-def _unavailable(error: Exception) -> tuple[str, int]:
+def _unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
+    # The details (with the file's path) go to the server's log only, never to the page.
     current_app.logger.error("storage unavailable: %s", error)
-    return error_page(
+    page, status = error_page(
         503,
         _("The score sheet cannot be reached"),
         _(
-            "The server cannot use its database right now (%(why)s). Nothing was lost on "
-            "this phone's side: wait a moment and try again.",
-            why=str(error),
+            "The games database is not available right now (%(why)s). Nothing was lost on "
+            "this phone's side: wait a moment and try again, or tell whoever runs the server.",
+            why=getattr(error, "reason", "the games database is not available"),
         ),
     )
+    return page, status, {"Retry-After": "5"}
+
+
+def prepare_database(app: Flask) -> None:
+    """Create the database file at start-up if it does not exist yet (the only time the
+    server makes one); a file that cannot be made is logged and answered with 503s."""
+    try:
+        with Store(app.config["DATABASE"]) as store:
+            store.purge_deleted()
+        app.extensions["last_purge"] = time.monotonic()
+    except StoreError as error:
+        app.logger.error("storage unavailable at start-up: %s", error)
 
 
 def _broken_game(error: InvalidGame) -> tuple[str, int]:
@@ -85,8 +121,18 @@ def _broken_game(error: InvalidGame) -> tuple[str, int]:
     )
 
 
+def _database_present() -> None:
+    """Every page but the static files needs the database: answer 503 at once without it."""
+    if request.endpoint == "static":
+        return
+    path = current_app.config["DATABASE"]
+    if not os.path.isfile(path):
+        raise DatabaseMissing(f"there is no database file at {path}")
+
+
 def init_app(app: Flask) -> None:
     """Close the request's Store on teardown and turn store errors into clear pages."""
+    app.before_request(_database_present)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(GameNotFound, _not_found)
     app.register_error_handler(404, _not_found)

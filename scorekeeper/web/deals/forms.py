@@ -29,6 +29,7 @@ from scorekeeper.rules import Answer, Problem, Sheet, defenders
 from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.scoring import active_players, min_level
+from scorekeeper.rules.text import normalize
 
 from ..i18n import words
 from ..widgets import WriteForm, choices
@@ -297,7 +298,7 @@ def read(form: _DealBase, seat: Seat) -> Reading:
 
 
 def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
-    reason = (form.reason.data or "").strip()
+    reason = normalize((form.reason.data or "").strip().replace("\r\n", "\n"))
     if not reason:
         reading.add("reason", str(_l("Say why the correction is made")))
     entries: list[dict[str, Any]] = []
@@ -310,9 +311,17 @@ def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading
         if player is None:
             reading.add(where, str(_l("Choose the player")))
             continue
-        amount = parse_amount(text.replace(",", ".").replace("−", "-"))
+        amount = parse_amount(text)
         if amount is None:
-            reading.add(where, str(_l("Write an amount, e.g. 10 or -4")))
+            reading.add(
+                where,
+                str(
+                    _l(
+                        "Write an amount from −1000000 to 1000000 whists, e.g. 10, -4 or 2.5 "
+                        "(no exponents)"
+                    )
+                ),
+            )
             continue
         value: Any = int(amount) if amount.denominator == 1 else str(amount)
         column = row["column"].data

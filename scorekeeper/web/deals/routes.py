@@ -9,6 +9,7 @@ from flask import flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
+from scorekeeper import gamefile
 from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
 
 from ..context import edit_game
@@ -33,6 +34,15 @@ def new(token: str) -> str | Response | tuple[str, int]:
     loaded = edit_game(token)
     if not loaded.can_add_deal:
         flash(_("The game is finished: reopen it to add a deal."))
+        return _to_game(token)
+    if len(loaded.record.deals) >= gamefile.MAX_DEALS:
+        flash(
+            _(
+                "This game has %(limit)s deals, the most one game holds: start a new game "
+                "to play on.",
+                limit=gamefile.MAX_DEALS,
+            )
+        )
         return _to_game(token)
     return _deal_page(loaded, None)
 

@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import routes  # noqa: E402,F401  (routes register themselves on bp)
+from . import links, routes  # noqa: E402,F401  (routes register themselves on bp)

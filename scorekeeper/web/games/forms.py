@@ -6,6 +6,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
+from scorekeeper.rules.options import OPTION_BOUNDS
+
 from ..widgets import WriteForm
 
 
@@ -21,9 +23,12 @@ class RescoreForm(WriteForm):
     """Replace the kept settlement with what the log computes now."""
 
 
+_MAX_POOL = int(OPTION_BOUNDS["pool_target"].high)
+
+
 class ExtendForm(WriteForm):
     """Play on after the end rule was met: a larger pool target (an explicit re-score)."""
 
     pool_target = IntegerField(
-        _l("Play on to a pool of"), validators=[InputRequired(), NumberRange(min=1, max=100000)]
+        _l("Play on to a pool of"), validators=[InputRequired(), NumberRange(min=1, max=_MAX_POOL)]
     )

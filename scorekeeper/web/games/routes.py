@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
+import hashlib
 import io
 import json
 import re
+import threading
 
-from flask import flash, redirect, render_template, request, send_file, url_for
+from flask import current_app, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -14,7 +18,7 @@ from scorekeeper import gamefile
 
 from ..context import edit_game, open_game
 from ..gamedata import Loaded, describe, finished_report
-from ..i18n import words
+from ..i18n import get_locale, words
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import bp
@@ -48,13 +52,53 @@ def _next_target(target: int) -> int:
     return target + max(10, target // 2 // 10 * 10)
 
 
+def _etag(loaded: Loaded, kind: str) -> str:
+    """A tag naming what a download was made from: the game's version, the link and the
+    language; a new deal, edit or finish changes it, so no copy is ever served stale."""
+    record = loaded.record
+    seed = f"{kind}|{record.access}|{record.version}|{record.updated_at}|{get_locale()}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:32]
+
+
+def _fresh(loaded: Loaded, kind: str) -> Response | None:
+    """A 304 if the phone already holds this version's download, else None."""
+    if _etag(loaded, kind) in request.if_none_match:
+        response = Response(status=304)
+        return _no_cache(response, loaded, kind)
+    return None
+
+
+def _no_cache(response: Response, loaded: Loaded, kind: str) -> Response:
+    """Mark a download: always revalidated (Cache-Control: no-cache), tagged with the version."""
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(_etag(loaded, kind))
+    response.headers["X-Game-Version"] = str(loaded.record.version)
+    return response
+
+
+def _attachment(data: bytes, mimetype: str, name: str) -> Response:
+    response = send_file(
+        io.BytesIO(data),
+        mimetype=mimetype,
+        as_attachment=True,
+        download_name=name,
+        max_age=0,
+        etag=False,
+        conditional=False,
+    )
+    return response
+
+
 @bp.route(GAME + ".json")
 def twin(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
     if isinstance(loaded, Response):
         return loaded
+    cached = _fresh(loaded, "twin")
+    if cached is not None:
+        return cached
     text = json.dumps(loaded.report(), ensure_ascii=False, indent=2) + "\n"
-    return Response(text, mimetype="application/json")
+    return _no_cache(Response(text, mimetype="application/json"), loaded, "twin")
 
 
 @bp.route(GAME + "/version")
@@ -76,17 +120,30 @@ def download(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
     if isinstance(loaded, Response):
         return loaded
+    cached = _fresh(loaded, "file")
+    if cached is not None:
+        return cached
     data = gamefile.dumps(loaded.game).encode()
-    return send_file(
-        io.BytesIO(data),
-        mimetype="application/json",
-        as_attachment=True,
-        download_name=_file_name(loaded, "json"),
-    )
+    response = _attachment(data, "application/json", _file_name(loaded, "json"))
+    return _no_cache(response, loaded, "file")
+
+
+PDF_SLOTS = 2
+"""PDFs drawn at the same time; the next phones wait up to PDF_WAIT_SECONDS, then 503."""
+_PDF_SLOTS = threading.BoundedSemaphore(PDF_SLOTS)
+
+
+def _give_back_memory() -> None:
+    """Return the memory a drawing used to the system (glibc keeps freed heap otherwise)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
+        pass
 
 
 @bp.route(GAME + "/pulka.pdf")
-def pdf(mode: str, token: str) -> Response | tuple[str, int]:
+def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     loaded = open_game(mode, token)
     if isinstance(loaded, Response):
         return loaded
@@ -98,21 +155,34 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int]:
         return error_page(
             503, _("No PDF here"), _("This server cannot make PDF files yet; use the game file.")
         )
+    cached = _fresh(loaded, "pdf")
+    if cached is not None:
+        return cached
     record = loaded.record
     edited = {d.position + 1 for d in record.deals if d.updated_at != d.created_at}
-    data = sheet_pdf(
-        loaded.game,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-        edited_deals=edited,
-        locale=words().locale,
-    )
-    return send_file(
-        io.BytesIO(data),
-        mimetype="application/pdf",
-        as_attachment=True,
-        download_name=_file_name(loaded, "pdf"),
-    )
+    # At most PDF_SLOTS drawings at once: each takes a core and tens of MB for a moment.
+    if not _PDF_SLOTS.acquire(timeout=float(current_app.config.get("PDF_WAIT_SECONDS", 5))):
+        from ..storage import error_page
+
+        page, status = error_page(
+            503,
+            _("The server is busy"),
+            _("Other phones are making their PDF right now. Try again in a few seconds."),
+        )
+        return page, status, {"Retry-After": "5"}
+    try:
+        data = sheet_pdf(
+            loaded.game,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+            edited_deals=edited,
+            locale=words().locale,
+        )
+    finally:
+        _PDF_SLOTS.release()
+        _give_back_memory()
+    response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
+    return _no_cache(response, loaded, "pdf")
 
 
 @bp.route(GAME + "/log")

@@ -7,7 +7,7 @@ import hmac
 from typing import Any
 
 from flask import current_app
-from flask_babel import format_date
+from flask_babel import format_date, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -25,7 +25,10 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
+from scorekeeper.rules.options import OPTION_BOUNDS
+from scorekeeper.rules.text import bad_character, normalize
 
+from .. import attempts
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
 
@@ -43,18 +46,42 @@ class PasswordMixin:
     """The server's password, asked for only when SCOREKEEPER_PASSWORD is set."""
 
     password = PasswordField(_l("Server password"), validators=[Length(max=200)])
+    wait = 0
+    """Seconds this client must wait before its next password (0: none); the page says it."""
 
     def validate_password(self, field: Field) -> None:
         expected = str(current_app.config.get("PASSWORD") or "")
-        if expected and not hmac.compare_digest((field.data or "").encode(), expected.encode()):
+        if not expected:
+            return
+        self.wait = attempts.wait_seconds()
+        if self.wait:
+            raise ValidationError(
+                ngettext(
+                    "Too many wrong passwords: wait %(num)s second and try again.",
+                    "Too many wrong passwords: wait %(num)s seconds and try again.",
+                    self.wait,
+                )
+            )
+        if not hmac.compare_digest((field.data or "").encode(), expected.encode()):
+            attempts.failed()
             raise ValidationError(_l("Wrong password"))
 
 
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
+        limits = OPTION_BOUNDS[spec.name]
         return IntegerField(
-            label, description=desc, validators=[InputRequired(), NumberRange(0, 10_000)]
+            label,
+            description=desc,
+            validators=[
+                InputRequired(),
+                NumberRange(
+                    int(limits.low),
+                    int(limits.high),
+                    message=_l("Write a whole number from %(min)s to %(max)s"),
+                ),
+            ],
         )
     if spec.kind == "bool":
         return BooleanField(label, description=desc)
@@ -87,8 +114,14 @@ class NewGameBase(PasswordMixin, FlaskForm):
         return [self[spec.field] for spec in specs]
 
     def players(self) -> list[str]:
-        """The names typed in, in seating order, without empty seats."""
-        return [(f.data or "").strip() for f in self.player_fields() if (f.data or "").strip()]
+        """The names typed in (NFC), in seating order, without empty seats."""
+        return [_name(f.data) for f in self.player_fields() if _name(f.data)]
+
+    def validate_name(self, field: Field) -> None:
+        char = bad_character(field.data or "")
+        if char is not None:
+            raise ValidationError(_l("The name cannot hold %(char)s", char=char))
+        field.data = normalize((field.data or "").strip())
 
     def default_name(self) -> None:
         """Today's date as the game's name, when none was typed."""
@@ -152,11 +185,12 @@ class NewGameBase(PasswordMixin, FlaskForm):
         ok = True
         seen: set[str] = set()
         for field in self.player_fields():
-            name = (field.data or "").strip()
+            name = _name(field.data)
             if not name:
                 continue
-            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-                field.errors = [*field.errors, str(_l("A name cannot hold control characters"))]
+            char = bad_character(name)
+            if char is not None:
+                field.errors = [*field.errors, str(_l("The name cannot hold %(char)s", char=char))]
                 ok = False
             elif name in seen:
                 field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
@@ -184,7 +218,12 @@ class NewGameBase(PasswordMixin, FlaskForm):
 
     def first_dealer_name(self) -> str:
         """The first dealer's name."""
-        return (self.player_fields()[int(self.first_dealer.data or 0)].data or "").strip()
+        return _name(self.player_fields()[int(self.first_dealer.data or 0)].data)
+
+
+def _name(data: Any) -> str:
+    """A typed name, trimmed and NFC-normalised (so one name typed two ways is one)."""
+    return normalize((data or "").strip())
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -214,3 +253,9 @@ class ImportForm(PasswordMixin, FlaskForm):
     """Open a game file (JSON) as a new game."""
 
     file = FileField(_l("Game file (.json)"), validators=[FileRequired(_l("Choose a file"))])
+
+
+class ForgetForm(FlaskForm):
+    """Take a game off this phone's list."""
+
+    token = HiddenField(validators=[InputRequired(), Length(max=100)])

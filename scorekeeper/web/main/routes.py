@@ -16,7 +16,7 @@ from ..storage import get_store
 from ..widgets import choices
 from . import bp
 from . import options as opts
-from .forms import ImportForm, NewGameBase, NewGameForm
+from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
 
 
 @bp.route("/")
@@ -28,7 +28,7 @@ def home() -> str:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game() -> str | Response:
+def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     form = NewGameForm()
     if request.method == "GET":
         last = get_store().last_game_settings()
@@ -66,7 +66,7 @@ def new_game() -> str | Response:
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     _dealer_choices(form)
     presets = {c: opts.preset_values(c) for c in CONVENTIONS}
-    return render_template(
+    page = render_template(
         "new_game.html",
         form=form,
         errors=errors,
@@ -76,10 +76,15 @@ def new_game() -> str | Response:
         presets=presets,
         need_password=_need_password(),
     )
+    if form.wait:
+        return page, 429, {"Retry-After": str(form.wait)}
+    if request.method == "POST":
+        return page, 422, {}  # refused: the messages are next to their fields
+    return page
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game() -> str | Response | tuple[str, int]:
+def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -94,9 +99,22 @@ def import_game() -> str | Response | tuple[str, int]:
             flash(_("The game file was opened as a new game."))
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     status = 400 if request.method == "POST" else 200
-    return render_template(
+    page = render_template(
         "import.html", form=form, problems=problems, need_password=_need_password()
-    ), status
+    )
+    if form.wait:
+        return page, 429, {"Retry-After": str(form.wait)}
+    return page, status
+
+
+@bp.route("/forget", methods=["POST"])
+def forget() -> Response:
+    """Take a game off this phone's home list (the game itself stays, its links too)."""
+    form = ForgetForm()
+    if form.validate_on_submit():
+        recent.forget(form.token.data or "")
+        flash(_("The game is no longer listed on this phone; its links still work."))
+    return redirect(url_for("main.home"))
 
 
 @bp.route("/manifest.webmanifest")

@@ -1,0 +1,98 @@
+"""A game's links: replace the edit or read-only link, delete and restore the game.
+
+A link posted to the wrong chat or left on a lost phone is replaced here: the old one
+answers 404 at once. A deleted game stays restorable through its edit link for
+DELETED_KEEP_DAYS days, then it is purged (and so absent from every later backup).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from flask import flash, redirect, render_template, url_for
+from flask_babel import _
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from scorekeeper.store.store import DELETED_KEEP_DAYS
+
+from .. import recent
+from ..context import edit_game
+from ..storage import get_store
+from ..templating import when
+from . import bp
+
+
+class LinkForm(FlaskForm):
+    """One button: replace a link, delete or restore the game (CSRF only)."""
+
+
+@bp.route("/g/<tok:token>/links")
+def links(token: str) -> str:
+    loaded = edit_game(token)
+    record = loaded.record
+    return render_template(
+        "links.html",
+        loaded=loaded,
+        edit_url=url_for("games.show", mode="g", token=record.edit_token, _external=True),
+        view_url=url_for("games.show", mode="v", token=record.view_token, _external=True),
+        form=LinkForm(),
+        keep_days=DELETED_KEEP_DAYS,
+    )
+
+
+@bp.route("/g/<tok:token>/links/<any(edit, view):which>", methods=["POST"])
+def replace_link(token: str, which: str) -> Response:
+    edit_game(token)
+    if not LinkForm().validate_on_submit():
+        flash(_("The form has expired. Try again."))
+        return redirect(url_for("games.links", token=token))
+    record = get_store().replace_token(token, "edit" if which == "edit" else "view")
+    if which == "edit":
+        recent.forget(token)
+        recent.remember(record.edit_token)
+        flash(_("This is the new edit link: the old one no longer opens the game."))
+    else:
+        flash(_("This is the new read-only link: the old one no longer opens the game."))
+    return redirect(url_for("games.links", token=record.edit_token))
+
+
+@bp.route("/g/<tok:token>/delete", methods=["GET", "POST"])
+def delete_game(token: str) -> str | Response:
+    loaded = edit_game(token)
+    form = LinkForm()
+    if form.validate_on_submit():
+        get_store().delete_game(token)
+        return redirect(url_for("games.show", mode="g", token=token))
+    return render_template(
+        "delete_game.html", loaded=loaded, form=form, keep_days=DELETED_KEEP_DAYS
+    )
+
+
+@bp.route("/g/<tok:token>/restore-game", methods=["POST"])
+def restore_game(token: str) -> Response:
+    if get_store().deleted_game(token) is None:
+        edit_game(token)  # a live game: 403 through its read-only link, else nothing to do
+        return redirect(url_for("games.show", mode="g", token=token))
+    if LinkForm().validate_on_submit():
+        get_store().restore_game(token)
+        flash(_("The game is back."))
+    return redirect(url_for("games.show", mode="g", token=token))
+
+
+def deleted_page(token: str, name: str, deleted_at: str) -> tuple[str, int]:
+    """What the edit link shows while its game is deleted: when it goes, and Restore."""
+    try:
+        moment = datetime.datetime.fromisoformat(deleted_at)
+        purge = (moment + datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat()
+    except ValueError:
+        purge = deleted_at
+    page = render_template(
+        "deleted_game.html",
+        token=token,
+        name=name,
+        deleted=when(deleted_at),
+        purge=when(purge),
+        form=LinkForm(),
+    )
+    return page, 410

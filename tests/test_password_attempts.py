@@ -1,0 +1,73 @@
+"""The server password cannot be guessed: five wrong tries a minute per client, then a wait."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from flask import Flask
+
+from scorekeeper.store import Store
+from scorekeeper.web.attempts import LIMIT, Attempts
+
+from .conftest import Web
+
+
+def _try_new(web: Web, password: str):  # type: ignore[no-untyped-def]
+    from scorekeeper.web.main.options import preset_values
+
+    page = web.get("/new")
+    form = page.form("new-game")
+    for field, value in preset_values("sochi").items():
+        form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
+    form.set(name="x", player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
+    return web.submit(page, form.set(password=password))
+
+
+def test_guessing_on_new_is_stopped_with_the_wait_shown(app: Flask, web: Web, store: Store) -> None:
+    app.config["PASSWORD"] = "1234"
+    for guess in range(LIMIT):
+        result = _try_new(web, f"{guess:04d}")
+        assert result.status == 422
+        assert "Wrong password" in result.errors()
+    blocked = _try_new(web, "1234")  # even the right one waits now
+    assert blocked.status == 429
+    wait = int(blocked.response.headers["Retry-After"])
+    assert 50 <= wait <= 60
+    assert any(f"wait {wait} seconds" in e for e in blocked.errors()), blocked.errors()
+    assert store.last_game_settings() is None
+
+
+def test_guessing_on_import_is_stopped(app: Flask, web: Web, store: Store) -> None:
+    app.config["PASSWORD"] = "1234"
+    statuses = []
+    for guess in range(LIMIT + 2):
+        page = web.get("/import")
+        form = page.form()
+        response = web.client.post(
+            "/import",
+            data={**form.data(), "password": str(guess), "file": (io.BytesIO(b"{}"), "g.json")},
+            content_type="multipart/form-data",
+        )
+        statuses.append(response.status_code)
+    assert statuses == [400] * LIMIT + [429, 429]
+    assert "Too many wrong passwords" in response.get_data(as_text=True)
+
+
+def test_other_clients_are_not_held_up(app: Flask, web: Web) -> None:
+    app.config["PASSWORD"] = "1234"
+    for guess in range(LIMIT):
+        _try_new(web, str(guess))
+    assert _try_new(web, "1234").status == 429
+    other = Web(app.test_client())
+    other.client.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    assert _try_new(other, "1234").status == 302
+
+
+@pytest.mark.parametrize("late", [60.0, 61.0, 300.0])
+def test_the_window_passes(late: float) -> None:
+    attempts = Attempts()
+    for n in range(LIMIT):
+        attempts.failed("a", float(n))
+    assert attempts.wait_seconds("a", float(LIMIT)) == 55
+    assert attempts.wait_seconds("a", late) == 0
