@@ -341,42 +341,42 @@ FIVE_GOOD = contract("C", "7S", {"D": W, "E": P}, {"C": 5, "D": 3, "E": 2})
         (
             "money_unit_zero",
             game_file([], options={"money_unit": "0"}),
-            "option money_unit: must be more than 0",
+            "Money rounded to must be more than 0",
         ),
         (
             "money_unit_three_decimals",
             game_file([], options={"money_unit": "0.005"}),
-            "option money_unit: must have at most 2 decimals",
+            "Money rounded to must be a decimal with at most two decimals",
         ),
         (
             "money_unit_not_decimal",
             game_file([], options={"money_unit": "rouble"}),
-            "option money_unit: must be a decimal",
+            "Money rounded to must be a decimal",
         ),
         (
             "money_unit_negative",
             game_file([], options={"money_unit": "-1"}),
-            "option money_unit: must be more than 0",
+            "Money rounded to must be a decimal",
         ),
         (
             "round_limit_zero",
             game_file([], options={"round_limit": 0}),
-            "option round_limit: must be at least 1",
+            "Rounds must be a whole number from 1 to 1000",
         ),
         (
             "round_limit_text",
             game_file([], options={"round_limit": "6"}),
-            "option round_limit: must be a whole number of rounds or null",
+            "Rounds must be a whole number from 1 to 1000, or empty for no limit",
         ),
         (
             "allpass_exit_on_other",
             game_file([], options={"allpass_exit_on": "failed"}),
-            "option allpass_exit_on: must be one of any, made",
+            "All-passes end with must be one of any, made",
         ),
         (
             "stalingrad_not_bool",
             game_file([], options={"stalingrad": "yes"}),
-            "option stalingrad: must be true or false",
+            "Stalingrad (6♠ whisted by both) must be true or false",
         ),
         (
             "deal_after_round_limit",

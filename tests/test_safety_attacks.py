@@ -181,7 +181,7 @@ def test_a_5000_deal_import(served: Server) -> None:
     fill = {"type": "correction", "reason": "x", "entries": [{"player": "Anna", "hill": 1}]}
     data = {**GOOD, "deals": [fill] * 5000}
     reply = attack(served, "import of 5000 deals", lambda p: _import(p, data), 400)
-    assert "too many deals: 5000" in reply.html
+    assert "too many deals: 5,000" in reply.html
 
 
 def test_downloads_are_never_stale(served: Server) -> None:

@@ -49,10 +49,10 @@ def test_bad_money_unit_and_round_limit_are_refused_next_to_the_field(
     form.set(player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
     form.set(opt_money_unit="0.005", opt_round_limit="six")
     result = web.submit(page, form)
-    assert result.status == 200
+    assert result.status == 422
     money = result.html.split('id="opt_money_unit-errors"')[1].split("</ul>")[0]
     rounds = result.html.split('id="opt_round_limit-errors"')[1].split("</ul>")[0]
-    assert "at most 2 decimals" in money
+    assert "at most two decimals" in money
     assert "write a whole number, or leave it empty" in rounds
     assert store.last_game_settings() is None
 

@@ -175,7 +175,7 @@ OPTION_LABELS: dict[str, str] = {
     "allpass_exit_on": N_("All-passes end with"),
     "money_unit": N_("Money rounded to"),
     "round_limit": N_("Rounds"),
-    "stalingrad": N_("Stalingrad: 6♠ must be whisted by both"),
+    "stalingrad": N_("Stalingrad (6♠ whisted by both)"),
 }
 
 #: The range of every numeric option (docs/limits.md); anything outside is refused.
@@ -364,7 +364,10 @@ def _money_unit(raw: Any) -> Decimal:
     text = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else ""
     if len(text) > 12 or _MONEY_UNIT.fullmatch(text) is None:
         raise _BadOption(
-            N_('{option} must be a decimal like "0.01", "1" or "5", not {value}'),
+            N_(
+                '{option} must be a decimal with at most two decimals, like "0.01", "1" or "5", '
+                "not {value}"
+            ),
             value=_show(raw),
         )
     value = Decimal(text)

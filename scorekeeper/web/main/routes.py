@@ -78,7 +78,7 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     )
     if form.wait:
         return page, 429, {"Retry-After": str(form.wait)}
-    if request.method == "POST":
+    if request.method == "POST" and chosen is None:
         return page, 422, {}  # refused: the messages are next to their fields
     return page
 
