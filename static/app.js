@@ -412,7 +412,8 @@ if (Pending.all().length) Pending.flush();
     if (chip && grid) {
       const c = $('#contract input:checked', form);
       chip.hidden = gridOpen || !c;
-      grid.hidden = !gridOpen && !!c;
+      // Folded, not hidden: its choice is still sent.
+      grid.classList.toggle("folded", !gridOpen && !!c);
       if (c) chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
     }
     // Answers: the defenders only, in the order they answer; the answers the rules allow.
@@ -422,10 +423,12 @@ if (Pending.all().length) Pending.flush();
     });
     answersBox.hidden = kind !== "contract" || !defs.length || !lv;
     const byLevel = declarer && lv ? ((T.answers || {})[declarer] || {})[lv] : null;
+    if (kind === "contract") presetAnswers();
     defs.forEach(function (name, i) {
       const box = answerBox(seatOf(name));
       if (!box) return;
       answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
+      if (!byLevel) return;
       const first = i === 0 ? null : radioValue(form, "answer_" + seatOf(defs[0]));
       const allowed = !byLevel ? [] : i === 0 ? byLevel.first : (byLevel[first] || byLevel.first);
       $$(".tap", box).forEach(function (tap) {
@@ -555,7 +558,14 @@ if (Pending.all().length) Pending.flush();
     save.disabled = true;
   }
 
+  let lastAsked = null;
+  function formText() {
+    return JSON.stringify(Array.from(new FormData(form).entries()).filter(function (p) { return p[0] !== "checked"; }));
+  }
   function check() {
+    const text = formText();
+    if (text === lastAsked) return;  // nothing changed since the last preview
+    lastAsked = text;
     clearTimeout(timer);
     previewStale();
     timer = setTimeout(function () {
@@ -565,7 +575,7 @@ if (Pending.all().length) Pending.flush();
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) { if (d && mine === sent) render(d); })
-        .catch(function () { if (mine === sent) offlinePreview(); });
+        .catch(function () { if (mine === sent) { lastAsked = null; offlinePreview(); } });
     }, 120);
   }
 
@@ -676,10 +686,9 @@ if (Pending.all().length) Pending.flush();
       const seat = t.name.slice("tricks_".length);
       userSet[seat] = Date.now(); delete auto[seat]; current = seat;
     }
-    if (t.name === "declarer") presetAnswers();
     if (t.name && t.name.indexOf("answer_") === 0) t.closest(".answer").setAttribute("data-user", "1");
     if (t.type === "radio" || t.tagName === "SELECT") layout();
-    check();
+    if (t.type === "radio" || t.tagName === "SELECT") check();
   });
   form.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();
