@@ -36,7 +36,7 @@ SEVEN = dict(
     ("deal", "field", "message"),
     [
         ({"kind": "contract"}, "declarer", "Choose the declarer"),
-        ({"kind": "contract", "declarer": "Anna"}, "level", "Choose the level"),
+        ({"kind": "contract", "declarer": "Anna"}, "contract", "Choose the contract"),
         (
             {"kind": "contract", "declarer": "Anna", "contract": "7S"},
             "answer_1",
@@ -175,7 +175,7 @@ def test_save_writes_only_what_was_checked(web: Web, store: Store, token: str) -
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
     checked = web.check(page, form)
-    changed = checked.form("deal-form").set(level="8")  # changed after the check
+    changed = checked.form("deal-form").set(contract="8S")  # changed after the check
     again = web.save(checked, changed)
     assert again.status == 200  # shown again, checked anew, not saved
     assert "Anna: hill +6 (remise: undertricks 1 × 6)" in again.text()
@@ -252,7 +252,7 @@ def test_a_stale_version_shows_the_conflict_and_keeps_the_input(
     again = conflict.form("deal-form")
     assert again.value("base_version") == "2"
     assert again.value("request_key") != checked.form("deal-form").value("request_key")
-    assert again.value("declarer") == "0" and again.value("level") == "7"
+    assert again.value("declarer") == "0" and again.value("contract") == "7S"
     assert again.value("tricks_1") == "2"
     assert len(deals_of(store, token)) == 1  # only the other phone's deal
     # Checked against the sheet as it is now, it can be saved straight away.
@@ -291,10 +291,11 @@ def test_the_form_offers_only_the_active_players_and_legal_answers(web: Web, tok
     _, form = web.deal_form(token)
     assert form.radios["kind"] == ["contract", "misere", "allpass", "correction"]
     assert form.radios["declarer"] == ["0", "1", "2"]
-    assert form.radios["level"] == ["6", "7", "8", "9", "10"]
-    assert form.radios["suit"] == ["S", "C", "D", "H", "NT"]
+    assert form.radios["contract"][:6] == ["6S", "6C", "6D", "6H", "6NT", "7S"]
+    assert len(form.radios["contract"]) == 25
+    assert form.radios["tricks_0"] == [str(n) for n in range(11)]
     assert form.radios["answer_0"] == ["whist", "pass", "half-whist"]
-    for field in ("kind", "declarer", "level", "suit", "tricks_0", "reason", "corr_amount_5"):
+    for field in ("kind", "declarer", "contract", "tricks_0", "reason", "corr_amount_5"):
         assert field in form.names or field in form.radios
 
 

@@ -34,6 +34,7 @@ from ..widgets import WriteForm, choices
 SEATS = 5
 """Form rows for up to five players; only the game's seats are shown."""
 CORRECTION_ROWS = 6
+TRICK_COUNTS = frozenset(str(n) for n in range(11))
 
 KIND_LABELS: dict[str, Any] = {
     "contract": _l("Contract"),
@@ -211,7 +212,7 @@ def read(form: _DealBase, seat: Seat) -> Reading:
             value = form[f"tricks_{players.index(name)}"].data
             if value in (None, ""):
                 continue
-            if not str(value).isdigit() or not 0 <= int(value) <= 10:
+            if str(value) not in TRICK_COUNTS:
                 reading.add(f"tricks_{players.index(name)}", str(_l("Tricks are 0 to 10")))
                 continue
             out[name] = int(value)
