@@ -221,21 +221,73 @@ const FOLLOW_IDLE_MAX = 15000;
       radio.parentElement.hidden = !typed || (hussar && seat >= 2);
     });
   }
-  form.addEventListener("change", function (event) {
-    if (event.target.name !== "convention") return;
-    const from = presets[rendered.value];
-    const to = presets[event.target.value];
-    if (!to) return;
-    Object.keys(to).forEach(function (name) {
-      if (!from || same(valueOf(name), from[name])) setValue(name, to[name]);
+  // Only the options that can change a game of this convention and player count are shown.
+  function applies() {
+    const convention = radioValue(form, "convention");
+    const count = $$("[data-seat]", form).filter(function (i) { return i.value.trim() && !i.closest("[hidden]"); }).length;
+    $$(".opt[data-not-for]", form).forEach(function (opt) {
+      const no = (opt.getAttribute("data-not-for") || "").split(" ").filter(Boolean);
+      const only = (opt.getAttribute("data-players") || "").split(" ").filter(Boolean).map(Number);
+      opt.hidden = no.indexOf(convention) >= 0 || (only.length > 0 && count > 0 && only.indexOf(count) < 0);
     });
-    rendered.value = event.target.value;
-    seats();
+    $$("[data-conventions]", form).forEach(function (p) {
+      p.hidden = p.getAttribute("data-conventions").split(" ").indexOf(convention) < 0;
+    });
+  }
+  // What differs from the chosen preset, said plainly before Start.
+  const changedBox = $("#changed");
+  const labels = changedBox ? data(changedBox, "labels") || {} : {};
+  function changed() {
+    if (!changedBox) return;
+    const preset = presets[radioValue(form, "convention")] || {};
+    const list = $("ul", changedBox);
+    list.textContent = "";
+    Object.keys(preset).forEach(function (name) {
+      const input = form.querySelector('[name="' + name + '"]');
+      if (!input || input.closest("[hidden]")) return;
+      const now = valueOf(name);
+      if (same(now, preset[name])) return;
+      const show = function (v) {
+        if (Array.isArray(v)) return v.join(", ") || "—";
+        if (typeof v === "boolean") return v ? "✓" : "✗";
+        if (input.tagName === "SELECT") {
+          const o = Array.from(input.options).filter(function (x) { return x.value === String(v); })[0];
+          return o ? o.textContent : String(v);
+        }
+        return String(v === null || v === undefined || v === "" ? "—" : v);
+      };
+      const li = document.createElement("li");
+      li.textContent = (labels[name] || name) + ": " + show(now) + " (" + show(preset[name]) + ")";
+      list.appendChild(li);
+    });
+    changedBox.hidden = !list.children.length;
+  }
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "convention") {
+      // A new convention: every option is that preset's, nothing kept from before.
+      const to = presets[event.target.value];
+      if (to) Object.keys(to).forEach(function (name) { setValue(name, to[name]); });
+      rendered.value = event.target.value;
+      seats();
+    }
+    applies();
+    changed();
   });
   form.addEventListener("input", function (event) {
-    if (event.target.hasAttribute("data-seat")) dealers();
+    if (event.target.hasAttribute("data-seat")) { dealers(); applies(); }
+    changed();
+  });
+  const lot = $("#lot");
+  if (lot) lot.addEventListener("click", function () {
+    const seated = $$('input[name="first_dealer"]', form).filter(function (r) { return !r.parentElement.hidden; });
+    if (!seated.length) return;
+    const pick = seated[Math.floor(Math.random() * seated.length)];
+    pick.checked = true;
+    pick.dispatchEvent(new Event("change", { bubbles: true }));
   });
   seats();
+  applies();
+  changed();
 })();
 
 /* -- never lost: deals waiting on this phone, and saying when it is offline -------------- */

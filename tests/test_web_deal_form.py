@@ -360,3 +360,51 @@ def test_a_resent_delete_or_undo_lands_quietly(web: Web, store: Store, token: st
     refused = web.submit(undo, stale, follow=True)
     assert "Another phone changed this game" in refused.text()
     assert len(deals_of(store, token)) == 1
+
+
+def test_back_after_save_then_a_change_is_refused_and_kept(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    saved = web.save(checked, checked.form("deal-form"))
+    assert saved.status == 302
+    # Back: the same page with the same one-time key; the scorer changes the contract.
+    changed = checked.form("deal-form").set(contract="8S", action="check")
+    rechecked = web.check(checked, changed)
+    again = web.save(rechecked, rechecked.form("deal-form"))
+    assert again.status == 409
+    assert "already saved as deal 1" in again.text()
+    kept = again.form("deal-form")
+    assert kept.value("contract") == "8S"
+    assert kept.value("request_key") != changed.value("request_key")
+    assert [d["contract"] for d in deals_of(store, token)] == ["7S"]
+    # One more tap turns the saved deal into what the form says.
+    button = [b for b in kept.buttons if b == ("action", "save")]
+    assert button
+    edit = web.client.post(
+        f"/g/{token}/deal/{store.get_game(token).deals[0].id}/edit",
+        data=kept.set(action="save").data(),
+    )
+    assert edit.status_code == 302
+    assert [d["contract"] for d in deals_of(store, token)] == ["8S"]
+
+
+def test_the_script_saves_in_one_request_and_a_resend_lands_once(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    data = form.set(action="save").data()
+    headers = {"X-Save": "json"}
+    first = web.client.post(f"/g/{token}/deal/new", data=data, headers=headers)
+    assert first.status_code == 200 and first.get_json()["saved"] is True
+    second = web.client.post(f"/g/{token}/deal/new", data=data, headers=headers)
+    assert second.get_json()["saved"] is True  # the answer to the first was lost: sent again
+    assert len(deals_of(store, token)) == 1
+    bad = form.set(contract=None, request_key="0" * 32).data()
+    refused = web.client.post(f"/g/{token}/deal/new", data=bad, headers=headers)
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"]["contract"] == ["Choose the contract"]
+    assert len(deals_of(store, token)) == 1

@@ -29,7 +29,7 @@ from .forms import DealForm, Reading, Seat, place, read, seat_for
 
 
 @bp.route("/g/<tok:token>/deal/new", methods=["GET", "POST"])
-def new(token: str) -> str | Response | tuple[str, int]:
+def new(token: str) -> str | Response | tuple[str | Response, int]:
     loaded = edit_game(token)
     if not loaded.can_add_deal:
         flash(_("The game is finished: reopen it to add a deal."))
@@ -38,7 +38,7 @@ def new(token: str) -> str | Response | tuple[str, int]:
 
 
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
-def edit(token: str, deal_id: int) -> str | Response | tuple[str, int]:
+def edit(token: str, deal_id: int) -> str | Response | tuple[str | Response, int]:
     loaded = edit_game(token)
     return _deal_page(loaded, _live(loaded, deal_id))
 
@@ -73,7 +73,9 @@ def _wants_json() -> bool:
     return request.headers.get("X-Save") == "json"
 
 
-def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tuple[str, int]:
+def _deal_page(
+    loaded: Loaded, deal: DealRecord | None
+) -> str | Response | tuple[str | Response, int]:
     token = loaded.record.edit_token
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
@@ -181,7 +183,8 @@ def _save_json(
     loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, position: int | None
 ) -> tuple[Response, int]:
     """Save sent by the script: check and write in one request, answered in JSON."""
-    if _stale(form, loaded):
+    stale = _stale(form, loaded)
+    if stale and read(form, seat).data is not None:
         # A re-sent Save (the connection dropped): the key lands it once, or it conflicts.
         reading, result = Reading(read(form, seat).data), None
     else:
