@@ -205,7 +205,7 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
 
     # The pages that only come as answers: each error, a conflict, a form with errors.
     game = web.get(f"/g/{token}")
-    finish = game.form("/finish").data()
+    finish = game.form("/finish").set(confirm="yes").data()
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
     checked = web.check(page, form).form("deal-form").set(action="save")
@@ -335,6 +335,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         },
         "games.finish": page_form(f"/g/{token}", "/finish"),
         "games.reopen": page_form(f"/g/{token}", "/finish"),
+        "main.rematch": page_form(f"/g/{token}", "/finish"),
         "games.rescore": page_form(f"/g/{token}", "/finish"),
         "games.extend": lambda: {**page_form(f"/g/{token}", "/finish")(), "pool_target": ["20"]},
         "deals.new": lambda: deal_save(f"/g/{token}/deal/new"),

@@ -307,7 +307,8 @@ def test_no_half_whist_choice_when_the_game_has_none(web: Web) -> None:
 
 def test_a_finished_game_takes_no_new_deal(web: Web, store: Store, token: str) -> None:
     game = web.get(f"/g/{token}")
-    web.submit(game, game.form("/finish"))
+    asked = web.submit(game, game.form("/finish"))
+    web.submit(asked, asked.form("finish-confirm"))
     assert store.get_game(token).finished
     page = web.get(f"/g/{token}")
     assert "Next deal</a>" not in page.html
