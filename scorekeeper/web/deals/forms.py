@@ -49,6 +49,7 @@ ANSWER_LABELS: dict[str, Any] = {
     "half-whist": _l("half-whist"),
     "whist-talon": _l("whist with the talon"),
 }
+NO_TRUMP = _l("NT")
 COLUMN_LABELS: dict[str, Any] = {
     "pool": _l("pool"),
     "hill": _l("hill"),
@@ -142,7 +143,7 @@ class _DealBase(WriteForm):
 
 def contract_label(level: int, suit: Suit) -> str:
     """A contract as its grid cell shows it: 7♥, 10NT."""
-    return f"{level}{_l('NT') if suit is Suit.NO_TRUMP else suit.symbol}"
+    return f"{level}{NO_TRUMP if suit is Suit.NO_TRUMP else suit.symbol}"
 
 
 def _deal_form_class() -> type[_DealBase]:
