@@ -471,10 +471,13 @@ if (Pending.all().length) Pending.flush();
     // Answers: the defenders only, in the order they answer; the answers the rules allow.
     $$(".answer", form).forEach(function (box) {
       const name = nameOf(box.id.slice("answer_".length));
-      box.hidden = kind !== "contract" || defs.indexOf(name) < 0 || !lv;
+      box.hidden = kind !== "contract" || defs.indexOf(name) < 0;
     });
-    answersBox.hidden = kind !== "contract" || !defs.length || !lv;
-    const byLevel = declarer && lv ? ((T.answers || {})[declarer] || {})[lv] : null;
+    answersBox.hidden = kind !== "contract" || !defs.length;
+    // Before the contract is chosen, the answers any level allows (the first defender's).
+    const levels = declarer ? (T.answers || {})[declarer] || {} : {};
+    const anyLevel = levels[Object.keys(levels)[0]];
+    const byLevel = lv ? levels[lv] : anyLevel ? { first: anyLevel.first } : null;
     if (kind === "contract") presetAnswers();
     defs.forEach(function (name, i) {
       const box = answerBox(seatOf(name));
