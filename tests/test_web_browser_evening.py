@@ -251,13 +251,12 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     phones.follower_sees_the_sheet()
     phones.next_deal()
     tap_choice(scorer, "declarer", "0")
-    tap_choice(scorer, "level", "6")
-    tap_choice(scorer, "suit", "H")
+    tap_choice(scorer, "contract", "6H")
     # Half-whist only for the second defender, after the first passed.
     assert not scorer.is_visible('#answer_2 .tap[data-value="half-whist"]')
     tap_choice(scorer, "answer_1", "pass")
     tap_choice(scorer, "answer_2", "half-whist")
-    scorer.wait_for_selector("#save-button:not([hidden])")
+    scorer.wait_for_selector("#save-button:not([disabled])")
     assert "Vera writes" in scorer.inner_text("#preview")
     shot(scorer, "en-03-deal-form-half-whist")
     save_deal(scorer)
@@ -279,9 +278,9 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     assert "2 all-passes in a row." in scorer.inner_text(".next")
     assert "at least 7" in follower.inner_text(".next")
     phones.next_deal()
-    assert "at least 7 after the all-pass" in scorer.inner_text("main > p.muted")
-    levels = scorer.locator("#level .tap").evaluate_all("els => els.map(e => e.dataset.value)")
-    assert levels == ["7", "8", "9", "10"]
+    assert "at least 7 after the all-pass" in scorer.inner_text(".deal-head p.muted")
+    cells = scorer.locator("#contract .tap").evaluate_all("els => els.map(e => e.dataset.value)")
+    assert cells[0] == "7S" and cells[-1] == "10NT" and len(cells) == 20
     enter_deal(
         scorer,
         PLAYERS,
@@ -341,7 +340,8 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     with scorer.expect_navigation():
         scorer.locator('.log li:has(.n:text-is("3.")) a[href$="/edit"]').click()
     assert scorer.inner_text("h1") == "Edit deal 3"
-    tap_choice(scorer, "level", "9")
+    scorer.locator("#contract-chip").click()  # the contract chosen is shown folded
+    tap_choice(scorer, "contract", "9D")
     expect(scorer.locator("#preview")).to_contain_text("Vera: pool +8 (9♦, both defenders passed)")
     expect(scorer.locator("#save-button")).to_be_visible()
     save_deal(scorer)
@@ -359,6 +359,9 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     # Finish, read the settlement; both phones see the end.
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
+    # One stray tap does not end the evening: the page asks first.
+    with scorer.expect_navigation():
+        scorer.locator("#finish-confirm button.primary").click()
     assert "The game is over" in scorer.inner_text(".finished")
     expect(follower.locator(".finished")).to_contain_text("The game is over", timeout=LIVE)
     shot(follower, "en-10-follower-finished")
@@ -466,13 +469,13 @@ def test_the_evening_in_the_phone_language(
     phones.next_deal()
     assert scorer.inner_text('#kind .tap[data-value="misere"]') == words["misere"]
     assert scorer.inner_text('#kind .tap[data-value="allpass"]') == words["allpass"]
-    for group, value in [("declarer", "1"), ("level", "6"), ("suit", "S"), ("answer_2", "pass")]:
+    for group, value in [("declarer", "1"), ("contract", "6S"), ("answer_2", "pass")]:
         tap_choice(scorer, group, value)
     assert scorer.inner_text('#answer_2 .tap[data-value="whist"]') == words["whist"]
     assert scorer.inner_text('#answer_2 .tap[data-value="pass"]') == words["pass"]
     assert scorer.inner_text('#answer_0 .tap[data-value="half-whist"]') == words["half"]
     tap_choice(scorer, "answer_0", "half-whist")
-    scorer.wait_for_selector("#save-button:not([hidden])")
+    scorer.wait_for_selector("#save-button:not([disabled])")
     shot(scorer, f"{lang}-01-deal-form")
     save_deal(scorer)
     assert words["saved"] in scorer.inner_text(".flashes")
@@ -500,6 +503,8 @@ def test_the_evening_in_the_phone_language(
 
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
+    with scorer.expect_navigation():
+        scorer.locator("#finish-confirm button.primary").click()
     with scorer.expect_navigation():
         scorer.locator(".finished a[href$='/settlement']").click()
     assert scorer.inner_text("h1") == words["settlement"]
