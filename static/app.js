@@ -451,8 +451,14 @@ if (Pending.all().length) Pending.flush();
     return ((tricks.contract || {})[declarer] || {})[answers.join(",")] || [];
   }
 
+  const heading = $("#deal-title");
+  const dealTitle = heading ? heading.textContent : "";
   function layout() {
     const kind = radioValue(form, "kind");
+    // A correction is not a deal at the table: its title says so.
+    if (heading && heading.getAttribute("data-correction")) {
+      heading.textContent = kind === "correction" ? heading.getAttribute("data-correction") : dealTitle;
+    }
     $$(".part", form).forEach(function (part) {
       const kinds = part.getAttribute("data-kinds").split(" ");
       show(part, kinds.indexOf(kind) >= 0);

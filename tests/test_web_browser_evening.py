@@ -317,7 +317,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
         tricks={"Anna": 5, "Boris": 3, "Vera": 2},
     )
     phones.follower_sees_the_sheet()
-    expect(follower.locator(".game-head .muted")).to_contain_text("13 deals")
+    expect(follower.locator(".game-head .muted")).to_contain_text("12 deals · 1 correction")
     shot(scorer, "en-05-sheet-13-deals")
     shot(follower, "en-06-follower-13-deals")
 
@@ -354,7 +354,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
         scorer.locator("form button.danger").click()
     assert "Deal 13 undone." in scorer.inner_text(".flashes")
     phones.follower_sees_the_sheet()
-    expect(follower.locator(".game-head .muted")).to_contain_text("12 deals")
+    expect(follower.locator(".game-head .muted")).to_contain_text("11 deals · 1 correction")
 
     # Finish, read the settlement; both phones see the end.
     with scorer.expect_navigation():

@@ -73,7 +73,10 @@ def everything_in_view(page: Any) -> None:
              + ' #deal-form select, #deal-form textarea, #deal-form input:not([type=hidden]):not([type=radio])'))
              .filter(e => !e.closest('[hidden]') && e.offsetParent !== null)
              .filter(e => { const r = e.getBoundingClientRect();
-                            return r.height > 0 && (r.bottom > innerHeight + 1 || r.top < 0); })
+                            // Under the sticky bar counts as off screen: a thumb cannot reach it.
+                            const bar = document.querySelector('#deal-bar').getBoundingClientRect();
+                            const limit = e.closest('#deal-bar') ? innerHeight : bar.top;
+                            return r.height > 0 && (r.bottom > limit + 1 || r.top < 0); })
              .map(e => (e.id || e.name || e.textContent).trim().slice(0, 20))"""
     )
     assert below == [], f"off screen: {below}"

@@ -165,6 +165,7 @@ class SheetView:
     finished: bool
     deal_count: int
     pulka: Markup
+    correction_count: int
     rows: list[PlayerRow]
     settlement: list[SettlementRow]
     amnesty: str
@@ -223,6 +224,7 @@ def sheet_view(
         stake=_money(game.options.stake, currency),
         finished=sheet.finished,
         deal_count=sheet.deal_count(),
+        correction_count=len(sheet.results) - sheet.deal_count(),
         pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT))),
         rows=_player_rows(sheet, result),
         settlement=_settlement_rows(sheet, result),

@@ -240,7 +240,11 @@ def _save(
         if created and result is not None:
             remember(record, result)
         if created:
-            flash(_("Deal %(number)s saved.", number=written.position + 1))
+            number = written.position + 1
+            if reading.data.get("type") == "correction":
+                flash(_("Correction %(number)s saved.", number=number))
+            else:
+                flash(_("Deal %(number)s saved.", number=number))
         return _to_game(token)
     log = redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
     if deal.data == reading.data and form.base_version.data == loaded.record.version:
@@ -264,7 +268,10 @@ def _save(
         )
     if result is not None and record.version == form.base_version.data + 1:
         remember(record, result)
-    flash(_("Deal %(number)s changed.", number=deal.position + 1))
+    if reading.data.get("type") == "correction":
+        flash(_("Correction %(number)s changed.", number=deal.position + 1))
+    else:
+        flash(_("Deal %(number)s changed.", number=deal.position + 1))
     return log
 
 
