@@ -409,3 +409,12 @@ def test_the_script_saves_in_one_request_and_a_resend_lands_once(
     assert refused.status_code == 422
     assert refused.get_json()["errors"]["contract"] == ["Choose the contract"]
     assert len(deals_of(store, token)) == 1
+
+
+def test_after_a_refusal_the_defenders_stay_in_answer_order(web: Web, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", declarer="Boris", contract="7H")
+    refused = web.check(page, form)
+    assert refused.status == 422
+    order = re.findall(r'<fieldset class="taps answer[^"]*"[^>]*id="(answer_\d)"', refused.html)
+    assert order == ["answer_2", "answer_0", "answer_1"]  # Vera, Anna; Boris's own row last

@@ -96,8 +96,13 @@ class _DealBase(WriteForm):
             self.kind.data = "contract"
 
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
-        """The answer field of each active player."""
-        return [(p, self[f"answer_{seat.players.index(p)}"]) for p in seat.active]
+        """The answer field of each active player: the defenders first, in answer order."""
+        declarer = _player(self.declarer.data, seat.players)
+        order = seat.active
+        if declarer in seat.active:
+            defs = seat.defenders_of(declarer)
+            order = defs + [p for p in seat.active if p not in defs]
+        return [(p, self[f"answer_{seat.players.index(p)}"]) for p in order]
 
     def trick_fields(self, seat: Seat) -> list[tuple[str, Field]]:
         """The tricks field of each active player."""
