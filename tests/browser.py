@@ -296,7 +296,7 @@ def enter_deal(
                 tap(f'#trickpad .chip[data-seat="{seat[player]}"]')
             tap(f'#trickpad .num[data-n="{tricks[player]}"]')
         for player in shown:
-            actual = page.locator(f'#tricks_{seat[player]} input:checked').get_attribute("value")
+            actual = page.locator(f"#tricks_{seat[player]} input:checked").get_attribute("value")
             assert actual == str(tricks[player]), (player, actual, tricks)
     if reason is not None:
         page.fill("#reason", reason)

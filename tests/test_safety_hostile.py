@@ -555,7 +555,11 @@ def test_an_edit_based_on_an_old_version_is_refused_keeping_the_input(
     assert "Another phone changed this game in the meantime" in conflict.text()
     assert "Last deal (3)" in conflict.text()  # the sheet as it now is
     kept = conflict.form("deal-form")
-    assert (kept.value("contract"), kept.value("declarer"), kept.value("tricks_0")) == ("8S", "0", "7")
+    assert (kept.value("contract"), kept.value("declarer"), kept.value("tricks_0")) == (
+        "8S",
+        "0",
+        "7",
+    )
     assert kept.value("base_version") == str(before[0])
     assert state(store, token) == before
     assert web.save(conflict, kept).status == 302
@@ -765,6 +769,7 @@ def test_the_deal_form_takes_any_input_without_crashing_or_half_writing(
     shown = {*form.names, *form.radios, "action", "unknown"}
     before = state(store, table.token)
     response = web.client.post(page.url, data=form.data())
+
     def follow(url: str) -> str:
         return str(web.client.get(url).get_data(as_text=True))
 

@@ -83,7 +83,9 @@ def test_a_deal_tap_by_tap_with_live_preview(phone, store: Store) -> None:  # ty
     assert page.is_visible('#answer_2 .tap[data-value="half-whist"]')
     assert page.is_checked('#answer_2 input[value="whist"]')
     # One whister: only the declarer's tricks are asked, pre-filled as made exactly.
-    chips = page.eval_on_selector_all("#trickpad .chip:not([hidden])", "els => els.map(e => e.dataset.seat)")
+    chips = page.eval_on_selector_all(
+        "#trickpad .chip:not([hidden])", "els => els.map(e => e.dataset.seat)"
+    )
     assert chips == ["0"]
     assert page.is_checked('#tricks_0 input[value="7"]')
     page.click('#trickpad .num[data-n="8"]')

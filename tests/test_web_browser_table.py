@@ -85,14 +85,35 @@ def everything_in_view(page: Any) -> None:
 
 
 KINDS: list[tuple[str, list[str], str, dict[str, Any]]] = [
-    ("contract-one-whister-3", THREE, "contract",
-     {"declarer": "Anna", "contract": "7S", "answers": {"Vera": "pass"}, "tricks": {"Anna": 7}}),
-    ("contract-remise-3", THREE, "contract",
-     {"declarer": "Boris", "contract": "8H", "answers": {"Anna": "pass"}, "tricks": {"Boris": 6}}),
-    ("contract-two-whisters-3", THREE, "contract",
-     {"declarer": "Vera", "contract": "6D", "tricks": {"Vera": 6, "Anna": 3, "Boris": 1}}),
-    ("both-pass-3", THREE, "contract",
-     {"declarer": "Anna", "contract": "6C", "answers": {"Boris": "pass", "Vera": "pass"}}),
+    (
+        "contract-one-whister-3",
+        THREE,
+        "contract",
+        {"declarer": "Anna", "contract": "7S", "answers": {"Vera": "pass"}, "tricks": {"Anna": 7}},
+    ),
+    (
+        "contract-remise-3",
+        THREE,
+        "contract",
+        {
+            "declarer": "Boris",
+            "contract": "8H",
+            "answers": {"Anna": "pass"},
+            "tricks": {"Boris": 6},
+        },
+    ),
+    (
+        "contract-two-whisters-3",
+        THREE,
+        "contract",
+        {"declarer": "Vera", "contract": "6D", "tricks": {"Vera": 6, "Anna": 3, "Boris": 1}},
+    ),
+    (
+        "both-pass-3",
+        THREE,
+        "contract",
+        {"declarer": "Anna", "contract": "6C", "answers": {"Boris": "pass", "Vera": "pass"}},
+    ),
     ("misere-3", THREE, "misere", {"declarer": "Boris", "tricks": {"Boris": 0}}),
     ("allpass-3", THREE, "allpass", {"tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}),
 ]
@@ -122,7 +143,9 @@ def test_every_kind_in_one_screen_with_few_taps(phone: Any, store: Store) -> Non
         print(f"{name}: {taps} taps, 0 keystrokes")
     assert problems == []
     contract = statistics.median(counts["contract"])
-    print(f"contract median taps {contract}; all-pass {counts['allpass']}; misère {counts['misere']}")
+    print(
+        f"contract median taps {contract}; all-pass {counts['allpass']}; misère {counts['misere']}"
+    )
     print(f"Save → new sheet: median {statistics.median(times):.0f} ms, max {max(times):.0f} ms")
     assert contract <= 6
     assert max(counts["allpass"]) <= 5
@@ -137,8 +160,14 @@ def test_four_players_and_a_correction_in_one_screen(phone: Any, store: Store) -
     # Anna deals and sits out: Boris declares, Vera and Gleb whist.
     open_form(page, server, token)
     assert page.locator('#declarer .tap[data-value="0"]').count() == 0
-    enter_deal(page, FOUR, "contract", declarer="Boris", contract="7NT",
-               tricks={"Boris": 7, "Vera": 2, "Gleb": 1})
+    enter_deal(
+        page,
+        FOUR,
+        "contract",
+        declarer="Boris",
+        contract="7NT",
+        tricks={"Boris": 7, "Vera": 2, "Gleb": 1},
+    )
     everything_in_view(page)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
@@ -160,7 +189,8 @@ def test_four_players_and_a_correction_in_one_screen(phone: Any, store: Store) -
         page.emulate_media(color_scheme=scheme)
         shot(page, f"table-ru-correction-{scheme}", full=False)
     page.emulate_media(color_scheme="light")
-    taps = 1 + 1 + 1 + 2 + 1 + 1  # next deal, kind, reason, player (open + pick), amount field, Save
+    # Next deal, kind, reason, player (open + pick), the amount field, Save.
+    taps = 1 + 1 + 1 + 2 + 1 + 1
     save_deal(page)
     print(f"correction: {taps} taps + the amount (2 keystrokes)")
     assert taps <= 8
@@ -172,8 +202,15 @@ def test_network_cut_during_save_lands_the_deal_once(phone: Any, store: Store) -
     page, server, problems = phone
     token = new_game(page, server, THREE)
     open_form(page, server, token)
-    enter_deal(page, THREE, "contract", declarer="Anna", contract="6S",
-               answers={"Vera": "pass"}, tricks={"Anna": 6})
+    enter_deal(
+        page,
+        THREE,
+        "contract",
+        declarer="Anna",
+        contract="6S",
+        answers={"Vera": "pass"},
+        tricks={"Anna": 6},
+    )
     # The first Save reaches the server, but its answer is lost on the way back.
     state = {"cut": True}
 
@@ -196,7 +233,9 @@ def test_network_cut_during_save_lands_the_deal_once(phone: Any, store: Store) -
     state["cut"] = False
     page.context.set_offline(False)
     page.wait_for_url(f"{server}/g/{token}", timeout=10000)
-    assert page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length") == 0
+    assert (
+        page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length") == 0
+    )
     assert len(store.get_game(token).deals) == 1
     assert problems == [] or all("net::" in p for p in problems)
 
@@ -207,14 +246,28 @@ def test_back_after_save_then_a_change_is_refused_with_the_input_kept(
     page, server, _problems = phone
     token = new_game(page, server, THREE)
     open_form(page, server, token)
-    enter_deal(page, THREE, "contract", declarer="Anna", contract="6S",
-               answers={"Vera": "pass"}, tricks={"Anna": 6})
+    enter_deal(
+        page,
+        THREE,
+        "contract",
+        declarer="Anna",
+        contract="6S",
+        answers={"Vera": "pass"},
+        tricks={"Anna": 6},
+    )
     save_deal(page)
     page.go_back()
     page.wait_for_selector("#deal-form")
     # Whatever the browser restored, the scorer changes the contract and saves.
-    enter_deal(page, THREE, "contract", declarer="Anna", contract="7S",
-               answers={"Vera": "pass"}, tricks={"Anna": 7})
+    enter_deal(
+        page,
+        THREE,
+        "contract",
+        declarer="Anna",
+        contract="7S",
+        answers={"Vera": "pass"},
+        tricks={"Anna": 7},
+    )
     page.locator("#save-button").click()
     page.wait_for_selector("#next-deal, #preview .errors")
     deals = store.get_game(token).deals

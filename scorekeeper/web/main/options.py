@@ -118,6 +118,7 @@ ALL: tuple[OptionSpec, ...] = MAIN + HOUSE
 NOT_FOR: dict[str, dict[str, Any]] = {
     "opt_dealer_consolation": {"conventions": ["hussar"], "players": [4]},
     "opt_half_whist": {"conventions": ["hussar"]},
+    "opt_whist_split": {"conventions": ["hussar"]},
     "opt_two_whister_quota": {"conventions": ["hussar"]},
     "opt_allpass_mode": {"conventions": ["hussar"]},
     "opt_allpass_price": {"conventions": ["hussar"]},
