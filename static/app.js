@@ -420,7 +420,7 @@ if (Pending.all().length) Pending.flush();
   $$(".nojs-check", form).forEach(function (b) { b.hidden = true; });
 
   function seatOf(name) { return String(players.indexOf(name)); }
-  function nameOf(seat) { return players[Number(seat)]; }
+  function nameOf(seat) { return seat === "" || seat === null ? undefined : players[Number(seat)]; }
   function answerBox(seat) { return document.getElementById("answer_" + seat); }
   function trickBox(seat) { return document.getElementById("tricks_" + seat); }
   function setRadio(name, value) {

@@ -416,7 +416,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
                 "pays": "Кто кому платит",
                 "one": "1 раздача",
                 "two": "2 раздачи",
-                "five": "5 раздач",
+                "five": "4 раздачи · 1 поправка",
                 "saved": "Раздача 1 записана.",
             },
         ),
@@ -438,7 +438,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
                 "pays": "Хто кому платить",
                 "one": "1 роздача",
                 "two": "2 роздачі",
-                "five": "5 роздач",
+                "five": "4 роздачі · 1 поправка",
                 "saved": "Роздачу 1 записано.",
             },
         ),
@@ -495,6 +495,7 @@ def test_the_evening_in_the_phone_language(
         tricks={"Vera": 7, "Anna": 2, "Boris": 1},
     )
     phones.play("correction", reason="штраф", entries=[("Boris", "hill", None, "2")])
+    # Deals at the table and corrections are counted apart, as in the log and the PDF.
     assert words["five"] in scorer.inner_text(".game-head")
     phones.follower_sees_the_sheet()
     assert sticking_out(scorer) == []

@@ -361,7 +361,7 @@ def test_a_form_being_filled_is_never_swapped_under_the_thumb(
 
         # The sheet that only shows the game swaps in the new deal, scrolled where it was.
         expect(watching.locator(".game-head .muted")).not_to_have_text(before, timeout=LIVE)
-        assert "31" in watching.inner_text(".game-head .muted")
+        assert "30 deals" in watching.inner_text(".game-head .muted")  # and 1 correction
         assert watching.evaluate("window.__same !== document.querySelector('main')")
         assert abs(watching.evaluate("scrollY") - 600) < 2
         # The form says so, keeps every tap and digit, and a save meets the new sheet.
