@@ -42,7 +42,9 @@ KIND_LABELS: dict[str, Any] = {
     "allpass": _l("All-pass"),
     "redeal": _l("Redeal"),
     "correction": _l("Correction"),
+    "penalty": _l("Penalty"),
 }
+"""Every kind the rules may allow; the form shows those the seat allows (Table.kinds())."""
 ANSWER_LABELS: dict[str, Any] = {
     "whist": _l("whist"),
     "pass": _l("pass"),
