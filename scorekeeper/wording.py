@@ -105,6 +105,7 @@ KIND_LABELS: dict[str, str] = {
     "allpass": N_("All-pass"),
     "redeal": N_("Redeal"),
     "correction": N_("Correction"),
+    "penalty": N_("Penalty"),
 }
 
 ANSWERS: dict[Answer, str] = {

@@ -53,6 +53,8 @@ copyButtons(document);
 // version in place, keeping the scroll position; a page with a form being filled in keeps
 // what was typed and shows a banner instead.
 const FOLLOW_PERIOD = 1000;
+const FOLLOW_QUIET = 30000;
+const FOLLOW_IDLE_MAX = 15000;
 
 (function follow() {
   let el = $("#follow");
@@ -107,17 +109,40 @@ const FOLLOW_PERIOD = 1000;
     }
     return swap();
   }
+  // Each second while the game moves; after half a minute without a change the pauses grow
+  // to FOLLOW_IDLE_MAX, and a hidden page does not ask at all (an idle follower costs little).
+  let period = FOLLOW_PERIOD;
+  let quietSince = Date.now();
+  let timer = null;
+  function again() {
+    clearTimeout(timer);
+    if (!document.hidden) timer = setTimeout(tick, period);
+  }
   function tick() {
     if (busy || document.hidden) return;
     busy = true;
     fetch(url, { credentials: "same-origin", cache: "no-cache" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (d) { if (d && String(d.version) !== version) return changed(String(d.version)); })
-      .catch(function () {})
-      .then(function () { busy = false; });
+      .then(function (r) {
+        NetState.online();
+        return r.ok ? r.json() : null;
+      })
+      .then(function (d) {
+        if (d && String(d.version) !== version) {
+          period = FOLLOW_PERIOD;
+          quietSince = Date.now();
+          return changed(String(d.version));
+        }
+        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
+        return null;
+      })
+      .catch(function () { NetState.offline(); })
+      .then(function () { busy = false; again(); });
   }
-  setInterval(tick, FOLLOW_PERIOD);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
+  function wake() { period = FOLLOW_PERIOD; quietSince = Date.now(); if (!document.hidden) tick(); }
+  again();
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else clearTimeout(timer); });
+  window.addEventListener("online", wake);
+  document.addEventListener("pointerdown", function () { if (period > FOLLOW_PERIOD) wake(); });
 })();
 
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */
@@ -196,101 +221,381 @@ const FOLLOW_PERIOD = 1000;
       radio.parentElement.hidden = !typed || (hussar && seat >= 2);
     });
   }
-  form.addEventListener("change", function (event) {
-    if (event.target.name !== "convention") return;
-    const from = presets[rendered.value];
-    const to = presets[event.target.value];
-    if (!to) return;
-    Object.keys(to).forEach(function (name) {
-      if (!from || same(valueOf(name), from[name])) setValue(name, to[name]);
+  // Only the options that can change a game of this convention and player count are shown.
+  function applies() {
+    const convention = radioValue(form, "convention");
+    const count = $$("[data-seat]", form).filter(function (i) { return i.value.trim() && !i.closest("[hidden]"); }).length;
+    $$(".opt[data-not-for]", form).forEach(function (opt) {
+      const no = (opt.getAttribute("data-not-for") || "").split(" ").filter(Boolean);
+      const only = (opt.getAttribute("data-players") || "").split(" ").filter(Boolean).map(Number);
+      opt.hidden = no.indexOf(convention) >= 0 || (only.length > 0 && count > 0 && only.indexOf(count) < 0);
     });
-    rendered.value = event.target.value;
-    seats();
+    $$("[data-conventions]", form).forEach(function (p) {
+      p.hidden = p.getAttribute("data-conventions").split(" ").indexOf(convention) < 0;
+    });
+  }
+  // What differs from the chosen preset, said plainly before Start.
+  const changedBox = $("#changed");
+  const labels = changedBox ? data(changedBox, "labels") || {} : {};
+  function changed() {
+    if (!changedBox) return;
+    const preset = presets[radioValue(form, "convention")] || {};
+    const list = $("ul", changedBox);
+    list.textContent = "";
+    Object.keys(preset).forEach(function (name) {
+      const input = form.querySelector('[name="' + name + '"]');
+      if (!input || input.closest("[hidden]")) return;
+      const now = valueOf(name);
+      if (same(now, preset[name])) return;
+      const show = function (v) {
+        if (Array.isArray(v)) return v.join(", ") || "—";
+        if (typeof v === "boolean") return v ? "✓" : "✗";
+        if (input.tagName === "SELECT") {
+          const o = Array.from(input.options).filter(function (x) { return x.value === String(v); })[0];
+          return o ? o.textContent : String(v);
+        }
+        return String(v === null || v === undefined || v === "" ? "—" : v);
+      };
+      const li = document.createElement("li");
+      li.textContent = (labels[name] || name) + ": " + show(now) + " (" + show(preset[name]) + ")";
+      list.appendChild(li);
+    });
+    changedBox.hidden = !list.children.length;
+  }
+  form.addEventListener("change", function (event) {
+    if (event.target.name === "convention") {
+      // A new convention: every option is that preset's, nothing kept from before.
+      const to = presets[event.target.value];
+      if (to) Object.keys(to).forEach(function (name) { setValue(name, to[name]); });
+      rendered.value = event.target.value;
+      seats();
+    }
+    applies();
+    changed();
   });
   form.addEventListener("input", function (event) {
-    if (event.target.hasAttribute("data-seat")) dealers();
+    if (event.target.hasAttribute("data-seat")) { dealers(); applies(); }
+    changed();
+  });
+  const lot = $("#lot");
+  if (lot) lot.addEventListener("click", function () {
+    const seated = $$('input[name="first_dealer"]', form).filter(function (r) { return !r.parentElement.hidden; });
+    if (!seated.length) return;
+    const pick = seated[Math.floor(Math.random() * seated.length)];
+    pick.checked = true;
+    pick.dispatchEvent(new Event("change", { bubbles: true }));
   });
   seats();
+  applies();
+  changed();
 })();
+
+/* -- never lost: deals waiting on this phone, and saying when it is offline -------------- */
+
+// A Save is kept in localStorage (with its one-time key) from the moment it is sent until
+// the server has answered; a dropped connection leaves it there, shown as "not saved yet",
+// and it is sent again by itself when the connection is back. The key makes a second
+// arrival write nothing.
+const Pending = (function () {
+  const STORE = "scorekeeper.pending";
+  const waiters = {};
+  let timer = null;
+  function all() {
+    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
+  }
+  function put(items) {
+    try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* private mode */ }
+    NetState.draw();
+  }
+  function add(item) { put(all().filter(function (i) { return i.key !== item.key; }).concat([item])); }
+  function drop(key) { put(all().filter(function (i) { return i.key !== key; })); }
+  function send(item) {
+    const body = new FormData();
+    item.body.forEach(function (p) { body.append(p[0], p[1]); });
+    return fetch(item.url, {
+      method: "POST", body: body, credentials: "same-origin", headers: { "X-Save": "json" },
+    }).then(function (r) {
+      if (r.status >= 500) throw new Error("server " + r.status);
+      return r.json().then(function (d) {
+        drop(item.key);
+        NetState.online();
+        if (d.saved) { if (waiters[item.key]) waiters[item.key](d.url); return { saved: true, url: d.url }; }
+        return { saved: false, body: d };
+      });
+    }).catch(function () {
+      NetState.offline();
+      schedule();
+      return { offline: true };
+    });
+  }
+  function flush() {
+    timer = null;
+    all().forEach(function (item) {
+      send(item).then(function (a) {
+        // Refused on a resend (another phone changed the game meanwhile): the form is
+        // opened again with the deal in it, so nothing is dropped silently.
+        if (!a.saved && !a.offline && item.back && !waiters[item.key]) {
+          try { sessionStorage.setItem("scorekeeper.refused", JSON.stringify(item)); } catch (e) { /* ignore */ }
+          location.assign(item.back);
+        } else if (a.saved && !waiters[item.key] && document.querySelector("#follow")) {
+          location.reload();
+        }
+      });
+    });
+  }
+  function schedule() { if (!timer) timer = setTimeout(flush, 3000); }
+  window.addEventListener("online", flush);
+  return {
+    all: all, add: add, send: send, flush: flush,
+    whenSent: function (key, fn) { waiters[key] = fn; schedule(); },
+  };
+})();
+
+const NetState = (function () {
+  const el = document.getElementById("netstate");
+  let off = false;
+  let since = new Date();
+  function hhmm(d) { return d.toTimeString().slice(0, 5); }
+  function draw() {
+    if (!el) return;
+    const waiting = Pending.all().length;
+    let text = "";
+    if (off) {
+      text = el.getAttribute("data-offline").replace("{time}", hhmm(since));
+      if (waiting) text += "; " + el.getAttribute("data-waiting").replace("{n}", waiting);
+    } else if (waiting) {
+      text = el.getAttribute("data-waiting").replace("{n}", waiting);
+    } else if (el.getAttribute("data-was-off")) {
+      text = el.getAttribute("data-back");
+    }
+    el.textContent = text;
+    el.hidden = !text;
+    el.classList.toggle("off", off);
+  }
+  function offline() { if (!off) { off = true; draw(); } }
+  function online() {
+    if (off) {
+      off = false;
+      el && el.setAttribute("data-was-off", "1");
+      draw();
+      setTimeout(function () { if (el) { el.removeAttribute("data-was-off"); draw(); } }, 4000);
+    }
+    since = new Date();
+  }
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", function () { online(); });
+  if (navigator.onLine === false) off = true;
+  return { draw: draw, offline: offline, online: online };
+})();
+NetState.draw();
+if (Pending.all().length) Pending.flush();
 
 /* -- a deal: tap by tap, with a live preview --------------------------------------------- */
 
+// The rules decide who answers, which answers and levels are allowed and whose tricks are
+// asked: the page gets their answer as JSON (data-table, see scorekeeper/rules/table.py) and
+// only looks it up. The preview and every score come from the server.
 (function dealForm() {
   const form = $("#deal-form");
   if (!form) return;
-  const defendersOf = data(form, "defenders") || {};
-  const halfWhist = (data(form, "half-whist") || []).map(String);
+  const T = data(form, "table") || {};
+  const players = T.players || [];
   const checkUrl = form.getAttribute("data-check-url");
   const preview = $("#preview");
   const save = $("#save-button");
   const checked = form.querySelector('input[name="checked"]');
-  const checkButton = $("#check-button");
   const answersBox = $(".answers", form);
+  const chip = $("#contract-chip");
+  const grid = $("#contract");
+  const pad = $("#trickpad");
   let timer = null;
   let sent = 0;
+  let previewOk = !save.hidden;
+  let saving = false;
+  let current = null;          // the seat whose tricks the pad sets
+  const userSet = {};          // trick rows the scorer tapped, seat → time of the tap
+  const auto = {};             // trick rows filled by the page (made exactly, the complement)
+  let gridOpen = !radioValue(form, "contract");
 
+  $$(".nojs-check", form).forEach(function (b) { b.hidden = true; });
+
+  function seatOf(name) { return String(players.indexOf(name)); }
+  function nameOf(seat) { return seat === "" || seat === null ? undefined : players[Number(seat)]; }
   function answerBox(seat) { return document.getElementById("answer_" + seat); }
-  function trickBox(seat) { return form.querySelector('.trick[data-seat="' + seat + '"]'); }
-  function allSeats(prefix) {
-    return $$('[id^="' + prefix + '"]', form)
-      .map(function (el) { return el.id.slice(prefix.length); })
-      .filter(function (s) { return /^\d+$/.test(s); });
+  function trickBox(seat) { return document.getElementById("tricks_" + seat); }
+  function setRadio(name, value) {
+    $$('input[name="' + name + '"]', form).forEach(function (i) { i.checked = i.value === String(value); });
+  }
+  function tricksOf(seat) { return radioValue(form, "tricks_" + seat); }
+  function level() {
+    const c = radioValue(form, "contract");
+    return c ? String(parseInt(c, 10)) : "";
   }
 
+  function defenders() {
+    const declarer = nameOf(radioValue(form, "declarer"));
+    return declarer && T.declarers ? (T.declarers[declarer] || []) : [];
+  }
+
+  // Whose tricks the rules ask for, looked up in the table the server sent.
+  function needed() {
+    const kind = radioValue(form, "kind");
+    const declarer = nameOf(radioValue(form, "declarer"));
+    const tricks = T.tricks || {};
+    if (kind === "allpass") return tricks.allpass || [];
+    if (!declarer) return [];
+    if (kind === "misere") return (tricks.misere || {})[declarer] || [];
+    if (kind !== "contract" || !level()) return [];
+    const answers = defenders().map(function (d) { return radioValue(form, "answer_" + seatOf(d)); });
+    if (answers.indexOf("") >= 0) return [];
+    return ((tricks.contract || {})[declarer] || {})[answers.join(",")] || [];
+  }
+
+  const heading = $("#deal-title");
+  const dealTitle = heading ? heading.textContent : "";
   function layout() {
     const kind = radioValue(form, "kind");
+    // A correction is not a deal at the table: its title says so.
+    if (heading && heading.getAttribute("data-correction")) {
+      const off = kind === "correction" || kind === "penalty" ? heading.getAttribute("data-" + kind) : null;
+      heading.textContent = off || dealTitle;
+    }
     $$(".part", form).forEach(function (part) {
       const kinds = part.getAttribute("data-kinds").split(" ");
       show(part, kinds.indexOf(kind) >= 0);
     });
-    const declarer = radioValue(form, "declarer");
-    const level = radioValue(form, "level");
-    const defenders = defendersOf[declarer] || [];
-    // Answers: only the defenders, in their order; half-whist only for the second one,
-    // after the first passed, on a level that allows it.
-    allSeats("answer_").forEach(function (seat) {
-      show(answerBox(seat), kind === "contract" && defenders.indexOf(Number(seat)) >= 0);
-    });
-    answersBox.hidden = kind !== "contract" || !defenders.length;
-    defenders.forEach(function (seat) {
-      const box = answerBox(seat);
-      if (box) answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
-    });
-    const first = defenders.length ? radioValue(form, "answer_" + defenders[0]) : "";
-    defenders.forEach(function (seat, i) {
-      const half = answerBox(seat) && answerBox(seat).querySelector('.tap[data-value="half-whist"]');
-      if (!half) return;
-      const allowed = i === defenders.length - 1 && first === "pass" && halfWhist.indexOf(level) >= 0;
-      half.hidden = !allowed;
-      const input = half.querySelector("input");
-      if (!allowed && input.checked) input.checked = false;
-      // show() left it disabled if it was hidden when its box was shown: a tap must work.
-      input.disabled = !!half.closest("[hidden]");
-    });
-    // Tricks: who has to say how many.
-    let needed = [];
-    const active = Object.keys(defendersOf);
-    if (kind === "allpass") needed = active;
-    else if (kind === "misere" && declarer) needed = [declarer];
-    else if (kind === "contract" && declarer) {
-      const whisters = defenders.filter(function (seat) {
-        const a = radioValue(form, "answer_" + seat);
-        return a === "whist" || a === "whist-talon";
-      });
-      if (whisters.length) needed = [declarer].concat(whisters.map(String));
+    const declarer = nameOf(radioValue(form, "declarer"));
+    const defs = defenders();
+    // The contract: the grid until one is chosen, then one button to change it.
+    if (chip && grid) {
+      const c = $('#contract input:checked', form);
+      chip.hidden = gridOpen || !c;
+      // Folded, not hidden: its choice is still sent.
+      grid.classList.toggle("folded", !gridOpen && !!c);
+      if (c) chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
     }
-    allSeats("tricks_").forEach(function (seat) {
-      show(trickBox(seat), needed.indexOf(seat) >= 0);
+    // Answers: the defenders only, in the order they answer; the answers the rules allow.
+    $$(".answer", form).forEach(function (box) {
+      const name = nameOf(box.id.slice("answer_".length));
+      box.hidden = kind !== "contract" || defs.indexOf(name) < 0;
     });
-    const tricksPart = $(".tricks", form);
-    if (tricksPart && kind !== "correction") show(tricksPart, needed.length > 0);
-    // Whatever is shown now can be tapped, whatever is hidden is not sent: show() alone
-    // leaves a field disabled when it was shown before its container was.
+    answersBox.hidden = kind !== "contract" || !defs.length;
+    // Before the contract is chosen, the answers any level allows (the first defender's).
+    const contracts = declarer ? (T.answers || {})[declarer] || {} : {};
+    const anyContract = contracts[Object.keys(contracts)[0]];
+    const code = radioValue(form, "contract");
+    const byLevel = code ? contracts[code] : anyContract ? { first: anyContract.first } : null;
+    if (kind === "contract") presetAnswers();
+    defs.forEach(function (name, i) {
+      const box = answerBox(seatOf(name));
+      if (!box) return;
+      answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
+      if (!byLevel) return;
+      const first = i === 0 ? null : radioValue(form, "answer_" + seatOf(defs[0]));
+      const allowed = !byLevel ? [] : i === 0 ? byLevel.first : (byLevel[first] || byLevel.first);
+      $$(".tap", box).forEach(function (tap) {
+        const ok = allowed.indexOf(tap.getAttribute("data-value")) >= 0;
+        tap.hidden = !ok;
+        const input = tap.querySelector("input");
+        if (!ok && input.checked) input.checked = false;
+      });
+    });
+    // Tricks: the rows the rules ask for, the made-exactly default and the complement.
+    const need = needed();
+    $$(".trickrow", form).forEach(function (box) {
+      box.hidden = need.indexOf(nameOf(box.id.slice("tricks_".length))) < 0;
+    });
+    $(".tricks", form).hidden = !need.length;
+    fillTricks(need);
+    drawPad(need);
     $$("input, select, textarea", form).forEach(function (input) {
       if (input.type !== "hidden") input.disabled = !!input.closest("[hidden]");
     });
     corrections();
+    if (!$(".preview-error", preview)) previewStale();
   }
+
+  // Defaults that are usually right and always visible before Save: the declarer made the
+  // contract exactly; when every player's tricks are asked, the last one adds up to 10.
+  function fillTricks(need) {
+    Object.keys(auto).forEach(function (seat) {
+      if (!userSet[seat]) setRadio("tricks_" + seat, "");
+      delete auto[seat];
+    });
+    const kind = radioValue(form, "kind");
+    const declarer = nameOf(radioValue(form, "declarer"));
+    const dseat = declarer ? seatOf(declarer) : null;
+    if (dseat && need.indexOf(declarer) >= 0 && !userSet[dseat] && !tricksOf(dseat)) {
+      if (kind === "contract" && level()) { setRadio("tricks_" + dseat, level()); auto[dseat] = 1; }
+      if (kind === "misere") { setRadio("tricks_" + dseat, 0); auto[dseat] = 1; }
+    }
+    complement(need);
+  }
+
+  function complement(need) {
+    const active = T.active || [];
+    if (need.length < 2 || need.length !== active.length) return;
+    const seats = need.map(seatOf);
+    const open = seats.filter(function (s) { return tricksOf(s) === "" || auto[s]; });
+    let target = null;
+    if (open.length === 1) target = open[0];
+    else if (open.length === 0) {
+      // Every count given (an edit): the one touched longest ago follows the others.
+      const sum = seats.reduce(function (a, s) { return a + Number(tricksOf(s)); }, 0);
+      if (sum === T.tricks_total) return;
+      const order = seats.slice().reverse().sort(function (a, b) { return (userSet[a] || 0) - (userSet[b] || 0); });
+      target = order[0];
+    }
+    if (target === null) return;
+    const rest = seats.filter(function (s) { return s !== target; })
+      .reduce(function (a, s) { return a + Number(tricksOf(s) || 0); }, 0);
+    const value = T.tricks_total - rest;
+    if (value >= 0 && value <= 10) {
+      setRadio("tricks_" + target, value);
+      if (!userSet[target]) auto[target] = 1;
+    }
+  }
+
+  function drawPad(need) {
+    if (!pad) return;
+    const seats = need.map(seatOf);
+    if (seats.indexOf(current) < 0) current = null;
+    if (current === null) {
+      current = seats.filter(function (s) { return tricksOf(s) === ""; })[0] || seats[0] || null;
+    }
+    $$(".chip", pad).forEach(function (c) {
+      const seat = c.getAttribute("data-seat");
+      c.hidden = seats.indexOf(seat) < 0;
+      c.setAttribute("aria-pressed", seat === current ? "true" : "false");
+      c.querySelector("b").textContent = tricksOf(seat) === "" ? "–" : tricksOf(seat);
+    });
+    const value = current === null ? "" : tricksOf(current);
+    $$(".num", pad).forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-n") === value ? "true" : "false");
+    });
+  }
+
+  if (pad) {
+    pad.addEventListener("click", function (event) {
+      const c = event.target.closest(".chip");
+      if (c) { current = c.getAttribute("data-seat"); drawPad(needed()); return; }
+      const b = event.target.closest(".num");
+      if (!b || current === null) return;
+      setRadio("tricks_" + current, b.getAttribute("data-n"));
+      userSet[current] = Date.now();
+      delete auto[current];
+      const seats = needed().map(seatOf);
+      const next = seats.filter(function (s) { return s !== current && tricksOf(s) === "" ; })[0];
+      complement(needed());
+      if (next !== undefined && tricksOf(next) === "") current = next;
+      drawPad(needed());
+      check();
+    });
+  }
+  if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });
+  $$("[data-reason]", form).forEach(function (b) {
+    b.addEventListener("click", function () { $("#reason").value = b.getAttribute("data-reason"); check(); });
+  });
 
   function corrections() {
     // Rows: the filled ones and one empty; whists need the player written on.
@@ -311,23 +616,20 @@ const FOLLOW_PERIOD = 1000;
     });
   }
 
-  function fillLast(changed) {
-    if (changed && changed.dataset) delete changed.dataset.auto;
-    const inputs = $$(".trick:not([hidden]) input", form);
-    if (inputs.length < 2) return;
-    inputs.forEach(function (i) { if (i.dataset.auto) { i.value = ""; delete i.dataset.auto; } });
-    const empty = inputs.filter(function (i) { return i.value === ""; });
-    if (empty.length !== 1) return;
-    let sum = 0;
-    inputs.forEach(function (i) { if (i.value !== "") sum += Number(i.value); });
-    if (sum >= 0 && sum <= 10) {
-      empty[0].value = String(10 - sum);
-      empty[0].dataset.auto = "1";
-    }
+  function previewStale() {
+    save.disabled = true;
   }
 
+  let lastAsked = null;
+  function formText() {
+    return JSON.stringify(Array.from(new FormData(form).entries()).filter(function (p) { return p[0] !== "checked"; }));
+  }
   function check() {
+    const text = formText();
+    if (text === lastAsked) return;  // nothing changed since the last preview
+    lastAsked = text;
     clearTimeout(timer);
+    previewStale();
     timer = setTimeout(function () {
       const body = new FormData(form);
       body.set("action", "check");
@@ -335,55 +637,162 @@ const FOLLOW_PERIOD = 1000;
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) { if (d && mine === sent) render(d); })
-        .catch(function () {});
-    }, 250);
+        .catch(function () { if (mine === sent) { lastAsked = null; offlinePreview(); } });
+    }, 120);
   }
 
-  function list(items, cls) {
-    const ul = document.createElement("ul");
-    if (cls) ul.className = cls;
-    items.forEach(function (text) {
-      const li = document.createElement("li");
-      li.textContent = text;
-      ul.appendChild(li);
-    });
-    return ul;
+  function line(label, items, cls) {
+    const p = document.createElement("p");
+    if (cls) p.className = cls;
+    const b = document.createElement("strong");
+    b.textContent = label + ": ";
+    p.appendChild(b);
+    p.appendChild(document.createTextNode(items.join("; ")));
+    return p;
   }
-  function heading(text) {
-    const h = document.createElement("h2");
-    h.textContent = text;
-    return h;
+  function note(text, cls) {
+    const p = document.createElement("p");
+    p.className = cls;
+    p.textContent = text;
+    return p;
   }
 
   function render(d) {
     preview.textContent = "";
     const labels = preview.dataset;
     if (d.ok) {
-      preview.appendChild(heading(labels.will || "It will write"));
-      preview.appendChild(list(d.entries.length ? d.entries : [labels.nothing || "nothing"], "entries"));
+      preview.appendChild(line(labels.will, d.entries.length ? d.entries : [labels.nothing]));
     } else {
       let messages = d.top.slice();
       Object.keys(d.errors).forEach(function (k) { messages = messages.concat(d.errors[k]); });
       messages = messages.concat(d.later);
-      if (messages.length) {
-        preview.appendChild(heading(labels.missing || "Still to fix"));
-        preview.appendChild(list(messages, "errors"));
-      }
+      if (messages.length) preview.appendChild(line(labels.missing, messages, "errors"));
     }
+    // What the server marked next to a field belongs to an older state of the form.
+    $$(".errors", form).forEach(function (ul) { if (!ul.closest(".deal-bar")) ul.remove(); });
+    $$(".invalid", form).forEach(function (el) { el.classList.remove("invalid"); });
+    const top = $("#top-problems");
+    if (top && !saving) top.remove();
     checked.value = d.checked || "";
-    save.hidden = !d.ok;
-    if (checkButton) checkButton.classList.toggle("primary", !d.ok);
+    previewOk = !!d.ok;
+    save.hidden = false;
+    save.disabled = !d.ok;
   }
 
+  function offlinePreview() {
+    preview.textContent = "";
+    preview.appendChild(note(preview.dataset.offline, "preview-error"));
+    // Without a preview the scorer may still save: the deal waits on the phone until the
+    // server has checked and written it.
+    save.hidden = false;
+    save.disabled = false;
+  }
+
+  // Save: one request that checks and writes; on a dropped connection the deal waits on
+  // this phone with its one-time key and is sent again by itself (the key lands it once).
+  form.addEventListener("submit", function (event) {
+    const submitter = event.submitter;
+    if (!submitter || submitter.value !== "save" || !window.fetch) return;
+    event.preventDefault();
+    if (saving) return;
+    saving = true;
+    save.disabled = true;
+    const body = Array.from(new FormData(form).entries()).filter(function (p) { return typeof p[1] === "string"; });
+    body.push(["action", "save"]);
+    const item = {
+      key: form.querySelector('input[name="request_key"]').value,
+      url: submitter.getAttribute("formaction") || form.getAttribute("action") || location.pathname,
+      game: form.getAttribute("data-game"),
+      title: form.getAttribute("data-title"),
+      back: location.pathname,
+      body: body,
+    };
+    Pending.add(item);
+    preview.textContent = "";
+    preview.appendChild(note(preview.dataset.sending, "sending"));
+    Pending.send(item).then(function (answer) {
+      saving = false;
+      if (answer.saved) { location.assign(answer.url); return; }
+      if (answer.offline) {
+        preview.textContent = "";
+        preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
+        Pending.whenSent(item.key, function (url) { location.assign(url); });
+        return;
+      }
+      // Refused (already saved, another phone, or a problem): the input stays.
+      const d = answer.body || {};
+      if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
+      if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
+      render(d);
+      const why = d.refused || d.conflict;
+      if (why) {
+        preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
+        if (d.edit_url) {
+          const b = document.createElement("button");
+          b.type = "submit"; b.name = "action"; b.value = "save";
+          b.className = "button"; b.id = "change-saved";
+          b.setAttribute("formaction", d.edit_url);
+          b.textContent = (document.getElementById("change-saved-label") || {}).textContent || "✎";
+          const old = $("#change-saved"); if (old) old.remove();
+          $(".submit", form).appendChild(b);
+        }
+      }
+      save.disabled = false;
+    });
+  });
+
   form.addEventListener("change", function (event) {
-    if (event.target.type === "radio" || event.target.tagName === "SELECT") layout();
-    check();
+    const t = event.target;
+    if (t.name === "contract") gridOpen = false;
+    if (t.name && t.name.indexOf("tricks_") === 0) {
+      const seat = t.name.slice("tricks_".length);
+      userSet[seat] = Date.now(); delete auto[seat]; current = seat;
+    }
+    if (t.name && t.name.indexOf("answer_") === 0) t.closest(".answer").setAttribute("data-user", "1");
+    if (t.type === "radio" || t.tagName === "SELECT") layout();
+    if (t.type === "radio" || t.tagName === "SELECT") check();
   });
   form.addEventListener("input", function (event) {
-    if (event.target.type === "number") fillLast(event.target);
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();
-    check();
+    if (event.target.type !== "radio") check();
   });
+
+  // Both defenders whist unless the scorer says otherwise (the usual case, and visible).
+  function presetAnswers() {
+    defenders().forEach(function (name) {
+      const box = answerBox(seatOf(name));
+      if (box && !box.getAttribute("data-user") && !radioValue(form, "answer_" + seatOf(name))) {
+        setRadio("answer_" + seatOf(name), "whist");
+      }
+    });
+  }
+
+  // A waiting deal the server refused on its resend comes back into its form.
+  (function refusedBack() {
+    let item = null;
+    try { item = JSON.parse(sessionStorage.getItem("scorekeeper.refused")); } catch (e) { return; }
+    if (!item || item.back !== location.pathname) return;
+    sessionStorage.removeItem("scorekeeper.refused");
+    const skip = ["csrf_token", "request_key", "base_version", "action", "checked"];
+    item.body.forEach(function (p) {
+      if (skip.indexOf(p[0]) >= 0) return;
+      $$('[name="' + p[0] + '"]', form).forEach(function (i) {
+        if (i.type === "radio") i.checked = i.value === p[1]; else i.value = p[1];
+      });
+    });
+    const top = document.createElement("section");
+    top.className = "card problems";
+    top.setAttribute("role", "alert");
+    top.textContent = $("#refused-label").textContent;
+    form.parentElement.insertBefore(top, form);
+  })();
+
+  // Values the page was opened with (an edit, or a form sent back) are the scorer's own.
+  $$('.trickrow input:checked', form).forEach(function (i) { userSet[i.name.slice(7)] = 1; });
+  $$('.answer input:checked', form).forEach(function (i) { i.closest(".answer").setAttribute("data-user", "1"); });
+  if (!$$('.answer input:checked', form).length) presetAnswers();
   layout();
-  if (!save.hidden || form.querySelector("input:checked[name='declarer']")) check();
+  if (previewOk) { save.hidden = false; save.disabled = false; }
+  else if (form.querySelector("input:checked[name='declarer'], input:checked[name='kind'][value='allpass']")) check();
+  else { save.hidden = false; save.disabled = true; }
 })();

@@ -254,29 +254,49 @@ def enter_deal(
 ) -> str:
     """Fill the open deal form by taps, the way a scorer does; returns the preview's text.
 
-    Tricks are typed for all but the last player asked, whose count the page fills in.
+    Only what differs from what the page shows is tapped: the kind, the declarer, the
+    contract, an answer other than the preset whist, and tricks the page did not fill in
+    (made exactly, or the count that adds up to 10). Returns the number of taps too via
+    page.taps (a running counter on the page object).
     """
+    taps = 0
     seat = {p: str(i) for i, p in enumerate(players)}
-    tap_choice(page, "kind", kind)
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        page.locator(selector).click()
+        taps += 1
+
+    def choice(group: str, value: str) -> None:
+        if not page.is_checked(f'#{group} input[value="{value}"]'):
+            tap(f'#{group} .tap[data-value="{value}"]')
+
+    choice("kind", kind)
     if declarer is not None:
-        tap_choice(page, "declarer", seat[declarer])
+        choice("declarer", seat[declarer])
     if contract is not None:
-        if contract.endswith("NT"):
-            level, suit = contract[:-2], "NT"
-        else:
-            level, suit = contract[:-1], contract[-1]
-        tap_choice(page, "level", level)
-        tap_choice(page, "suit", suit)
+        if not page.is_visible("#contract"):
+            if not page.is_checked(f'#contract input[value="{contract}"]'):
+                tap("#contract-chip")
+        choice("contract", contract)
     for player, answer in (answers or {}).items():
-        tap_choice(page, f"answer_{seat[player]}", answer)
+        choice(f"answer_{seat[player]}", answer)
     if tricks:
-        shown = [p for p in players if page.is_visible(f"#tricks_{seat[p]}")]
-        assert sorted(shown) == sorted(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
-        typed = [p for p in shown if p in tricks][:-1] if len(shown) > 1 else shown
-        for player in typed:
-            page.fill(f"#tricks_{seat[player]}", str(tricks[player]))
+        shown = [p for p in players if page.is_visible(f'#trickpad .chip[data-seat="{seat[p]}"]')]
+        # The page asks only for the tricks that change the score (one whister: the
+        # declarer's alone); whatever else the deal says is not entered.
+        assert set(shown) <= set(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
+        assert shown, f"asked for no tricks, given {list(tricks)}"
         for player in shown:
-            actual = page.input_value(f"#tricks_{seat[player]}")
+            value = page.locator(f'#trickpad .chip[data-seat="{seat[player]}"] b').inner_text()
+            if value == str(tricks[player]):
+                continue
+            chip = page.locator(f'#trickpad .chip[data-seat="{seat[player]}"]')
+            if chip.get_attribute("aria-pressed") != "true":
+                tap(f'#trickpad .chip[data-seat="{seat[player]}"]')
+            tap(f'#trickpad .num[data-n="{tricks[player]}"]')
+        for player in shown:
+            actual = page.locator(f"#tricks_{seat[player]} input:checked").get_attribute("value")
             assert actual == str(tricks[player]), (player, actual, tricks)
     if reason is not None:
         page.fill("#reason", reason)
@@ -286,7 +306,8 @@ def enter_deal(
         if on is not None:
             page.select_option(f"#corr_on_{j}", seat[on])
         page.fill(f"#corr_amount_{j}", amount)
-    page.wait_for_selector("#save-button:not([hidden])")
+    page.wait_for_selector("#save-button:not([disabled])")
+    page.taps = getattr(page, "taps", 0) + taps
     return str(page.inner_text("#preview"))
 
 

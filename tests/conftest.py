@@ -317,8 +317,7 @@ class Web:
         if declarer is not None:
             form.set(declarer=seat[declarer])
         if contract is not None:
-            form.set(level=contract[:-1] if contract[-2:] != "NT" else contract[:-2])
-            form.set(suit=contract[-1] if contract[-2:] != "NT" else "NT")
+            form.set(contract=contract)
         for name, answer in (answers or {}).items():
             form.set(**{f"answer_{seat[name]}": answer})
         for name, count in (tricks or {}).items():

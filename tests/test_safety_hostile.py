@@ -207,7 +207,7 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
 
     # The pages that only come as answers: each error, a conflict, a form with errors.
     game = web.get(f"/g/{token}")
-    finish = game.form("/finish").data()
+    finish = game.form("/finish").set(confirm="yes").data()
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
     checked = web.check(page, form).form("deal-form").set(action="save")
@@ -342,6 +342,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         },
         "games.finish": page_form(f"/g/{token}", "/finish"),
         "games.reopen": page_form(f"/g/{token}", "/finish"),
+        "main.rematch": page_form(f"/g/{token}", "/finish"),
         "games.rescore": page_form(f"/g/{token}", "/finish"),
         "games.extend": lambda: {**page_form(f"/g/{token}", "/finish")(), "pool_target": ["20"]},
         "deals.new": lambda: deal_save(f"/g/{token}/deal/new"),
@@ -517,7 +518,7 @@ def test_ten_thousand_characters_in_any_field_are_refused_next_to_it(
     before = state(store, token)
     page = web.get(f"/g/{token}/deal/new")
     fields = _text_inputs(page.html, "deal-form")
-    assert {"reason", "tricks_0", "corr_amount_0", "corr_amount_5"} <= set(fields)
+    assert {"reason", "corr_amount_0", "corr_amount_5"} <= set(fields)  # tricks are tapped
     for field in fields:
         form = page.form("deal-form")
         if field.startswith("tricks"):
@@ -555,7 +556,7 @@ def test_an_edit_based_on_an_old_version_is_refused_keeping_the_input(
     web, other, token = two_phones
     first = store.get_game(token).deals[0]
     page, form = web.deal_form(token, first.id)
-    form.set(level="8")  # the scorer corrects the first deal: it was 8♠, not 7♠
+    form.set(contract="8S")  # the scorer corrects the first deal: it was 8♠, not 7♠
     checked = web.check(page, form)
     other.play(token, PLAYERS, "allpass", tricks={"Anna": 1, "Boris": 3, "Vera": 6})
     before = state(store, token)
@@ -565,7 +566,11 @@ def test_an_edit_based_on_an_old_version_is_refused_keeping_the_input(
     assert "Another phone changed this game in the meantime" in conflict.text()
     assert "Last deal (3)" in conflict.text()  # the sheet as it now is
     kept = conflict.form("deal-form")
-    assert (kept.value("level"), kept.value("declarer"), kept.value("tricks_0")) == ("8", "0", "7")
+    assert (kept.value("contract"), kept.value("declarer"), kept.value("tricks_0")) == (
+        "8S",
+        "0",
+        "7",
+    )
     assert kept.value("base_version") == str(before[0])
     assert state(store, token) == before
     assert web.save(conflict, kept).status == 302
@@ -680,7 +685,7 @@ def _changed(form: Form, changes: dict[str, Any]) -> Form:
 
 
 def _deal_fields() -> list[str]:
-    fields = ["kind", "declarer", "level", "suit", "reason", "checked", "action"]
+    fields = ["kind", "declarer", "contract", "reason", "checked", "action"]
     fields += ["base_version", "request_key", "csrf_token", "unknown"]
     fields += [f"{p}_{i}" for p in ("answer", "tricks") for i in range(4)]
     fields += [f"corr_{p}_{j}" for p in ("player", "column", "on", "amount") for j in range(6)]
@@ -720,6 +725,7 @@ def _check_outcome(
     before: tuple[int, list[Any], int],
     after: tuple[int, list[Any], int],
     offered: bool = True,
+    unchanged: Any = None,
 ) -> None:
     """Never a crash; a write is whole (one version, one deal); a refusal writes nothing and
     says why, unless it is the result of Check (nothing to complain about). `offered`: every
@@ -729,6 +735,10 @@ def _check_outcome(
     assert status in (200, 302, 400, 409, 422), (status, body[:400])
     assert "Traceback" not in body
     if status == 302:
+        if after == before and unchanged is not None:
+            # An edit saved as it was: nothing written, and the sheet says so.
+            assert "Nothing changed in deal" in unchanged(response.headers["Location"])
+            return
         assert after[0] == before[0] + 1 and after[2] == before[2] + 1
         return
     assert after == before
@@ -770,7 +780,17 @@ def test_the_deal_form_takes_any_input_without_crashing_or_half_writing(
     shown = {*form.names, *form.radios, "action", "unknown"}
     before = state(store, table.token)
     response = web.client.post(page.url, data=form.data())
-    _check_outcome(response, before, state(store, table.token), offered=set(changes) <= shown)
+
+    def follow(url: str) -> str:
+        return str(web.client.get(url).get_data(as_text=True))
+
+    _check_outcome(
+        response,
+        before,
+        state(store, table.token),
+        offered=set(changes) <= shown,
+        unchanged=follow if deal_id is not None else None,
+    )
     if response.status_code == 302:
         assert len(store.get_game(table.token).deals) == len(before[1]) + (deal_id is None)
 

@@ -391,8 +391,7 @@ def declarer_deals_next(number: int) -> dict[str, str]:
     return {
         "kind": "contract",
         "declarer": str(declarer),
-        "level": "6",
-        "suit": "S",
+        "contract": "6S",
         **{f"answer_{seat}": "pass" for seat in defenders},
     }
 

@@ -70,22 +70,26 @@ def test_a_deal_tap_by_tap_with_live_preview(phone, store: Store) -> None:  # ty
     assert not page.is_visible(".answers")
     assert not page.is_visible(".tricks")
     page.click("#declarer >> text=Anna")
-    page.click("#level >> text=7")
-    page.click("#suit >> text=♠")
+    page.click('#contract .tap[data-value="7S"]')  # one tap for the contract
     # Only Boris and Vera answer, in that order; the first one cannot half-whist.
     answers = page.eval_on_selector_all(
         ".answers > fieldset:not([hidden])", "els => els.map(e => e.id)"
     )
     assert answers == ["answer_1", "answer_2"]
     assert not page.is_visible('#answer_1 .tap[data-value="half-whist"]')
+    # Both defenders are preset to whist; the first one passes here.
+    assert page.is_checked('#answer_1 input[value="whist"]')
     page.click("#answer_1 >> text=pass")
     assert page.is_visible('#answer_2 .tap[data-value="half-whist"]')
-    page.click("#answer_2 >> text=whist")
-    assert page.is_visible("#tricks_0") and page.is_visible("#tricks_2")
-    assert not page.is_visible("#tricks_1")  # the passer's tricks are not needed
-    page.fill("#tricks_0", "8")
-    assert page.input_value("#tricks_2") == "2"  # filled so they add up to 10
-    page.wait_for_selector("#save-button:not([hidden])")
+    assert page.is_checked('#answer_2 input[value="whist"]')
+    # One whister: only the declarer's tricks are asked, pre-filled as made exactly.
+    chips = page.eval_on_selector_all(
+        "#trickpad .chip:not([hidden])", "els => els.map(e => e.dataset.seat)"
+    )
+    assert chips == ["0"]
+    assert page.is_checked('#tricks_0 input[value="7"]')
+    page.click('#trickpad .num[data-n="8"]')
+    page.wait_for_selector("#save-button:not([disabled])")
     assert "Anna: pool +4 (7♠ made)" in page.inner_text("#preview")
     assert "Vera: hill +" not in page.inner_text("#preview")
     no_overflow(page)
@@ -99,7 +103,7 @@ def test_a_deal_tap_by_tap_with_live_preview(phone, store: Store) -> None:  # ty
             "declarer": "Anna",
             "contract": "7S",
             "answers": {"Boris": "pass", "Vera": "whist"},
-            "tricks": {"Anna": 8, "Vera": 2},
+            "tricks": {"Anna": 8},
         }
     ]
     assert problems == []
@@ -110,11 +114,15 @@ def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  
     token = new_game(page, server, ["Anna", "Boris", "Vera", "Gleb"])
     page.goto(f"{server}/g/{token}/deal/new")
     page.click("#kind >> text=All-pass")
-    assert not page.is_visible("#tricks_0")  # Anna deals and sits out
-    page.fill("#tricks_1", "3")
-    page.fill("#tricks_2", "3")
-    assert page.input_value("#tricks_3") == "4"
-    page.wait_for_selector("#save-button:not([hidden])")
+    assert not page.is_visible('#trickpad .chip[data-seat="0"]')  # Anna deals and sits out
+    page.click('#trickpad .num[data-n="3"]')  # Boris, the first asked
+    page.click('#trickpad .num[data-n="3"]')  # then Vera
+    assert page.is_checked('#tricks_3 input[value="4"]')  # Gleb's: they add up to 10
+    # A second thought on Boris: the count that was filled in follows.
+    page.click('#trickpad .chip[data-seat="1"]')
+    page.click('#trickpad .num[data-n="2"]')
+    assert page.is_checked('#tricks_3 input[value="5"]')
+    page.wait_for_selector("#save-button:not([disabled])")
     page.click("#save-button")
     page.wait_for_url(f"{server}/g/{token}")
     page.goto(f"{server}/g/{token}/deal/new")
@@ -129,6 +137,7 @@ def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  
     page.fill("#corr_amount_0", "-5")
     assert page.is_visible('[data-row="1"]')  # one more empty row
     page.wait_for_selector("#save-button:not([hidden])")
+    page.wait_for_selector("#save-button:not([disabled])")
     assert "Gleb → Anna: −5 whists" in page.inner_text("#preview")
     page.click("#save-button")
     page.wait_for_url(f"{server}/g/{token}")
@@ -141,15 +150,22 @@ def test_switching_the_preset_updates_the_shown_options(phone, store: Store) -> 
     page, server, problems = phone
     page.goto(f"{server}/new")
     page.click("summary")
-    page.fill("#opt_pool_target", "20")  # a house rule, kept across the switch
+    page.fill("#opt_pool_target", "20")
+    assert page.is_visible("#changed") and "Pool target: 20 (10)" in page.inner_text("#changed")
     assert page.input_value("#opt_pool_whists") == "10"
     page.click(".taps >> text=Leningrad")
+    # A new convention: every option is its preset's, the house rule typed before included.
     assert page.input_value("#opt_pool_whists") == "20"
     assert page.input_value("#opt_allpass_exit") == "7"
-    assert page.input_value("#opt_pool_target") == "20"
+    assert page.input_value("#opt_pool_target") == "10"
+    assert not page.is_visible("#changed")
     page.click(".taps >> text=Hussar")
     assert not page.is_visible("#player_2")
-    assert not page.is_checked("#opt_half_whist-0")
+    # Options that cannot apply to Hussar are not shown.
+    for hidden in ("#opt_half_whist-0", "#opt_dealer_consolation", "#opt_allpass_price"):
+        assert not page.is_visible(hidden), hidden
+    assert page.is_visible("#opt_whist_scale")
+    page.fill("#opt_pool_target", "20")
     page.fill("#player_0", "Anna")
     page.fill("#player_1", "Boris")
     assert page.is_visible(".dealer >> text=Boris")
@@ -168,8 +184,8 @@ def test_pages_fit_a_phone_and_break_no_rule(phone) -> None:  # type: ignore[no-
     page.goto(f"{server}/g/{token}/deal/new")
     page.click("#kind >> text=Misère")
     page.click("#declarer >> text=Boris")
-    page.fill("#tricks_1", "0")
-    page.wait_for_selector("#save-button:not([hidden])")
+    assert page.is_checked('#tricks_1 input[value="0"]')  # a misère made, pre-filled
+    page.wait_for_selector("#save-button:not([disabled])")
     page.click("#save-button")
     page.wait_for_url(f"{server}/g/{token}")
     for path in ["", "/log", "/settlement", "/history", "/deal/new", "/undo"]:

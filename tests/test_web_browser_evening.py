@@ -251,13 +251,12 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     phones.follower_sees_the_sheet()
     phones.next_deal()
     tap_choice(scorer, "declarer", "0")
-    tap_choice(scorer, "level", "6")
-    tap_choice(scorer, "suit", "H")
+    tap_choice(scorer, "contract", "6H")
     # Half-whist only for the second defender, after the first passed.
     assert not scorer.is_visible('#answer_2 .tap[data-value="half-whist"]')
     tap_choice(scorer, "answer_1", "pass")
     tap_choice(scorer, "answer_2", "half-whist")
-    scorer.wait_for_selector("#save-button:not([hidden])")
+    scorer.wait_for_selector("#save-button:not([disabled])")
     assert "Vera → Anna" in scorer.inner_text("#preview")
     shot(scorer, "en-03-deal-form-half-whist")
     save_deal(scorer)
@@ -279,9 +278,9 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     assert "All-passes in a row: 2." in scorer.inner_text(".next")
     assert "at least 7" in follower.inner_text(".next")
     phones.next_deal()
-    assert "at least 7 after the all-pass" in scorer.inner_text("main > p.muted")
-    levels = scorer.locator("#level .tap").evaluate_all("els => els.map(e => e.dataset.value)")
-    assert levels == ["7", "8", "9", "10"]
+    assert "at least 7 after the all-pass" in scorer.inner_text(".deal-head p.muted")
+    cells = scorer.locator("#contract .tap").evaluate_all("els => els.map(e => e.dataset.value)")
+    assert cells[0] == "7S" and cells[-1] == "10NT" and len(cells) == 20
     enter_deal(
         scorer,
         PLAYERS,
@@ -318,7 +317,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
         tricks={"Anna": 5, "Boris": 3, "Vera": 2},
     )
     phones.follower_sees_the_sheet()
-    expect(follower.locator(".game-head .muted")).to_contain_text("13 deals")
+    expect(follower.locator(".game-head .muted")).to_contain_text("12 deals · 1 correction")
     shot(scorer, "en-05-sheet-13-deals")
     shot(follower, "en-06-follower-13-deals")
 
@@ -341,7 +340,8 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     with scorer.expect_navigation():
         scorer.locator('.log li:has(.n:text-is("3.")) a[href$="/edit"]').click()
     assert scorer.inner_text("h1") == "Edit deal 3"
-    tap_choice(scorer, "level", "9")
+    scorer.locator("#contract-chip").click()  # the contract chosen is shown folded
+    tap_choice(scorer, "contract", "9D")
     expect(scorer.locator("#preview")).to_contain_text("Vera: pool +8 (9♦, both defenders passed)")
     expect(scorer.locator("#save-button")).to_be_visible()
     save_deal(scorer)
@@ -354,11 +354,14 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
         scorer.locator("form button.danger").click()
     assert "Deal 13 undone." in scorer.inner_text(".flashes")
     phones.follower_sees_the_sheet()
-    expect(follower.locator(".game-head .muted")).to_contain_text("12 deals")
+    expect(follower.locator(".game-head .muted")).to_contain_text("11 deals · 1 correction")
 
     # Finish, read the settlement; both phones see the end.
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
+    # One stray tap does not end the evening: the page asks first.
+    with scorer.expect_navigation():
+        scorer.locator("#finish-confirm button.primary").click()
     assert "The game is over" in scorer.inner_text(".finished")
     expect(follower.locator(".finished")).to_contain_text("The game is over", timeout=LIVE)
     shot(follower, "en-10-follower-finished")
@@ -413,7 +416,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
                 "pays": "Кто кому платит",
                 "one": "1 раздача",
                 "two": "2 раздачи",
-                "five": "5 раздач",
+                "five": "4 раздачи · 1 поправка",
                 "saved": "Раздача 1 записана.",
             },
         ),
@@ -435,7 +438,7 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
                 "pays": "Хто кому платить",
                 "one": "1 роздача",
                 "two": "2 роздачі",
-                "five": "5 роздач",
+                "five": "4 роздачі · 1 поправка",
                 "saved": "Роздачу 1 записано.",
             },
         ),
@@ -466,13 +469,13 @@ def test_the_evening_in_the_phone_language(
     phones.next_deal()
     assert scorer.inner_text('#kind .tap[data-value="misere"]') == words["misere"]
     assert scorer.inner_text('#kind .tap[data-value="allpass"]') == words["allpass"]
-    for group, value in [("declarer", "1"), ("level", "6"), ("suit", "S"), ("answer_2", "pass")]:
+    for group, value in [("declarer", "1"), ("contract", "6S"), ("answer_2", "pass")]:
         tap_choice(scorer, group, value)
     assert scorer.inner_text('#answer_2 .tap[data-value="whist"]') == words["whist"]
     assert scorer.inner_text('#answer_2 .tap[data-value="pass"]') == words["pass"]
     assert scorer.inner_text('#answer_0 .tap[data-value="half-whist"]') == words["half"]
     tap_choice(scorer, "answer_0", "half-whist")
-    scorer.wait_for_selector("#save-button:not([hidden])")
+    scorer.wait_for_selector("#save-button:not([disabled])")
     shot(scorer, f"{lang}-01-deal-form")
     save_deal(scorer)
     assert words["saved"] in scorer.inner_text(".flashes")
@@ -492,6 +495,7 @@ def test_the_evening_in_the_phone_language(
         tricks={"Vera": 7, "Anna": 2, "Boris": 1},
     )
     phones.play("correction", reason="штраф", entries=[("Boris", "hill", None, "2")])
+    # Deals at the table and corrections are counted apart, as in the log and the PDF.
     assert words["five"] in scorer.inner_text(".game-head")
     phones.follower_sees_the_sheet()
     assert sticking_out(scorer) == []
@@ -500,6 +504,8 @@ def test_the_evening_in_the_phone_language(
 
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
+    with scorer.expect_navigation():
+        scorer.locator("#finish-confirm button.primary").click()
     with scorer.expect_navigation():
         scorer.locator(".finished a[href$='/settlement']").click()
     assert scorer.inner_text("h1") == words["settlement"]

@@ -36,7 +36,7 @@ SEVEN = dict(
     ("deal", "field", "message"),
     [
         ({"kind": "contract"}, "declarer", "Choose the declarer"),
-        ({"kind": "contract", "declarer": "Anna"}, "level", "Choose the level"),
+        ({"kind": "contract", "declarer": "Anna"}, "contract", "Choose the contract"),
         (
             {"kind": "contract", "declarer": "Anna", "contract": "7S"},
             "answer_1",
@@ -175,7 +175,7 @@ def test_save_writes_only_what_was_checked(web: Web, store: Store, token: str) -
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
     checked = web.check(page, form)
-    changed = checked.form("deal-form").set(level="8")  # changed after the check
+    changed = checked.form("deal-form").set(contract="8S")  # changed after the check
     again = web.save(checked, changed)
     assert again.status == 200  # shown again, checked anew, not saved
     assert "Anna: hill +6 (remise: undertricks 1 × 6)" in again.text()
@@ -252,7 +252,7 @@ def test_a_stale_version_shows_the_conflict_and_keeps_the_input(
     again = conflict.form("deal-form")
     assert again.value("base_version") == "2"
     assert again.value("request_key") != checked.form("deal-form").value("request_key")
-    assert again.value("declarer") == "0" and again.value("level") == "7"
+    assert again.value("declarer") == "0" and again.value("contract") == "7S"
     assert again.value("tricks_1") == "2"
     assert len(deals_of(store, token)) == 1  # only the other phone's deal
     # Checked against the sheet as it is now, it can be saved straight away.
@@ -291,10 +291,11 @@ def test_the_form_offers_only_the_active_players_and_legal_answers(web: Web, tok
     _, form = web.deal_form(token)
     assert form.radios["kind"] == ["contract", "misere", "allpass", "correction"]
     assert form.radios["declarer"] == ["0", "1", "2"]
-    assert form.radios["level"] == ["6", "7", "8", "9", "10"]
-    assert form.radios["suit"] == ["S", "C", "D", "H", "NT"]
+    assert form.radios["contract"][:6] == ["6S", "6C", "6D", "6H", "6NT", "7S"]
+    assert len(form.radios["contract"]) == 25
+    assert form.radios["tricks_0"] == [str(n) for n in range(11)]
     assert form.radios["answer_0"] == ["whist", "pass", "half-whist"]
-    for field in ("kind", "declarer", "level", "suit", "tricks_0", "reason", "corr_amount_5"):
+    for field in ("kind", "declarer", "contract", "tricks_0", "reason", "corr_amount_5"):
         assert field in form.names or field in form.radios
 
 
@@ -306,7 +307,8 @@ def test_no_half_whist_choice_when_the_game_has_none(web: Web) -> None:
 
 def test_a_finished_game_takes_no_new_deal(web: Web, store: Store, token: str) -> None:
     game = web.get(f"/g/{token}")
-    web.submit(game, game.form("/finish"))
+    asked = web.submit(game, game.form("/finish"))
+    web.submit(asked, asked.form("finish-confirm"))
     assert store.get_game(token).finished
     page = web.get(f"/g/{token}")
     assert "Next deal</a>" not in page.html
@@ -359,3 +361,60 @@ def test_a_resent_delete_or_undo_lands_quietly(web: Web, store: Store, token: st
     refused = web.submit(undo, stale, follow=True)
     assert "Another phone changed this game" in refused.text()
     assert len(deals_of(store, token)) == 1
+
+
+def test_back_after_save_then_a_change_is_refused_and_kept(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.check(page, form)
+    saved = web.save(checked, checked.form("deal-form"))
+    assert saved.status == 302
+    # Back: the same page with the same one-time key; the scorer changes the contract.
+    changed = checked.form("deal-form").set(contract="8S", action="check")
+    rechecked = web.check(checked, changed)
+    again = web.save(rechecked, rechecked.form("deal-form"))
+    assert again.status == 409
+    assert "already saved as deal 1" in again.text()
+    kept = again.form("deal-form")
+    assert kept.value("contract") == "8S"
+    assert kept.value("request_key") != changed.value("request_key")
+    assert [d["contract"] for d in deals_of(store, token)] == ["7S"]
+    # One more tap turns the saved deal into what the form says.
+    button = [b for b in kept.buttons if b == ("action", "save")]
+    assert button
+    edit = web.client.post(
+        f"/g/{token}/deal/{store.get_game(token).deals[0].id}/edit",
+        data=kept.set(action="save").data(),
+    )
+    assert edit.status_code == 302
+    assert [d["contract"] for d in deals_of(store, token)] == ["8S"]
+
+
+def test_the_script_saves_in_one_request_and_a_resend_lands_once(
+    web: Web, store: Store, token: str
+) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    data = form.set(action="save").data()
+    headers = {"X-Save": "json"}
+    first = web.client.post(f"/g/{token}/deal/new", data=data, headers=headers)
+    assert first.status_code == 200 and first.get_json()["saved"] is True
+    second = web.client.post(f"/g/{token}/deal/new", data=data, headers=headers)
+    assert second.get_json()["saved"] is True  # the answer to the first was lost: sent again
+    assert len(deals_of(store, token)) == 1
+    bad = form.set(contract=None, request_key="0" * 32).data()
+    refused = web.client.post(f"/g/{token}/deal/new", data=bad, headers=headers)
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"]["contract"] == ["Choose the contract"]
+    assert len(deals_of(store, token)) == 1
+
+
+def test_after_a_refusal_the_defenders_stay_in_answer_order(web: Web, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", declarer="Boris", contract="7H")
+    refused = web.check(page, form)
+    assert refused.status == 422
+    order = re.findall(r'<fieldset class="taps answer[^"]*"[^>]*id="(answer_\d)"', refused.html)
+    assert order == ["answer_2", "answer_0", "answer_1"]  # Vera, Anna; Boris's own row last

@@ -126,7 +126,7 @@ def test_the_json_twin_is_what_the_cli_prints_for_the_exported_file(
 
 def test_the_json_twin_of_a_finished_game(web: Web, imported: str, tmp_path: Path) -> None:
     page = web.get(f"/g/{imported}")
-    web.submit(page, page.form("/finish"))
+    web.submit(page, page.form("/finish").set(confirm="yes"))
     exported = tmp_path / "game.json"
     exported.write_bytes(web.client.get(f"/g/{imported}/game.json").get_data())
     assert json.loads(exported.read_text())["finished"] is True

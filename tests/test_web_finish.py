@@ -61,7 +61,11 @@ def test_finish_by_hand_then_reopen(web: Web, store: Store) -> None:
     unwhisted_six(web, token, "Anna")
     page = web.get(f"/g/{token}")
     assert "Finish now" in page.text()
-    web.submit(page, page.form("/finish"))
+    asked = web.submit(page, page.form("/finish"))
+    # One tap does not end the evening: the page asks first, and nothing is written yet.
+    assert asked.status == 200 and "Finish the game now?" in asked.text()
+    assert not store.get_game(token).finished
+    web.submit(asked, asked.form("finish-confirm"))
     page = web.get(f"/g/{token}")
     assert "It was finished by hand." in page.text()
     assert "Next deal</a>" not in page.html

@@ -47,8 +47,8 @@ def test_editing_a_deal_is_checked_against_the_whole_game(
 ) -> None:
     deal = store.get_game(token).deals[0]
     page, form = web.deal_form(token, deal.id)
-    assert form.value("declarer") == "0" and form.value("level") == "7"
-    assert form.value("suit") == "S" and form.value("tricks_0") == "5"
+    assert form.value("declarer") == "0" and form.value("contract") == "7S"
+    assert form.value("tricks_0") == "5"
     form.set(tricks_0="7", tricks_1="2", tricks_2="1")
     checked = web.check(page, form)
     assert "Anna: pool +4 (7♠ made)" in checked.text()

@@ -200,3 +200,46 @@ def test_home_lists_only_the_games_this_browser_knows(web: Web, app) -> None:  #
     assert "Mine" in home.text() and "Theirs" not in home.text()
     assert f"/g/{mine}" in home.html
     assert "Theirs" in Page(other.get("/"), "/").text()
+
+
+def test_a_fresh_browser_sees_no_other_tables_names_or_rules(web: Web, app) -> None:  # type: ignore[no-untyped-def]
+    web.new_game(["Pyotr", "Semyon", "Zoya"], convention="leningrad", pool_target="30")
+    stranger = Web(app.test_client())
+    form = stranger.get("/new").form("new-game")
+    assert {form.value(f"player_{i}") for i in range(4)} <= {None, ""}
+    assert form.value("convention") == "sochi"
+    assert form.value("opt_pool_target") == str(PRESETS["sochi"].pool_target)
+    assert "Pyotr" not in stranger.get("/new").html
+
+
+def test_this_browsers_own_last_game_is_offered_and_said_so(web: Web) -> None:
+    web.new_game(["Pyotr", "Semyon", "Zoya"], convention="leningrad", pool_target="30")
+    page = web.get("/new")
+    form = page.form("new-game")
+    assert [form.value(f"player_{i}") for i in range(3)] == ["Pyotr", "Semyon", "Zoya"]
+    assert form.value("convention") == "leningrad" and form.value("opt_pool_target") == "30"
+    assert "(as in your last game)" in page.text()
+
+
+def test_hussar_options_that_cannot_apply_are_marked_for_hiding(web: Web) -> None:
+    page = web.get("/new")
+    for field in ("opt_dealer_consolation", "opt_half_whist", "opt_two_whister_quota"):
+        block = page.html.split(f'name="{field}"')[0].rsplit('class="opt"', 1)[1]
+        assert 'data-not-for="hussar"' in block, field
+    assert "Hussar is played by two: write two names." in page.text()
+
+
+def test_rematch_same_players_and_rules_next_first_dealer(web: Web, store: Store) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera"], convention="rostov", first_dealer=1)
+    page = web.get(f"/g/{token}")
+    asked = web.submit(page, page.form("/finish"))
+    web.submit(asked, asked.form("finish-confirm"))
+    page = web.get(f"/g/{token}")
+    done = web.submit(page, page.form("/rematch"))
+    assert done.status == 302
+    fresh = done.response.headers["Location"].rsplit("/", 1)[-1]
+    old, new = store.get_game(token), store.get_game(fresh)
+    assert new.players == old.players and new.convention == "rostov"
+    assert new.options == old.options
+    assert (old.first_dealer, new.first_dealer) == ("Boris", "Vera")
+    assert new.deals == [] and not new.finished

@@ -105,6 +105,7 @@ class SheetView:
     finished: bool
     deal_count: int
     pulka: Markup
+    correction_count: int
     rows: list[PlayerRow]
     settlement: list[SettlementRow]
     amnesty: str
@@ -167,6 +168,7 @@ def sheet_view(
         stake=words.money(game.options.stake, currency),
         finished=sheet.finished,
         deal_count=sheet.deal_count(),
+        correction_count=len(sheet.results) - sheet.deal_count(),
         pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT), words=words)),
         rows=_player_rows(sheet, result, words),
         settlement=_settlement_rows(sheet, result, words),

@@ -34,6 +34,10 @@ class WriteForm(FlaskForm):
         self.base_version.raw_data = [str(version)]
 
 
+class RematchForm(FlaskForm):
+    """One tap for a new game of the same table (the CSRF token only)."""
+
+
 def new_key() -> str:
     """A one-time key for one write form (uuid4)."""
     return uuid.uuid4().hex

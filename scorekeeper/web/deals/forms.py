@@ -16,29 +16,31 @@ from flask_babel import lazy_gettext as _l
 from wtforms import (
     Field,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
     TextAreaField,
 )
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms.validators import Length
 
 from scorekeeper import wording
-from scorekeeper.rules import Answer, Problem, Sheet, defenders
-from scorekeeper.rules.contracts import LEVELS, Contract, ContractError, Suit
+from scorekeeper.rules import Answer, Problem, Sheet
+from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
-from scorekeeper.rules.scoring import active_players, min_level
+from scorekeeper.rules.table import Table, table
 from scorekeeper.rules.text import normalize
 
 from ..i18n import words
 from ..widgets import WriteForm, choices
 
-SEATS = 4
+SEATS = 5
+"""Form rows for up to five players; only the game's seats are shown."""
 CORRECTION_ROWS = 6
+TRICK_COUNTS = frozenset(str(n) for n in range(11))
 
 # The labels live in scorekeeper.wording, the same for the form, the log and the PDF.
 KIND_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.KIND_LABELS.items()}
+"""Every kind the rules may allow; the form shows those the seat allows (Table.kinds())."""
 ANSWER_LABELS: dict[str, Any] = {a.value: _l(text) for a, text in wording.ANSWERS.items()}
 #: At a table of two a whist is alone or with the talon (§9).
 HUSSAR_ANSWER_LABELS: dict[str, Any] = {
@@ -47,77 +49,20 @@ HUSSAR_ANSWER_LABELS: dict[str, Any] = {
 COLUMN_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.COLUMNS.items()}
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Where the deal stands at the table: its number, dealer, who plays, lowest level."""
-
-    number: int
-    """1-based place in the log."""
-    players: tuple[str, ...]
-    dealer: str
-    """Who deals it, were it a deal at the table."""
-    min_level: int | None
-    hussar: bool
-    half_whist: tuple[int, ...]
-
-    @property
-    def active(self) -> list[str]:
-        """The players in this deal (all but the dealer at a table of four)."""
-        return active_players(self.players, self.dealer)
-
-    def kinds(self) -> list[str]:
-        """The kinds of deal one may enter here."""
-        if self.hussar:
-            return ["contract", "misere", "redeal", "correction"]
-        return ["contract", "misere", "allpass", "correction"]
-
-    def levels(self) -> list[int]:
-        """The contract levels allowed here (the all-pass exit)."""
-        return [lv for lv in LEVELS if self.min_level is None or lv >= self.min_level]
-
-    def answers(self) -> list[str]:
-        """A defender's possible answers in this game."""
-        if self.hussar:
-            return ["whist", "whist-talon", "pass"]
-        return ["whist", "pass", "half-whist"] if self.half_whist else ["whist", "pass"]
-
-    def defenders_of(self) -> dict[str, list[int]]:
-        """For the script: each possible declarer's seat → the defenders' seats, in order."""
-        seat = {p: i for i, p in enumerate(self.players)}
-        return {
-            str(seat[p]): [seat[d] for d in defenders(self.players, self.dealer, p)]
-            for p in self.active
-        }
+Seat = Table
+"""The seat of a deal is the rules' answer (scorekeeper.rules.table); the form only asks."""
 
 
-def seat_for(sheet: Sheet, position: int | None) -> Seat:
+def seat_for(sheet: Sheet, position: int | None) -> Table:
     """The seat of a new deal (position None) or of the deal at a 0-based position."""
-    game = sheet.game
-    players = game.players
-    if position is None:
-        dealer, streak = sheet.next_dealer, sheet.allpass_streak
-        number = len(sheet.results) + 1
-    else:
-        before = sheet.results[:position]
-        dealt = sum(1 for r in before if r.dealer is not None)
-        dealer = players[(players.index(game.first_dealer) + dealt) % len(players)]
-        streak = sheet.results[position].allpass_streak
-        number = position + 1
-    return Seat(
-        number=number,
-        players=players,
-        dealer=dealer,
-        min_level=min_level(game.options, streak),
-        hussar=game.hussar,
-        half_whist=game.options.half_whist,
-    )
+    return table(sheet, position)
 
 
 class _DealBase(WriteForm):
     kind = RadioField(_l("What was played"), validate_choice=False)
     declarer = RadioField(_l("Declarer"), validate_choice=False)
-    level = RadioField(_l("Level"), validate_choice=False)
-    suit = RadioField(_l("Suit"), validate_choice=False)
+    offender = RadioField(_l("Who is fined"), validate_choice=False)
+    contract = RadioField(_l("Contract"), validate_choice=False)
     reason = TextAreaField(
         _l("Reason"),
         validators=[Length(max=MAX_REASON, message=_l("At most 500 characters"))],
@@ -129,13 +74,15 @@ class _DealBase(WriteForm):
         players = seat.players
         self.kind.choices = choices((k, KIND_LABELS[k]) for k in seat.kinds())
         self.declarer.choices = choices((str(players.index(p)), p) for p in seat.active)
-        self.level.choices = choices((str(lv), str(lv)) for lv in seat.levels())
-        self.suit.choices = choices(
-            (s.value, _l("NT") if s is Suit.NO_TRUMP else s.symbol) for s in Suit
+        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
+        self.offender.choices = choices((str(i), p) for i, p in enumerate(players))
+        self.contract.choices = choices(
+            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
         )
         for i in range(SEATS):
             labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-            self[f"answer_{i}"].choices = choices((a, labels[a]) for a in seat.answers())
+            self[f"answer_{i}"].choices = choices((a, labels[a]) for a in seat.all_answers())
+            self[f"tricks_{i}"].choices = choices((str(n), str(n)) for n in range(11))
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
         for j in range(CORRECTION_ROWS):
             self[f"corr_player_{j}"].choices = choices(seats)
@@ -145,8 +92,13 @@ class _DealBase(WriteForm):
             self.kind.data = "contract"
 
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
-        """The answer field of each active player."""
-        return [(p, self[f"answer_{seat.players.index(p)}"]) for p in seat.active]
+        """The answer field of each active player: the defenders first, in answer order."""
+        declarer = _player(self.declarer.data, seat.players)
+        order = seat.active
+        if declarer in seat.active:
+            defs = seat.defenders_of(declarer)
+            order = defs + [p for p in seat.active if p not in defs]
+        return [(p, self[f"answer_{seat.players.index(p)}"]) for p in order]
 
     def trick_fields(self, seat: Seat) -> list[tuple[str, Field]]:
         """The tricks field of each active player."""
@@ -165,18 +117,20 @@ class _DealBase(WriteForm):
         self.kind.data = data.get("type")
         if data.get("declarer") in seat:
             self.declarer.data = seat[data["declarer"]]
+        if data.get("type") == "penalty" and data.get("player") in seat:
+            self.offender.data = seat[data["player"]]
         try:
             contract = Contract.parse(data.get("contract", ""))
         except ContractError:
             pass
         else:
-            self.level.data, self.suit.data = str(contract.level), contract.suit.value
+            self.contract.data = f"{contract.level}{contract.suit.value}"
         for name, answer in (data.get("answers") or {}).items():
             if name in seat:
                 self[f"answer_{seat[name]}"].data = answer
         for name, count in (data.get("tricks") or {}).items():
             if name in seat:
-                self[f"tricks_{seat[name]}"].data = count
+                self[f"tricks_{seat[name]}"].data = str(count)
         self.reason.data = data.get("reason", "")
         for j, entry in enumerate((data.get("entries") or [])[:CORRECTION_ROWS]):
             self[f"corr_player_{j}"].data = seat.get(entry.get("player"), "")
@@ -190,16 +144,16 @@ class _DealBase(WriteForm):
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
 
 
+def contract_label(level: int, suit: Suit) -> str:
+    """A contract as its grid cell shows it: 7♥, 10NT (in the page's language: «10 БК»)."""
+    return words().contract(Contract(level, suit))
+
+
 def _deal_form_class() -> type[_DealBase]:
     attrs: dict[str, Any] = {}
     for i in range(SEATS):
         attrs[f"answer_{i}"] = RadioField(validate_choice=False)
-        attrs[f"tricks_{i}"] = IntegerField(
-            validators=[
-                Optional(),
-                NumberRange(0, 10, message=_l("Tricks are 0 to 10")),
-            ]
-        )
+        attrs[f"tricks_{i}"] = RadioField(validate_choice=False)
     for j in range(CORRECTION_ROWS):
         attrs[f"corr_player_{j}"] = SelectField(_l("Player"), validate_choice=False)
         attrs[f"corr_column_{j}"] = SelectField(_l("Writes"), validate_choice=False)
@@ -255,45 +209,70 @@ def read(form: _DealBase, seat: Seat) -> Reading:
         return reading
     if kind == "correction":
         return _read_correction(form, players, reading)
+    if kind == "penalty":
+        return _read_penalty(form, players, reading)
 
     def trick_values(names: list[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for name in names:
             value = form[f"tricks_{players.index(name)}"].data
-            if value is not None:
-                out[name] = value
+            if value in (None, ""):
+                continue
+            if str(value) not in TRICK_COUNTS:
+                reading.add(f"tricks_{players.index(name)}", str(_l("Tricks are 0 to 10")))
+                continue
+            out[name] = int(value)
         return out
 
     if kind == "allpass":
-        reading.data = {"type": "allpass", "tricks": trick_values(seat.active)}
+        tricks = trick_values(seat.active)
+        reading.data = None if reading.errors else {"type": "allpass", "tricks": tricks}
         return reading
     declarer = _player(form.declarer.data, players)
     if declarer is None:
         reading.add("declarer", str(_l("Choose the declarer")))
         return reading
     if kind == "misere":
-        reading.data = {"type": "misere", "declarer": declarer, "tricks": trick_values(seat.active)}
+        tricks = trick_values(seat.active)
+        misere = {"type": "misere", "declarer": declarer, "tricks": tricks}
+        reading.data = None if reading.errors else misere
         return reading
-    if form.level.data not in {str(lv) for lv in LEVELS}:
-        reading.add("level", str(_l("Choose the level")))
-    if form.suit.data not in {s.value for s in Suit}:
-        reading.add("suit", str(_l("Choose the suit")))
-    if reading.errors:
+    try:
+        contract = Contract.parse(form.contract.data or "")
+    except ContractError:
+        reading.add("contract", str(_l("Choose the contract")))
         return reading
     answers: dict[str, str] = {}
-    for name in defenders(players, seat.dealer, declarer):
+    for name in seat.defenders_of(declarer):
         answer = form[f"answer_{players.index(name)}"].data
         if answer:
             answers[name] = answer
     data: dict[str, Any] = {
         "type": "contract",
         "declarer": declarer,
-        "contract": f"{form.level.data}{form.suit.data}",
+        "contract": f"{contract.level}{contract.suit.value}",
         "answers": answers,
     }
     if any(a in (Answer.WHIST.value, Answer.WHIST_TALON.value) for a in answers.values()):
         data["tricks"] = trick_values(seat.active)
+    if reading.errors:
+        return reading
     reading.data = data
+    return reading
+
+
+def _read_penalty(form: _DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
+    """A fine (§4.7): who is fined and the contract of the deal it happened in."""
+    offender = _player(form.offender.data, players)
+    if offender is None:
+        reading.add("offender", str(_l("Choose who is fined")))
+    try:
+        contract = Contract.parse(form.contract.data or "")
+    except ContractError:
+        reading.add("contract", str(_l("Choose the contract")))
+        return reading
+    if offender is not None:
+        reading.data = {"type": "penalty", "player": offender, "contract": contract.code()}
     return reading
 
 
@@ -368,7 +347,7 @@ def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> s
     if head in ("type", "declarer", "reason"):
         return {"type": "kind"}.get(head, head)
     if head == "contract":
-        return "level"
+        return "contract"
     if head in ("answers", "tricks"):
         if rest in players:
             return f"{'answer' if head == 'answers' else 'tricks'}_{players.index(rest)}"

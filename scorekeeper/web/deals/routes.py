@@ -24,13 +24,13 @@ from ..gamedata import (
 )
 from ..i18n import words
 from ..storage import get_store
-from ..widgets import WriteForm
+from ..widgets import WriteForm, new_key
 from . import bp
 from .forms import DealForm, Reading, Seat, place, read, seat_for
 
 
 @bp.route("/g/<tok:token>/deal/new", methods=["GET", "POST"])
-def new(token: str) -> str | Response | tuple[str, int]:
+def new(token: str) -> str | Response | tuple[str | Response, int]:
     loaded = edit_game(token)
     if not loaded.can_add_deal:
         flash(_("The game is finished: reopen it to add a deal."))
@@ -48,7 +48,7 @@ def new(token: str) -> str | Response | tuple[str, int]:
 
 
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
-def edit(token: str, deal_id: int) -> str | Response | tuple[str, int]:
+def edit(token: str, deal_id: int) -> str | Response | tuple[str | Response, int]:
     loaded = edit_game(token)
     return _deal_page(loaded, _live(loaded, deal_id))
 
@@ -63,17 +63,29 @@ def check(token: str, deal_id: int | None = None) -> Response:
     form = DealForm(version=loaded.record.version)
     form.setup(seat)
     reading, result = _evaluate(form, seat, loaded, position)
-    return jsonify(
-        ok=result is not None and result.ok,
-        errors=reading.errors,
-        top=reading.top,
-        later=[words().problem(p) for p in (result.later if result else [])],
-        entries=_entries(result),
-        checked=reading.fingerprint if result is not None and result.ok else "",
-    )
+    return jsonify(_preview(reading, result))
 
 
-def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tuple[str, int]:
+def _preview(reading: Reading, result: Check | None) -> dict[str, Any]:
+    """The live preview as the script draws it: the entries, or what is missing."""
+    return {
+        "ok": result is not None and result.ok,
+        "errors": reading.errors,
+        "top": reading.top,
+        "later": [words().problem(p) for p in (result.later if result else [])],
+        "entries": _entries(result),
+        "checked": reading.fingerprint if result is not None and result.ok else "",
+    }
+
+
+def _wants_json() -> bool:
+    """A Save sent by the script (one round trip), which reads the answer as JSON."""
+    return request.headers.get("X-Save") == "json"
+
+
+def _deal_page(
+    loaded: Loaded, deal: DealRecord | None
+) -> str | Response | tuple[str | Response, int]:
     token = loaded.record.edit_token
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
@@ -83,7 +95,10 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
         form.fill(deal.data, seat.players)
     reading: Reading | None = None
     result: Check | None = None
-    conflict = False
+    conflict = refused = False
+    saved_as: int | None = None
+    if form.is_submitted() and _wants_json():
+        return _save_json(loaded, deal, form, seat, position)
     if form.is_submitted():
         saving = request.form.get("action") == "save"
         stale = saving and _stale(form, loaded)
@@ -100,6 +115,16 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
                 if reading.data is None:
                     raise VersionConflict("stale", current_version=loaded.record.version)
                 return _save(loaded, deal, reading, form, result)
+            except AlreadySaved as saved:
+                loaded = load(get_store().get_game(token))
+                g.loaded = loaded
+                form.fresh(loaded.record.version)
+                seat = seat_for(loaded.sheet, position)
+                form.setup(seat)
+                reading, result = _evaluate(form, seat, loaded, position)
+                reading.top.append(saved.message)
+                refused = True
+                saved_as = saved.deal_id if deal is None else None
             except VersionConflict as error:
                 conflict = True
                 loaded = load(get_store().get_game(token))
@@ -113,7 +138,13 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
                 reading, result = _evaluate(form, seat, loaded, position)
         ok = result is not None and result.ok
         form.checked.data = reading.fingerprint if ok else ""
-    status = 409 if conflict else 422 if reading is not None and not form.checked.data else 200
+    status = (
+        409
+        if conflict or refused
+        else 422
+        if reading is not None and not form.checked.data
+        else 200
+    )
     html = render_template(
         "deal.html",
         loaded=loaded,
@@ -124,6 +155,7 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None) -> str | Response | tupl
         result=result,
         entries=_entries(result),
         conflict=conflict,
+        saved_as=saved_as,
     )
     return html, status
 
@@ -147,36 +179,110 @@ def _evaluate(
     return reading, result
 
 
+class AlreadySaved(Exception):
+    """The form's one-time key already wrote a different deal (Back after Save, then a change):
+    nothing is written, the scorer is told, and the input is kept."""
+
+    def __init__(self, message: str, deal_id: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.deal_id = deal_id
+
+
+def _save_json(
+    loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, position: int | None
+) -> tuple[Response, int]:
+    """Save sent by the script: check and write in one request, answered in JSON."""
+    stale = _stale(form, loaded)
+    if stale and read(form, seat).data is not None:
+        # A re-sent Save (the connection dropped): the key lands it once, or it conflicts.
+        reading, result = Reading(read(form, seat).data), None
+    else:
+        reading, result = _evaluate(form, seat, loaded, position)
+        if result is None or not result.ok:
+            return jsonify(saved=False, **_preview(reading, result)), 422
+    if reading.data is None:
+        return jsonify(saved=False, **_preview(reading, result)), 422
+    try:
+        target = _save(loaded, deal, reading, form, result)
+    except AlreadySaved as saved:
+        # The input stays on the page with a fresh key: Save again adds it as a new deal.
+        fresh = _fresh_form(loaded.record.edit_token)
+        edit = url_for("deals.edit", token=loaded.record.edit_token, deal_id=saved.deal_id)
+        body = _preview(reading, result) | fresh
+        return jsonify(saved=False, refused=saved.message, edit_url=edit, **body), 409
+    except VersionConflict:
+        message = _("Another phone changed this game in the meantime. Look at it and try again.")
+        fresh = _fresh_form(loaded.record.edit_token)
+        return jsonify(saved=False, conflict=message, **_preview(reading, result) | fresh), 409
+    return jsonify(saved=True, url=target.location), 200
+
+
+def _fresh_form(token: str) -> dict[str, Any]:
+    """A new one-time key and the game's version now, for a form kept after a refusal."""
+    return {"request_key": new_key(), "base_version": get_store().get_game(token).version}
+
+
 def _save(
     loaded: Loaded, deal: DealRecord | None, reading: Reading, form: Any, result: Check | None
 ) -> Response:
+    """Write the deal; the page to show next. Raises AlreadySaved, VersionConflict."""
     store = get_store()
     token = loaded.record.edit_token
     assert reading.data is not None
     if deal is None:
-        record, _deal, created = store.add_deal(
+        record, written, created = store.add_deal(
             token,
             reading.data,
             base_version=form.base_version.data,
             request_key=form.request_key.data,
         )
+        if not created and written.data != reading.data:
+            raise AlreadySaved(
+                _(
+                    "This form was already saved as deal %(number)s, so the change was not "
+                    "saved. Press Save again to add it as a new deal, or edit deal "
+                    "%(number)s from the sheet.",
+                    number=written.position + 1,
+                ),
+                written.id,
+            )
         if created and result is not None:
             remember(record, result)
         if created:
-            flash(_("Deal %(number)s saved.", number=len(loaded.record.deals) + 1))
-    else:
-        record = store.update_deal(
-            token,
+            number = written.position + 1
+            if reading.data.get("type") == "correction":
+                flash(_("Correction %(number)s saved.", number=number))
+            else:
+                flash(_("Deal %(number)s saved.", number=number))
+        return _to_game(token)
+    log = redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
+    if deal.data == reading.data and form.base_version.data == loaded.record.version:
+        flash(_("Nothing changed in deal %(number)s.", number=deal.position + 1))
+        return log
+    record = store.update_deal(
+        token,
+        deal.id,
+        reading.data,
+        base_version=form.base_version.data,
+        request_key=form.request_key.data,
+    )
+    now = next((d for d in record.deals if d.id == deal.id), None)
+    if now is None or now.data != reading.data:
+        raise AlreadySaved(
+            _(
+                "This form was already saved once, so the change was not saved. "
+                "Press Save again to save it."
+            ),
             deal.id,
-            reading.data,
-            base_version=form.base_version.data,
-            request_key=form.request_key.data,
         )
-        if result is not None and record.version == form.base_version.data + 1:
-            remember(record, result)
+    if result is not None and record.version == form.base_version.data + 1:
+        remember(record, result)
+    if reading.data.get("type") == "correction":
+        flash(_("Correction %(number)s changed.", number=deal.position + 1))
+    else:
         flash(_("Deal %(number)s changed.", number=deal.position + 1))
-        return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
-    return _to_game(token)
+    return log
 
 
 def _entries(result: Check | None) -> list[str]:

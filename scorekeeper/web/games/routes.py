@@ -20,7 +20,7 @@ from ..context import edit_game, open_game
 from ..gamedata import Loaded, describe, finished_report
 from ..i18n import get_locale, words
 from ..storage import get_store
-from ..widgets import WriteForm
+from ..widgets import RematchForm, WriteForm
 from . import bp
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import game_summary, settlement_text
@@ -44,6 +44,7 @@ def show(mode: str, token: str) -> str | Response:
         extend_form=ExtendForm(
             version=version, pool_target=_next_target(loaded.game.options.pool_target)
         ),
+        rematch_form=RematchForm(),
     )
 
 
@@ -241,9 +242,13 @@ def history(mode: str, token: str, deal_id: int | None = None) -> str | Response
 
 
 @bp.route("/g/<tok:token>/finish", methods=["POST"])
-def finish(token: str) -> Response:
+def finish(token: str) -> str | Response:
     loaded = edit_game(token)
     form = FinishForm()
+    current = form.base_version.data == loaded.record.version
+    if form.validate_on_submit() and current and request.form.get("confirm") != "yes":
+        # One stray tap must not end an evening: "Finish now" asks first.
+        return render_template("finish_confirm.html", loaded=loaded, form=form)
     if form.validate_on_submit():
         _write_finished(loaded, form, True)
     return redirect(url_for("games.show", mode="g", token=token))

@@ -122,6 +122,21 @@ HOUSE: tuple[OptionSpec, ...] = (
 )
 ALL: tuple[OptionSpec, ...] = MAIN + HOUSE
 
+#: Options that cannot change a game of these conventions or player counts, so the form does
+#: not show them there: Hussar has no dealer, no half-whist, one defender and no all-pass
+#: (§9); only a table of four has a dealer who sits out and may write consolation.
+NOT_FOR: dict[str, dict[str, Any]] = {
+    "opt_dealer_consolation": {"conventions": ["hussar"], "players": [4]},
+    "opt_half_whist": {"conventions": ["hussar"]},
+    "opt_whist_split": {"conventions": ["hussar"]},
+    "opt_two_whister_quota": {"conventions": ["hussar"]},
+    "opt_allpass_mode": {"conventions": ["hussar"]},
+    "opt_allpass_price": {"conventions": ["hussar"]},
+    "opt_allpass_progression": {"conventions": ["hussar"]},
+    "opt_allpass_exit": {"conventions": ["hussar"]},
+    "opt_allpass_min_amnesty": {"conventions": ["hussar"]},
+}
+
 
 def to_form(spec: OptionSpec, value: Any) -> Any:
     """An option's JSON value as its field's data."""

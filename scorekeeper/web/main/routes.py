@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import _
+from flask_babel import _, format_date
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
+from scorekeeper.store import GameNotFound
 
 from .. import recent
+from ..context import edit_game
 from ..gamedata import create_from_game
 from ..i18n import words
 from ..storage import get_store
-from ..widgets import choices
+from ..widgets import RematchForm, choices
 from . import bp
 from . import options as opts
 from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
@@ -30,11 +35,13 @@ def home() -> str:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     form = NewGameForm()
+    filled_from_last = False
     if request.method == "GET":
-        last = get_store().last_game_settings()
         form.fill_preset("sochi")
+        last = _this_browsers_last_game()
         if last:
             form.fill(last)
+            filled_from_last = True
         form.default_name()
     errors: list[str] = []
     chosen = opts.house_set(request.form.get("house_set")) if request.method == "POST" else None
@@ -75,12 +82,57 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         house_sets=opts.HOUSE_SETS,
         presets=presets,
         need_password=_need_password(),
+        filled_from_last=filled_from_last,
+        not_for=opts.NOT_FOR,
+        labels={spec.field: str(spec.label) for spec in opts.ALL},
     )
     if form.wait:
         return page, 429, {"Retry-After": str(form.wait)}
     if request.method == "POST" and chosen is None:
         return page, 422, {}  # refused: the messages are next to their fields
     return page
+
+
+def _this_browsers_last_game() -> dict[str, Any] | None:
+    """Players, convention, options and first dealer of the last game this browser knows
+    (from its own cookie): never another table's game."""
+    store = get_store()
+    for token in recent.known():
+        try:
+            record = store.get_game(token)
+        except GameNotFound:
+            continue
+        if record.access != "edit":
+            continue
+        return {
+            "players": list(record.players),
+            "convention": record.convention,
+            "options": dict(record.options),
+            "first_dealer": record.first_dealer,
+        }
+    return None
+
+
+@bp.route("/g/<tok:token>/rematch", methods=["POST"])
+def rematch(token: str) -> Response:
+    """A new game for the same table: same players and rules, the next player deals first."""
+    loaded = edit_game(token)
+    record = loaded.record
+    form = RematchForm()
+    if not form.validate_on_submit():
+        return redirect(url_for("games.show", mode="g", token=token))
+    players = list(record.players)
+    first = players[(players.index(record.first_dealer) + 1) % len(players)]
+    fresh = get_store().create_game(
+        name=format_date(datetime.date.today(), "d MMMM y"),
+        convention=record.convention,
+        options=dict(record.options),
+        players=players,
+        first_dealer=first,
+    )
+    recent.remember(fresh.edit_token)
+    flash(_("A new game for the same table: %(name)s deals first.", name=first))
+    return redirect(url_for("games.show", mode="g", token=fresh.edit_token))
 
 
 @bp.route("/import", methods=["GET", "POST"])
