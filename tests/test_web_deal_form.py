@@ -289,7 +289,7 @@ def test_without_csrf_token_nothing_is_written(web: Web, store: Store, token: st
 
 def test_the_form_offers_only_the_active_players_and_legal_answers(web: Web, token: str) -> None:
     _, form = web.deal_form(token)
-    assert form.radios["kind"] == ["contract", "misere", "allpass", "correction"]
+    assert form.radios["kind"] == ["contract", "misere", "allpass", "penalty", "correction"]
     assert form.radios["declarer"] == ["0", "1", "2"]
     assert form.radios["contract"][:6] == ["6S", "6C", "6D", "6H", "6NT", "7S"]
     assert len(form.radios["contract"]) == 25

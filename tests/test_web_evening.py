@@ -156,7 +156,7 @@ def test_hussar_offers_redeal_and_whist_with_the_talon(web: Web, store: Store) -
     players = ["Anna", "Boris"]
     token = web.new_game(players, convention="hussar")
     _, form = web.deal_form(token)
-    assert form.radios["kind"] == ["contract", "misere", "redeal", "correction"]
+    assert form.radios["kind"] == ["contract", "misere", "redeal", "penalty", "correction"]
     assert form.radios["answer_1"] == ["whist", "whist-talon", "pass"]
     web.play(token, players, "redeal")
     page = web.play(

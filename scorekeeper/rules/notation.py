@@ -401,7 +401,8 @@ def _entry_dict(entry: CorrectionEntry) -> dict[str, Any]:
 def _show(value: Any) -> str:
     """A short, safe rendering of a bad value for a message."""
     if isinstance(value, str):
-        text = f'"{value[:40]}"'
+        # A control character (a newline, ESC) is shown escaped: one problem, one line.
+        text = f'"{value[:40]}"' if value[:40].isprintable() else repr(value[:40])
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**40:
         text = str(value)[:40]  # a huge number: its first digits are enough
     else:

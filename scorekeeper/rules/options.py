@@ -262,7 +262,7 @@ def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
 
 def _show(value: Any) -> str:
     """A short rendering of a bad value for a message (never a huge one)."""
-    text = value if isinstance(value, str) else repr(value)
+    text = value if isinstance(value, str) and value.isprintable() else repr(value)
     return text if len(text) <= 24 else text[:21] + "..."
 
 

@@ -118,7 +118,11 @@ class Table:
         return [a.value for a in answers]
 
     def defenders_of(self, declarer: str) -> list[str]:
-        """The defenders of a declarer, in the order they answer (§2)."""
+        """The defenders of a declarer, in the order they answer (§2). For a player who does
+        not play this deal, every player who does: a form read against a later seat (a Save
+        sent again) then reads the same answers, and the rules say what is wrong."""
+        if declarer not in self.seat.active:
+            return [p for p in self.seat.active if p != declarer]
         return list(self.seat.defenders(declarer))
 
     def answers_of(self, declarer: str, contract: Contract, first: str | None) -> list[str]:
