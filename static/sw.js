@@ -46,12 +46,11 @@ function keep(key, response) {
   if (type.indexOf("text/html") !== 0 && type.indexOf("text/css") !== 0 &&
       type.indexOf("text/javascript") !== 0 && type.indexOf("image/") !== 0 &&
       type.indexOf("application/manifest+json") !== 0) return;
-  // Deleted first, then put: the page moves to the end of the list, so trim() drops the
-  // pages seen longest ago.
+  // put() replaces an entry in one step and moves it to the end of the list (a delete
+  // first would leave a moment with no copy at all), so trim() drops the pages seen
+  // longest ago.
   return caches.open(CACHE).then(function (cache) {
-    return cache.delete(key)
-      .then(function () { return cache.put(key, response); })
-      .then(function () { return trim(cache); });
+    return cache.put(key, response).then(function () { return trim(cache); });
   }).catch(function () {});
 }
 

@@ -45,9 +45,7 @@ def trusting(chromium: Any) -> Iterator[Any]:
 
 def cached_urls(page: Any) -> list[str]:
     urls: list[str] = page.evaluate(
-        """() => caches.keys().then(names => Promise.all(names.map(n =>
-             caches.open(n).then(c => c.keys()).then(rs => rs.map(r => r.url))))
-           ).then(lists => [].concat(...lists))"""
+        "() => caches.open('pulka-shell-1').then(c => c.keys()).then(rs => rs.map(r => r.url))"
     )
     return urls
 
@@ -61,8 +59,13 @@ def test_a_reload_without_network_shows_the_game_as_last_seen(
     page = trusting.new_page()
     page.goto(f"{base}/g/{token}")
     assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    # The worker keeps the page and the shell files as they arrive: wait until all are in.
     page.wait_for_function(
-        "url => caches.open('pulka-shell-1').then(c => c.match(url)).then(hit => !!hit)",
+        """url => caches.open('pulka-shell-1').then(c => c.keys()).then(rs => {
+             const urls = rs.map(r => r.url);
+             return urls.includes(url) && urls.some(u => u.includes('/static/app.css?v='))
+               && urls.some(u => u.includes('/static/app.js?v='));
+           })""",
         arg=f"{base}/g/{token}",
     )
     urls = cached_urls(page)
