@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, cast
 
 from .errors import GameNotFound, ReadOnlyAccess, StoreError
@@ -54,7 +55,7 @@ class PaymentRecord:
     id: int
     payer: int
     payee: int
-    amount: str
+    amount: Decimal
     paid_on: str
     game_id: int | None
     created_at: str
@@ -114,11 +115,15 @@ class Companies:
             records = [self._record(row, access) for row, access in found.values()]
         return sorted(records, key=lambda c: (c.created_at, c.id), reverse=True)
 
-    def of_game(self, game_id: int) -> int | None:
-        """The id of the company a game belongs to, if any."""
-        with self.store._reading():
-            rows = list(self._db.table("company_games").rows_where("game_id = ?", [game_id]))
-        return rows[0]["company_id"] if rows else None
+    def of_game(self, game_id: int) -> tuple[str, str] | None:
+        """The name and view token of the company a game belongs to, if any (never the edit
+        token: a game's link must not open its company's edit page)."""
+        rows = self._db.execute(
+            "SELECT c.name, c.view_token FROM company_games AS l"
+            " JOIN companies AS c ON c.id = l.company_id WHERE l.game_id = ?",
+            [game_id],
+        ).fetchall()
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
 
     # -- writing ------------------------------------------------------------------------
 
@@ -347,7 +352,7 @@ class Companies:
                 id=r["id"],
                 payer=r["payer"],
                 payee=r["payee"],
-                amount=r["amount"],
+                amount=Decimal(r["amount"]),
                 paid_on=r["paid_on"],
                 game_id=r["game_id"],
                 created_at=r["created_at"],

@@ -58,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     templating.init_app(app)
     context.init_app(app)
 
+    from .company import bp as company_bp
     from .deals import bp as deals_bp
     from .games import bp as games_bp
     from .main import bp as main_bp
@@ -65,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
+    app.register_blueprint(company_bp)
     return app
 
 

@@ -30,7 +30,7 @@ def home() -> str:
 def new_game() -> str | Response:
     form = NewGameForm()
     if request.method == "GET":
-        last = get_store().last_game_settings()
+        last = _last_known_settings()
         form.fill_preset("sochi")
         if last:
             form.fill(last)
@@ -122,6 +122,21 @@ def manifest() -> Response:
     )
     response.mimetype = "application/manifest+json"
     return response
+
+
+def _last_known_settings() -> dict[str, object] | None:
+    """Players, convention, options and first dealer of a game this browser knows: a fresh
+    phone is never shown another table's players (a company's evening has its own form)."""
+    games = get_store().games_for_tokens(recent.known()[:5])
+    if not games:
+        return None
+    game = games[0]
+    return {
+        "players": game.players,
+        "convention": game.convention,
+        "options": game.options,
+        "first_dealer": game.first_dealer,
+    }
 
 
 def _need_password() -> bool:
