@@ -27,6 +27,7 @@ import jinja2
 from markupsafe import Markup
 
 from scorekeeper import present
+from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.report import money as money_digits
 from scorekeeper.rules import PRESETS, Game, Options, Settlement, Sheet, replay, settle
@@ -174,6 +175,8 @@ class SheetView:
     payments: list[str]
     log: list[LogRow]
     problems: list[str]
+    chart: Markup = Markup("")
+    """Each player's "if it ended now" after every deal (render/chart.py)."""
 
 
 def sheet_view(
@@ -254,6 +257,7 @@ def sheet_view(
             for r in sheet.results
         ],
         problems=[present.problem_text(p) for p in problems if p.deal is None],
+        chart=Markup(evening_chart(sheet)) if sheet.results and not problems else Markup(""),
     )
 
 
