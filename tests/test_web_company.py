@@ -263,3 +263,32 @@ def test_a_broken_company_file_says_why_and_creates_nothing(web, store, client):
     assert response.status_code == 400
     assert "game 1" in response.get_data(as_text=True)
     assert store._db.table("companies").count == 0
+
+
+def test_company_pages_speak_russian_and_ukrainian(web, store):
+    from .test_i18n_complete import UNTRANSLATED, latin_words
+
+    token = new_company(web, roster=("Anna", "Boris", "Vera"))
+    game_token = start_evening(web, store, token, ["Anna", "Boris", "Vera"])
+    play_some(web, store, game_token)
+    finish(web, game_token)
+    page = web.get(f"/c/{token}")
+    web.submit(page, page.form("/pay"))
+    view = Companies(store).get(token).view_token
+    ids = "&".join(f"player={p.id}" for p in Companies(store).get(token).roster)
+    names = {"Anna", "Boris", "Vera", "Fridays", "CSV"}
+    names |= set(store.get_game(game_token).name.split())  # dated in English when made
+    for lang in ("ru", "uk"):
+        web.get(f"/?lang={lang}")
+        for url in (
+            "/",
+            "/company/new",
+            "/company/import",
+            f"/c/{token}",
+            f"/cv/{view}",
+            f"/c/{token}/rules",
+            f"/c/{token}/evening?{ids}",
+            f"/g/{game_token}",
+        ):
+            left = latin_words(web.get(url).html) - UNTRANSLATED - names
+            assert not left, (lang, url, left)

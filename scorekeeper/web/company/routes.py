@@ -221,7 +221,10 @@ def rules(token: str) -> str | Response:
     form = RulesForm()
     if request.method == "GET":
         form.fill_preset(company.convention)
-        form.fill({"convention": company.convention, "options": company.options})
+        form.convention.data = company.convention
+        for spec in opts.ALL:
+            if spec.name in company.options:
+                form[spec.field].data = opts.to_form(spec, company.options[spec.name])
         form.name.data = company.name
     if form.validate_on_submit():
         options = _resolved(form)
