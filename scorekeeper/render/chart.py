@@ -207,8 +207,9 @@ def _describe(series: Sequence[tuple[str, Sequence[Number]]]) -> str:
 
 
 def _signed(value: Number) -> str:
-    text = amount(Fraction(value))
-    return text if value <= 0 else f"+{text}"
+    """+12⅓ for whists, +26.66 for money (a true minus sign)."""
+    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else amount(abs(Fraction(value)))
+    return ("+" if value > 0 else "−" if value < 0 else "") + text
 
 
 def _short(name: str) -> str:

@@ -337,7 +337,7 @@ def _start(
         record = store.create_game(
             name=clean_name(form.name.data) or str(format_date(datetime.date.today(), "d MMMM y")),
             convention=company.convention,
-            options=dict(company.options),
+            options=resolve_options(company.convention, company.options)[0].to_json(),
             players=names,
             first_dealer=names[dealer],
         )
