@@ -18,6 +18,7 @@ from scorekeeper.rules.company import (
     balance,
     evening,
     in_period,
+    merge_figures,
     net_after_each_deal,
     play_figures,
     running,
@@ -150,3 +151,16 @@ def test_play_figures_count_contracts_remises_miseres_whists_and_allpass_tricks(
     assert (c.miseres, c.miseres_made, c.whists) == (2, 2, 2)
     assert (a.allpass_tricks, b.allpass_tricks, c.allpass_tricks) == (4, 6, 10)
     assert a.deals == 10
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 5))
+def test_figures_summed_game_by_game_are_the_figures_of_all_games(seed, count):
+    company = a_company(seed, count)
+    sheets = [(score(gamefile.load(data)), roster) for data, roster, _ in company]
+    whole = play_figures(sheets, ROSTER)
+    parts = [
+        (play_figures([(sheet, {n: n for n in sheet.players})], sheet.players), roster)
+        for sheet, roster in sheets
+    ]
+    assert merge_figures(parts, ROSTER) == whole

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import datetime
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
-from scorekeeper.rules import Payment, Sheet
+from scorekeeper.rules import Payment, Settlement, settle
 from scorekeeper.rules.company import (
     Evening,
     PaymentMade,
     PlayFigures,
     Standing,
     balance,
-    evening,
     in_period,
+    merge_figures,
     play_figures,
     running,
     settle_up,
+    settled_evening,
     standings,
 )
 from scorekeeper.store.companies import CompanyGame, CompanyRecord
@@ -46,25 +49,58 @@ def key_of(game: CompanyGame) -> str:
     return str(game.game.id)
 
 
-def sheet_of(game: CompanyGame) -> Sheet:
-    """The game's sheet, replayed from its log."""
-    return load(game.game).sheet
-
-
 def roster_map(game: CompanyGame) -> dict[str, str]:
     """The game's seat names → roster ids as text."""
     return {name: str(pid) for name, pid in game.players.items()}
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the company needs of one state of a game: over or not, its settlement, and its
+    play figures by seat name. Small, so many are kept (the sheets themselves are not)."""
+
+    finished: bool
+    settlement: Settlement
+    figures: dict[str, PlayFigures]
+
+
+_FACTS: OrderedDict[tuple[object, ...], Facts] = OrderedDict()
+_FACTS_LOCK = threading.Lock()
+_FACTS_MAX = 4096
+
+
+def facts_of(game: CompanyGame) -> Facts:
+    """The game's facts, replayed once per state of the game (its token, version, time)."""
+    record = game.game
+    key = (record.view_token, record.version, record.updated_at)
+    with _FACTS_LOCK:
+        kept = _FACTS.get(key)
+        if kept is not None:
+            _FACTS.move_to_end(key)
+            return kept
+    sheet = load(record).sheet
+    names = list(sheet.players)
+    facts = Facts(
+        finished=sheet.finished,
+        settlement=settle(sheet),
+        figures=play_figures([(sheet, {n: n for n in names})], names),
+    )
+    with _FACTS_LOCK:
+        _FACTS[key] = facts
+        while len(_FACTS) > _FACTS_MAX:
+            _FACTS.popitem(last=False)
+    return facts
 
 
 def evenings_of(company: CompanyRecord) -> list[tuple[CompanyGame, Evening]]:
     """Every finished game of the company with the evening its settlement makes."""
     out = []
     for game in company.games:
-        sheet = sheet_of(game)
-        if not sheet.finished:
+        facts = facts_of(game)
+        if not facts.finished:
             continue
         day = datetime.date.fromisoformat(game.played_on)
-        out.append((game, evening(key_of(game), day, sheet, roster_map(game))))
+        out.append((game, settled_evening(key_of(game), day, facts.settlement, roster_map(game))))
     return out
 
 
@@ -119,7 +155,7 @@ def overview(company: CompanyRecord, period: str, today: datetime.date) -> Overv
         evenings=chosen,
         playing=[g for g in company.games if key_of(g) not in finished],
         standings=standings([e for _, e in chosen], ids),
-        figures=play_figures([(sheet_of(g), roster_map(g)) for g, _ in chosen], ids),
+        figures=merge_figures([(facts_of(g).figures, roster_map(g)) for g, _ in chosen], ids),
         owed=owed,
         settle_up=settle_up(owed, ids),
         running=running([e for _, e in chosen], ids),

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from .deals import AllPassDeal, Answer, ContractDeal, MisereDeal
 from .scoring import Sheet
-from .settlement import Payment, fewest_payments, settle
+from .settlement import Payment, Settlement, fewest_payments, settle
 
 
 @dataclass(frozen=True)
@@ -42,20 +42,21 @@ class Evening:
         return tuple(p for p in self.players if self.net[p] == best)
 
 
-def _ids(sheet: Sheet, roster: Mapping[str, str]) -> tuple[str, ...]:
-    """The roster ids of the sheet's players; raises KeyError for an unmapped name."""
-    return tuple(roster[name] for name in sheet.players)
-
-
 def evening(key: str, day: datetime.date, sheet: Sheet, roster: Mapping[str, str]) -> Evening:
     """The evening a finished sheet's settlement makes; roster maps seat names to ids."""
-    result = settle(sheet)
+    return settled_evening(key, day, settle(sheet), roster)
+
+
+def settled_evening(
+    key: str, day: datetime.date, result: Settlement, roster: Mapping[str, str]
+) -> Evening:
+    """The evening a game's settlement makes; roster maps its seat names to ids."""
     return Evening(
         key=key,
         day=day,
-        players=_ids(sheet, roster),
-        net={roster[p]: result.net[p] for p in sheet.players},
-        money={roster[p]: result.money[p] for p in sheet.players},
+        players=tuple(roster[p] for p in result.players),
+        net={roster[p]: result.net[p] for p in result.players},
+        money={roster[p]: result.money[p] for p in result.players},
     )
 
 
@@ -215,6 +216,31 @@ def play_figures(
                 for name, tricks in deal.tricks.items():
                     of(roster[name]).allpass_tricks += tricks
     return figures
+
+
+def merge_figures(
+    parts: Iterable[tuple[Mapping[str, PlayFigures], Mapping[str, str]]], players: Sequence[str]
+) -> dict[str, PlayFigures]:
+    """Sum each game's figures (by seat name) into figures by roster id."""
+    total = {p: PlayFigures(p) for p in players}
+    for figures, roster in parts:
+        for name, part in figures.items():
+            into = total.setdefault(roster[name], PlayFigures(roster[name]))
+            for counter in _COUNTERS:
+                setattr(into, counter, getattr(into, counter) + getattr(part, counter))
+    return total
+
+
+_COUNTERS = (
+    "deals",
+    "declared",
+    "made",
+    "remises",
+    "miseres",
+    "miseres_made",
+    "whists",
+    "allpass_tricks",
+)
 
 
 def net_after_each_deal(sheet: Sheet) -> list[dict[str, Fraction]]:
