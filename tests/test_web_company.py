@@ -292,3 +292,15 @@ def test_company_pages_speak_russian_and_ukrainian(web, store):
         ):
             left = latin_words(web.get(url).html) - UNTRANSLATED - names
             assert not left, (lang, url, left)
+
+
+def test_house_rules_changed_on_the_company_start_the_next_evening(web, store):
+    token = new_company(web, roster=("Anna", "Boris", "Vera"))
+    page = web.get(f"/c/{token}/rules")
+    form = page.form("company-rules").set(opt_pool_target="30", opt_stake="2")
+    assert web.submit(page, form).status == 302
+    bad = page.form("company-rules").set(opt_pool_target="-5")
+    refused = web.submit(page, bad)
+    assert refused.status == 200 and refused.errors()
+    game = store.get_game(start_evening(web, store, token, ["Anna", "Boris", "Vera"]))
+    assert (game.options["pool_target"], game.options["stake"]) == (30, "2")
