@@ -165,6 +165,8 @@ def test_read_only_link_refuses_writes_and_game_link_does_not_open_the_company(w
     game_page = web.get(f"/g/{game_token}")
     assert token not in game_page.html  # the company's edit token never shows on a game
     assert f"/cv/{view}" in game_page.html
+    follower = web.get(f"/v/{store.get_game(game_token).view_token}")
+    assert view not in follower.html and token not in follower.html  # a follower sees no company
 
 
 def test_home_lists_only_the_companies_this_browser_knows(web, app, store):
@@ -304,3 +306,74 @@ def test_house_rules_changed_on_the_company_start_the_next_evening(web, store):
     assert refused.status == 200 and refused.errors()
     game = store.get_game(start_evening(web, store, token, ["Anna", "Boris", "Vera"]))
     assert (game.options["pool_target"], game.options["stake"]) == (30, "2")
+
+
+def test_every_company_page_carries_the_headers_and_no_inline_code(web, store, app):
+    from .test_safety_hostile import assert_hygienic, crawl
+
+    token = new_company(web, roster=("Anna", "Boris", "Vera"))
+    game_token = start_evening(web, store, token, ["Anna", "Boris", "Vera"])
+    play_some(web, store, game_token)
+    finish(web, game_token)
+    start_evening(web, store, token, ["Anna", "Boris", "Vera"])  # one still playing
+    page = web.get(f"/c/{token}")
+    web.submit(page, page.form("/pay"))
+    view = Companies(store).get(token).view_token
+    ids = "&".join(f"player={p.id}" for p in Companies(store).get(token).roster)
+    starts = [f"/c/{token}", f"/cv/{view}", f"/c/{token}/evening?{ids}", "/company/import"]
+    starts += [f"/c/{token}?period={p}" for p in ("month", "year", "all", "junk")]
+    pages = crawl(app.test_client(), starts)
+    assert {
+        f"/c/{token}/rules",
+        f"/cv/{view}/company.json",
+        f"/cv/{view}/standings.csv?period=all",
+    } <= set(pages)
+    for url, response in pages.items():
+        assert response.status_code in (200, 302), url
+        assert_hygienic(response, url)
+
+
+def test_every_company_form_refuses_a_post_without_its_csrf_token(web, store, app):
+    token = new_company(web, roster=("Anna", "Boris", "Vera"))
+    game_token = start_evening(web, store, token, ["Anna", "Boris", "Vera"])
+    play_some(web, store, game_token)
+    finish(web, game_token)
+    page = web.get(f"/c/{token}")
+    web.submit(page, page.form("/pay"))
+    company = Companies(store).get(token)
+    pid, payment = company.roster[0].id, company.payments[0].id
+    ids = "&".join(f"player={p.id}" for p in company.roster)
+    exported = web.client.get(f"/c/{token}/company.json").data
+
+    def form(url: str, which: str):
+        return lambda: web.get(url).form(which).data()
+
+    sources = {
+        "company.new": form("/company/new", "new-company"),
+        "company.import_company": lambda: {
+            **web.get("/company/import").form("import-company").data(),
+            "file": (io.BytesIO(exported), "company.json"),
+        },
+        "company.rules": form(f"/c/{token}/rules", "company-rules"),
+        "company.add_player": lambda: {**form(f"/c/{token}", "add-player")(), "name": ["Dima"]},
+        "company.rename_player": form(f"/c/{token}", f"/players/{pid}"),
+        "company.evening": form(f"/c/{token}/evening?{ids}", "evening-form"),
+        "company.attach": lambda: {**form(f"/c/{token}", "/attach")(), "link": [game_token]},
+        "company.pay": form(f"/c/{token}", "payment-form"),
+        "company.delete_payment": form(f"/c/{token}", f"/payments/{payment}/delete"),
+    }
+    values = {"token": token, "player_id": pid, "payment_id": payment}
+    before = web.client.get(f"/c/{token}/company.json").data
+    routes = [r for r in app.url_map.iter_rules() if r.endpoint.startswith("company.")]
+    for rule in [r for r in routes if "POST" in (r.methods or ())]:
+        assert rule.endpoint in sources, f"{rule.rule}: add it to this test"
+        url = rule.build(values, append_unknown=False)[1]
+        for sent in (None, "", "forged"):
+            data = sources[rule.endpoint]()
+            data.pop("csrf_token")
+            if sent is not None:
+                data["csrf_token"] = sent
+            response = web.client.post(url, data=data)
+            assert response.status_code == 400, (url, sent)
+    assert web.client.get(f"/c/{token}/company.json").data == before
+    assert store._db.table("companies").count == 1
