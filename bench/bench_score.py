@@ -39,10 +39,8 @@ def main() -> None:
         load_start = time.perf_counter()
         settle(score(gamefile.load(data)))
         with_load = time.perf_counter() - load_start
-        print(
-            f"{n} deals: score+settle {t * 1000:.2f} ms (median of 20), "
-            f"{n / t:,.0f} deals/s; with parsing and checking the file {with_load * 1000:.2f} ms"
-        )
+        print(f"{n} deals: score+settle {t * 1000:.2f} ms (median of 20), "
+              f"{n / t:,.0f} deals/s; with parsing and checking the file {with_load * 1000:.2f} ms")
 
 
 if __name__ == "__main__":
