@@ -130,6 +130,11 @@ def test_integrity_check_is_ok_for_a_fresh_store(store: Store) -> None:
     assert store.integrity_check() == "ok"
 
 
+#: Every migration step, in the order written (each branch appends its own).
+STEPS = [m.name for m in MIGRATIONS._migrations]
+assert STEPS[0] == "m001_games_deals_revisions"
+
+
 def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store(path) as store:
@@ -141,7 +146,7 @@ def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
         MIGRATIONS.apply(db)
         applied = [m.name for m in MIGRATIONS.applied(db)]
     assert schema(path) == once
-    assert applied == ["m001_games_deals_revisions", "m002_games_deleted_at"]
+    assert applied == STEPS
 
 
 def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
@@ -151,10 +156,7 @@ def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
     with Database(path) as db:
         rows = list(db.query("SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"))
         assert MIGRATIONS.pending(db) == []
-    assert rows == [
-        {"migration_set": "scorekeeper", "name": "m001_games_deals_revisions"},
-        {"migration_set": "scorekeeper", "name": "m002_games_deleted_at"},
-    ]
+    assert rows == [{"migration_set": "scorekeeper", "name": name} for name in STEPS]
 
 
 def test_the_schema_refuses_orphan_deals(store: Store) -> None:

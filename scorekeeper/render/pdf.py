@@ -24,6 +24,7 @@ import jinja2
 from markupsafe import Markup
 
 from scorekeeper import paths
+from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import PRESETS, Game, Options, Settlement, Sheet, replay, settle
 from scorekeeper.wording import ENGLISH, Words, words_for
@@ -117,6 +118,8 @@ class SheetView:
     problems: list[str]
     hussar: bool = False
     """No hill at this table (§9): no hill columns, no amnesty."""
+    chart: Markup = Markup("")
+    """Each player's "if it ended now" after every deal (render/chart.py)."""
 
 
 def sheet_view(
@@ -193,6 +196,7 @@ def sheet_view(
         ],
         problems=[words.problem(p) for p in problems if p.deal is None],
         hussar=game.hussar,
+        chart=Markup(evening_chart(sheet)) if sheet.results and not problems else Markup(""),
     )
 
 

@@ -109,3 +109,89 @@ def m001_games_deals_revisions(db: Database) -> None:
 def m002_games_deleted_at(db: Database) -> None:
     """A deleted game keeps its rows for a while (restorable by its edit link): deleted_at."""
     db.table("games").add_column("deleted_at", str)
+
+
+# -- companies (issue 16): the same people evening after evening ------------------------------
+# Self-contained: it only adds tables, so it can take any place after m001 (rename the step
+# if another branch appended one with the same number).
+
+
+@MIGRATIONS()
+def m003_companies(db: Database) -> None:
+    """Create companies, their roster, the games attached to them and the payments made."""
+    db.table("companies").create(
+        {
+            "id": int,
+            "name": str,
+            "convention": str,  # the house rules a new evening starts from
+            "options": str,  # JSON object: the fully resolved options (stake included)
+            "created_at": str,
+            "updated_at": str,
+            "edit_token": str,
+            "view_token": str,
+        },
+        pk="id",
+        not_null=[
+            "name",
+            "convention",
+            "options",
+            "created_at",
+            "updated_at",
+            "edit_token",
+            "view_token",
+        ],
+        strict=True,
+    )
+    db.table("companies").create_index(["edit_token"], unique=True)
+    db.table("companies").create_index(["view_token"], unique=True)
+
+    # A player's id is his identity in the company: a rename changes only the name.
+    db.table("company_players").create(
+        {"id": int, "company_id": int, "name": str, "created_at": str},
+        pk="id",
+        foreign_keys=[("company_id", "companies", "id")],
+        not_null=["company_id", "name", "created_at"],
+        strict=True,
+    )
+    db.table("company_players").create_index(["company_id", "id"])
+
+    # A game belongs to at most one company; `players` maps its seat names to roster ids.
+    db.table("company_games").create(
+        {
+            "game_id": int,
+            "company_id": int,
+            "players": str,  # JSON object: seat name -> company_players.id
+            "played_on": str,  # ISO date of the evening (the game's day, or as imported)
+            "attached_at": str,
+            "request_key": str,  # the form that started the evening, so a resend is a no-op
+        },
+        pk="game_id",
+        foreign_keys=[("game_id", "games", "id"), ("company_id", "companies", "id")],
+        not_null=["company_id", "players", "played_on", "attached_at"],
+        strict=True,
+    )
+    db.table("company_games").create_index(["company_id", "request_key"], unique=True)
+
+    db.table("company_payments").create(
+        {
+            "id": int,
+            "company_id": int,
+            "payer": int,
+            "payee": int,
+            "amount": str,  # decimal text, e.g. "12.50": money is never a float
+            "paid_on": str,  # ISO date
+            "game_id": int,  # the settlement it pays, or NULL
+            "created_at": str,
+            "request_key": str,
+        },
+        pk="id",
+        foreign_keys=[
+            ("company_id", "companies", "id"),
+            ("payer", "company_players", "id"),
+            ("payee", "company_players", "id"),
+            ("game_id", "games", "id"),
+        ],
+        not_null=["company_id", "payer", "payee", "amount", "paid_on", "created_at"],
+        strict=True,
+    )
+    db.table("company_payments").create_index(["company_id", "request_key"], unique=True)

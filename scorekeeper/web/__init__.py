@@ -76,6 +76,7 @@ def create_app(
     context.init_app(app)
     wire.init_app(app)
 
+    from .company import bp as company_bp
     from .deals import bp as deals_bp
     from .games import bp as games_bp
     from .main import bp as main_bp
@@ -83,6 +84,7 @@ def create_app(
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
+    app.register_blueprint(company_bp)
     if create_database:
         storage.prepare_database(app)
     return app

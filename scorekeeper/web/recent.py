@@ -12,20 +12,20 @@ KEY = "games"
 LIMIT = 40  # a cookie holds about 4 KB; 40 tokens of 32 characters fit with room to spare
 
 
-def remember(token: str) -> None:
-    """Put a game's token first in this browser's list."""
-    tokens = [t for t in known() if t != token]
-    session[KEY] = [token, *tokens][:LIMIT]
+def remember(token: str, key: str = KEY, limit: int = LIMIT) -> None:
+    """Put a game's token (or another list's: key="companies") first in this browser's list."""
+    tokens = [t for t in known(key) if t != token]
+    session[key] = [token, *tokens][:limit]
 
 
-def forget(token: str) -> None:
+def forget(token: str, key: str = KEY) -> None:
     """Take a game off this browser's list."""
-    session[KEY] = [t for t in known() if t != token]
+    session[key] = [t for t in known(key) if t != token]
 
 
-def known() -> list[str]:
+def known(key: str = KEY) -> list[str]:
     """The tokens this browser knows, most recent first."""
-    tokens = session.get(KEY, [])
+    tokens = session.get(key, [])
     if not isinstance(tokens, list):
         return []
     return [t for t in tokens if isinstance(t, str)][:LIMIT]

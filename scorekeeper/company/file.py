@@ -1,0 +1,257 @@
+"""The company file (docs/company-format.md): roster, house rules, games, payments, one JSON."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from scorekeeper import gamefile
+from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
+from scorekeeper.rules.problems import N_
+from scorekeeper.store import Store
+from scorekeeper.store.companies import Companies, CompanyRecord
+from scorekeeper.web.gamedata import create_from_game, load
+
+FORMAT = "scorekeeper-company/1"
+TOP_KEYS = {"format", "name", "convention", "options", "players", "games", "payments"}
+MAX_PLAYERS = 200
+MAX_GAMES = 2000
+MAX_PAYMENTS = 20000
+AMOUNT_RE = re.compile(r"^\d{1,12}(?:\.\d{1,2})?$")
+
+
+@dataclass(frozen=True)
+class FileGame:
+    """A game of the file: the day played, its seat names → file player ids, the game."""
+
+    played_on: str
+    players: dict[str, int]
+    game: Game
+
+
+@dataclass(frozen=True)
+class FilePayment:
+    """A payment of the file; `game` is an index into the file's games, or None."""
+
+    payer: int
+    payee: int
+    amount: str
+    paid_on: str
+    game: int | None
+
+
+@dataclass(frozen=True)
+class CompanyFile:
+    """A company file as read, checked."""
+
+    name: str
+    convention: str
+    options: dict[str, Any]
+    players: dict[int, str]
+    games: list[FileGame]
+    payments: list[FilePayment]
+
+
+def dump(company: CompanyRecord) -> dict[str, Any]:
+    """The company as a file; players get file ids 1, 2, … in roster order."""
+    ids = {p.id: n for n, p in enumerate(company.roster, start=1)}
+    index = {g.game.id: n for n, g in enumerate(company.games)}
+    return {
+        "format": FORMAT,
+        "name": company.name,
+        "convention": company.convention,
+        "options": dict(company.options),
+        "players": [{"id": ids[p.id], "name": p.name} for p in company.roster],
+        "games": [
+            {
+                "played_on": g.played_on,
+                "players": {name: ids[pid] for name, pid in g.players.items()},
+                "game": gamefile.dump(load(g.game).game),
+            }
+            for g in company.games
+        ],
+        "payments": [
+            {
+                "payer": ids[p.payer],
+                "payee": ids[p.payee],
+                "amount": str(p.amount),
+                "paid_on": p.paid_on,
+                "game": index.get(p.game_id) if p.game_id is not None else None,
+            }
+            for p in company.payments
+        ],
+    }
+
+
+def dumps(company: CompanyRecord) -> str:
+    """The company file's text."""
+    return json.dumps(dump(company), ensure_ascii=False, indent=2) + "\n"
+
+
+def loads(text: str | bytes) -> CompanyFile:
+    """Read a company file; raises InvalidGame naming every problem."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
+    return load_file(data)
+
+
+def load_file(data: Any) -> CompanyFile:
+    """Check a parsed company file; raises InvalidGame naming every problem."""
+    problems: list[Problem] = []
+
+    def bad(template: str, **params: Any) -> None:
+        problems.append(Problem(template, params))
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidGame([Problem(N_("not a company file (format {format})"), {"format": FORMAT})])
+    for key in data:
+        if key not in TOP_KEYS:
+            bad(N_("unknown key {key}"), key=json.dumps(key, ensure_ascii=False))
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > gamefile.MAX_NAME:
+        bad(N_("the company's name must be a text of at most 200 characters"))
+        name = ""
+    convention = data.get("convention", "sochi")
+    raw_options = data.get("options", {})
+    options: dict[str, Any] = {}
+    if not isinstance(convention, str) or not isinstance(raw_options, dict):
+        bad(N_("the house rules cannot be read"))
+    else:
+        resolved, option_problems = resolve_options(convention, raw_options)
+        problems.extend(option_problems)
+        options = resolved.to_json()
+
+    players: dict[int, str] = {}
+    raw_players = data.get("players", [])
+    if not isinstance(raw_players, list) or len(raw_players) > MAX_PLAYERS:
+        bad(N_("players must be a list of at most {limit}"), limit=MAX_PLAYERS)
+        raw_players = []
+    for entry in raw_players:
+        ok = isinstance(entry, dict) and set(entry) == {"id", "name"}
+        pid, pname = (entry.get("id"), entry.get("name")) if ok else (None, None)
+        if (
+            not isinstance(pid, int)
+            or isinstance(pid, bool)
+            or not isinstance(pname, str)
+            or not pname.strip()
+            or len(pname) > gamefile.MAX_PLAYER_NAME
+            or pid in players
+        ):
+            bad(N_("a player must have a new whole-number id and a name"))
+            continue
+        players[pid] = pname.strip()
+
+    games: list[FileGame] = []
+    raw_games = data.get("games", [])
+    if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
+        bad(N_("games must be a list of at most {limit}"), limit=MAX_GAMES)
+        raw_games = []
+    for number, entry in enumerate(raw_games, start=1):
+        if not isinstance(entry, dict) or set(entry) != {"played_on", "players", "game"}:
+            bad(N_("game {number}: needs played_on, players and game"), number=number)
+            continue
+        try:
+            game = gamefile.load(entry["game"])
+        except InvalidGame as invalid:
+            for p in invalid.problems:
+                bad(N_("game {number}: {problem}"), number=number, problem=p)
+            continue
+        seats = entry["players"]
+        if (
+            not isinstance(seats, dict)
+            or set(seats) != set(game.players)
+            or any(seats[s] not in players for s in seats)
+            or len(set(seats.values())) != len(seats)
+        ):
+            bad(
+                N_("game {number}: every seat must name a different player of the company"),
+                number=number,
+            )
+            continue
+        if not _is_date(entry["played_on"]):
+            bad(N_("game {number}: played_on must be a date like 2026-11-20"), number=number)
+            continue
+        games.append(FileGame(entry["played_on"], dict(seats), game))
+
+    payments: list[FilePayment] = []
+    raw_payments = data.get("payments", [])
+    if not isinstance(raw_payments, list) or len(raw_payments) > MAX_PAYMENTS:
+        bad(N_("payments must be a list of at most {limit}"), limit=MAX_PAYMENTS)
+        raw_payments = []
+    for number, entry in enumerate(raw_payments, start=1):
+        keys = {"payer", "payee", "amount", "paid_on", "game"}
+        ok = isinstance(entry, dict) and set(entry) <= keys and keys - {"game"} <= set(entry)
+        game_index = entry.get("game") if ok else None
+        if (
+            not ok
+            or entry["payer"] not in players
+            or entry["payee"] not in players
+            or entry["payer"] == entry["payee"]
+            or not isinstance(entry["amount"], str)
+            or not AMOUNT_RE.match(entry["amount"])
+            or Decimal(entry["amount"]) <= 0
+            or not _is_date(entry["paid_on"])
+            or not (
+                game_index is None
+                or (isinstance(game_index, int) and 0 <= game_index < len(raw_games))
+            )
+        ):
+            bad(N_("payment {number} cannot be read"), number=number)
+            continue
+        payments.append(
+            FilePayment(
+                entry["payer"], entry["payee"], entry["amount"], entry["paid_on"], game_index
+            )
+        )
+    if problems:
+        raise InvalidGame(problems)
+    return CompanyFile(name, convention, options, players, games, payments)
+
+
+def create(store: Store, company: CompanyFile) -> CompanyRecord:
+    """Store a company read from a file as a new company (new links, new games)."""
+    companies = Companies(store)
+    ids = list(company.players)
+    record = companies.create(
+        name=company.name,
+        convention=company.convention,
+        options=company.options,
+        roster=[company.players[i] for i in ids],
+    )
+    roster_id = {fid: p.id for fid, p in zip(ids, record.roster, strict=True)}
+    game_ids: list[int] = []
+    for entry in company.games:
+        game = create_from_game(store, entry.game)
+        game_ids.append(game.id)
+        record = companies.attach(
+            record.edit_token,
+            game.id,
+            {name: roster_id[fid] for name, fid in entry.players.items()},
+            played_on=entry.played_on,
+        )
+    for pay in company.payments:
+        record = companies.add_payment(
+            record.edit_token,
+            payer=roster_id[pay.payer],
+            payee=roster_id[pay.payee],
+            amount=pay.amount,
+            paid_on=pay.paid_on,
+            game_id=None if pay.game is None else game_ids[pay.game],
+        )
+    return record
+
+
+def _is_date(value: Any) -> bool:
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True

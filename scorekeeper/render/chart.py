@@ -1,0 +1,220 @@
+"""Small static line charts as SVG: the evening deal by deal, the company evening by evening.
+
+Built with ElementTree (all text escaped), no script, a viewBox only. Colours are plain
+presentation attributes for the PDF, with classes for the page's CSS (dark mode):
+`chart` (the svg), `chart-axis`, `chart-grid`, `chart-zero`, `chart-line chart-sN` (one
+polyline per player, its exact values in `data-values`), `chart-key` (the legend).
+Every line also has its own dash pattern, so the lines differ without colour too.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from scorekeeper.present import amount, gettext
+from scorekeeper.rules import Sheet
+from scorekeeper.rules.company import net_after_each_deal
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT_FAMILY = "DejaVu Sans, sans-serif"
+WIDTH = 360.0
+PLOT_TOP, PLOT_HEIGHT = 12.0, 150.0
+LEFT, RIGHT = 44.0, 12.0
+FONT = 11.0
+INK, GRID = "#222222", "#bbbbbb"
+#: Colours readable on white and on a dark card, and dash patterns for the colour-blind.
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#e08a00", "#9467bd", "#8c564b")
+DASHES = ("none", "6 3", "2 3", "8 3 2 3", "1 2", "4 4")
+
+Number = Fraction | Decimal
+
+
+def line_chart(
+    series: Sequence[tuple[str, Sequence[Number]]],
+    *,
+    title: str,
+    x_label: str,
+    x_start: int = 0,
+    css_class: str = "chart",
+) -> str:
+    """One line per (name, values); value i is drawn at x = x_start + i. An SVG string."""
+    count = max((len(values) for _, values in series), default=0)
+    every = [float(v) for _, values in series for v in values] or [0.0]
+    low, high, step = _scale(min(every + [0.0]), max(every + [0.0]))
+    plot_w = WIDTH - LEFT - RIGHT
+    key_rows = math.ceil(len(series) / 2)
+    height = PLOT_TOP + PLOT_HEIGHT + 30 + key_rows * 16 + 4
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return PLOT_TOP + PLOT_HEIGHT * (high - v) / (high - low)
+
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": SVG_NS,
+            "viewBox": f"0 0 {WIDTH:g} {height:g}",
+            "class": css_class,
+            "role": "img",
+            "font-family": FONT_FAMILY,
+            "font-size": f"{FONT:g}",
+        },
+    )
+    ET.SubElement(root, "title").text = title
+    ET.SubElement(root, "desc").text = _describe(series)
+    tick = low
+    while tick <= high + step / 2:
+        css = "chart-zero" if abs(tick) < step / 1000 else "chart-grid"
+        ET.SubElement(
+            root,
+            "line",
+            {
+                "class": css,
+                "x1": _f(LEFT),
+                "x2": _f(WIDTH - RIGHT),
+                "y1": _f(y(tick)),
+                "y2": _f(y(tick)),
+                "stroke": INK if css == "chart-zero" else GRID,
+                "stroke-width": "1" if css == "chart-zero" else "0.5",
+            },
+        )
+        label = ET.SubElement(
+            root,
+            "text",
+            {
+                "class": "chart-axis",
+                "x": _f(LEFT - 4),
+                "y": _f(y(tick) + FONT / 3),
+                "text-anchor": "end",
+                "fill": INK,
+            },
+        )
+        label.text = amount(Fraction(round(tick * 1000), 1000))
+        tick += step
+    for i in _x_ticks(count):
+        label = ET.SubElement(
+            root,
+            "text",
+            {
+                "class": "chart-axis",
+                "x": _f(x(i)),
+                "y": _f(PLOT_TOP + PLOT_HEIGHT + 14),
+                "text-anchor": "middle",
+                "fill": INK,
+            },
+        )
+        label.text = str(x_start + i)
+    caption = ET.SubElement(
+        root,
+        "text",
+        {
+            "class": "chart-axis",
+            "x": _f(WIDTH - RIGHT),
+            "y": _f(PLOT_TOP + PLOT_HEIGHT + 26),
+            "text-anchor": "end",
+            "fill": INK,
+        },
+    )
+    caption.text = x_label
+    for n, (name, values) in enumerate(series):
+        colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
+        points = " ".join(f"{_f(x(i))},{_f(y(float(v)))}" for i, v in enumerate(values))
+        attrs = {
+            "class": f"chart-line chart-s{n % len(COLOURS)}",
+            "points": points,
+            "fill": "none",
+            "stroke": colour,
+            "stroke-width": "2.2",
+            "stroke-linejoin": "round",
+            "data-player": name,
+            "data-values": " ".join(str(v) for v in values),
+        }
+        if dash != "none":
+            attrs["stroke-dasharray"] = dash
+        ET.SubElement(root, "polyline", attrs)
+        # The legend: two names a row under the plot.
+        kx = LEFT + (n % 2) * (plot_w / 2)
+        ky = PLOT_TOP + PLOT_HEIGHT + 34 + (n // 2) * 16
+        key = ET.SubElement(root, "g", {"class": "chart-key"})
+        line_attrs = {
+            "class": f"chart-line chart-s{n % len(COLOURS)}",
+            "x1": _f(kx),
+            "x2": _f(kx + 22),
+            "y1": _f(ky + 6),
+            "y2": _f(ky + 6),
+            "stroke": colour,
+            "stroke-width": "2.2",
+        }
+        if dash != "none":
+            line_attrs["stroke-dasharray"] = dash
+        ET.SubElement(key, "line", line_attrs)
+        last = values[-1] if values else 0
+        text = ET.SubElement(
+            key, "text", {"x": _f(kx + 27), "y": _f(ky + 10), "fill": INK, "class": "chart-axis"}
+        )
+        text.text = f"{_short(name)} {_signed(last)}"
+    return ET.tostring(root, encoding="unicode")
+
+
+def evening_chart(sheet: Sheet) -> str:
+    """The evening as a chart: each player's "if it ended now" net after every deal."""
+    points = net_after_each_deal(sheet)
+    series = [(p, [point[p] for point in points]) for p in sheet.players]
+    return line_chart(
+        series, title=gettext("If it ended now, deal by deal"), x_label=gettext("deal")
+    )
+
+
+def standings_chart(names: Mapping[str, str], running: Sequence[Mapping[str, Decimal]]) -> str:
+    """The company's money summed evening after evening, one line per player (id → name)."""
+    series = [
+        (name, [Decimal(0), *(point.get(pid, Decimal(0)) for point in running)])
+        for pid, name in names.items()
+    ]
+    return line_chart(
+        series, title=gettext("Money, evening by evening"), x_label=gettext("evening")
+    )
+
+
+def _scale(low: float, high: float) -> tuple[float, float, float]:
+    """Round bounds and a tick step giving 3 to 6 grid lines."""
+    if high - low < 1e-9:
+        high, low = low + 1, low - 1
+    raw = (high - low) / 4
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    return math.floor(low / step) * step, math.ceil(high / step) * step, step
+
+
+def _x_ticks(count: int) -> list[int]:
+    if count <= 1:
+        return list(range(count))
+    every = max(1, math.ceil((count - 1) / 8))
+    ticks = list(range(0, count, every))
+    if ticks[-1] != count - 1 and count - 1 - ticks[-1] >= every / 2:
+        ticks.append(count - 1)
+    return ticks
+
+
+def _describe(series: Sequence[tuple[str, Sequence[Number]]]) -> str:
+    return "; ".join(f"{name}: {_signed(values[-1]) if values else '0'}" for name, values in series)
+
+
+def _signed(value: Number) -> str:
+    """+12⅓ for whists, +26.66 for money (a true minus sign)."""
+    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else amount(abs(Fraction(value)))
+    return ("+" if value > 0 else "−" if value < 0 else "") + text
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 14 else name[:13] + "…"
+
+
+def _f(value: float) -> str:
+    return f"{value:.1f}"

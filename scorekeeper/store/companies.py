@@ -1,0 +1,377 @@
+"""Companies in the same SQLite file: roster, house rules, attached games, payments (facts).
+
+A company has an edit and a view token like a game; a game's tokens never open a company.
+It uses the Store's connection and transactions::
+
+    companies = Companies(store)
+    company = companies.create(name="Fridays", convention="sochi", options={...},
+                               roster=["Anna", "Boris", "Vera"])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, cast
+
+from .errors import GameNotFound, ReadOnlyAccess, StoreError
+from .records import Access, GameRecord
+from .store import Row, Store, _dump, _now, new_token
+
+
+class CompanyNotFound(GameNotFound):
+    """No company has this token (a GameNotFound, so one 404 handler covers both)."""
+
+
+class PlayerNotFound(StoreError):
+    """The company has no such roster player."""
+
+
+@dataclass(frozen=True)
+class RosterPlayer:
+    """A player of the company: a stable id and the name shown today."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class CompanyGame:
+    """A game of the company, seen through the company's access, with its name → id map."""
+
+    game: GameRecord
+    players: dict[str, int]
+    played_on: str
+    """ISO date of the evening."""
+    attached_at: str
+
+
+@dataclass(frozen=True)
+class PaymentRecord:
+    """Money handed over, kept with its date and, if given, the game whose settlement it pays."""
+
+    id: int
+    payer: int
+    payee: int
+    amount: Decimal
+    paid_on: str
+    game_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class CompanyRecord:
+    """A company as seen through one of its tokens."""
+
+    id: int
+    name: str
+    convention: str
+    options: dict[str, Any]
+    created_at: str
+    updated_at: str
+    edit_token: str  # "" through the view token
+    view_token: str
+    access: Access
+    roster: list[RosterPlayer] = field(default_factory=list)
+    games: list[CompanyGame] = field(default_factory=list)
+    payments: list[PaymentRecord] = field(default_factory=list)
+
+    def player(self, player_id: int) -> RosterPlayer:
+        """The roster player with this id; raises PlayerNotFound."""
+        for p in self.roster:
+            if p.id == player_id:
+                return p
+        raise PlayerNotFound(f"the company has no player {player_id}")
+
+
+class Companies:
+    """Reads and writes companies through an open Store (same connection, same thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._db = store._db
+
+    # -- reading ------------------------------------------------------------------------
+
+    def get(self, token: str) -> CompanyRecord:
+        """The company with this edit or view token; raises CompanyNotFound."""
+        with self.store._reading():
+            row, access = self._find(token)
+            return self._record(row, access)
+
+    def for_tokens(self, tokens: Iterable[str]) -> list[CompanyRecord]:
+        """The companies these tokens open (edit wins), newest first; unknown ones ignored."""
+        found: dict[int, tuple[Row, Access]] = {}
+        with self.store._reading():
+            for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
+                try:
+                    row, access = self._find(token)
+                except CompanyNotFound:
+                    continue
+                if row["id"] not in found or access == "edit":
+                    found[row["id"]] = (row, access)
+            records = [self._record(row, access) for row, access in found.values()]
+        return sorted(records, key=lambda c: (c.created_at, c.id), reverse=True)
+
+    def of_game(self, game_id: int) -> tuple[str, str] | None:
+        """The name and view token of the company a game belongs to, if any (never the edit
+        token: a game's link must not open its company's edit page)."""
+        rows = self._db.execute(
+            "SELECT c.name, c.view_token FROM company_games AS l"
+            " JOIN companies AS c ON c.id = l.company_id WHERE l.game_id = ?",
+            [game_id],
+        ).fetchall()
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(
+        self, *, name: str, convention: str, options: dict[str, Any], roster: Iterable[str]
+    ) -> CompanyRecord:
+        """A new company with new tokens and its roster."""
+        options_text = _dump(options, "options")
+        now = _now()
+        with self.store._writing():
+            companies = self._db.table("companies")
+            companies.insert(
+                {
+                    "name": name,
+                    "convention": convention,
+                    "options": options_text,
+                    "created_at": now,
+                    "updated_at": now,
+                    "edit_token": new_token(),
+                    "view_token": new_token(),
+                }
+            )
+            company_id = cast(int, companies.last_pk)
+            for player in roster:
+                self._add_player(company_id, player, now)
+            row = self._row(company_id)
+            return self._record(row, "edit")
+
+    def update_rules(
+        self, token: str, *, name: str, convention: str, options: dict[str, Any]
+    ) -> CompanyRecord:
+        """Rename the company and replace the house rules new evenings start from."""
+        options_text = _dump(options, "options")
+
+        def change(row: Row, now: str) -> None:
+            self._db.table("companies").update(
+                row["id"], {"name": name, "convention": convention, "options": options_text}
+            )
+
+        return self._write(token, change)
+
+    def add_player(self, token: str, name: str) -> CompanyRecord:
+        """Add a player to the roster."""
+        return self._write(token, lambda row, now: self._add_player(row["id"], name, now))
+
+    def rename_player(self, token: str, player_id: int, name: str) -> CompanyRecord:
+        """Give a roster player another name (his history stays his)."""
+
+        def change(row: Row, now: str) -> None:
+            self._player_row(row["id"], player_id)
+            self._db.table("company_players").update(player_id, {"name": name})
+
+        return self._write(token, change)
+
+    def attach(
+        self,
+        token: str,
+        game_id: int,
+        players: Mapping[str, int | str],
+        *,
+        played_on: str | None = None,
+        request_key: str | None = None,
+    ) -> CompanyRecord:
+        """Attach a game: each seat name maps to a roster id, or to a name for a new player.
+
+        Attaching a game again to the same company replaces its map; raises StoreError if it
+        belongs to another company, PlayerNotFound for an id not on the roster.
+        """
+
+        def change(row: Row, now: str) -> None:
+            links = self._db.table("company_games")
+            held = list(links.rows_where("game_id = ?", [game_id]))
+            if held and held[0]["company_id"] != row["id"]:
+                raise StoreError("this game already belongs to another company")
+            ids: dict[str, int] = {}
+            for name, who in players.items():
+                if isinstance(who, str):
+                    ids[name] = self._add_player(row["id"], who, now)
+                else:
+                    self._player_row(row["id"], who)
+                    ids[name] = who
+            game_rows = list(self._db.table("games").rows_where("id = ?", [game_id]))
+            if not game_rows:
+                raise GameNotFound("no game has this link")
+            day = played_on or (held[0]["played_on"] if held else game_rows[0]["created_at"][:10])
+            if len(set(ids.values())) != len(ids):
+                raise StoreError("two seats of a game cannot be the same player")
+            links.upsert(
+                {
+                    "game_id": game_id,
+                    "company_id": row["id"],
+                    "players": json.dumps(ids, ensure_ascii=False),
+                    "played_on": day,
+                    "attached_at": held[0]["attached_at"] if held else now,
+                    "request_key": held[0]["request_key"] if held else request_key,
+                },
+                pk="game_id",
+            )
+
+        return self._write(token, change)
+
+    def game_for_key(self, token: str, request_key: str) -> int | None:
+        """The game an evening form with this key already started, if it did."""
+        with self.store._reading():
+            row, _ = self._find(token)
+            rows = list(
+                self._db.table("company_games").rows_where(
+                    "company_id = ? AND request_key = ?", [row["id"], request_key]
+                )
+            )
+        return rows[0]["game_id"] if rows else None
+
+    def add_payment(
+        self,
+        token: str,
+        *,
+        payer: int,
+        payee: int,
+        amount: str,
+        paid_on: str,
+        game_id: int | None = None,
+        request_key: str | None = None,
+    ) -> CompanyRecord:
+        """Record money handed over (a resent form with the same key writes nothing)."""
+
+        def change(row: Row, now: str) -> None:
+            payments = self._db.table("company_payments")
+            if request_key is not None and list(
+                payments.rows_where("company_id = ? AND request_key = ?", [row["id"], request_key])
+            ):
+                return
+            self._player_row(row["id"], payer)
+            self._player_row(row["id"], payee)
+            if payer == payee:
+                raise StoreError("a player cannot pay himself")
+            payments.insert(
+                {
+                    "company_id": row["id"],
+                    "payer": payer,
+                    "payee": payee,
+                    "amount": amount,
+                    "paid_on": paid_on,
+                    "game_id": game_id,
+                    "created_at": now,
+                    "request_key": request_key,
+                }
+            )
+
+        return self._write(token, change)
+
+    def delete_payment(self, token: str, payment_id: int) -> CompanyRecord:
+        """Take back a payment recorded by mistake (deleting it twice is harmless)."""
+
+        def change(row: Row, now: str) -> None:
+            self._db.execute(
+                "DELETE FROM company_payments WHERE id = ? AND company_id = ?",
+                [payment_id, row["id"]],
+            )
+
+        return self._write(token, change)
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _write(self, token: str, change: Any) -> CompanyRecord:
+        with self.store._writing():
+            row, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("this link only shows the company; use the edit link")
+            now = _now()
+            change(row, now)
+            self._db.table("companies").update(row["id"], {"updated_at": now})
+            return self._record(self._row(row["id"]), "edit")
+
+    def _find(self, token: str) -> tuple[Row, Access]:
+        if isinstance(token, str) and token:
+            rows = list(
+                self._db.table("companies").rows_where(
+                    "edit_token = ? OR view_token = ?", [token, token], limit=1
+                )
+            )
+            if rows:
+                return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
+        raise CompanyNotFound("no company has this link")
+
+    def _row(self, company_id: int) -> Row:
+        return list(self._db.table("companies").rows_where("id = ?", [company_id]))[0]
+
+    def _player_row(self, company_id: int, player_id: int) -> Row:
+        rows = list(
+            self._db.table("company_players").rows_where(
+                "id = ? AND company_id = ?", [player_id, company_id]
+            )
+        )
+        if not rows:
+            raise PlayerNotFound(f"the company has no player {player_id}")
+        return rows[0]
+
+    def _add_player(self, company_id: int, name: str, now: str) -> int:
+        players = self._db.table("company_players")
+        players.insert({"company_id": company_id, "name": name, "created_at": now})
+        return cast(int, players.last_pk)
+
+    def _record(self, row: Row, access: Access) -> CompanyRecord:
+        company_id = row["id"]
+        roster = [
+            RosterPlayer(r["id"], r["name"])
+            for r in self._db.table("company_players").rows_where(
+                "company_id = ?", [company_id], order_by="id"
+            )
+        ]
+        games = []
+        for link in list(
+            self._db.table("company_games").rows_where(
+                "company_id = ?", [company_id], order_by="game_id"
+            )
+        ):
+            game = self.store._record(link["game_id"], access)
+            games.append(
+                CompanyGame(
+                    game, json.loads(link["players"]), link["played_on"], link["attached_at"]
+                )
+            )
+        games.sort(key=lambda g: (g.played_on, g.game.created_at, g.game.id))
+        payments = [
+            PaymentRecord(
+                id=r["id"],
+                payer=r["payer"],
+                payee=r["payee"],
+                amount=Decimal(r["amount"]),
+                paid_on=r["paid_on"],
+                game_id=r["game_id"],
+                created_at=r["created_at"],
+            )
+            for r in self._db.table("company_payments").rows_where(
+                "company_id = ?", [company_id], order_by="paid_on, id"
+            )
+        ]
+        return CompanyRecord(
+            id=company_id,
+            name=row["name"],
+            convention=row["convention"],
+            options=json.loads(row["options"]),
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            edit_token=row["edit_token"] if access == "edit" else "",
+            view_token=row["view_token"],
+            access=access,
+            roster=roster,
+            games=games,
+            payments=payments,
+        )

@@ -1,0 +1,150 @@
+"""Forms of the company pages: the company and its rules, the roster, an evening, a payment."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    DateField,
+    Field,
+    HiddenField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+
+from scorekeeper import gamefile
+from scorekeeper.rules.text import bad_character, normalize
+
+from ..main import options as opts
+from ..main.forms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, _option_field
+from ..widgets import WriteForm
+
+MAX_ROSTER = 30
+AMOUNT_RE = re.compile(r"^\d{1,9}(?:[.,]\d{1,2})?$")
+
+
+def clean_name(text: str | None) -> str:
+    """A player's name as typed, trimmed and in NFC (as a game's names are)."""
+    return normalize((text or "").strip())
+
+
+def name_problem(name: str) -> str | None:
+    """Why a roster name cannot be used, or None."""
+    if not name:
+        return str(_l("Write a name"))
+    if len(name) > MAX_PLAYER_NAME:
+        return str(_l("At most 40 characters"))
+    char = bad_character(name)
+    if char is not None:
+        return str(_l("The name cannot hold %(char)s", char=char))
+    return None
+
+
+class RulesBase(NewGameBase):
+    """The company's name and house rules (the defaults of its new evenings)."""
+
+    name = StringField(_l("Name of the company"), validators=[Length(max=gamefile.MAX_NAME)])
+
+
+class CompanyBase(RulesBase):
+    """A new company: its name, its roster and its house rules."""
+
+    roster = TextAreaField(
+        _l("Players (one name a line)"),
+        description=_l("The regulars; more can be added later."),
+        validators=[Length(max=2000)],
+    )
+
+    def roster_names(self) -> list[str]:
+        """The names typed, in order, without blank lines."""
+        return [clean_name(line) for line in (self.roster.data or "").splitlines() if line.strip()]
+
+    def check_roster(self) -> bool:
+        """Two to MAX_ROSTER distinct, readable names."""
+        names = self.roster_names()
+        problems = [p for p in (name_problem(n) for n in names) if p]
+        if len(set(names)) != len(names):
+            problems.append(str(_l("Two players cannot have the same name")))
+        if len(names) < 2:
+            problems.append(str(_l("Write at least two names")))
+        if len(names) > MAX_ROSTER:
+            problems.append(str(_l("At most 30 players")))
+        self.roster.errors = [*self.roster.errors, *problems]
+        return not problems
+
+
+def _with_options(name: str, base: type[NewGameBase]) -> type[NewGameBase]:
+    attrs: dict[str, Any] = {spec.field: _option_field(spec) for spec in opts.ALL}
+    return type(name, (base,), attrs)
+
+
+CompanyForm = _with_options("CompanyForm", CompanyBase)
+RulesForm = _with_options("RulesForm", RulesBase)
+
+
+class PlayerForm(FlaskForm):
+    """Add a player to the roster, or rename one."""
+
+    name = StringField(_l("Name"), validators=[InputRequired(), Length(max=MAX_PLAYER_NAME)])
+
+    def validate_name(self, field: Field) -> None:
+        problem = name_problem(clean_name(field.data))
+        if problem:
+            raise ValidationError(problem)
+
+
+class AttachForm(FlaskForm):
+    """Attach a game to the company by its edit link."""
+
+    link = StringField(
+        _l("The game's edit link"),
+        validators=[InputRequired(), Length(max=400)],
+        description=_l("Paste the link of the game's page (the one that can add deals)."),
+    )
+
+
+class EveningForm(WriteForm):
+    """Start an evening: the seats in order and the first dealer (the form's fields are
+    seat_0 … seat_3 holding roster ids, built from the players picked)."""
+
+    name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
+    first_dealer = RadioField(_l("Deals first"), validate_choice=False, default="0")
+
+
+class PaymentForm(WriteForm):
+    """Record money handed over between two players."""
+
+    payer = SelectField(_l("Who paid"), validate_choice=False)
+    payee = SelectField(_l("To whom"), validate_choice=False)
+    amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
+    paid_on = DateField(_l("Date"), validators=[InputRequired()])
+    game = HiddenField(validators=[Optional(), Length(max=20)])
+
+    def money(self) -> Decimal | None:
+        """The amount as exact money, or None (and an error next to the field)."""
+        text = (self.amount.data or "").strip().replace(",", ".")
+        if not AMOUNT_RE.match(text) or Decimal(text) <= 0:
+            self.amount.errors = [
+                *self.amount.errors,
+                str(_l("Write an amount above zero, e.g. 12.50")),
+            ]
+            return None
+        return Decimal(text).quantize(Decimal("0.01"))
+
+
+class DeletePaymentForm(WriteForm):
+    """Take back a payment recorded by mistake."""
+
+
+class CompanyImportForm(PasswordMixin, FlaskForm):
+    """Open a company file (JSON) as a new company."""
+
+    file = FileField(_l("Company file (.json)"), validators=[FileRequired(_l("Choose a file"))])

@@ -1,0 +1,515 @@
+"""A company's pages: create, show (edit / read-only), roster, evenings, payments, files."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import random
+import re
+
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_babel import _, format_date
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from scorekeeper.company import file as company_file
+from scorekeeper.company.table import PERIODS, Overview, overview
+from scorekeeper.render.chart import evening_chart, standings_chart
+from scorekeeper.rules import PLAYER_COUNTS, InvalidGame, resolve_options
+from scorekeeper.store import GameNotFound, StoreError
+from scorekeeper.store.companies import Companies, CompanyRecord
+
+from .. import recent
+from ..gamedata import Loaded
+from ..i18n import words
+from ..main import options as opts
+from ..main.forms import NewGameBase
+from ..storage import get_store
+from ..widgets import choices
+from . import bp
+from .forms import (
+    AttachForm,
+    CompanyForm,
+    CompanyImportForm,
+    DeletePaymentForm,
+    EveningForm,
+    PaymentForm,
+    PlayerForm,
+    RulesForm,
+    clean_name,
+)
+
+KEY = "companies"
+LIMIT = 12  # companies kept in this browser's cookie, beside its games
+COMPANY = "/<any(c, cv):mode>/<tok:token>"
+_LINK_TOKEN = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{8,100})/?$")
+
+
+def companies() -> Companies:
+    """The company store of this request."""
+    return Companies(get_store())
+
+
+def open_company(mode: str, token: str) -> CompanyRecord | Response:
+    """The company for a page: /c/ with the edit token, /cv/ always read-only."""
+    company = companies().get(token)
+    if mode == "c" and company.access != "edit":
+        args = request.view_args or {}
+        return redirect(url_for(request.endpoint or "company.show", **{**args, "mode": "cv"}))
+    if mode == "cv" and company.access == "edit":
+        company = companies().get(company.view_token)
+    recent.remember(token, KEY, LIMIT)
+    return company
+
+
+def edit_company(token: str) -> CompanyRecord:
+    """The company for a write: 403 unless opened with its edit token."""
+    company = companies().get(token)
+    if company.access != "edit":
+        abort(403)
+    return company
+
+
+def back(token: str, anchor: str = "") -> Response:
+    """Back to the company's edit page (post/redirect/get)."""
+    return redirect(url_for("company.show", mode="c", token=token) + anchor)
+
+
+def _options_context() -> dict[str, object]:
+    return {
+        "main_specs": opts.MAIN,
+        "house_specs": opts.HOUSE,
+        "need_password": bool(current_app.config.get("PASSWORD")),
+    }
+
+
+def _resolved(form: NewGameBase) -> dict[str, object] | None:
+    """The form's house rules resolved, or None with the errors next to the fields."""
+    overrides, bad = form.overrides()
+    for field, message in bad.items():
+        form[field].errors = [message]
+    options, problems = resolve_options(form.convention.data, overrides)
+    for problem in problems:
+        field = (problem.field or "").replace("options.", "opt_", 1)
+        target = form[field] if field in form else form.convention
+        target.errors = [*target.errors, words().problem(problem)]
+    if bad or problems:
+        return None
+    return options.to_json()
+
+
+# -- creating and opening ------------------------------------------------------------------
+
+
+@bp.route("/company/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    form = CompanyForm()
+    if request.method == "GET":
+        form.fill_preset("sochi")
+    if form.is_submitted() and all([form.validate(), form.check_roster()]):
+        options = _resolved(form)
+        if options is not None:
+            name = clean_name(form.name.data) or _("Our table")
+            record = companies().create(
+                name=name,
+                convention=form.convention.data,
+                options=options,
+                roster=form.roster_names(),
+            )
+            recent.remember(record.edit_token, KEY, LIMIT)
+            return back(record.edit_token)
+    return render_template("company/new.html", form=form, **_options_context())
+
+
+@bp.route(COMPANY)
+def show(mode: str, token: str) -> str | Response:
+    company = open_company(mode, token)
+    if isinstance(company, Response):
+        return company
+    period = request.args.get("period", "all")
+    if period not in PERIODS:
+        period = "all"
+    view = overview(company, period, datetime.date.today())
+    editable = company.access == "edit"
+    last = company.games[-1].players.values() if company.games else ()
+    picked = set(last) or {p.id for p in company.roster[:3]}
+    return render_template(
+        "company/show.html",
+        company=company,
+        view=view,
+        editable=editable,
+        token=company.edit_token if editable else company.view_token,
+        mode="c" if editable else "cv",
+        picked=picked,
+        chart=Markup(standings_chart(_played(view), view.running)) if view.evenings else "",
+        currency=company.options.get("currency", ""),
+        pay_forms=_pay_forms(company, view),
+        payment_form=_payment_form(company),
+        delete_form=DeletePaymentForm(version=0),
+        player_form=PlayerForm(),
+        attach_form=AttachForm(),
+        view_url=url_for("company.show", mode="cv", token=company.view_token, _external=True),
+    )
+
+
+def _played(view: Overview) -> dict[str, str]:
+    """Roster id → name of the players who played in the period (the chart's lines)."""
+    played = {pid for _, e in view.evenings for pid in e.players}
+    return {pid: name for pid, name in view.names.items() if pid in played}
+
+
+def _payment_form(company: CompanyRecord) -> PaymentForm:
+    form = PaymentForm(version=0)
+    form.payer.choices = choices((str(p.id), p.name) for p in company.roster)
+    form.payee.choices = choices((str(p.id), p.name) for p in company.roster)
+    if form.paid_on.data is None:
+        form.paid_on.data = datetime.date.today()
+    return form
+
+
+def _pay_forms(company: CompanyRecord, view: Overview) -> list[PaymentForm]:
+    """A ready "paid" form for each of the fewest payments now (one tap records it)."""
+    forms = []
+    for pay in view.settle_up:
+        form = PaymentForm(version=0, formdata=None)
+        form.payer.data, form.payee.data = pay.payer, pay.payee
+        form.amount.data = str(pay.amount)
+        form.paid_on.data = datetime.date.today()
+        forms.append(form)
+    return forms
+
+
+@bp.route("/company/import", methods=["GET", "POST"])
+def import_company() -> str | Response | tuple[str, int]:
+    form = CompanyImportForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+        try:
+            parsed = company_file.loads(data)
+        except InvalidGame as invalid:
+            problems = [words().problem(p) for p in invalid.problems]
+        else:
+            record = company_file.create(get_store(), parsed)
+            recent.remember(record.edit_token, KEY, LIMIT)
+            for game in record.games:
+                recent.remember(game.game.edit_token)
+            flash(_("The company file was opened as a new company."))
+            return back(record.edit_token)
+    status = 400 if request.method == "POST" else 200
+    return render_template(
+        "company/import.html", form=form, problems=problems, **_options_context()
+    ), status
+
+
+# -- house rules and roster ----------------------------------------------------------------
+
+
+@bp.route("/c/<tok:token>/rules", methods=["GET", "POST"])
+def rules(token: str) -> str | Response:
+    company = edit_company(token)
+    form = RulesForm()
+    if request.method == "GET":
+        form.fill_preset(company.convention)
+        form.convention.data = company.convention
+        for spec in opts.ALL:
+            if spec.name in company.options:
+                form[spec.field].data = opts.to_form(spec, company.options[spec.name])
+        form.name.data = company.name
+    if form.validate_on_submit():
+        options = _resolved(form)
+        if options is not None:
+            companies().update_rules(
+                token,
+                name=clean_name(form.name.data) or company.name,
+                convention=form.convention.data,
+                options=options,
+            )
+            flash(_("The house rules are kept: the next evening starts with them."))
+            return back(token)
+    return render_template("company/rules.html", form=form, company=company, **_options_context())
+
+
+@bp.route("/c/<tok:token>/players", methods=["POST"])
+def add_player(token: str) -> Response:
+    company = edit_company(token)
+    form = PlayerForm()
+    if form.validate_on_submit():
+        name = clean_name(form.name.data)
+        if any(p.name == name for p in company.roster):
+            flash(_("%(name)s is already a player of the company.", name=name))
+        else:
+            companies().add_player(token, name)
+    else:
+        for error in form.name.errors:
+            flash(str(error))
+    return back(token, "#roster")
+
+
+@bp.route("/c/<tok:token>/players/<int:player_id>", methods=["POST"])
+def rename_player(token: str, player_id: int) -> Response:
+    company = edit_company(token)
+    form = PlayerForm()
+    player = company.player(player_id)
+    if form.validate_on_submit():
+        name = clean_name(form.name.data)
+        if any(p.name == name and p.id != player.id for p in company.roster):
+            flash(_("%(name)s is already a player of the company.", name=name))
+        else:
+            companies().rename_player(token, player_id, name)
+    else:
+        for error in form.name.errors:
+            flash(str(error))
+    return back(token, "#roster")
+
+
+# -- evenings ------------------------------------------------------------------------------
+
+
+@bp.route("/c/<tok:token>/evening", methods=["GET", "POST"])
+def evening(token: str) -> str | Response:
+    """Start an evening from the company: the players picked, seats and first dealer drawn
+    (or chosen), the game filled in from this company's house rules."""
+    company = edit_company(token)
+    roster = {str(p.id): p.name for p in company.roster}
+    counts = PLAYER_COUNTS.get(company.convention, (3, 4))
+    form = EveningForm(version=0)
+    if request.method == "GET":
+        picked = [pid for pid in request.args.getlist("player") if pid in roster]
+        if len(picked) not in counts:
+            flash(
+                _("Hussar is played by two: pick two players")
+                if counts == (2,)
+                else _("Pick three or four players")
+            )
+            return back(token, "#evening")
+        random.shuffle(picked)
+        seats = picked
+        form.first_dealer.data = str(random.randrange(len(seats)))
+        form.name.data = str(format_date(datetime.date.today(), "d MMMM y"))
+    else:
+        seats = [request.form.get(f"seat_{i}", "") for i in range(4)]
+        seats = [s for s in seats if s]
+    problems: list[str] = []
+    if request.method == "POST" and form.validate_on_submit():
+        if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
+            problems.append(_("Each seat needs a different player of the company"))
+        elif len(seats) not in counts:
+            problems.append(_("Pick three or four players"))
+        try:
+            dealer = int(form.first_dealer.data or 0)
+        except ValueError:
+            dealer = -1
+        if not problems and not 0 <= dealer < len(seats):
+            problems.append(_("Choose who deals first among the players"))
+        if not problems:
+            return _start(company, token, form, seats, dealer)
+    form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
+    return render_template(
+        "company/evening.html",
+        company=company,
+        form=form,
+        seats=seats,
+        roster=roster,
+        problems=problems,
+        redraw=url_for("company.evening", token=token, player=seats),
+    )
+
+
+def _start(
+    company: CompanyRecord, token: str, form: EveningForm, seats: list[str], dealer: int
+) -> Response:
+    store = get_store()
+    key = form.request_key.data
+    started = companies().game_for_key(token, key)
+    if started is None:
+        names = [p.name for pid in seats for p in company.roster if str(p.id) == pid]
+        record = store.create_game(
+            name=clean_name(form.name.data) or str(format_date(datetime.date.today(), "d MMMM y")),
+            convention=company.convention,
+            options=resolve_options(company.convention, company.options)[0].to_json(),
+            players=names,
+            first_dealer=names[dealer],
+        )
+        companies().attach(
+            token,
+            record.id,
+            {name: int(pid) for name, pid in zip(names, seats, strict=True)},
+            played_on=datetime.date.today().isoformat(),
+            request_key=key,
+        )
+        game_token = record.edit_token
+    else:
+        game_token = next(g.game.edit_token for g in company.games if g.game.id == started)
+    recent.remember(game_token)
+    return redirect(url_for("games.show", mode="g", token=game_token))
+
+
+@bp.route("/c/<tok:token>/attach", methods=["POST"])
+def attach(token: str) -> Response:
+    """Attach a game by its edit link; its names join the roster players of the same name,
+    or become new players."""
+    company = edit_company(token)
+    form = AttachForm()
+    if not form.validate_on_submit():
+        for error in form.link.errors:
+            flash(str(error))
+        return back(token, "#attach")
+    match = _LINK_TOKEN.search((form.link.data or "").strip())
+    try:
+        if match is None:
+            raise GameNotFound("no game has this link")
+        game = get_store().get_game(match.group(1))
+    except GameNotFound:
+        flash(_("No game has this link."))
+        return back(token, "#attach")
+    if game.access != "edit":
+        flash(_("This is the game's read-only link: paste its edit link."))
+        return back(token, "#attach")
+    by_name = {p.name.casefold(): p.id for p in company.roster}
+    mapping: dict[str, int | str] = {
+        name: by_name.get(name.strip().casefold(), name) for name in game.players
+    }
+    try:
+        companies().attach(token, game.id, mapping)
+    except StoreError:
+        flash(_("This game already belongs to another company."))
+        return back(token, "#attach")
+    recent.remember(game.edit_token)
+    flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
+    return back(token)
+
+
+# -- money ---------------------------------------------------------------------------------
+
+
+@bp.route("/c/<tok:token>/pay", methods=["POST"])
+def pay(token: str) -> Response:
+    company = edit_company(token)
+    form = _payment_form(company)
+    amount = form.money() if form.validate_on_submit() else None
+    ids = {str(p.id) for p in company.roster}
+    if form.payer.data not in ids or form.payee.data not in ids:
+        form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
+    elif form.payer.data == form.payee.data:
+        form.payee.errors = [*form.payee.errors, _("A player cannot pay himself")]
+    errors = [str(e) for f in form for e in f.errors]
+    if amount is None or errors:
+        for error in errors or [_("The payment was not recorded.")]:
+            flash(error)
+        return back(token, "#balance")
+    assert form.paid_on.data is not None
+    game_id = int(form.game.data) if (form.game.data or "").isdigit() else None
+    if game_id is not None and game_id not in {g.game.id for g in company.games}:
+        game_id = None
+    companies().add_payment(
+        token,
+        payer=int(form.payer.data),
+        payee=int(form.payee.data),
+        amount=str(amount),
+        paid_on=form.paid_on.data.isoformat(),
+        game_id=game_id,
+        request_key=form.request_key.data,
+    )
+    flash(_("Payment recorded."))
+    return back(token, "#balance")
+
+
+@bp.route("/c/<tok:token>/payments/<int:payment_id>/delete", methods=["POST"])
+def delete_payment(token: str, payment_id: int) -> Response:
+    edit_company(token)
+    if DeletePaymentForm().validate_on_submit():
+        companies().delete_payment(token, payment_id)
+        flash(_("The payment was taken back."))
+    return back(token, "#balance")
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+@bp.route(COMPANY + "/company.json")
+def download(mode: str, token: str) -> Response:
+    company = open_company(mode, token)
+    if isinstance(company, Response):
+        return company
+    data = company_file.dumps(company).encode()
+    response = send_file(
+        io.BytesIO(data),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name="company.json",
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route(COMPANY + "/standings.csv")
+def standings_csv(mode: str, token: str) -> Response:
+    company = open_company(mode, token)
+    if isinstance(company, Response):
+        return company
+    period = request.args.get("period", "all")
+    view = overview(company, period if period in PERIODS else "all", datetime.date.today())
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["player", "evenings", "wins", "net_whists", "money", "average_whists", "average_money"]
+    )
+    for row in view.standings:
+        writer.writerow(
+            [
+                view.names.get(row.player, row.player),
+                row.evenings,
+                row.wins,
+                str(row.net),
+                str(row.money),
+                str(row.average),
+                str(row.average_money),
+            ]
+        )
+    response = send_file(
+        io.BytesIO(out.getvalue().encode()),
+        mimetype="text/csv",
+        as_attachment=True,
+        download_name=f"standings-{view.period}.csv",
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# -- hooks for the other pages --------------------------------------------------------------
+
+
+@bp.app_template_global()
+def known_companies() -> list[CompanyRecord]:
+    """The companies this browser created or opened (the home page lists them)."""
+    return companies().for_tokens(recent.known(KEY))
+
+
+@bp.app_template_global()
+def evening_chart_svg(loaded: Loaded) -> Markup:
+    """The game as a chart of each player's "if it ended now" after every deal."""
+    if not loaded.sheet.results or loaded.problems:
+        return Markup("")
+    return Markup(evening_chart(loaded.sheet))
+
+
+@bp.app_template_global()
+def company_of_game(loaded: Loaded) -> tuple[str, str] | None:
+    """The name and read-only link of the company a game belongs to (a game's link never
+    opens its company's edit page)."""
+    found = companies().of_game(loaded.record.id)
+    if found is None:
+        return None
+    name, view_token = found
+    return name, url_for("company.show", mode="cv", token=view_token)
