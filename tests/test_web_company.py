@@ -41,7 +41,8 @@ def start_evening(web: Web, store: Store, token: str, players: list[str]) -> str
 
 def finish(web: Web, game_token: str) -> None:
     page = web.get(f"/g/{game_token}")
-    assert web.submit(page, page.form("/finish")).status == 302
+    asked = web.submit(page, page.form("/finish"))  # Finish asks first
+    assert web.submit(asked, asked.form("finish-confirm")).status == 302
 
 
 def play_some(web: Web, store: Store, game_token: str) -> None:

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from scorekeeper.present import amount, gettext
 from scorekeeper.rules import Sheet
 from scorekeeper.rules.company import net_after_each_deal
+from scorekeeper.wording import ENGLISH, Words
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT_FAMILY = "DejaVu Sans, sans-serif"
@@ -40,6 +40,7 @@ def line_chart(
     x_label: str,
     x_start: int = 0,
     css_class: str = "chart",
+    words: Words = ENGLISH,
 ) -> str:
     """One line per (name, values); value i is drawn at x = x_start + i. An SVG string."""
     count = max((len(values) for _, values in series), default=0)
@@ -67,7 +68,7 @@ def line_chart(
         },
     )
     ET.SubElement(root, "title").text = title
-    ET.SubElement(root, "desc").text = _describe(series)
+    ET.SubElement(root, "desc").text = _describe(series, words)
     tick = low
     while tick <= high + step / 2:
         css = "chart-zero" if abs(tick) < step / 1000 else "chart-grid"
@@ -95,7 +96,7 @@ def line_chart(
                 "fill": INK,
             },
         )
-        label.text = amount(Fraction(round(tick * 1000), 1000))
+        label.text = words.amount(Fraction(round(tick * 1000), 1000))
         tick += step
     for i in _x_ticks(count):
         label = ET.SubElement(
@@ -158,28 +159,32 @@ def line_chart(
         text = ET.SubElement(
             key, "text", {"x": _f(kx + 27), "y": _f(ky + 10), "fill": INK, "class": "chart-axis"}
         )
-        text.text = f"{_short(name)} {_signed(last)}"
+        text.text = f"{_short(name)} {_signed(last, words)}"
     return ET.tostring(root, encoding="unicode")
 
 
-def evening_chart(sheet: Sheet) -> str:
+def evening_chart(sheet: Sheet, words: Words = ENGLISH) -> str:
     """The evening as a chart: each player's "if it ended now" net after every deal."""
     points = net_after_each_deal(sheet)
     series = [(p, [point[p] for point in points]) for p in sheet.players]
-    return line_chart(
-        series, title=gettext("If it ended now, deal by deal"), x_label=gettext("deal")
-    )
+    _ = words.gettext
+    title, x_label = _("The result after each deal"), _("deal")
+    return line_chart(series, title=title, x_label=x_label, words=words)
 
 
-def standings_chart(names: Mapping[str, str], running: Sequence[Mapping[str, Decimal]]) -> str:
+def standings_chart(
+    names: Mapping[str, str],
+    running: Sequence[Mapping[str, Decimal]],
+    words: Words = ENGLISH,
+) -> str:
     """The company's money summed evening after evening, one line per player (id → name)."""
     series = [
         (name, [Decimal(0), *(point.get(pid, Decimal(0)) for point in running)])
         for pid, name in names.items()
     ]
-    return line_chart(
-        series, title=gettext("Money, evening by evening"), x_label=gettext("evening")
-    )
+    _ = words.gettext
+    title, x_label = _("Money, evening by evening"), _("evening")
+    return line_chart(series, title=title, x_label=x_label, words=words)
 
 
 def _scale(low: float, high: float) -> tuple[float, float, float]:
@@ -202,13 +207,18 @@ def _x_ticks(count: int) -> list[int]:
     return ticks
 
 
-def _describe(series: Sequence[tuple[str, Sequence[Number]]]) -> str:
-    return "; ".join(f"{name}: {_signed(values[-1]) if values else '0'}" for name, values in series)
+def _describe(series: Sequence[tuple[str, Sequence[Number]]], words: Words) -> str:
+    return "; ".join(
+        f"{name}: {_signed(values[-1], words) if values else '0'}" for name, values in series
+    )
 
 
-def _signed(value: Number) -> str:
-    """+12⅓ for whists, +26.66 for money (a true minus sign)."""
-    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else amount(abs(Fraction(value)))
+def _signed(value: Number, words: Words) -> str:
+    """+12⅓ for whists, +26.66 for money (a true minus sign), in the words' language."""
+    if isinstance(value, Decimal):
+        text = words.money(abs(value))
+    else:
+        text = words.amount(abs(Fraction(value)))
     return ("+" if value > 0 else "−" if value < 0 else "") + text
 
 

@@ -196,7 +196,7 @@ def sheet_view(
         ],
         problems=[words.problem(p) for p in problems if p.deal is None],
         hussar=game.hussar,
-        chart=Markup(evening_chart(sheet)) if sheet.results and not problems else Markup(""),
+        chart=Markup(evening_chart(sheet, words)) if sheet.results and not problems else Markup(""),
     )
 
 

@@ -151,7 +151,9 @@ def show(mode: str, token: str) -> str | Response:
         token=company.edit_token if editable else company.view_token,
         mode="c" if editable else "cv",
         picked=picked,
-        chart=Markup(standings_chart(_played(view), view.running)) if view.evenings else "",
+        chart=(
+            Markup(standings_chart(_played(view), view.running, words())) if view.evenings else ""
+        ),
         currency=company.options.get("currency", ""),
         pay_forms=_pay_forms(company, view),
         payment_form=_payment_form(company),
@@ -501,7 +503,7 @@ def evening_chart_svg(loaded: Loaded) -> Markup:
     """The game as a chart of each player's "if it ended now" after every deal."""
     if not loaded.sheet.results or loaded.problems:
         return Markup("")
-    return Markup(evening_chart(loaded.sheet))
+    return Markup(evening_chart(loaded.sheet, words()))
 
 
 @bp.app_template_global()
