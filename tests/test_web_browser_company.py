@@ -128,6 +128,8 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
     assert phone.locator(".chart-box svg polyline").count() >= 3
     with phone.expect_navigation():
         phone.locator(".finish-now button").click()
+    with phone.expect_navigation():  # Finish asks first
+        phone.locator("#finish-confirm button[type=submit]").click()
     phone.goto(url)
     expected = money_now(real_server, company.edit_token)
     assert row(phone, "Anna").get_attribute("data-evenings") == "2"
