@@ -162,11 +162,14 @@ def test_a_five_player_evening_by_taps(
     fits(page, f"{lang}-penalty")
     taps["penalty"] = 1 + 3 + 1  # Next deal, kind, offender, contract, Save
     save_deal(page)
+    assert {"en": "Penalty 4 saved.", "ru": "Штраф 4 записан."}[lang] in page.inner_text(
+        ".flashes"
+    )
 
     # The penalty opens again for an edit as it was entered.
     record = store.get_game(token)
     assert record.deals[-1].data == {"type": "penalty", "player": "Anna", "contract": "7H"}
-    page.goto(f"{server}/g/{token}/deal/{record.deals[-1].id}")
+    page.goto(f"{server}/g/{token}/deal/{record.deals[-1].id}/edit")
     assert page.is_checked('#kind input[value="penalty"]')
     assert page.is_checked('#offender input[value="0"]')
     assert page.is_checked('#contract input[value="7H"]')
