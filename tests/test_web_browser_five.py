@@ -96,9 +96,7 @@ def kinds_fit_one_row(page: Any) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_a_five_player_evening_by_taps(
-    phone: Any, store: Store, tmp_path: Path, lang: str
-) -> None:
+def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path, lang: str) -> None:
     page, server, problems = phone
     token = new_game(page, server, FIVE, lang=lang)
     taps: dict[str, int] = {}
@@ -162,9 +160,7 @@ def test_a_five_player_evening_by_taps(
     fits(page, f"{lang}-penalty")
     taps["penalty"] = 1 + 3 + 1  # Next deal, kind, offender, contract, Save
     save_deal(page)
-    assert {"en": "Penalty 4 saved.", "ru": "Штраф 4 записан."}[lang] in page.inner_text(
-        ".flashes"
-    )
+    assert {"en": "Penalty 4 saved.", "ru": "Штраф 4 записан."}[lang] in page.inner_text(".flashes")
 
     # The penalty opens again for an edit as it was entered.
     record = store.get_game(token)
@@ -175,7 +171,9 @@ def test_a_five_player_evening_by_taps(
     assert page.is_checked('#contract input[value="7H"]')
     assert page.is_visible("#contract-chip") and "7" in page.inner_text("#contract-chip")
     assert page.is_hidden("#declarer")
-    assert page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
+    assert (
+        page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
+    )
     # Its preview comes by itself and Save is ready: nothing to re-tap to keep it as it is.
     page.wait_for_selector("#save-button:not([disabled])")
     assert "Anna" in page.inner_text("#preview")
@@ -249,15 +247,18 @@ def offered_answers(page: Any, player: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_stalingrad_six_of_spades_is_whisted_by_both(
-    phone: Any, store: Store, lang: str
-) -> None:
+def test_stalingrad_six_of_spades_is_whisted_by_both(phone: Any, store: Store, lang: str) -> None:
     page, server, problems = phone
     token = stalingrad_game(page, server, lang)
     open_form(page, server, token)
-    page.locator('#declarer .tap[data-value="0"]').click()
-    page.locator('#contract .tap[data-value="6S"]').click()
-    page.wait_for_selector("#save-button:not([disabled])")
+    enter_deal(
+        page,
+        FIVE[:3],
+        "contract",
+        declarer="Anna",
+        contract="6S",
+        tricks={"Anna": 6, "Boris": 2, "Vera": 2},
+    )
     assert offered_answers(page, "Boris") == ["whist"]
     assert offered_answers(page, "Vera") == ["whist"]
     assert page.is_checked('#answer_1 input[value="whist"]')
