@@ -456,9 +456,10 @@ if (Pending.all().length) Pending.flush();
   function layout() {
     const kind = radioValue(form, "kind");
     // A correction is not a deal at the table: its title says so.
+    // A correction or a penalty is not a deal at the table: its title says so (an edit too).
     if (heading && heading.getAttribute("data-correction")) {
       const off = kind === "correction" || kind === "penalty" ? heading.getAttribute("data-" + kind) : null;
-      heading.textContent = off || dealTitle;
+      heading.textContent = off || heading.getAttribute("data-deal") || dealTitle;
     }
     $$(".part", form).forEach(function (part) {
       const kinds = part.getAttribute("data-kinds").split(" ");

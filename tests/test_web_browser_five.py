@@ -178,6 +178,15 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     page.wait_for_selector("#save-button:not([disabled])")
     assert "Anna" in page.inner_text("#preview")
     fits(page, f"{lang}-penalty-edit")
+    # Turned into a deal on the edit page, the title follows; back to the penalty, it follows.
+    page.locator('#kind .tap[data-value="contract"]').click()
+    assert (
+        page.inner_text("#deal-title") == {"en": "Edit deal 4", "ru": "Исправить раздачу 4"}[lang]
+    )
+    page.locator('#kind .tap[data-value="penalty"]').click()
+    assert (
+        page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
+    )
 
     # Deal 4: Gleb deals still (the penalty passed nothing): Anna, Boris, Vera. Anna's misère.
     open_form(page, server, token)
