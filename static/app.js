@@ -456,9 +456,10 @@ if (Pending.all().length) Pending.flush();
   function layout() {
     const kind = radioValue(form, "kind");
     // A correction is not a deal at the table: its title says so.
+    // A correction or a penalty is not a deal at the table: its title says so (an edit too).
     if (heading && heading.getAttribute("data-correction")) {
       const off = kind === "correction" || kind === "penalty" ? heading.getAttribute("data-" + kind) : null;
-      heading.textContent = off || dealTitle;
+      heading.textContent = off || heading.getAttribute("data-deal") || dealTitle;
     }
     $$(".part", form).forEach(function (part) {
       const kinds = part.getAttribute("data-kinds").split(" ");
@@ -537,8 +538,12 @@ if (Pending.all().length) Pending.flush();
     if (need.length < 2 || need.length !== active.length) return;
     const seats = need.map(seatOf);
     const open = seats.filter(function (s) { return tricksOf(s) === "" || auto[s]; });
+    // A count nobody has given yet follows before one the page guessed (made exactly): the
+    // declarer made it and one whister is tapped, so the other whister's count is the rest.
+    const empty = open.filter(function (s) { return tricksOf(s) === ""; });
     let target = null;
     if (open.length === 1) target = open[0];
+    else if (empty.length === 1) target = empty[0];
     else if (open.length === 0) {
       // Every count given (an edit): the one touched longest ago follows the others.
       const sum = seats.reduce(function (a, s) { return a + Number(tricksOf(s)); }, 0);
@@ -793,6 +798,9 @@ if (Pending.all().length) Pending.flush();
   if (!$$('.answer input:checked', form).length) presetAnswers();
   layout();
   if (previewOk) { save.hidden = false; save.disabled = false; }
-  else if (form.querySelector("input:checked[name='declarer'], input:checked[name='kind'][value='allpass']")) check();
+  // An edit (or a form sent back) opens with its preview: a deal, a penalty or a correction.
+  else if (form.querySelector("input:checked[name='declarer'], input:checked[name='kind'][value='allpass'],"
+                              + " input:checked[name='offender']")
+           || (radioValue(form, "kind") === "correction" && $("#reason") && $("#reason").value.trim())) check();
   else { save.hidden = false; save.disabled = true; }
 })();

@@ -287,7 +287,15 @@ def enter_deal(
         # declarer's alone); whatever else the deal says is not entered.
         assert set(shown) <= set(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
         assert shown, f"asked for no tricks, given {list(tricks)}"
-        for player in shown:
+        # The scorer starts with the count the pad asks first (its pressed chip), then the rest
+        # on screen; a count the page filled in by itself is not tapped again.
+        pressed = [
+            p
+            for p in shown
+            if page.get_attribute(f'#trickpad .chip[data-seat="{seat[p]}"]', "aria-pressed")
+            == "true"
+        ]
+        for player in pressed + [p for p in shown if p not in pressed]:
             value = page.locator(f'#trickpad .chip[data-seat="{seat[player]}"] b').inner_text()
             if value == str(tricks[player]):
                 continue

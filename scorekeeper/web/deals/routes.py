@@ -253,6 +253,8 @@ def _save(
             number = written.position + 1
             if reading.data.get("type") == "correction":
                 flash(_("Correction %(number)s saved.", number=number))
+            elif reading.data.get("type") == "penalty":
+                flash(_("Penalty %(number)s saved.", number=number))
             else:
                 flash(_("Deal %(number)s saved.", number=number))
         return _to_game(token)
@@ -280,6 +282,8 @@ def _save(
         remember(record, result)
     if reading.data.get("type") == "correction":
         flash(_("Correction %(number)s changed.", number=deal.position + 1))
+    elif reading.data.get("type") == "penalty":
+        flash(_("Penalty %(number)s changed.", number=deal.position + 1))
     else:
         flash(_("Deal %(number)s changed.", number=deal.position + 1))
     return log
