@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.sample import random_game
 from scorekeeper.store import Store
 from scorekeeper.web import create_app
-from scorekeeper.web.gamedata import create_from_game
 from scorekeeper.web.games import view
 
 DEALS = 300

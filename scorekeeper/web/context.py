@@ -8,10 +8,10 @@ from flask import Flask, abort, g, redirect, request, url_for
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response
 
+from scorekeeper.games import Loaded, load
 from scorekeeper.store import GameNotFound, GameRecord
 
 from . import recent
-from .gamedata import Loaded, load
 from .storage import get_store
 
 

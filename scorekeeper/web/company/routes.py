@@ -24,13 +24,13 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
 from scorekeeper.company.table import PERIODS, Overview, overview
+from scorekeeper.games import Loaded
 from scorekeeper.render.chart import evening_chart, standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, InvalidGame, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
-from ..gamedata import Loaded
 from ..i18n import words
 from ..main import options as opts
 from ..main.forms import NewGameBase

@@ -15,9 +15,9 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
+from scorekeeper.games import Loaded, describe, finished_report
 
 from ..context import edit_game, open_game
-from ..gamedata import Loaded, describe, finished_report
 from ..i18n import get_locale, words
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm

@@ -12,9 +12,9 @@ from flask import current_app, url_for
 from flask_babel import _
 from markupsafe import Markup
 
+from scorekeeper.games import Loaded
 from scorekeeper.rules import DealResult, seat
 
-from ..gamedata import Loaded
 from ..i18n import get_locale, words
 
 

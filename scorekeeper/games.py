@@ -1,5 +1,6 @@
-"""Between the store and the rules: a stored game as a rules Game, its sheet, and checks of a
-change to its log before anything is written. No Flask here: the CLI uses it too."""
+"""The game service, between the store and the rules: a stored game as a rules Game, its
+sheet, and checks of a change to its log before anything is written. The web and the CLI
+both use it; no Flask here."""
 
 from __future__ import annotations
 
