@@ -20,7 +20,6 @@ from scorekeeper.games import create_from_game
 from scorekeeper.sample import random_game
 from scorekeeper.store import Store
 from scorekeeper.web import create_app
-from scorekeeper.web.games import view
 
 PAGES = ["", "/log", "/settlement", "/history", ".json", "/game.json", "/deal/new"]
 
@@ -33,7 +32,6 @@ def game(deals: int) -> dict[str, Any]:
 
 
 def _clear() -> None:
-    view._PULKAS.clear()
     games._KEPT.clear()
 
 

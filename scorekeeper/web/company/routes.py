@@ -31,7 +31,7 @@ from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
-from ..i18n import words
+from ..i18n import get_locale, words
 from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
@@ -503,7 +503,8 @@ def evening_chart_svg(loaded: Loaded) -> Markup:
     """The game as a chart of each player's "if it ended now" after every deal."""
     if not loaded.sheet.results or loaded.problems:
         return Markup("")
-    return Markup(evening_chart(loaded.sheet, words()))
+    svg = loaded.kept(("chart", get_locale()), lambda: evening_chart(loaded.sheet, words()))
+    return Markup(svg)
 
 
 @bp.app_template_global()
