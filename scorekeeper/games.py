@@ -8,6 +8,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 from scorekeeper import gamefile, report
@@ -21,6 +22,7 @@ from scorekeeper.rules import (
     replay,
     settle,
 )
+from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
@@ -159,6 +161,8 @@ class Check:
     """The changed deal's replayed result, when there is one."""
     all_problems: list[Problem] = field(default_factory=list)
     """Every problem of the changed log, as a replay of it reports them."""
+    points_before: list[dict[str, Fraction]] | None = None
+    """For a deal added at the end: the chart points of the log before it, if computed."""
 
     @property
     def ok(self) -> bool:
@@ -179,7 +183,9 @@ def _appended(loaded: Loaded, deal: Deal) -> Check:
     the problems of the longer log are the kept ones and the new deal's own.
     """
     sheet, own = loaded.sheet.plus(deal)
-    return _checked(loaded, sheet, [*loaded.problems, *own], len(loaded.game.deals) + 1)
+    check = _checked(loaded, sheet, [*loaded.problems, *own], len(loaded.game.deals) + 1)
+    check.points_before = cast(list[dict[str, Fraction]] | None, loaded._memo.get(_POINTS))
+    return check
 
 
 def _checked(loaded: Loaded, sheet: Sheet, problems: list[Problem], focus: int | None) -> Check:
@@ -203,7 +209,20 @@ def remember(record: GameRecord, check: Check) -> None:
     """
     if check.sheet is None:
         return
-    _keep(Loaded(record, check.sheet.game, check.sheet, check.all_problems))
+    loaded = Loaded(record, check.sheet.game, check.sheet, check.all_problems)
+    if check.points_before is not None:
+        loaded._memo[_POINTS_BEFORE] = check.points_before
+    _keep(loaded)
+
+
+_POINTS, _POINTS_BEFORE = "net points", "net points before"
+
+
+def net_points(loaded: Loaded) -> list[dict[str, Fraction]]:
+    """Each player's "if it ended now" net after every deal (the evening chart), kept with
+    the state; a state saved as the one before plus a deal adds one point to its points."""
+    known = cast(list[dict[str, Fraction]], loaded._memo.pop(_POINTS_BEFORE, []))
+    return loaded.kept(_POINTS, lambda: net_after_each_deal(loaded.sheet, known))
 
 
 def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:
