@@ -16,7 +16,6 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, describe, finished_report
-from scorekeeper.render.pdf import sheet_pdf
 
 from ..context import edit_game, open_game
 from ..i18n import get_locale, words
@@ -140,6 +139,8 @@ def _give_back_memory() -> None:
 
 @bp.route(GAME + "/pulka.pdf")
 def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
+    from scorekeeper.render.pdf import sheet_pdf
+
     loaded = open_game(mode, token)
     cached = _fresh(loaded, "pdf")
     if cached is not None:
