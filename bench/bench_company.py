@@ -17,13 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from scorekeeper import gamefile
+from scorekeeper import gamefile, games
 from scorekeeper.company import file as company_file
 from scorekeeper.company import table
 from scorekeeper.company.table import overview
 from scorekeeper.sample import random_game
 from scorekeeper.store import Store
-from scorekeeper.web import create_app, gamedata
+from scorekeeper.web import create_app
 
 
 def build(path: Path, evenings: int, deals: int) -> str:
@@ -59,7 +59,7 @@ def build(path: Path, evenings: int, deals: int) -> str:
 def timed(run, repeat: int = 5) -> tuple[float, float]:
     warm, cold = [], []
     for _ in range(repeat):
-        gamedata._KEPT.clear()
+        games._KEPT.clear()
         table._FACTS.clear()
         start = time.perf_counter()
         run()

@@ -15,12 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scorekeeper import gamefile
+from scorekeeper import gamefile, games
+from scorekeeper.games import create_from_game
 from scorekeeper.sample import random_game
 from scorekeeper.store import Store
-from scorekeeper.web import create_app, gamedata
-from scorekeeper.web.gamedata import create_from_game
-from scorekeeper.web.games import view
+from scorekeeper.web import create_app
 
 PAGES = ["", "/log", "/settlement", "/history", ".json", "/game.json", "/deal/new"]
 
@@ -33,8 +32,7 @@ def game(deals: int) -> dict[str, Any]:
 
 
 def _clear() -> None:
-    view._PULKAS.clear()
-    gamedata._KEPT.clear()
+    games._KEPT.clear()
 
 
 def measure(deals: int) -> tuple[dict[str, float], float, int]:

@@ -115,8 +115,8 @@ def start_server(db: Path, threads: int) -> tuple[subprocess.Popen[bytes], int]:
 def make_game(db: Path, deals: int) -> tuple[str, str, list[str]]:
     """A Sochi game for Anna, Boris and Vera (with a random log of `deals` deals)."""
     from scorekeeper import gamefile, sample
+    from scorekeeper.games import create_from_game
     from scorekeeper.store import Store
-    from scorekeeper.web.gamedata import create_from_game
 
     data = sample.random_game(
         random.Random(1), deals, convention="sochi", players=3, options={"pool_target": 5000}

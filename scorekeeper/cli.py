@@ -142,14 +142,13 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from scorekeeper import gamefile
+    from scorekeeper import config, gamefile
+    from scorekeeper.games import load
     from scorekeeper.render.pdf import export_pdf
     from scorekeeper.store import GameNotFound, Store, StoreError
-    from scorekeeper.web.gamedata import load
 
     words = _words(args)
     _ = words.gettext
-    app = _app(args.db)
     kw: dict[str, Any] = {}
     source = Path(args.game)
     try:
@@ -159,7 +158,7 @@ def _export(args: argparse.Namespace) -> int:
             except OSError as error:
                 return _unreadable(words, args.game, error)
         else:
-            database = app.config["DATABASE"]
+            database = config.database_path(args.db)
             if not Path(database).is_file():
                 return _fail(_("there is no database at %(path)s", path=database))
             with Store(database) as store:
@@ -196,7 +195,7 @@ def _fail(message: str, status: int = 1) -> int:
 
 def _app(db: str | None) -> Any:
     """The web app with its configuration (instance/config.py, SCOREKEEPER_*), --db on top."""
-    from scorekeeper.web import create_app
+    from scorekeeper.web import create_app  # only `serve` builds the web app
 
     app = create_app(create_database=False)  # each command opens (or makes) its own
     if db:
@@ -228,6 +227,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
+    from scorekeeper.web.wire import offer_certificate
 
     app = _app(args.db)
     database = app.config["DATABASE"]
@@ -249,7 +249,7 @@ def _serve(args: argparse.Namespace) -> int:
             cert, key = serving.certificate(folder, names)
         except OSError as error:
             return _fail(f"cannot keep the TLS certificate in {folder}: {error.strerror or error}")
-        serving.offer_certificate(app, cert)
+        offer_certificate(app, cert)
     try:
         if args.https:
             server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
@@ -263,7 +263,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"scorekeeper is serving {database}")
     for url in urls:
         print(f"  {url}")
-    base = _base_url(app)
+    base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
     phone = f"{base}/" if base else urls[-1]
     if args.https:
         print(f"\nTLS certificate: {cert}\n  SHA-256 {serving.fingerprint(cert)}")
@@ -279,15 +279,10 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _base_url(app: Any, given: str | None = None) -> str:
-    """The server's public address as configured (--url, SCOREKEEPER_BASE_URL), or ""."""
-    return str(given or app.config.get("BASE_URL") or "").strip().rstrip("/")
-
-
 def _import(args: argparse.Namespace) -> int:
-    from scorekeeper import gamefile
+    from scorekeeper import config, gamefile
+    from scorekeeper.games import create_from_game
     from scorekeeper.store import Store, StoreError
-    from scorekeeper.web.gamedata import create_from_game
 
     words = _words(args)
     try:
@@ -298,8 +293,7 @@ def _import(args: argparse.Namespace) -> int:
         game = gamefile.loads(text)
     except InvalidGame as invalid:
         return _invalid(words, invalid)
-    app = _app(args.db)
-    database = app.config["DATABASE"]
+    database = config.database_path(args.db)
     try:
         with Store(database) as store:
             record = create_from_game(store, game)
@@ -307,7 +301,7 @@ def _import(args: argparse.Namespace) -> int:
         return _fail(str(error))
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
-    base = _base_url(app, args.url)
+    base = config.base_url(args.url)
     count = len(game.deals)
     print(f"imported {game.name or args.file}: {count} deal{'' if count == 1 else 's'}")
     print(f"edit: {base}/g/{record.edit_token}")
@@ -318,9 +312,10 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
+    from scorekeeper import config
     from scorekeeper.store import Store, StoreError
 
-    database = _app(args.db).config["DATABASE"]
+    database = config.database_path(args.db)
     if not Path(database).is_file():
         return _fail(f"there is no database at {database}")
     from scorekeeper.store.store import same_file

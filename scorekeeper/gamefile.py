@@ -10,14 +10,12 @@ from scorekeeper.rules import (
     Game,
     InvalidGame,
     Problem,
-    Sheet,
     Unreadable,
     deal_to_dict,
     find_convention,
     parse_deal,
     replay,
     resolve_options,
-    score,
 )
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, normalize, normalize_all
@@ -54,12 +52,6 @@ def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
     return load(normalize_all(data), max_deals=max_deals)
-
-
-def load_scored(data: Any) -> tuple[Game, Sheet]:
-    """Read a parsed game file and its sheet with a single replay; raises InvalidGame."""
-    game = load(data, check=False, max_deals=FORMAT_MAX_DEALS)
-    return game, score(game)
 
 
 def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:

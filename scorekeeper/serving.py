@@ -157,16 +157,6 @@ def _still_good(cert_path: Path, wanted: set[str]) -> bool:
 CERT_PATH = "/scorekeeper.crt"
 
 
-def offer_certificate(app: Any, cert_path: Path) -> None:
-    """Serve the certificate (public by nature) at CERT_PATH, as a phone installs it."""
-    from flask import send_file
-
-    def download() -> Any:
-        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
-
-    app.add_url_rule(CERT_PATH, "certificate", download)
-
-
 def fingerprint(cert_path: Path) -> str:
     """The certificate's SHA-256 fingerprint, as browsers show it (AB:CD:...)."""
     from cryptography import x509

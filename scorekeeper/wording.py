@@ -11,6 +11,7 @@ decimals. The JSON of `scorekeeper score` is a file format and is not worded her
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gettext as gettext_module
 import os
 from collections.abc import Mapping
@@ -164,6 +165,15 @@ _VULGAR = {
 # -- the language ----------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _int_digits(value: int, pattern: str | None, locale: str) -> str:
+    """A whole number's digits in a language (the pulka writes the same few again and again)."""
+    try:
+        return str(format_decimal(value, format=pattern, locale=locale))
+    except (ArithmeticError, ValueError):
+        return str(value)
+
+
 def known_locale(locale: str | None) -> str:
     """The locale we have words for ("ru_RU.UTF-8" → "ru"); English for anything else."""
     code = (locale or "").split(".")[0].split("_")[0].split("-")[0].lower()
@@ -257,6 +267,8 @@ class Words:
 
     def _digits(self, value: int | Decimal, pattern: str | None = None) -> str:
         """Digits the language's way; a number too long for that (a hostile 1e309) as is."""
+        if type(value) is int:  # noqa: E721 (a Decimal's digits depend on its exponent)
+            return _int_digits(value, pattern, self.locale)
         try:
             return str(format_decimal(value, format=pattern, locale=self.locale))
         except (ArithmeticError, ValueError):

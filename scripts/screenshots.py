@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper import gamefile, sample  # noqa: E402
+from scorekeeper.games import create_from_game  # noqa: E402
 from scorekeeper.store import Store  # noqa: E402
-from scorekeeper.web.gamedata import create_from_game  # noqa: E402
 from tests.browser import SMALL_PHONE, RealServer, launch  # noqa: E402
 
 OUT = ROOT / "docs" / "img"

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import create_from_game
 
 from .helpers import allpass, contract, game_file, misere
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.rules import InvalidGame, resolve_options
 from scorekeeper.rules.notation import MAX_ENTRIES, parse_amount
 from scorekeeper.rules.numbers import (
@@ -27,7 +28,6 @@ from scorekeeper.rules.numbers import (
     read_stake,
 )
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import create_from_game
 
 from .conftest import ROOT, Web
 from .helpers import game_file

@@ -111,6 +111,16 @@ def test_chart_points_are_the_settlements_after_each_deal(seed, length):
     assert points[0] == dict.fromkeys(game.players, 0)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30))
+def test_chart_points_run_on_from_the_points_before_the_last_deal(seed, length):
+    game = gamefile.load(random_game(random.Random(seed), length))
+    assert game.deals
+    before = net_after_each_deal(score(dataclasses.replace(game, deals=game.deals[:-1])))
+    sheet = score(game)
+    assert net_after_each_deal(sheet, before) == net_after_each_deal(sheet)
+
+
 def test_a_period_keeps_the_evenings_on_its_days():
     sheet = sheet_of([contract("A", "6S", {"B": "pass", "C": "pass"})])
     ids = {"A": "p1", "B": "p2", "C": "p3"}

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from scorekeeper import gamefile, sample
+from scorekeeper.games import create_from_game, load
 from scorekeeper.rules import resolve_options, settle
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
-from scorekeeper.web.gamedata import create_from_game, load
 
 from .browser import (
     SMALL_PHONE,

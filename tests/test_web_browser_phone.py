@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from scorekeeper import gamefile, sample
+from scorekeeper.games import create_from_game
 from scorekeeper.store import GameRecord, Store
-from scorekeeper.web.gamedata import create_from_game
 
 from .browser import (
     PHONE,

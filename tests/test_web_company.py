@@ -8,10 +8,10 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 
+from scorekeeper.games import load
 from scorekeeper.rules import settle
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
-from scorekeeper.web.gamedata import load
 
 from .conftest import Web
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from scorekeeper import gamefile
+from scorekeeper.games import file_data
 from scorekeeper.rules import score
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import file_data
 
 from .conftest import Web
 

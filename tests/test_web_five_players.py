@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import create_from_game
 
 from .conftest import Web
 from .helpers import allpass, contract, game_file

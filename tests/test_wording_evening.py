@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import cli, gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.rules import score, settle
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import create_from_game
 from scorekeeper.wording import words_for
 
 from .conftest import Web

@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.rules import InvalidGame
 from scorekeeper.sample import random_game
 from scorekeeper.store import Store
-from scorekeeper.web.gamedata import create_from_game
 from scorekeeper.web.games import routes as game_routes
 
 from .conftest import ROOT, Web

@@ -10,11 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game, load
 from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
-from scorekeeper.web.gamedata import create_from_game, load
 
 FORMAT = "scorekeeper-company/1"
 TOP_KEYS = {"format", "name", "convention", "options", "players", "games", "payments"}

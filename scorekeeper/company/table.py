@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from scorekeeper.games import load
 from scorekeeper.rules import Payment, Settlement, settle
 from scorekeeper.rules.company import (
     Evening,
@@ -25,7 +26,6 @@ from scorekeeper.rules.company import (
     standings,
 )
 from scorekeeper.store.companies import CompanyGame, CompanyRecord
-from scorekeeper.web.gamedata import load
 
 Period = Literal["month", "year", "all"]
 PERIODS: tuple[Period, ...] = ("month", "year", "all")

@@ -163,9 +163,13 @@ def line_chart(
     return ET.tostring(root, encoding="unicode")
 
 
-def evening_chart(sheet: Sheet, words: Words = ENGLISH) -> str:
-    """The evening as a chart: each player's "if it ended now" net after every deal."""
-    points = net_after_each_deal(sheet)
+def evening_chart(
+    sheet: Sheet, words: Words = ENGLISH, points: Sequence[Mapping[str, Fraction]] | None = None
+) -> str:
+    """The evening as a chart: each player's "if it ended now" net after every deal
+    (points: those already computed, as net_after_each_deal gives them)."""
+    if points is None:
+        points = net_after_each_deal(sheet)
     series = [(p, [point[p] for point in points]) for p in sheet.players]
     _ = words.gettext
     title, x_label = _("The result after each deal"), _("deal")

@@ -21,6 +21,7 @@ rule wins over an attribute, so a page can theme it, e.g. for a dark mode):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -604,19 +605,24 @@ def _width(text: str, size: float, *, bold: bool = False) -> float:
     """An estimate of the text's rendered width in user units."""
     total = 0.0
     for char in text:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        if char in _NARROW:
-            total += 0.33
-        elif char.isdigit():
-            total += 0.64
-        elif unicodedata.east_asian_width(char) in ("W", "F") or ord(char) > 0x2FFF:
-            total += 1.25
-        elif char in "…−✓" or char.isupper():
-            total += 0.85
-        else:
-            total += 0.66
+        total += _em(char)
     return total * size * (1.08 if bold else 1.0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _em(char: str) -> float:
+    """The advance width of one character in em (marks take none)."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0.0
+    if char in _NARROW:
+        return 0.33
+    if char.isdigit():
+        return 0.64
+    if unicodedata.east_asian_width(char) in ("W", "F") or ord(char) > 0x2FFF:
+        return 1.25
+    if char in "…−✓" or char.isupper():
+        return 0.85
+    return 0.66
 
 
 def _shorten(text: str, width: float, size: float, *, bold: bool = False) -> str:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .deals import AllPassDeal, Answer, ContractDeal, MisereDeal
-from .scoring import Sheet
+from .scoring import Sheet, _Totals
 from .settlement import Payment, Settlement, fewest_payments, settle
 
 
@@ -243,14 +243,32 @@ _COUNTERS = (
 )
 
 
-def net_after_each_deal(sheet: Sheet) -> list[dict[str, Fraction]]:
+def net_after_each_deal(
+    sheet: Sheet, known: Sequence[Mapping[str, Fraction]] = ()
+) -> list[dict[str, Fraction]]:
     """Each player's "if it ended now" net after deal 0 (nothing played), 1, 2, … (§6).
 
     Deal k's entries never depend on later deals, so the sheet after deal k is the sheet
-    of the first k results; each point is that sheet's own settlement.
+    of the first k results; each point is that sheet's own settlement. The totals run on
+    from one point to the next (one pass over the entries, not one per point). `known`
+    may give the points of this log without its last deal (a sheet kept from before it
+    was added): then only the last point is computed.
     """
+    game = sheet.game
+    if known and len(known) == len(sheet.results):
+        last = Sheet(game, sheet.results, sheet.next_dealer, 0, None, _totals=sheet._totals)
+        return [*(dict(point) for point in known), dict(settle(last).net)]
+    totals = _Totals.empty(game)
+    totals.dealer_index = game.players.index(sheet.next_dealer)
     points: list[dict[str, Fraction]] = []
     for k in range(len(sheet.results) + 1):
-        part = Sheet(sheet.game, sheet.results[:k], sheet.next_dealer, 0, None)
+        if k:
+            result = sheet.results[k - 1]
+            totals = totals.copy()
+            for entry in result.entries:
+                totals.add(entry)
+            if result.dealer is not None:
+                totals.table_deals += 1
+        part = Sheet(game, sheet.results[:k], sheet.next_dealer, 0, None, _totals=totals)
         points.append(dict(settle(part).net))
     return points

@@ -42,7 +42,5 @@ class Reason:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        params = {
-            k: (str(v) if not isinstance(v, Reason) else str(v)) for k, v in self.params.items()
-        }
+        params = {k: str(v) for k, v in self.params.items()}
         return TEMPLATES[self.code].format(**params)

@@ -109,6 +109,16 @@ class _Totals:
             0,
         )
 
+    def add(self, entry: Entry) -> None:
+        """Write one entry of the sheet into the totals."""
+        if entry.column == POOL:
+            self.pool[entry.player] += entry.amount
+        elif entry.column == HILL:
+            self.hill[entry.player] += entry.amount
+        else:
+            assert entry.on is not None
+            self.whists[entry.player][entry.on] += entry.amount
+
     def copy(self) -> _Totals:
         return _Totals(
             dict(self.pool),
@@ -146,13 +156,7 @@ class Sheet:
             _totals.dealer_index = game.players.index(next_dealer)
             _totals.table_deals = sum(1 for r in self.results if r.dealer is not None)
             for entry in self.entries:
-                if entry.column == POOL:
-                    _totals.pool[entry.player] += entry.amount
-                elif entry.column == HILL:
-                    _totals.hill[entry.player] += entry.amount
-                else:
-                    assert entry.on is not None
-                    _totals.whists[entry.player][entry.on] += entry.amount
+                _totals.add(entry)
         self._totals = _totals
         self._pool = {p: Fraction(v) for p, v in _totals.pool.items()}
         self._hill = {p: Fraction(v) for p, v in _totals.hill.items()}

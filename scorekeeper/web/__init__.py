@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Flask
 
+from scorekeeper import config
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
 
 from . import context, i18n, security, storage, templating, wire
@@ -24,13 +25,10 @@ def create_app(
     The database file is created here if it does not exist yet (create_database); later
     requests never create one (a vanished file is a 503).
     """
-    # The instance folder (database, secret key, TLS certificate, config.py): Flask's default
-    # (instance/ beside a checkout, <venv>/var/scorekeeper.web-instance for an installed
-    # copy) unless SCOREKEEPER_INSTANCE names one.
-    instance = os.environ.get("SCOREKEEPER_INSTANCE")
+    # The instance folder (database, secret key, TLS certificate, config.py): see config.
     app = Flask(
         __name__,
-        instance_path=str(Path(instance).resolve()) if instance else None,
+        instance_path=str(config.instance_path()),
         instance_relative_config=True,
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
@@ -54,14 +52,8 @@ def create_app(
         SEND_FILE_MAX_AGE_DEFAULT=None,
     )
     if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.from_prefixed_env("SCOREKEEPER")
-        # Text settings as typed: from_prefixed_env would read a password "1234" as a number.
-        for key in ("DB", "PASSWORD", "SECRET_KEY", "BASE_URL", "TRUSTED_PROXY"):
-            if f"SCOREKEEPER_{key}" in os.environ:
-                app.config[key] = os.environ[f"SCOREKEEPER_{key}"]
-        if app.config.get("DB"):
-            app.config["DATABASE"] = app.config["DB"]
+        # instance/config.py, SCOREKEEPER_* (as the CLI reads them: scorekeeper.config)
+        app.config.from_mapping(config.settings(app.instance_path))
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):

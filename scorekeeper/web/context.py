@@ -6,12 +6,11 @@ import dataclasses
 
 from flask import Flask, abort, g, redirect, request, url_for
 from werkzeug.routing import BaseConverter
-from werkzeug.wrappers import Response
 
+from scorekeeper.games import Loaded, load
 from scorekeeper.store import GameNotFound, GameRecord
 
 from . import recent
-from .gamedata import Loaded, load
 from .storage import get_store
 
 
@@ -21,16 +20,16 @@ class TokenConverter(BaseConverter):
     regex = r"[A-Za-z0-9_-]{8,100}"
 
 
-def open_game(mode: str, token: str) -> Loaded | Response:
+def open_game(mode: str, token: str) -> Loaded:
     """The game for a page: /g/ with the edit token, /v/ always read-only.
 
-    A view token under /g/ is redirected to /v/; an edit token under /v/ shows the game
-    read-only, exactly as a follower sees it.
+    A view token under /g/ is redirected to /v/ (the request ends here, with the redirect);
+    an edit token under /v/ shows the game read-only, exactly as a follower sees it.
     """
     record = _get_game(token, mode)
     if mode == "g" and record.access != "edit":
         args = request.view_args or {}
-        return redirect(url_for(request.endpoint or "games.show", **{**args, "mode": "v"}))
+        abort(redirect(url_for(request.endpoint or "games.show", **{**args, "mode": "v"})))
     if mode == "v" and record.access == "edit":
         record = dataclasses.replace(record, access="view", edit_token="")
     loaded = load(record)

@@ -147,3 +147,13 @@ def init_app(app: Flask) -> None:
     app.after_request(_after)
     if Path(app.static_folder or "", "sw.js").is_file():
         app.add_url_rule("/sw.js", "service_worker", service_worker)
+
+
+def offer_certificate(app: Flask, cert_path: Path) -> None:
+    """Serve the certificate (public by nature) at CERT_PATH, as a phone installs it."""
+    from scorekeeper.serving import CERT_PATH
+
+    def download() -> Any:
+        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
+
+    app.add_url_rule(CERT_PATH, "certificate", download)

@@ -10,10 +10,7 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
-from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
-
-from ..context import edit_game
-from ..gamedata import (
+from scorekeeper.games import (
     Check,
     Loaded,
     check_deal,
@@ -22,6 +19,9 @@ from ..gamedata import (
     load,
     remember,
 )
+from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
+
+from ..context import edit_game
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm, new_key

@@ -15,9 +15,9 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
+from scorekeeper.games import Loaded, describe, finished_report
 
 from ..context import edit_game, open_game
-from ..gamedata import Loaded, describe, finished_report
 from ..i18n import get_locale, words
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm
@@ -31,8 +31,6 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     version = loaded.record.version
     return render_template(
         "game.html",
@@ -93,8 +91,6 @@ def _attachment(data: bytes, mimetype: str, name: str) -> Response:
 @bp.route(GAME + ".json")
 def twin(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     cached = _fresh(loaded, "twin")
     if cached is not None:
         return cached
@@ -119,8 +115,6 @@ def version(mode: str, token: str) -> Response:
 @bp.route(GAME + "/game.json")
 def download(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     cached = _fresh(loaded, "file")
     if cached is not None:
         return cached
@@ -145,17 +139,9 @@ def _give_back_memory() -> None:
 
 @bp.route(GAME + "/pulka.pdf")
 def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
-    loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
-    try:
-        from scorekeeper.render.pdf import sheet_pdf
-    except ImportError:
-        from ..storage import error_page
+    from scorekeeper.render.pdf import sheet_pdf
 
-        return error_page(
-            503, _("No PDF here"), _("This server cannot make PDF files yet; use the game file.")
-        )
+    loaded = open_game(mode, token)
     cached = _fresh(loaded, "pdf")
     if cached is not None:
         return cached
@@ -189,8 +175,6 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
 @bp.route(GAME + "/log")
 def log(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     rows = list(zip(loaded.record.deals, loaded.sheet.results, strict=True))
     return render_template("log.html", loaded=loaded, rows=rows)
 
@@ -198,8 +182,6 @@ def log(mode: str, token: str) -> str | Response:
 @bp.route(GAME + "/settlement")
 def settlement(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     return render_template(
         "settlement.html",
         loaded=loaded,
@@ -213,8 +195,6 @@ def settlement(mode: str, token: str) -> str | Response:
 @bp.route(GAME + "/deal/<int:deal_id>/history")
 def history(mode: str, token: str, deal_id: int | None = None) -> str | Response:
     loaded = open_game(mode, token)
-    if isinstance(loaded, Response):
-        return loaded
     revisions = get_store().revisions(token, deal_id)
     players = loaded.game.players
     live = {d.id: d for d in loaded.record.deals}

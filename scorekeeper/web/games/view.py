@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from flask import current_app, url_for
+from flask import url_for
 from flask_babel import _
 from markupsafe import Markup
 
+from scorekeeper.games import Loaded
+from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import DealResult, seat
 
-from ..gamedata import Loaded
 from ..i18n import get_locale, words
 
 
@@ -48,7 +47,7 @@ class Summary:
     streak: int
     min_level: int | None
     last: DealResult | None
-    pulka: Markup | None
+    pulka: Markup
     view_url: str
 
 
@@ -85,37 +84,18 @@ def game_summary(loaded: Loaded) -> Summary:
     )
 
 
-_PULKAS: OrderedDict[tuple[object, ...], str] = OrderedDict()
-_PULKAS_LOCK = threading.Lock()
-_PULKAS_KEPT = 64
-
-
-def pulka(loaded: Loaded) -> Markup | None:
+def pulka(loaded: Loaded) -> Markup:
     """The paper pulka as inline SVG, drawn once per game version and language.
 
     Drawing a long evening takes tens of milliseconds, and every phone following the game
-    asks for the same page; a game's version changes with every write, so a kept drawing
-    is never stale.
+    asks for the same page; the drawing is kept with the game's state in the game cache
+    (a game's version changes with every write, so a kept drawing is never stale).
     """
-    try:
-        from scorekeeper.render.pulka import pulka_svg
-    except ImportError:
-        return None
     record = loaded.record
-    # The file, the game and the moment of its last write name one state of one sheet, even
-    # if the database file is swapped for a backup while the server runs.
-    where = current_app.config["DATABASE"]
-    key = (where, record.id, record.created_at, record.version, record.updated_at, get_locale())
-    with _PULKAS_LOCK:
-        svg = _PULKAS.get(key)
-        if svg is not None:
-            _PULKAS.move_to_end(key)
-    if svg is None:
-        svg = pulka_svg(loaded.sheet, title=record.name or None, words=words())
-        with _PULKAS_LOCK:
-            _PULKAS[key] = svg
-            while len(_PULKAS) > _PULKAS_KEPT:
-                _PULKAS.popitem(last=False)
+    svg = loaded.kept(
+        ("pulka", get_locale()),
+        lambda: pulka_svg(loaded.sheet, title=record.name or None, words=words()),
+    )
     return Markup(svg)
 
 

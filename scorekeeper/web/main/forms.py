@@ -109,10 +109,6 @@ class NewGameBase(PasswordMixin, FlaskForm):
         """The seats' name fields in seating order."""
         return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
 
-    def option_fields(self, specs: tuple[opts.OptionSpec, ...]) -> list[Field]:
-        """The fields of these options."""
-        return [self[spec.field] for spec in specs]
-
     def players(self) -> list[str]:
         """The names typed in (NFC), in seating order, without empty seats."""
         return [_name(f.data) for f in self.player_fields() if _name(f.data)]

@@ -10,12 +10,12 @@ from flask_babel import _, format_date
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
+from scorekeeper.games import create_from_game
 from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
 from scorekeeper.store import GameNotFound
 
 from .. import recent
 from ..context import edit_game
-from ..gamedata import create_from_game
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import RematchForm, choices

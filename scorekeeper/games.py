@@ -1,12 +1,15 @@
-"""Between the store and the rules: a stored game as a rules Game, its sheet, and checks of a
-change to its log before anything is written. No Flask here: the CLI uses it too."""
+"""The game service, between the store and the rules: a stored game as a rules Game, its
+sheet, and checks of a change to its log before anything is written. The web and the CLI
+both use it; no Flask here."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from fractions import Fraction
+from typing import Any, TypeVar, cast
 
 from scorekeeper import gamefile, report
 from scorekeeper.rules import (
@@ -19,9 +22,12 @@ from scorekeeper.rules import (
     replay,
     settle,
 )
+from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
+
+_T = TypeVar("_T")
 
 
 def file_data(record: GameRecord) -> dict[str, Any]:
@@ -49,7 +55,19 @@ class Loaded:
     sheet: Sheet
     problems: list[Problem]
     """Deals of the stored log that cannot be scored (should not happen; shown if it does)."""
-    _settlement: Settlement | None = field(default=None, repr=False)
+    _memo: dict[Hashable, object] = field(default_factory=dict, repr=False)
+    """What was computed from this state of the game (its settlement, drawings): kept with
+    it in the cache, shared by every page that opens the same state."""
+
+    def kept(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """A value computed from this state once (make()), then kept with it."""
+        try:
+            return cast(_T, self._memo[key])
+        except KeyError:
+            pass
+        value = make()
+        self._memo[key] = value
+        return value
 
     @property
     def editable(self) -> bool:
@@ -64,9 +82,7 @@ class Loaded:
     @property
     def settlement(self) -> Settlement:
         """The settlement of the sheet as it stands."""
-        if self._settlement is None:
-            self._settlement = settle(self.sheet)
-        return self._settlement
+        return self.kept("settlement", lambda: settle(self.sheet))
 
     @property
     def can_add_deal(self) -> bool:
@@ -82,14 +98,6 @@ class Loaded:
         snapshot = self.record.finished_snapshot
         return self.record.finished and snapshot is not None and snapshot != self.report()
 
-    def result_of(self, deal_id: int) -> DealResult:
-        """The replayed result of a live deal; raises KeyError if it is not on the sheet."""
-        for record in self.record.deals:
-            if record.id == deal_id:
-                return self.sheet.results[record.position]
-        raise KeyError(deal_id)
-
-
 _KEPT: OrderedDict[tuple[object, ...], Loaded] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 _KEPT_MAX = 32
@@ -97,23 +105,26 @@ _KEPT_MAX = 32
 
 def _key(record: GameRecord) -> tuple[object, ...]:
     # The view token is random and unique, so it names the game on any server and in any
-    # database file; version and the time of the last write name one state of it.
-    return (record.view_token, record.version, record.updated_at, record.access)
+    # database file; its version names one state of it (and the time of the last write,
+    # should a database file be swapped for a backup that went on to the same version).
+    # The same state opened by its edit or its view link is one entry.
+    return (record.view_token, record.version, record.updated_at)
 
 
 def load(record: GameRecord) -> Loaded:
     """Read a stored game and replay it; raises InvalidGame if a stored deal is unreadable.
 
     A phone asks for the same state of a game several times in a row (the form, the check,
-    the save; every follower's page), so the replayed sheet of recent states is kept. The
-    sheet is a value: nothing on it changes once it is computed.
+    the save; every follower's page), so the replayed sheet of recent states is kept, with
+    what was computed from it (Loaded.kept). The sheet is a value: nothing on it changes
+    once it is computed. This is the one cache of game states.
     """
     key = _key(record)
     with _KEPT_LOCK:
         kept = _KEPT.get(key)
         if kept is not None:
             _KEPT.move_to_end(key)
-            return Loaded(record, kept.game, kept.sheet, kept.problems)
+            return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
     game = gamefile.load(file_data(record), check=False)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
@@ -150,6 +161,8 @@ class Check:
     """The changed deal's replayed result, when there is one."""
     all_problems: list[Problem] = field(default_factory=list)
     """Every problem of the changed log, as a replay of it reports them."""
+    points_before: list[dict[str, Fraction]] | None = None
+    """For a deal added at the end: the chart points of the log before it, if computed."""
 
     @property
     def ok(self) -> bool:
@@ -160,6 +173,23 @@ class Check:
 def _replayed(loaded: Loaded, deals: list[Deal], focus: int | None) -> Check:
     """Replay a changed log; focus is the 1-based number of the changed deal, if any."""
     sheet, problems = replay(loaded.game.with_deals(tuple(deals)))
+    return _checked(loaded, sheet, problems, focus)
+
+
+def _appended(loaded: Loaded, deal: Deal) -> Check:
+    """A deal added at the end: the kept sheet plus that one deal, no replay of the log.
+
+    The deals before it are scored as they were (a deal never changes an earlier one), so
+    the problems of the longer log are the kept ones and the new deal's own.
+    """
+    sheet, own = loaded.sheet.plus(deal)
+    check = _checked(loaded, sheet, [*loaded.problems, *own], len(loaded.game.deals) + 1)
+    check.points_before = cast(list[dict[str, Fraction]] | None, loaded._memo.get(_POINTS))
+    return check
+
+
+def _checked(loaded: Loaded, sheet: Sheet, problems: list[Problem], focus: int | None) -> Check:
+    """The check of a changed log from its sheet and problems; focus as in _replayed."""
     before = {(p.template, tuple(sorted(p.params.items()))) for p in loaded.problems}
     own = [p for p in problems if focus is not None and p.deal == focus]
     later = [
@@ -179,7 +209,20 @@ def remember(record: GameRecord, check: Check) -> None:
     """
     if check.sheet is None:
         return
-    _keep(Loaded(record, check.sheet.game, check.sheet, check.all_problems))
+    loaded = Loaded(record, check.sheet.game, check.sheet, check.all_problems)
+    if check.points_before is not None:
+        loaded._memo[_POINTS_BEFORE] = check.points_before
+    _keep(loaded)
+
+
+_POINTS, _POINTS_BEFORE = "net points", "net points before"
+
+
+def net_points(loaded: Loaded) -> list[dict[str, Fraction]]:
+    """Each player's "if it ended now" net after every deal (the evening chart), kept with
+    the state; a state saved as the one before plus a deal adds one point to its points."""
+    known = cast(list[dict[str, Fraction]], loaded._memo.pop(_POINTS_BEFORE, []))
+    return loaded.kept(_POINTS, lambda: net_after_each_deal(loaded.sheet, known))
 
 
 def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:
@@ -187,14 +230,11 @@ def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None
     deal, problems = parse_deal(data, loaded.game.players)
     if deal is None or problems:
         return Check(problems)
-    deals = list(loaded.game.deals)
     if position is None:
-        deals.append(deal)
-        focus = len(deals)
-    else:
-        deals[position] = deal
-        focus = position + 1
-    return _replayed(loaded, deals, focus)
+        return _appended(loaded, deal)
+    deals = list(loaded.game.deals)
+    deals[position] = deal
+    return _replayed(loaded, deals, position + 1)
 
 
 def check_delete(loaded: Loaded, position: int) -> Check:
