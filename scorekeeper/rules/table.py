@@ -54,6 +54,9 @@ from .seat import Seat, seat
 
 TRICKS_IN_A_DEAL = 10
 
+#: The order the form shows the answers in (whists first, half-whist last).
+_SHOWN_ORDER = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS, Answer.HALF_WHIST)
+
 #: The kinds of entry the deal form can read (the seat may allow them all).
 FORM_KINDS = ("contract", "misere", "allpass", "redeal", "correction", "penalty")
 
@@ -109,13 +112,16 @@ class Table:
         return [Contract(lv, suit) for lv in self.levels() for suit in Suit]
 
     def all_answers(self) -> list[str]:
-        """Every answer a defender may give in this game, whatever the contract."""
-        if self.hussar:
-            return [a.value for a in (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)]
-        answers = [Answer.WHIST, Answer.PASS]
-        if self.seat.half_whist_levels:
-            answers.append(Answer.HALF_WHIST)
-        return [a.value for a in answers]
+        """Every answer a defender may give in this game, whatever the contract: what the
+        seat allows any defender on any contract (Answer's order)."""
+        declarer = self.seat.active[0]
+        allowed = {
+            answer
+            for contract in self.contracts()
+            for answers in self.seat.answers(declarer, contract).values()
+            for answer in answers
+        }
+        return [a.value for a in _SHOWN_ORDER if a in allowed]
 
     def defenders_of(self, declarer: str) -> list[str]:
         """The defenders of a declarer, in the order they answer (§2). For a player who does
