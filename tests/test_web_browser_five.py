@@ -10,7 +10,6 @@ tests/artifacts/.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +17,16 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .browser import (
+from .browser import (  # noqa: F401 (the store and phone fixtures)
     SMALL_PHONE,
     enter_deal,
     new_game,
     no_overflow,
     save_deal,
+    served_store,
     shot,
     small_targets,
+    table_phone,
 )
 from .test_web_browser_evening import download, settlement_from_the_cli, settlement_on_the_page
 from .test_web_browser_table import everything_in_view, open_form
@@ -33,27 +34,6 @@ from .test_web_browser_table import everything_in_view, open_form
 pytestmark = pytest.mark.browser
 
 FIVE = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
-
-
-@pytest.fixture
-def store(real_server: Any) -> Iterator[Store]:
-    """The served database, read as the server wrote it."""
-    with Store(real_server.db) as s:
-        yield s
-
-
-@pytest.fixture
-def phone(real_server: Any, chromium: Any) -> Iterator[tuple[Any, str, list[str]]]:
-    """A 375 × 667 page on the real server that keeps downloads, collecting console errors."""
-    context = chromium.new_context(viewport=SMALL_PHONE, accept_downloads=True)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    try:
-        yield page, real_server.url, problems
-    finally:
-        context.close()
 
 
 def active_of(deal_index: int) -> list[str]:

@@ -11,40 +11,18 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from scorekeeper.store import Store
 
-from .browser import SMALL_PHONE, enter_deal, new_game, save_deal, shot
+from .browser import SMALL_PHONE, enter_deal, new_game, save_deal, served_store, shot, table_phone  # noqa: F401 (the store and phone fixtures)
 
 pytestmark = pytest.mark.browser
 
 THREE = ["Anna", "Boris", "Vera"]
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
-
-
-@pytest.fixture
-def store(real_server: Any) -> Iterator[Store]:
-    """The served database, read as the server wrote it."""
-    with Store(real_server.db) as s:
-        yield s
-
-
-@pytest.fixture
-def phone(real_server: Any, chromium: Any) -> Iterator[tuple[Any, str, list[str]]]:
-    """A 375 × 667 page on the real server, collecting console errors."""
-    context = chromium.new_context(viewport=SMALL_PHONE)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    try:
-        yield page, real_server.url, problems
-    finally:
-        context.close()
 
 
 def in_view(page: Any, selector: str) -> bool:
