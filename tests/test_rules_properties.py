@@ -185,9 +185,13 @@ def _same_sheet(a, b) -> None:
     ]
     for p in a.players:
         assert (a.pool(p), a.hill(p)) == (b.pool(p), b.hill(p))
+        # The running sums the pulka writes (kept from sheet to sheet by Sheet.plus).
+        for column in ("pool", "hill"):
+            assert a.running(p, column) == b.running(p, column)
         for q in a.players:
             if q != p:
                 assert a.whists(p, q) == b.whists(p, q)
+                assert a.running(p, "whists", q) == b.running(p, "whists", q)
     assert (a.next_dealer, a.allpass_streak, a.ended_after, a.finished, a.deal_count()) == (
         b.next_dealer,
         b.allpass_streak,
@@ -208,9 +212,15 @@ def test_one_deal_on_top_of_a_sheet_is_the_same_as_replaying_the_log(seed, lengt
     data = a_game(seed, length)
     game = gamefile.load(data)
     sheet, _ = replay(game.with_deals(()))
-    for deal in game.deals:
+    for number, deal in enumerate(game.deals):
+        drawn = None
+        if number % 3 == 1:  # as a drawing of the pulka between saves
+            drawn = [sheet.running(p, c) for p in game.players for c in ("pool", "hill")]
+        before = sheet
         sheet, problems = sheet.plus(deal)
         assert problems == []
+        if drawn is not None:  # the sheet before the save is a value: not changed by it
+            assert [before.running(p, c) for p in game.players for c in ("pool", "hill")] == drawn
     _same_sheet(sheet, score(game))
     # A deal that cannot be written: a declarer who does not play, or tricks that do not add up.
     players = game.players

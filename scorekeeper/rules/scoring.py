@@ -150,7 +150,7 @@ class Sheet:
         self.ended_after = ended_after
         self.problems: tuple[Problem, ...] = tuple(problems)
         """Every problem of the log (deals with problems write nothing)."""
-        self._running: dict[tuple[str, str, str | None], list[Fraction]] | None = None
+        self._running: _Running | None = None
         if _totals is None:
             _totals = _Totals.empty(game)
             _totals.dealer_index = game.players.index(next_dealer)
@@ -173,7 +173,10 @@ class Sheet:
         game = self.game.with_deals((*self.game.deals, deal))
         scorer = _Scorer(game, self)
         scorer.step(len(game.deals), deal)
-        return scorer.sheet(), scorer.problems[len(self.problems) :]
+        sheet = scorer.sheet()
+        if self._running is not None:
+            sheet._running = _run_on(self._running, sheet.results[len(self.results) :])
+        return sheet, scorer.problems[len(self.problems) :]
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -211,15 +214,7 @@ class Sheet:
         if self._running is None:
             # One pass over the entries for every column of every player (the drawing asks
             # for all of them).
-            index: dict[tuple[str, str, str | None], list[Fraction]] = {}
-            for entry in self.entries:
-                key = (entry.player, entry.column, entry.on)
-                sums = index.get(key)
-                if sums is None:
-                    index[key] = [entry.amount]
-                else:
-                    sums.append(sums[-1] + entry.amount)
-            self._running = index
+            self._running = _run_on({}, self.results)
         return list(self._running.get((player, column, on), ()))
 
     @property
@@ -317,6 +312,29 @@ def replay(game: Game) -> tuple[Sheet, list[Problem]]:
     sheet = scorer.sheet()
     object.__setattr__(game, "_replayed", (sheet, scorer.problems))
     return sheet, list(scorer.problems)
+
+
+_Running = dict[tuple[str, str, str | None], list[Fraction]]
+
+
+def _run_on(running: _Running, results: Sequence[DealResult]) -> _Running:
+    """The running sums of every column after `results`, from those before them (kept as
+    they are: a column the results do not write on is shared, not copied)."""
+    index = dict(running)
+    grown: set[tuple[str, str, str | None]] = set()
+    for result in results:
+        for entry in result.entries:
+            key = (entry.player, entry.column, entry.on)
+            sums = index.get(key)
+            if sums is None:
+                index[key] = [entry.amount]
+                grown.add(key)
+            else:
+                if key not in grown:
+                    sums = index[key] = list(sums)
+                    grown.add(key)
+                sums.append(sums[-1] + entry.amount)
+    return index
 
 
 class _Scorer:
