@@ -8,7 +8,10 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -54,6 +57,59 @@ def _dump(value: object, what: str) -> str:
 def _load(text: str | None) -> Any:
     """Return the value of a JSON text column (None stays None)."""
     return None if text is None else json.loads(text)
+
+
+class _KeptDeals:
+    """The live deals of recent states of games, shared by every Store of the process.
+
+    A state of a game, named by (view token, version, time of the last write), never changes:
+    every change to a deal is a versioned write. So a page that opens a state already read
+    reads one row, not the whole log; and a new state reuses the deals it shares with the
+    last one read (a save adds one deal: only that one is decoded).
+    """
+
+    def __init__(self, states: int = 64) -> None:
+        self._lock = threading.Lock()
+        self._states: OrderedDict[tuple[str, int, str], list[DealRecord]] = OrderedDict()
+        self._latest: OrderedDict[str, dict[int, DealRecord]] = OrderedDict()
+        self._size = states
+
+    def get(self, key: tuple[str, int, str]) -> list[DealRecord] | None:
+        with self._lock:
+            deals = self._states.get(key)
+            if deals is not None:
+                self._states.move_to_end(key)
+            return deals
+
+    def build(self, key: tuple[str, int, str], rows: list[Row]) -> list[DealRecord]:
+        """The deals of the state `key` from its live rows (in order)."""
+        with self._lock:
+            known = self._latest.get(key[0], {})
+        deals = []
+        for position, row in enumerate(rows):
+            deal = known.get(row["id"])
+            if deal is None or deal.updated_at != row["updated_at"]:
+                deal = DealRecord(
+                    id=row["id"],
+                    position=position,
+                    data=_load(row["data"]),
+                    created_at=row["created_at"],
+                    updated_at=row["updated_at"],
+                )
+            elif deal.position != position:
+                deal = replace(deal, position=position)
+            deals.append(deal)
+        with self._lock:
+            self._states[key] = deals
+            self._latest[key[0]] = {deal.id: deal for deal in deals}
+            self._latest.move_to_end(key[0])
+            for kept in (self._states, self._latest):
+                while len(kept) > self._size:
+                    kept.popitem(last=False)
+        return deals
+
+
+_KEPT_DEALS = _KeptDeals()
 
 
 class Store:
@@ -658,19 +714,13 @@ class Store:
     def _record(self, game_id: int, access: Access) -> GameRecord:
         """Return the GameRecord of a game with its live deals in order."""
         row = self._rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
-        live = self._rows(
-            "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
-        )
-        deals = [
-            DealRecord(
-                id=deal["id"],
-                position=position,
-                data=_load(deal["data"]),
-                created_at=deal["created_at"],
-                updated_at=deal["updated_at"],
+        state = (str(row["view_token"]), int(row["version"]), str(row["updated_at"]))
+        deals = _KEPT_DEALS.get(state)
+        if deals is None:
+            live = self._rows(
+                "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
             )
-            for position, deal in enumerate(live)
-        ]
+            deals = _KEPT_DEALS.build(state, live)
         return GameRecord(
             id=row["id"],
             name=row["name"],
@@ -686,7 +736,7 @@ class Store:
             edit_token=row["edit_token"] if access == "edit" else "",
             view_token=row["view_token"],
             access=access,
-            deals=deals,
+            deals=list(deals),
         )
 
     def _deal_record(self, game: GameRecord, deal_id: int) -> DealRecord:
