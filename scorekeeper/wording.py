@@ -174,6 +174,12 @@ def _int_digits(value: int, pattern: str | None, locale: str) -> str:
         return str(value)
 
 
+@functools.lru_cache(maxsize=8192)
+def _amount(locale: str, value: Fraction) -> str:
+    """Words.amount, kept: a pulka writes the same running sums on every drawing of it."""
+    return Words(locale)._amount(value)
+
+
 def known_locale(locale: str | None) -> str:
     """The locale we have words for ("ru_RU.UTF-8" → "ru"); English for anything else."""
     code = (locale or "").split(".")[0].split("_")[0].split("-")[0].lower()
@@ -253,7 +259,9 @@ class Words:
 
     def amount(self, value: Fraction | int) -> str:
         """An exact amount: "1 234⅓" in Russian, "−5 2/7", never a rounded decimal."""
-        value = Fraction(value)
+        return _amount(self.locale, value if type(value) is Fraction else Fraction(value))
+
+    def _amount(self, value: Fraction) -> str:
         sign = MINUS if value < 0 else ""
         whole, part = divmod(abs(value), 1)
         whole_text = self._digits(int(whole))

@@ -449,18 +449,7 @@ def _write_chain(
     if not values:
         return
     tail = " ✓" if check else ""
-    thickness = (scales[0] - scales[1]) * side.depth
-    for size in _sizes(CHAIN_FONT, CHAIN_MIN_FONT):
-        max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
-        widths = _line_widths(side, scales, part, size, max_lines)
-        lines = _wrap(values, tail, size, widths)
-        if lines is not None:
-            break
-    else:
-        size = CHAIN_MIN_FONT
-        max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
-        widths = _line_widths(side, scales, part, size, max_lines)
-        lines = _wrap_tail(values, tail, size, widths)
+    size, lines = _chain_layout(side, scales, part, tuple(values), tail)
     attrs = {"class": f"pulka-chain {css}"}
     if on is not None:
         attrs["data-on"] = _clean(on)
@@ -478,6 +467,29 @@ def _write_chain(
                 mark.text = tail
         else:
             text.text = line
+
+
+@functools.lru_cache(maxsize=1024)
+def _chain_layout(
+    side: _Side,
+    scales: tuple[float, float],
+    part: tuple[float, float],
+    values: tuple[str, ...],
+    tail: str,
+) -> tuple[float, list[tuple[str, bool]]]:
+    """The font size and the lines of a running sum in its band (kept: after a deal only
+    the chains it wrote on are laid out again)."""
+    thickness = (scales[0] - scales[1]) * side.depth
+    for size in _sizes(CHAIN_FONT, CHAIN_MIN_FONT):
+        max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
+        widths = _line_widths(side, scales, part, size, max_lines)
+        lines = _wrap(list(values), tail, size, widths)
+        if lines is not None:
+            return size, lines
+    size = CHAIN_MIN_FONT
+    max_lines = max(1, min(MAX_LINES, int((thickness - 2) // (size * LINE_HEIGHT))))
+    widths = _line_widths(side, scales, part, size, max_lines)
+    return size, _wrap_tail(list(values), tail, size, widths)
 
 
 def _write_name(parent: ET.Element, side: _Side, player: str, outer: float) -> None:
@@ -560,18 +572,20 @@ def _wrap(
 ) -> list[tuple[str, bool]] | None:
     """Break "2.6.10" after dots into at most len(widths) lines, or None if it does not fit."""
     lines: list[str] = []
-    current = ""
+    current, current_em = "", 0.0
+    limits = [width / size for width in widths]  # in em, as the pieces are measured
+    last = len(values) - 1
     for i, value in enumerate(values):
-        piece = (
-            value + (tail if i == len(values) - 1 else "") + ("." if i < len(values) - 1 else "")
-        )
-        if current and _width(current + piece, size) > widths[len(lines)]:
+        piece = value + (tail if i == last else ".")
+        piece_em = _text_em(piece)
+        if current and current_em + piece_em > limits[len(lines)]:
             lines.append(current)
-            current = ""
-            if len(lines) == len(widths):
+            current, current_em = "", 0.0
+            if len(lines) == len(limits):
                 return None
         current += piece
-    if _width(current, size) > widths[len(lines)]:
+        current_em += piece_em
+    if current_em > limits[len(lines)]:
         return None
     lines.append(current)
     return [(line, i == len(lines) - 1) for i, line in enumerate(lines)]
@@ -603,10 +617,13 @@ _NARROW = set(".,:;!|'ilIj ")
 
 def _width(text: str, size: float, *, bold: bool = False) -> float:
     """An estimate of the text's rendered width in user units."""
-    total = 0.0
-    for char in text:
-        total += _em(char)
-    return total * size * (1.08 if bold else 1.0)
+    return _text_em(text) * size * (1.08 if bold else 1.0)
+
+
+@functools.lru_cache(maxsize=16384)
+def _text_em(text: str) -> float:
+    """The advance width of a text in em (a chain's values come back on every drawing)."""
+    return sum(map(_em, text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -648,5 +665,14 @@ def _clean(text: str) -> str:
 
 def _uid(sheet: Sheet, title: str | None) -> str:
     """A stable id prefix, distinct for different sheets drawn on one page."""
-    key = repr((title, sheet.players, [str(e) for e in sheet.entries])).encode()
+    players = sheet.players
+    key = repr(
+        (
+            title,
+            players,
+            len(sheet.entries),
+            [(sheet.pool(p), sheet.hill(p)) for p in players],
+            [sheet.whists(p, q) for p in players for q in players if p != q],
+        )
+    ).encode()
     return "pulka-" + hashlib.sha1(key, usedforsecurity=False).hexdigest()[:8]
