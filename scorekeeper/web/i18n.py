@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import urlencode
 
+from babel.support import Translations
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
+from wtforms.i18n import messages_path
 
 from scorekeeper.wording import Words, words_for
 
@@ -16,7 +19,15 @@ _YEAR = 365 * 24 * 3600
 
 
 def get_locale() -> str:
-    """The locale of this request (also a Jinja global for templates)."""
+    """The locale of this request (also a Jinja global for templates); asked dozens of
+    times by one page, so worked out once."""
+    found = g.get("page_locale")
+    if found is None:
+        found = g.page_locale = _choose_locale()
+    return str(found)
+
+
+def _choose_locale() -> str:
     chosen = g.get("chosen_lang")
     if chosen:
         return str(chosen)
@@ -46,6 +57,14 @@ def _remember_choice() -> None:
     lang = request.args.get("lang")
     if lang in LANGUAGES:
         g.chosen_lang = lang
+    # Flask-WTF reads the catalogue of WTForms' own messages from the file on every request
+    # that has a form, unless the request already holds it: give it the one kept.
+    request.wtforms_translations = _wtforms_translations(get_locale())  # type: ignore[attr-defined]
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def _wtforms_translations(locale: str) -> Translations:
+    return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
 def _set_cookie(response: Response) -> Response:

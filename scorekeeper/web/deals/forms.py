@@ -79,10 +79,12 @@ class _DealBase(WriteForm):
         self.contract.choices = choices(
             (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
         )
+        labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
+        answers = [(a, labels[a]) for a in seat.all_answers()]
+        tricks = [(str(n), str(n)) for n in range(11)]
         for i in range(SEATS):
-            labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-            self[f"answer_{i}"].choices = choices((a, labels[a]) for a in seat.all_answers())
-            self[f"tricks_{i}"].choices = choices((str(n), str(n)) for n in range(11))
+            self[f"answer_{i}"].choices = choices(answers)
+            self[f"tricks_{i}"].choices = choices(tricks)
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
         for j in range(CORRECTION_ROWS):
             self[f"corr_player_{j}"].choices = choices(seats)

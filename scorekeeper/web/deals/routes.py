@@ -25,7 +25,7 @@ from ..context import edit_game
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm, new_key
-from . import bp
+from . import bp, drawn
 from .forms import DealForm, Reading, Seat, place, read, seat_for
 
 
@@ -152,6 +152,8 @@ def _deal_page(
         seat=seat,
         deal=deal,
         reading=reading,
+        fields=drawn.fields(loaded, form, seat, deal, reading),
+        table_json=drawn.table_json(loaded, seat),
         result=result,
         entries=_entries(result),
         conflict=conflict,

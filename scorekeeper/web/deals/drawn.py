@@ -1,0 +1,79 @@
+"""What the deal page draws the same way deal after deal, kept in the process.
+
+A blank deal form depends only on the seat it is entered at — the game's players and
+options, who deals, who plays, what the all-pass exit allows — and on the language: at a
+table of three there are three such seats all evening. Drawing its hundreds of fields and
+the rules for the page's script took most of the time of every deal page, so both are
+drawn once per seat and kept. A form sent back with its input (a check without the script,
+a refused save) and the form of a saved deal are drawn anew.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from flask import render_template, request
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
+
+from scorekeeper.games import Loaded
+from scorekeeper.store import DealRecord
+
+from ..i18n import get_locale
+from .forms import DealForm, Reading, Seat
+
+_T = TypeVar("_T")
+_KEPT: OrderedDict[Hashable, Any] = OrderedDict()
+_LOCK = threading.Lock()
+_SIZE = 256
+
+
+def _kept(key: Hashable, make: Callable[[], _T]) -> _T:
+    with _LOCK:
+        if key in _KEPT:
+            _KEPT.move_to_end(key)
+            return _KEPT[key]  # type: ignore[no-any-return]
+    value = make()
+    with _LOCK:
+        _KEPT[key] = value
+        while len(_KEPT) > _SIZE:
+            _KEPT.popitem(last=False)
+    return value
+
+
+def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
+    """Everything a blank form at this seat is drawn from (the game by its view token, and
+    its options: a re-score may change them)."""
+    game = loaded.game
+    return (
+        loaded.record.view_token,
+        game.options,
+        game.players,
+        seat.dealer,
+        tuple(seat.active),
+        tuple(seat.kinds()),
+        tuple(seat.levels()),
+    )
+
+
+def table_json(loaded: Loaded, seat: Seat) -> Markup:
+    """The seat's rules for the page's script (Table.to_json), as HTML-safe JSON."""
+    rules = _kept(("table", *_seat_key(loaded, seat)), seat.to_json)
+    return htmlsafe_json_dumps({**rules, "number": seat.number})
+
+
+def fields(
+    loaded: Loaded, form: DealForm, seat: Seat, deal: DealRecord | None, reading: Reading | None
+) -> Markup:
+    """The form's fields (templates/_deal_fields.html), kept when the form is blank."""
+
+    def draw() -> Markup:
+        html = render_template("_deal_fields.html", form=form, seat=seat, reading=reading)
+        return Markup(html)
+
+    if request.method != "GET" or reading is not None or deal is not None:
+        return draw()
+    return _kept(("fields", get_locale(), *_seat_key(loaded, seat)), draw)

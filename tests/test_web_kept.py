@@ -1,0 +1,99 @@
+"""What the server keeps between requests for speed never shows one game's, seat's or
+language's page to another: the blank deal form kept per seat, the live deals kept per
+state of a game."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from scorekeeper.store import Store
+
+from .conftest import Web
+
+FOUR = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+def _chips(html: str) -> list[str]:
+    """The players the trick pad offers (the active players of this deal)."""
+    return re.findall(r'class="chip" data-seat="\d" aria-pressed="false"><bdi>([^<]*)</bdi>', html)
+
+
+def _table(html: str) -> dict[str, object]:
+    found = re.search(r"data-table='([^']*)'", html)
+    assert found, "the deal form carries the seat's rules for its script"
+    return json.loads(found.group(1).replace("&#39;", "'"))  # type: ignore[no-any-return]
+
+
+def test_the_blank_deal_form_follows_the_dealer_round_the_table(web: Web) -> None:
+    token = web.new_game(FOUR, first_dealer=0)
+    seen = []
+    for number in range(1, 6):
+        page, _ = web.deal_form(token)
+        table = _table(page.html)
+        dealer = FOUR[(number - 1) % 4]
+        assert table["number"] == number and table["dealer"] == dealer
+        # At four the dealer sits out: the trick pad never offers him.
+        assert _chips(page.html) == [p for p in FOUR if p != dealer]
+        assert f"Deal {number}" in page.html
+        seen.append(page.html)
+        first, *others = [p for p in FOUR if p != dealer]
+        web.play(token, FOUR, "allpass", tricks={first: 10} | dict.fromkeys(others, 0))
+    # Deal 5 is dealt by Anna again: the same fields as deal 1, but its own number.
+    assert _chips(seen[4]) == _chips(seen[0])
+
+
+def test_another_game_and_another_language_get_their_own_form(web: Web) -> None:
+    first = web.new_game(["Anna", "Boris", "Vera"])
+    second = web.new_game(["Олег", "Пётр", "Ника"])
+    web.deal_form(first)  # kept for the first game's seat
+    page, _ = web.deal_form(second)
+    assert _chips(page.html) == ["Олег", "Пётр", "Ника"]
+    assert "Anna" not in page.html
+    english, _ = web.deal_form(first)
+    russian = web.get(f"/g/{first}/deal/new?lang=ru")
+    assert "What was played" in english.html and "What was played" not in russian.html
+    assert _chips(russian.html) == ["Anna", "Boris", "Vera"]
+
+
+def test_a_form_sent_back_with_its_input_is_not_the_kept_blank_one(web: Web) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    page, form = web.deal_form(token)
+    form.set(kind="allpass", tricks_0="3", tricks_1="3", tricks_2="3")
+    checked = web.check(page, form)
+    assert checked.status == 422  # 9 tricks of 10: refused, the input is shown back
+    assert _ticked(checked.html) == ["3", "3", "3"]
+    blank, _ = web.deal_form(token)
+    assert _ticked(blank.html) == []
+
+
+def _ticked(html: str) -> list[str]:
+    """The trick counts ticked in the form's trick rows, seat by seat."""
+    ticked = []
+    for tag in re.findall(r"<input[^>]*>", html):
+        name = re.search(r'name="tricks_(\d)"', tag)
+        if name and re.search(r"\bchecked\b", tag):
+            ticked.append(re.search(r'value="(\d+)"', tag).group(1))  # type: ignore[union-attr]
+    return ticked
+
+
+def test_a_deal_changed_through_one_store_is_read_fresh_through_another(
+    web: Web, store: Store
+) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    web.play(token, ["Anna", "Boris", "Vera"], "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
+    before = store.get_game(token)
+    before.deals.clear()  # a caller's list is its own: the kept deals are not touched
+    deal = store.get_game(token).deals[0]
+    assert deal.data["tricks"] == {"Anna": 3, "Boris": 3, "Vera": 4}
+    with Store(store.path) as other:
+        other.update_deal(
+            token,
+            deal.id,
+            {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}},
+            base_version=before.version,
+        )
+    after = store.get_game(token)
+    assert after.deals[0].data["tricks"] == {"Anna": 2, "Boris": 4, "Vera": 4}
+    assert after.version == before.version + 1
+    assert [d.id for d in after.deals] == [deal.id]
