@@ -97,3 +97,15 @@ def test_a_deal_changed_through_one_store_is_read_fresh_through_another(
     assert after.deals[0].data["tricks"] == {"Anna": 2, "Boris": 4, "Vera": 4}
     assert after.version == before.version + 1
     assert [d.id for d in after.deals] == [deal.id]
+
+
+def test_a_game_opened_again_does_not_sign_the_session_cookie_again(web: Web) -> None:
+    first = web.new_game(["Anna", "Boris", "Vera"])
+    second = web.new_game(["Gleb", "Dina", "Olga"])
+    web.get(f"/g/{first}")
+    again = web.get(f"/g/{first}")  # already the first game this phone knows
+    assert "session=" not in " ".join(again.response.headers.getlist("Set-Cookie"))
+    other = web.get(f"/g/{second}")  # another game moves first: the list is written
+    assert "session=" in " ".join(other.response.headers.getlist("Set-Cookie"))
+    home = web.get("/")
+    assert home.html.index(second) < home.html.index(first)

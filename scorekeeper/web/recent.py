@@ -14,8 +14,10 @@ LIMIT = 40  # a cookie holds about 4 KB; 40 tokens of 32 characters fit with roo
 
 def remember(token: str, key: str = KEY, limit: int = LIMIT) -> None:
     """Put a game's token (or another list's: key="companies") first in this browser's list."""
-    tokens = [t for t in known(key) if t != token]
-    session[key] = [token, *tokens][:limit]
+    tokens = known(key)
+    if tokens[:1] == [token]:
+        return  # already first: the cookie is not signed and sent again on every page
+    session[key] = [token, *(t for t in tokens if t != token)][:limit]
 
 
 def forget(token: str, key: str = KEY) -> None:
