@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,16 @@ def static_version(filename: str) -> str | None:
     folder = current_app.static_folder
     if not folder:
         return None
+    return _static_version(folder, filename, int(time.monotonic() // _RESTAT_SECONDS))
+
+
+_RESTAT_SECONDS = 2.0
+"""A page links its static files several times: the file is looked at again (for an edit
+during development) at most this often, not on every link."""
+
+
+@lru_cache(maxsize=256)
+def _static_version(folder: str, filename: str, _period: int) -> str | None:
     path = Path(folder, filename)
     try:
         stat = path.stat()
