@@ -10,7 +10,8 @@ At the end it prints requests per second, latency percentiles for page loads, Ch
 Save, the errors, the server's CPU and memory, and checks every table's game file against
 what the server acknowledged: no deal lost, none doubled.
 
-Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 0.4]
+Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2]
+     [--flow form|script] (script: the page's script, live previews and a JSON Save)
 Targets: zero errors, zero lost or doubled deals, p99 < 250 ms (2-core machine).
 Loopback only: the server listens on 127.0.0.1.
 """
@@ -87,9 +88,11 @@ class Phone:
         method: str,
         path: str,
         fields: dict[str, str] | list[tuple[str, str]] | None = None,
+        extra: dict[str, str] | None = None,
     ) -> tuple[int, str, str]:
         """Send one request and time it; returns status, Location and body."""
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers |= extra or {}
         body = None
         if fields is not None:
             body = urllib.parse.urlencode(fields).encode()
@@ -206,12 +209,49 @@ def enter_deal(phone: Phone, table: Table, n: int) -> None:
     expect(status, 200, "sheet after saving", html)
 
 
+def enter_deal_by_script(phone: Phone, table: Table, n: int) -> None:
+    """A deal as a phone with the page's script enters it: the form, a live preview after
+    the taps (JSON), one Save that checks and writes (JSON), then the sheet."""
+    url = f"/g/{table.token}/deal/new"
+    status, _, html = phone.request("page", "GET", url)
+    expect(status, 200, "deal form", html)
+    fields, reason = deal_fields(table.number, n)
+    fields |= hidden_fields(html)
+    for _ in range(PREVIEWS):
+        status, _, body = phone.request(
+            "check", "POST", f"/g/{table.token}/deal/check", fields | {"action": "check"}
+        )
+        expect(status, 200, "preview", body)
+        if not json.loads(body)["ok"]:
+            raise Failed(f"preview: the deal did not check: {body[:200]}")
+    try:
+        status, _, body = phone.request(
+            "save", "POST", url, fields | {"action": "save"}, extra={"X-Save": "json"}
+        )
+    except Failed:
+        table.unanswered += 1
+        raise
+    expect(status, 200, "save", body)
+    answer = json.loads(body)
+    if not answer.get("saved"):
+        raise Failed(f"save: not saved: {body[:200]}")
+    table.acked.append(reason or "allpass")
+    status, _, html = phone.request("page", "GET", urllib.parse.urlsplit(answer["url"]).path)
+    expect(status, 200, "sheet after saving", html)
+
+
+PREVIEWS = 2
+"""Live previews a phone asks for while a deal is tapped in (after the last taps)."""
+
+
 def pause(seconds: float, deadline: float) -> None:
     """Sleep, but not past the end of the run."""
     time.sleep(max(0.0, min(seconds, deadline - time.monotonic())))
 
 
-def run_table(port: int, table: Table, deadline: float, interval: float, stats: Stats) -> None:
+def run_table(
+    port: int, table: Table, deadline: float, interval: float, stats: Stats, script: bool
+) -> None:
     phone = Phone(port, stats)
     rng = random.Random(table.number)
     try:
@@ -220,7 +260,7 @@ def run_table(port: int, table: Table, deadline: float, interval: float, stats: 
         n = 0
         while time.monotonic() < deadline:
             try:
-                enter_deal(phone, table, n)
+                (enter_deal_by_script if script else enter_deal)(phone, table, n)
             except Failed as error:
                 stats.error(f"table {table.number}: {error}")
             n += 1
@@ -335,6 +375,13 @@ def main() -> int:
     parser.add_argument("--followers", type=int, default=0, help="read-only phones per table")
     parser.add_argument("--poll", type=float, default=15.0, help="followers' polling period")
     parser.add_argument("--threads", type=int, default=8, help="server worker threads")
+    parser.add_argument(
+        "--flow",
+        choices=("form", "script"),
+        default="form",
+        help="form: Check and Save as plain form posts (a phone without the script); "
+        "script: the page's script, two live previews and one Save, as JSON",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
@@ -349,7 +396,10 @@ def main() -> int:
             start = time.monotonic()
             deadline = start + args.duration
             workers = [
-                threading.Thread(target=run_table, args=(port, t, deadline, args.interval, stats))
+                threading.Thread(
+                    target=run_table,
+                    args=(port, t, deadline, args.interval, stats, args.flow == "script"),
+                )
                 for t in tables
             ]
             workers += [
@@ -375,7 +425,8 @@ def main() -> int:
     deals = sum(len(t.acked) for t in tables)
     print(
         f"{args.tables} tables, {args.followers} followers each, a deal every "
-        f"~{args.interval:g} s per table, {elapsed:.1f} s, server threads {args.threads}"
+        f"~{args.interval:g} s per table, {elapsed:.1f} s, server threads {args.threads}, "
+        f"deals entered by {'the script' if args.flow == 'script' else 'plain form posts'}"
     )
     print(
         f"requests {total} ({total / elapsed:.1f}/s), deals saved {deals} "
