@@ -141,11 +141,48 @@ def pulka_svg(
             "stroke": "none",
         },
     )
-    for seat, (player, layout) in enumerate(zip(players, layouts, strict=True)):
-        _draw_sector(root, sheet, seat, player, layout, words)
+    ET.SubElement(root, _SECTORS)
     _draw_frame(root)
     _draw_target(root, sheet.options.pool_target)
-    return ET.tostring(root, encoding="unicode")
+    sectors = "".join(
+        _sector_svg(players, seat, layout, sheet.closed(player), sheet.game.hussar, chains)
+        for seat, (player, layout) in enumerate(zip(players, layouts, strict=True))
+        for chains in [_chains(sheet, player, words)]
+    )
+    return ET.tostring(root, encoding="unicode").replace(f"<{_SECTORS} />", sectors, 1)
+
+
+_SECTORS = "pulka-sectors-go-here"
+"""Where the sectors, drawn on their own (_sector_svg), are put into the drawing."""
+
+_Chains = tuple[tuple[tuple[str, tuple[str, ...]], ...], tuple[str, ...], tuple[str, ...]]
+"""A player's running sums as written: (whists on each other player, pool, hill)."""
+
+
+def _chains(sheet: Sheet, player: str, words: Words) -> _Chains:
+    whists = tuple(
+        (other, tuple(_chain(sheet.running(player, "whists", other), words)))
+        for other in sheet.players
+        if other != player
+    )
+    pool = tuple(_chain(sheet.running(player, "pool"), words))
+    hill = tuple(_chain(sheet.running(player, "hill"), words))
+    return whists, pool, hill
+
+
+@functools.lru_cache(maxsize=512)
+def _sector_svg(
+    players: tuple[str, ...],
+    seat: int,
+    layout: _SectorLayout,
+    closed: bool,
+    no_hill: bool,
+    chains: _Chains,
+) -> str:
+    """One player's sector as SVG; kept, so that a deal redraws only the sectors it wrote in."""
+    group = ET.Element("g", {"class": "pulka-sector", "data-player": _clean(players[seat])})
+    _draw_sector(group, players, seat, layout, closed, no_hill, chains)
+    return ET.tostring(group, encoding="unicode")
 
 
 def describe(sheet: Sheet, words: Words = ENGLISH) -> str:
@@ -266,18 +303,17 @@ def _sides(layout: _SectorLayout) -> list[_Side]:
 
 
 def _draw_sector(
-    root: ET.Element,
-    sheet: Sheet,
+    group: ET.Element,
+    players: tuple[str, ...],
     seat: int,
-    player: str,
     layout: _SectorLayout,
-    words: Words,
+    closed: bool,
+    no_hill: bool,
+    chains: _Chains,
 ) -> None:
-    players = sheet.players
-    group = ET.SubElement(root, "g", {"class": "pulka-sector", "data-player": _clean(player)})
+    player = players[seat]
+    whists_on, pool, hill = dict(chains[0]), chains[1], chains[2]
     edge = [_at(p) for p in layout.edge]
-    closed = sheet.closed(player)
-    no_hill = sheet.game.hussar
     for band, (outer, inner) in enumerate(itertools.pairwise(SCALES)):
         name = BANDS[band]
         if no_hill and name == "hill":
@@ -332,7 +368,7 @@ def _draw_sector(
                 side,
                 (SCALES[0], SCALES[1]),
                 part,
-                _chain(sheet.running(player, "whists", other), words),
+                list(whists_on[other]),
                 "pulka-whists-on",
                 other,
             )
@@ -343,7 +379,7 @@ def _draw_sector(
         main,
         (SCALES[1], SCALES[2]),
         (0.0, 1.0),
-        _chain(sheet.running(player, "pool"), words),
+        list(pool),
         "pulka-pool-sum",
         None,
         check=closed,
@@ -354,7 +390,7 @@ def _draw_sector(
             main,
             (SCALES[2], SCALES[3]),
             (0.0, 1.0),
-            _chain(sheet.running(player, "hill"), words),
+            list(hill),
             "pulka-hill-sum",
             None,
         )
