@@ -327,3 +327,24 @@ def test_empty_game_draws_bands_without_numbers() -> None:
     root = parse(pulka_svg(game(["Anna", "Boris", "Vera"], [])))
     assert not [t for t in root.iter(f"{SVG}text") if t.get("class") == "pulka-sum"]
     assert "0" not in all_text(root).replace("10", "")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_drawing_after_each_deal_is_the_drawing_made_from_nothing(players: int) -> None:
+    """Sectors and chain layouts are kept between drawings (a deal redraws only what it
+    wrote in): every drawing is still exactly the one made with nothing kept."""
+    from scorekeeper.render import pulka
+    from scorekeeper.rules import replay
+    from scorekeeper.sample import random_game
+
+    full = load(random_game(random.Random(players), 60, convention="sochi", players=players))
+    sheet, _ = replay(full.with_deals(()))
+    for number, deal in enumerate(full.deals):
+        sheet, problems = sheet.plus(deal)
+        assert problems == []
+        if number % 6:
+            continue
+        drawn = pulka_svg(sheet)
+        pulka._sector_svg.cache_clear()
+        pulka._chain_layout.cache_clear()
+        assert pulka_svg(sheet) == drawn
