@@ -105,6 +105,11 @@ def test_game_page_of_an_imported_five_player_game_with_a_penalty(web: Web, stor
     assert "Next deal: Vera deals." in text and "Sitting out: Vera, Gleb." in text
     assert "Round 1 of 2 · deal 3 of 5" in text
     assert page.html.count('class="pulka-sector"') == 5
+    # A penalty is neither a deal at the table nor a correction of the sheet.
+    assert "2 deals · 1 penalty" in text and "correction" not in text
     log = web.get(f"/g/{record.edit_token}/log")
     assert "penalty: Gleb, 6♠" in log.text()
+    assert "2 deals · 1 penalty" in log.text()
+    russian = web.get(f"/g/{record.edit_token}?lang=ru").text()
+    assert "2 раздачи · 1 штраф" in russian and "поправк" not in russian
     assert log.text().count("not a deal at the table") == 1

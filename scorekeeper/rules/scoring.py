@@ -236,6 +236,10 @@ class Sheet:
         """How many deals were dealt at the table (corrections and penalties not counted)."""
         return self._totals.table_deals
 
+    def count_of(self, kind: str) -> int:
+        """How many entries of the log are of one kind ("correction", "penalty", …)."""
+        return sum(1 for result in self.results if result.deal.kind == kind)
+
     @property
     def round_limit(self) -> int | None:
         """The agreed number of rounds (§5 round_limit), or None."""
