@@ -171,6 +171,43 @@ def test_a_game_belongs_to_one_company_and_a_payment_key_is_used_once(companies)
     assert record.payments == []
 
 
+def test_a_deleted_game_leaves_the_standings_and_comes_back_when_restored(companies):
+    store = companies.store
+    company = companies.create(name="c", convention="sochi", options={}, roster=["A", "B", "C"])
+    ids = {p.name: p.id for p in company.roster}
+    data = random_game(random.Random(7), 12, convention="sochi", players=3)
+    kept, dropped = (
+        store.create_game(
+            name=name,
+            convention="sochi",
+            options={},
+            players=data["players"],
+            first_dealer=data["players"][0],
+            deals=data["deals"],
+            finished=True,
+        )
+        for name in ("kept", "dropped")
+    )
+    for game in (kept, dropped):
+        names = dict(zip(game.players, ids.values(), strict=True))
+        companies.attach(company.edit_token, game.id, names)
+    today = datetime.date.today()
+
+    def standings(record):
+        found = overview(record, "all", today)
+        return [(s.player, s.evenings, s.money) for s in found.standings], found.owed
+
+    both = standings(companies.get(company.edit_token))
+    assert len(overview(companies.get(company.edit_token), "all", today).evenings) == 2
+    store.delete_game(dropped.edit_token)
+    one = companies.get(company.edit_token)
+    assert [g.game.name for g in one.games] == ["kept"]
+    assert len(overview(one, "all", today).evenings) == 1
+    assert standings(one) != both  # one evening fewer for everybody
+    store.restore_game(dropped.edit_token)
+    assert standings(companies.get(company.edit_token)) == both
+
+
 def test_a_rename_keeps_the_player_and_his_evenings(companies):
     company = companies.create(name="c", convention="sochi", options={}, roster=["A", "B", "C"])
     pid = company.roster[0].id

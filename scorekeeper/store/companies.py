@@ -335,10 +335,11 @@ class Companies:
             )
         ]
         games = []
-        for link in list(
-            self._db.table("company_games").rows_where(
-                "company_id = ?", [company_id], order_by="game_id"
-            )
+        # A deleted game leaves the company's evenings (and comes back if it is restored).
+        for link in self.store._rows(
+            "SELECT l.* FROM company_games AS l JOIN games AS g ON g.id = l.game_id"
+            " WHERE l.company_id = ? AND g.deleted_at IS NULL ORDER BY l.game_id",
+            [company_id],
         ):
             game = self.store._record(link["game_id"], access)
             games.append(
