@@ -72,7 +72,8 @@ class _DealBase(WriteForm):
     def setup(self, seat: Seat) -> None:
         """Set the choices the table allows at this point."""
         players = seat.players
-        self.kind.choices = choices((k, KIND_LABELS[k]) for k in seat.kinds())
+        # Labels are translated once here, not once per option drawn.
+        self.kind.choices = choices((k, str(KIND_LABELS[k])) for k in seat.kinds())
         self.declarer.choices = choices((str(players.index(p)), p) for p in seat.active)
         # A fine may fall on anybody at the table (§4.7), not only this deal's players.
         self.offender.choices = choices((str(i), p) for i, p in enumerate(players))
@@ -80,16 +81,17 @@ class _DealBase(WriteForm):
             (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
         )
         labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-        answers = [(a, labels[a]) for a in seat.all_answers()]
+        answers = [(a, str(labels[a])) for a in seat.all_answers()]
         tricks = [(str(n), str(n)) for n in range(11)]
         for i in range(SEATS):
             self[f"answer_{i}"].choices = choices(answers)
             self[f"tricks_{i}"].choices = choices(tricks)
         seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
+        columns = [(k, str(label)) for k, label in COLUMN_LABELS.items()]
         for j in range(CORRECTION_ROWS):
             self[f"corr_player_{j}"].choices = choices(seats)
             self[f"corr_on_{j}"].choices = choices(seats)
-            self[f"corr_column_{j}"].choices = choices(COLUMN_LABELS.items())
+            self[f"corr_column_{j}"].choices = choices(columns)
         if not self.kind.data:
             self.kind.data = "contract"
 
