@@ -170,21 +170,6 @@ def _chains(sheet: Sheet, player: str, words: Words) -> _Chains:
     return whists, pool, hill
 
 
-@functools.lru_cache(maxsize=512)
-def _sector_svg(
-    players: tuple[str, ...],
-    seat: int,
-    layout: _SectorLayout,
-    closed: bool,
-    no_hill: bool,
-    chains: _Chains,
-) -> str:
-    """One player's sector as SVG; kept, so that a deal redraws only the sectors it wrote in."""
-    group = ET.Element("g", {"class": "pulka-sector", "data-player": _clean(players[seat])})
-    _draw_sector(group, players, seat, layout, closed, no_hill, chains)
-    return ET.tostring(group, encoding="unicode")
-
-
 def describe(sheet: Sheet, words: Words = ENGLISH) -> str:
     """The drawing in words: the pool target and each player's pool, hill and whists."""
     gettext, amount = words.gettext, words.amount
@@ -302,18 +287,39 @@ def _sides(layout: _SectorLayout) -> list[_Side]:
 # -- drawing -------------------------------------------------------------------------------------
 
 
-def _draw_sector(
-    group: ET.Element,
+@functools.lru_cache(maxsize=512)
+def _sector_svg(
     players: tuple[str, ...],
     seat: int,
     layout: _SectorLayout,
     closed: bool,
     no_hill: bool,
     chains: _Chains,
-) -> None:
+) -> str:
+    """One player's sector as SVG: its bands, the whists on each opponent, pool, hill and
+    name. Kept, so that a deal redraws only the sectors it wrote in."""
     player = players[seat]
-    whists_on, pool, hill = dict(chains[0]), chains[1], chains[2]
+    group = ET.Element("g", {"class": "pulka-sector", "data-player": _clean(player)})
     edge = [_at(p) for p in layout.edge]
+    _draw_bands(group, edge, closed, no_hill)
+    sides = _sides(layout)
+    whists_on = dict(chains[0])
+    for side_index, opponents in layout.whists:
+        others = [players[(seat + offset) % len(players)] for offset in opponents]
+        _draw_whists(group, sides[side_index], [(o, whists_on[o]) for o in others])
+    main, whole = sides[layout.main], (0.0, 1.0)
+    _, pool, hill = chains
+    pool_band, hill_band = (SCALES[1], SCALES[2]), (SCALES[2], SCALES[3])
+    _write_chain(group, main, pool_band, whole, list(pool), "pulka-pool-sum", None, check=closed)
+    if not no_hill:
+        _write_chain(group, main, hill_band, whole, list(hill), "pulka-hill-sum", None)
+    _write_name(group, main, player, SCALES[2] if no_hill else SCALES[3])
+    return ET.tostring(group, encoding="unicode")
+
+
+def _draw_bands(group: ET.Element, edge: list[Point], closed: bool, no_hill: bool) -> None:
+    """The sector's bands from the edge inwards (whists, pool, hill, name), the pool green
+    once closed, and the rules where the sector turns a corner."""
     for band, (outer, inner) in enumerate(itertools.pairwise(SCALES)):
         name = BANDS[band]
         if no_hill and name == "hill":
@@ -348,53 +354,22 @@ def _draw_sector(
                 "stroke-width": "2.5",
             },
         )
-    sides = _sides(layout)
     # Where a sector turns a corner, its whists are cut at the corner (one area per side).
     for corner in edge[1:-1]:
         _rule(group, _scaled(corner, SCALES[0]), _scaled(corner, SCALES[1]), "pulka-divider")
 
-    for side_index, opponents in layout.whists:
-        side = sides[side_index]
-        count = len(opponents)
-        for i, offset in enumerate(opponents):
-            other = players[(seat + offset) % len(players)]
-            part = (i / count, (i + 1) / count)
-            if i:
-                a, _ = side.span(SCALES[0], part)
-                b, _ = side.span(SCALES[1], part)
-                _rule(group, a, b, "pulka-divider")
-            _write_chain(
-                group,
-                side,
-                (SCALES[0], SCALES[1]),
-                part,
-                list(whists_on[other]),
-                "pulka-whists-on",
-                other,
-            )
 
-    main = sides[layout.main]
-    _write_chain(
-        group,
-        main,
-        (SCALES[1], SCALES[2]),
-        (0.0, 1.0),
-        list(pool),
-        "pulka-pool-sum",
-        None,
-        check=closed,
-    )
-    if not no_hill:
-        _write_chain(
-            group,
-            main,
-            (SCALES[2], SCALES[3]),
-            (0.0, 1.0),
-            list(hill),
-            "pulka-hill-sum",
-            None,
-        )
-    _write_name(group, main, player, SCALES[2] if no_hill else SCALES[3])
+def _draw_whists(group: ET.Element, side: _Side, chains: list[tuple[str, tuple[str, ...]]]) -> None:
+    """The whists written on each opponent along one side, in reading order, ruled apart."""
+    count = len(chains)
+    band = (SCALES[0], SCALES[1])
+    for i, (other, values) in enumerate(chains):
+        part = (i / count, (i + 1) / count)
+        if i:
+            a, _ = side.span(SCALES[0], part)
+            b, _ = side.span(SCALES[1], part)
+            _rule(group, a, b, "pulka-divider")
+        _write_chain(group, side, band, part, list(values), "pulka-whists-on", other)
 
 
 def _rule(parent: ET.Element, a: Point, b: Point, css: str) -> None:
