@@ -202,7 +202,6 @@ class Reading:
 
 def read(form: _DealBase, seat: Seat) -> Reading:
     """The deal the form describes, in game-file notation; errors for what is missing."""
-    players = seat.players
     kind = form.kind.data
     reading = Reading(None)
     if kind not in seat.kinds():
@@ -212,35 +211,43 @@ def read(form: _DealBase, seat: Seat) -> Reading:
         reading.data = {"type": "redeal"}
         return reading
     if kind == "correction":
-        return _read_correction(form, players, reading)
+        return _read_correction(form, seat.players, reading)
     if kind == "penalty":
-        return _read_penalty(form, players, reading)
-
-    def trick_values(names: list[str]) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for name in names:
-            value = form[f"tricks_{players.index(name)}"].data
-            if value in (None, ""):
-                continue
-            if str(value) not in TRICK_COUNTS:
-                reading.add(f"tricks_{players.index(name)}", str(_l("Tricks are 0 to 10")))
-                continue
-            out[name] = int(value)
-        return out
-
+        return _read_penalty(form, seat.players, reading)
     if kind == "allpass":
-        tricks = trick_values(seat.active)
+        tricks = _read_tricks(form, seat, reading)
         reading.data = None if reading.errors else {"type": "allpass", "tricks": tricks}
         return reading
-    declarer = _player(form.declarer.data, players)
+    declarer = _player(form.declarer.data, seat.players)
     if declarer is None:
         reading.add("declarer", str(_l("Choose the declarer")))
         return reading
     if kind == "misere":
-        tricks = trick_values(seat.active)
+        tricks = _read_tricks(form, seat, reading)
         misere = {"type": "misere", "declarer": declarer, "tricks": tricks}
         reading.data = None if reading.errors else misere
         return reading
+    return _read_contract(form, seat, declarer, reading)
+
+
+def _read_tricks(form: _DealBase, seat: Seat, reading: Reading) -> dict[str, int]:
+    """The tricks given for the deal's players (none given: not in the result)."""
+    out: dict[str, int] = {}
+    for name in seat.active:
+        field = f"tricks_{seat.players.index(name)}"
+        value = form[field].data
+        if value in (None, ""):
+            continue
+        if str(value) not in TRICK_COUNTS:
+            reading.add(field, str(_l("Tricks are 0 to 10")))
+            continue
+        out[name] = int(value)
+    return out
+
+
+def _read_contract(form: _DealBase, seat: Seat, declarer: str, reading: Reading) -> Reading:
+    """A played contract: its level and suit, the defenders' answers, and the tricks once
+    somebody whists."""
     try:
         contract = Contract.parse(form.contract.data or "")
     except ContractError:
@@ -248,7 +255,7 @@ def read(form: _DealBase, seat: Seat) -> Reading:
         return reading
     answers: dict[str, str] = {}
     for name in seat.defenders_of(declarer):
-        answer = form[f"answer_{players.index(name)}"].data
+        answer = form[f"answer_{seat.players.index(name)}"].data
         if answer:
             answers[name] = answer
     data: dict[str, Any] = {
@@ -258,10 +265,9 @@ def read(form: _DealBase, seat: Seat) -> Reading:
         "answers": answers,
     }
     if any(a in (Answer.WHIST.value, Answer.WHIST_TALON.value) for a in answers.values()):
-        data["tricks"] = trick_values(seat.active)
-    if reading.errors:
-        return reading
-    reading.data = data
+        data["tricks"] = _read_tricks(form, seat, reading)
+    if not reading.errors:
+        reading.data = data
     return reading
 
 
