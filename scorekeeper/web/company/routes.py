@@ -60,12 +60,15 @@ def companies() -> Companies:
     return Companies(get_store())
 
 
-def open_company(mode: str, token: str) -> CompanyRecord | Response:
-    """The company for a page: /c/ with the edit token, /cv/ always read-only."""
+def open_company(mode: str, token: str) -> CompanyRecord:
+    """The company for a page: /c/ with the edit token, /cv/ always read-only.
+
+    A view token under /c/ is redirected to /cv/ (the request ends here, with the redirect).
+    """
     company = companies().get(token)
     if mode == "c" and company.access != "edit":
         args = request.view_args or {}
-        return redirect(url_for(request.endpoint or "company.show", **{**args, "mode": "cv"}))
+        abort(redirect(url_for(request.endpoint or "company.show", **{**args, "mode": "cv"})))
     if mode == "cv" and company.access == "edit":
         company = companies().get(company.view_token)
     recent.remember(token, KEY, LIMIT)
@@ -134,8 +137,6 @@ def new() -> str | Response:
 @bp.route(COMPANY)
 def show(mode: str, token: str) -> str | Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     period = request.args.get("period", "all")
     if period not in PERIODS:
         period = "all"
@@ -442,8 +443,6 @@ def delete_payment(token: str, payment_id: int) -> Response:
 @bp.route(COMPANY + "/company.json")
 def download(mode: str, token: str) -> Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     data = company_file.dumps(company).encode()
     response = send_file(
         io.BytesIO(data),
@@ -458,8 +457,6 @@ def download(mode: str, token: str) -> Response:
 @bp.route(COMPANY + "/standings.csv")
 def standings_csv(mode: str, token: str) -> Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
     out = io.StringIO()
