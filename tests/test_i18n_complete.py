@@ -24,7 +24,7 @@ from flask import Flask
 from scorekeeper.store import Store
 from scorekeeper.web import templating
 
-from .conftest import ROOT, TRANSLATIONS, Web
+from .harness import ROOT, TRANSLATIONS, Web
 
 LANGS = ["ru", "uk"]
 PYBABEL = Path(sys.executable).with_name("pybabel")

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -9,7 +9,7 @@ from scorekeeper.games import file_data
 from scorekeeper.rules import score
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

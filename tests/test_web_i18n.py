@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scorekeeper.web import TRANSLATIONS
 
-from .conftest import Web
+from .harness import Web
 
 
 def test_the_catalogues_are_compiled() -> None:
