@@ -31,6 +31,15 @@ class DealWords(TypedDict, total=False):
     """Correction rows: (player, column, on whom or None, amount)."""
 
 
+SEVEN_DOWN_TWO: DealWords = {
+    "declarer": "Anna",
+    "contract": "7S",
+    "answers": {"Boris": "whist", "Vera": "pass"},
+    "tricks": {"Anna": 5, "Boris": 3, "Vera": 2},
+}
+"""§8 example 1 at Anna, Boris and Vera's table: Anna's 7♠, Boris whists, Anna takes 5."""
+
+
 def seats(players: list[str] | tuple[str, ...]) -> dict[str, str]:
     """Each player's seat number as the form's fields and radios name it."""
     return {p: str(i) for i, p in enumerate(players)}

@@ -9,7 +9,7 @@ from scorekeeper.games import file_data
 from scorekeeper.rules import score
 from scorekeeper.store import Store
 
-from .harness import Web
+from .harness import SEVEN_DOWN_TWO, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -114,15 +114,7 @@ def test_settlement_page(web: Web, ended: str) -> None:
     text = web.get(f"/g/{ended}/settlement").text()
     assert "Nobody pays anybody." in text  # equal pools, no hill, no whists
     token = web.new_game(PLAYERS, stake="0.10", currency="EUR", first_dealer=2)
-    web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     page = web.get(f"/g/{token}/settlement")
     text = page.text()
     # §8 example 1 (Sochi): net A −89⅓, B +54⅔, C +34⅔.

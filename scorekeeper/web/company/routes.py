@@ -26,7 +26,7 @@ from scorekeeper.company import file as company_file
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
-from scorekeeper.rules import PLAYER_COUNTS, InvalidGame, resolve_options
+from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -35,7 +35,7 @@ from ..i18n import get_locale, words
 from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
-from ..widgets import choices
+from ..widgets import choices, read_upload
 from . import bp
 from .forms import (
     AttachForm,
@@ -197,12 +197,8 @@ def import_company() -> str | Response | tuple[str, int]:
     form = CompanyImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
-        try:
-            parsed = company_file.loads(data)
-        except InvalidGame as invalid:
-            problems = [words().problem(p) for p in invalid.problems]
-        else:
+        parsed, problems = read_upload(form, company_file.loads)
+        if parsed is not None:
             record = company_file.create(get_store(), parsed)
             recent.remember(record.edit_token, KEY, LIMIT)
             for game in record.games:
