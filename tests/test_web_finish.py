@@ -153,6 +153,20 @@ def test_play_on_raises_the_pool_and_reopens_the_game(web: Web, store: Store, en
     assert again.status == 302 and store.get_game(ended).version == before + 1
 
 
+def test_play_on_refuses_a_pool_the_game_has_passed_already(web: Web, store: Store) -> None:
+    # Anna's 10♠ writes 10 into the pools: to 3 (the rest helps the others) all are closed.
+    token = web.new_game(PLAYERS, pool_target=2)
+    both_pass = {"Boris": "pass", "Vera": "pass"}
+    web.play(token, PLAYERS, "contract", declarer="Anna", contract="10S", answers=both_pass)
+    page = web.get(f"/g/{token}")
+    assert "The game is over" in page.text()
+    version = store.get_game(token).version
+    done = web.submit(page, page.form("/extend").set(pool_target="3"), follow=True)
+    assert "With a pool of 3 the game would still be over." in done.text()
+    assert store.get_game(token).version == version
+    assert store.get_game(token).options["pool_target"] == 2
+
+
 def test_play_on_refuses_a_pool_that_would_still_be_over(
     web: Web, store: Store, ended: str
 ) -> None:

@@ -15,7 +15,7 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
-from scorekeeper.games import Loaded, describe, finished_report
+from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
 from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, words
@@ -258,10 +258,6 @@ def reopen(token: str) -> Response:
 def extend(token: str) -> Response:
     """Raise the pool target of a game whose end rule was met, and reopen it: the log is
     replayed under the new target first, and refused if the game would still be over."""
-    from dataclasses import replace
-
-    from scorekeeper.rules import replay
-
     loaded = edit_game(token)
     form = ExtendForm()
     back = redirect(url_for("games.show", mode="g", token=token))
@@ -278,11 +274,7 @@ def extend(token: str) -> Response:
     if target <= current:
         flash(_("The new pool must be larger than %(target)s.", target=current))
         return back
-    game = replace(
-        loaded.game, options=replace(loaded.game.options, pool_target=target), finished=False
-    )
-    sheet, problems = replay(game)
-    if problems or sheet.ended_after is not None:
+    if over_with_pool(loaded, target):
         flash(_("With a pool of %(target)s the game would still be over.", target=target))
         return back
     options = dict(loaded.record.options) | {"pool_target": target}
