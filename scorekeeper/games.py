@@ -145,6 +145,14 @@ def finished_report(loaded: Loaded) -> dict[str, Any]:
     return report.score_report(sheet, with_settlement=True)
 
 
+def over_with_pool(loaded: Loaded, pool_target: int) -> bool:
+    """The game would still be over (or could not be scored) if reopened with this pool
+    target: its log replayed under the new target."""
+    options = replace(loaded.game.options, pool_target=pool_target)
+    sheet, problems = replay(replace(loaded.game, options=options, finished=False))
+    return bool(problems) or sheet.ended_after is not None
+
+
 # -- checking a change before it is written ------------------------------------------------
 
 

@@ -16,13 +16,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import pytest
 
 from scorekeeper.store import Store
 
-ROOT = Path(__file__).resolve().parents[1]
+from .harness import ROOT, DealWords, seats
+
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SERVE = Path(sys.executable).with_name("scorekeeper")
 
@@ -245,18 +246,24 @@ def new_game(
     return str(page.url.rsplit("/", 1)[-1].split("?")[0])
 
 
-def enter_deal(
-    page: Any,
-    players: list[str],
-    kind: str,
-    *,
-    declarer: str | None = None,
-    contract: str | None = None,
-    answers: dict[str, str] | None = None,
-    tricks: dict[str, int] | None = None,
-    reason: str | None = None,
-    entries: list[tuple[str, str, str | None, str]] | None = None,
-) -> str:
+class _Thumb:
+    """Taps on a page, counted."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).click()
+        self.taps += 1
+
+    def choice(self, group: str, value: str) -> None:
+        """Tap a big radio button unless it is already the one chosen."""
+        if not self.page.is_checked(f'#{group} input[value="{value}"]'):
+            self.tap(f'#{group} .tap[data-value="{value}"]')
+
+
+def enter_deal(page: Any, players: list[str], kind: str, **deal: Unpack[DealWords]) -> str:
     """Fill the open deal form by taps, the way a scorer does; returns the preview's text.
 
     Only what differs from what the page shows is tapped: the kind, the declarer, the
@@ -264,64 +271,58 @@ def enter_deal(
     (made exactly, or the count that adds up to 10). Returns the number of taps too via
     page.taps (a running counter on the page object).
     """
-    taps = 0
-    seat = {p: str(i) for i, p in enumerate(players)}
-
-    def tap(selector: str) -> None:
-        nonlocal taps
-        page.locator(selector).click()
-        taps += 1
-
-    def choice(group: str, value: str) -> None:
-        if not page.is_checked(f'#{group} input[value="{value}"]'):
-            tap(f'#{group} .tap[data-value="{value}"]')
-
-    choice("kind", kind)
-    if declarer is not None:
-        choice("declarer", seat[declarer])
+    thumb = _Thumb(page)
+    seat = seats(players)
+    thumb.choice("kind", kind)
+    if deal.get("declarer") is not None:
+        thumb.choice("declarer", seat[deal["declarer"]])
+    contract = deal.get("contract")
     if contract is not None:
         if not page.is_visible("#contract"):
             if not page.is_checked(f'#contract input[value="{contract}"]'):
-                tap("#contract-chip")
-        choice("contract", contract)
-    for player, answer in (answers or {}).items():
-        choice(f"answer_{seat[player]}", answer)
-    if tricks:
-        shown = [p for p in players if page.is_visible(f'#trickpad .chip[data-seat="{seat[p]}"]')]
-        # The page asks only for the tricks that change the score (one whister: the
-        # declarer's alone); whatever else the deal says is not entered.
-        assert set(shown) <= set(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
-        assert shown, f"asked for no tricks, given {list(tricks)}"
-        # The scorer starts with the count the pad asks first (its pressed chip), then the rest
-        # on screen; a count the page filled in by itself is not tapped again.
-        pressed = [
-            p
-            for p in shown
-            if page.get_attribute(f'#trickpad .chip[data-seat="{seat[p]}"]', "aria-pressed")
-            == "true"
-        ]
-        for player in pressed + [p for p in shown if p not in pressed]:
-            value = page.locator(f'#trickpad .chip[data-seat="{seat[player]}"] b').inner_text()
-            if value == str(tricks[player]):
-                continue
-            chip = page.locator(f'#trickpad .chip[data-seat="{seat[player]}"]')
-            if chip.get_attribute("aria-pressed") != "true":
-                tap(f'#trickpad .chip[data-seat="{seat[player]}"]')
-            tap(f'#trickpad .num[data-n="{tricks[player]}"]')
-        for player in shown:
-            actual = page.locator(f"#tricks_{seat[player]} input:checked").get_attribute("value")
-            assert actual == str(tricks[player]), (player, actual, tricks)
-    if reason is not None:
-        page.fill("#reason", reason)
-    for j, (player, column, on, amount) in enumerate(entries or []):
+                thumb.tap("#contract-chip")
+        thumb.choice("contract", contract)
+    for player, answer in (deal.get("answers") or {}).items():
+        thumb.choice(f"answer_{seat[player]}", answer)
+    if deal.get("tricks"):
+        _tap_tricks(thumb, players, deal["tricks"])
+    if deal.get("reason") is not None:
+        page.fill("#reason", deal["reason"])
+    for j, (player, column, on, amount) in enumerate(deal.get("entries") or []):
         page.select_option(f"#corr_player_{j}", seat[player])
         page.select_option(f"#corr_column_{j}", column)
         if on is not None:
             page.select_option(f"#corr_on_{j}", seat[on])
         page.fill(f"#corr_amount_{j}", amount)
     page.wait_for_selector("#save-button:not([disabled])")
-    page.taps = getattr(page, "taps", 0) + taps
+    page.taps = getattr(page, "taps", 0) + thumb.taps
     return str(page.inner_text("#preview"))
+
+
+def _tap_tricks(thumb: _Thumb, players: list[str], tricks: dict[str, int]) -> None:
+    """Tap the tricks on the pad: only the counts the page asks for and did not fill in."""
+    page, seat = thumb.page, seats(players)
+
+    def chip(player: str) -> str:
+        return f'#trickpad .chip[data-seat="{seat[player]}"]'
+
+    shown = [p for p in players if page.is_visible(chip(p))]
+    # The page asks only for the tricks that change the score (one whister: the
+    # declarer's alone); whatever else the deal says is not entered.
+    assert set(shown) <= set(tricks), f"asked for tricks of {shown}, not {list(tricks)}"
+    assert shown, f"asked for no tricks, given {list(tricks)}"
+    # The scorer starts with the count the pad asks first (its pressed chip), then the rest
+    # on screen; a count the page filled in by itself is not tapped again.
+    pressed = [p for p in shown if page.get_attribute(chip(p), "aria-pressed") == "true"]
+    for player in pressed + [p for p in shown if p not in pressed]:
+        if page.locator(f"{chip(player)} b").inner_text() == str(tricks[player]):
+            continue
+        if page.locator(chip(player)).get_attribute("aria-pressed") != "true":
+            thumb.tap(chip(player))
+        thumb.tap(f'#trickpad .num[data-n="{tricks[player]}"]')
+    for player in shown:
+        actual = page.locator(f"#tricks_{seat[player]} input:checked").get_attribute("value")
+        assert actual == str(tricks[player]), (player, actual, tricks)
 
 
 def save_deal(page: Any) -> None:

@@ -17,12 +17,14 @@ def game_file(
     options: dict[str, Any] | None = None,
     first_dealer: str | None = None,
     finished: bool = False,
+    name: str = "",
 ) -> dict[str, Any]:
     """A game-file dict; by default Sochi with A, B, C and C dealing first."""
     if players is None:
         players = ["A", "B"] if convention == "hussar" else ["A", "B", "C"]
     data: dict[str, Any] = {
         "format": "scorekeeper-game/1",
+        **({"name": name} if name else {}),
         "convention": convention,
         "players": players,
         "deals": deals,

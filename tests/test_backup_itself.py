@@ -13,7 +13,7 @@ from scorekeeper.cli import main
 from scorekeeper.store import Store
 from scorekeeper.store.errors import BackupOntoItself
 
-from .conftest import ROOT
+from .harness import ROOT
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {

@@ -7,7 +7,7 @@ import re
 
 from scorekeeper.rules.options import Options
 
-from .conftest import ROOT
+from .harness import ROOT
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 

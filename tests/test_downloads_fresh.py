@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper import gamefile
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SUFFIXES = ["/game.json", ".json", "/pulka.pdf"]

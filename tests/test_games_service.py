@@ -9,7 +9,7 @@ from scorekeeper import gamefile, games
 from scorekeeper.rules import replay
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

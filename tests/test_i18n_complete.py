@@ -24,7 +24,7 @@ from flask import Flask
 from scorekeeper.store import Store
 from scorekeeper.web import templating
 
-from .conftest import ROOT, TRANSLATIONS, Web
+from .harness import ROOT, SEVEN_DOWN_TWO, TRANSLATIONS, Web
 
 LANGS = ["ru", "uk"]
 PYBABEL = Path(sys.executable).with_name("pybabel")
@@ -169,15 +169,7 @@ def latin_words(html: str) -> set[str]:
 def evening(web: Web, store: Store) -> tuple[str, str, int]:
     """A game with a contract, an all-pass and a correction: (edit token, view token, deal id)."""
     token = web.new_game(PLAYERS, first_dealer=2, name="Friday")
-    web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     web.play(token, PLAYERS, "allpass", tricks={"Anna": 1, "Boris": 4, "Vera": 5})
     web.play(
         token, PLAYERS, "correction", reason="fine", entries=[("Vera", "whists", "Boris", "5")]
@@ -304,15 +296,7 @@ def test_numbers_and_money_are_written_the_locale_way(
 
 def test_the_settlement_page_writes_money_the_russian_way(web: Web) -> None:
     token = web.new_game(PLAYERS, first_dealer=2, stake="0.5", currency="EUR")
-    web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     ru = web.get(f"/g/{token}/settlement?lang=ru").text()
     en = web.get(f"/g/{token}/settlement?lang=en").text()
     assert "Вист по 0,50 EUR." in ru and "Stake: 0.50 EUR per whist." in en

@@ -9,7 +9,7 @@ from pathlib import Path
 from scorekeeper.store import Store
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

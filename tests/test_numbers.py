@@ -29,7 +29,7 @@ from scorekeeper.rules.numbers import (
 )
 from scorekeeper.store import Store
 
-from .conftest import ROOT, Web
+from .harness import ROOT, Web
 from .helpers import game_file
 
 HUGE = ["1e10000000", "1e99999999", "1E5", "2e0", "1e-3", "inf", "nan", "-inf", "0x10", "1_000"]

@@ -19,7 +19,7 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-from .conftest import ROOT, forms_of
+from .harness import ROOT, forms_of
 from .test_safety_server import fill_new_game, free_port
 
 PLAYERS = ["Anna", "Boris", "Vera"]

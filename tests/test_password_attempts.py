@@ -10,7 +10,7 @@ from flask import Flask
 from scorekeeper.store import Store
 from scorekeeper.web.attempts import LIMIT, Attempts
 
-from .conftest import Web
+from .harness import Web
 
 
 def _try_new(web: Web, password: str):  # type: ignore[no-untyped-def]

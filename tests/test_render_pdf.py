@@ -18,20 +18,14 @@ from scorekeeper.render.pdf import export_name, export_pdf, sheet_html, sheet_pd
 from scorekeeper.rules import Game, score, settle
 from scorekeeper.wording import ENGLISH
 
+from .helpers import game_file
+
 assert shutil.which("pdftotext"), "poppler-utils (pdftotext, pdftoppm) must be installed"
 
 THREE = ["Anna", "Boris", "Vera"]
 
 
-def game_file(players: list[str], deals: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {
-        "format": "scorekeeper-game/1",
-        "name": extra.pop("name", "Friday at Boris's"),
-        "convention": extra.pop("convention", "hussar" if len(players) == 2 else "sochi"),
-        "players": players,
-        "deals": deals,
-        **extra,
-    }
+NAME = "Friday at Boris's"
 
 
 def random_deals(players: list[str], count: int, *, hussar: bool = False, seed: int = 1) -> list:
@@ -96,11 +90,20 @@ def random_deals(players: list[str], count: int, *, hussar: bool = False, seed: 
     return deals
 
 
-def long_game(players: list[str], count: int, **extra: Any) -> Game:
+def long_game(players: list[str], count: int, name: str = NAME) -> Game:
     hussar = len(players) == 2
     options = {"pool_target": 5000, "stake": "0.10", "currency": "EUR"}
+    deals = random_deals(players, count, hussar=hussar)
+    convention = "hussar" if hussar else "sochi"
     return load(
-        game_file(players, random_deals(players, count, hussar=hussar), options=options, **extra)
+        game_file(
+            deals,
+            players=players,
+            convention=convention,
+            options=options,
+            first_dealer=players[0],
+            name=name,
+        )
     )
 
 
@@ -138,7 +141,9 @@ def known_game(**extra: Any) -> Game:
         "whist_split": "gentleman",
         **extra.pop("options", {}),
     }
-    return load(game_file(THREE, KNOWN, options=options, **extra))
+    return load(
+        game_file(KNOWN, players=THREE, options=options, first_dealer="Anna", name=NAME, **extra)
+    )
 
 
 # -- reading a PDF back ----------------------------------------------------------------------
@@ -312,7 +317,7 @@ def test_five_players_with_a_penalty_and_the_new_options(tmp_path: Path) -> None
         {"type": "allpass", "tricks": {"Galina": 3, "Dasha": 3, "Anna": 4}},
     ]
     options = {"money_unit": "1", "round_limit": 4, "stalingrad": True, "currency": "RUB"}
-    game = load(game_file(five, deals, first_dealer="Anna", options=options))
+    game = load(game_file(deals, players=five, first_dealer="Anna", options=options, name=NAME))
     path = write(tmp_path, sheet_pdf(game))
     text = flat(text_of(path))
     for name in five:
@@ -328,7 +333,8 @@ def test_five_players_with_a_penalty_and_the_new_options(tmp_path: Path) -> None
 
 
 def test_empty_game(tmp_path: Path) -> None:
-    path = write(tmp_path, sheet_pdf(load(game_file(THREE, []))))
+    empty = game_file([], players=THREE, first_dealer="Anna", name=NAME)
+    path = write(tmp_path, sheet_pdf(load(empty)))
     text = flat(text_of(path))
     assert "No deals yet." in text
     assert "Nobody pays anybody." in text
@@ -357,7 +363,6 @@ HOSTILE = [
 def test_hostile_names_do_not_break_the_pdf(tmp_path: Path) -> None:
     game = load(
         game_file(
-            HOSTILE,
             [
                 {
                     "type": "contract",
@@ -367,6 +372,8 @@ def test_hostile_names_do_not_break_the_pdf(tmp_path: Path) -> None:
                     "tricks": {HOSTILE[0]: 5},
                 }
             ],
+            players=HOSTILE,
+            first_dealer=HOSTILE[0],
             name="x",
         )
     )

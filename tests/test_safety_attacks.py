@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import forms_of
+from .harness import forms_of
 from .test_safety_server import (
     PLAYERS,
     Phone,

@@ -24,7 +24,7 @@ from flask import Flask
 
 from scorekeeper.store import Store
 
-from .conftest import ROOT, Page, Web
+from .harness import ROOT, Page, Web
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]

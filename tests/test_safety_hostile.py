@@ -31,7 +31,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.store import Store
 
-from .conftest import Form, Page, Web
+from .harness import Form, Page, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"}}

@@ -30,7 +30,7 @@ import pytest
 
 from scorekeeper.web.main.options import preset_values
 
-from .conftest import ROOT, Form, forms_of
+from .harness import ROOT, Form, forms_of
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, Form, forms_of
+from .harness import ROOT, Form, forms_of
 from .test_safety_server import fill_new_game, free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")

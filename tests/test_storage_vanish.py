@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scorekeeper.web import create_app
 
-from .conftest import Page, Web
+from .harness import Page, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -179,6 +179,15 @@ def test_update_settings_renames_and_replaces_options(store: Store, game: GameRe
         store.update_settings(game.edit_token, base_version=3)
 
 
+def test_play_on_replaces_the_options_and_reopens_in_one_write(
+    store: Store, game: GameRecord
+) -> None:
+    store.set_finished(game.edit_token, True, base_version=1, snapshot={"net": {}})
+    played_on = store.play_on(game.edit_token, base_version=2, options={"pool_target": 30})
+    assert (played_on.options, played_on.finished) == ({"pool_target": 30}, False)
+    assert (played_on.finished_snapshot, played_on.version) == (None, 3)
+
+
 # -- every write: access, versions ---------------------------------------------------------
 
 Write = Callable[[Store, str, GameRecord, int], object]
@@ -193,6 +202,7 @@ WRITES: dict[str, Write] = {
     ),
     "set_finished": lambda s, t, g, v: s.set_finished(t, True, base_version=v, snapshot={}),
     "update_settings": lambda s, t, g, v: s.update_settings(t, base_version=v, name="X"),
+    "play_on": lambda s, t, g, v: s.play_on(t, base_version=v, options={"pool_target": 9}),
 }
 
 

@@ -18,7 +18,7 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.rules.text import bad_character, normalize
 from scorekeeper.store import Store
 
-from .conftest import ROOT, Web
+from .harness import ROOT, Web
 from .helpers import game_file
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")

@@ -208,8 +208,22 @@ def refused(context: Any, server: str, view_token: str) -> list[int]:
 
 
 def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path) -> None:
-    from playwright.sync_api import expect
+    token, view_url = start_the_evening(phones)
+    play_thirteen_deals(phones)
+    the_follower_changes_nothing(phones, token, view_url)
+    edit_a_deal_and_undo_the_last(phones, token)
+    on_page = finish_and_read_the_settlement(phones)
+    the_files_agree_with_the_page(phones, token, tmp_path, on_page)
+    waits = sorted(phones.waits)
+    print(
+        f"follower saw each change after {waits[0]:.2f}..{waits[-1]:.2f} s ({len(waits)} changes)"
+    )
+    assert waits[-1] < LIVE / 1000
+    assert phones.problems == []
 
+
+def start_the_evening(phones: Phones) -> tuple[str, str]:
+    """A new Leningrad game by taps; the follower opens its read-only link: (token, link)."""
     scorer, follower, server = phones.scorer, phones.follower, phones.server
     scorer.goto(server + "/")
     shot(scorer, "en-01-home")
@@ -224,9 +238,19 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     shot(scorer, "en-02-new-game-sheet")
     view_url = scorer.locator(".view-link").get_attribute("href")
     assert view_url and "/v/" in view_url
-    view_token = view_url.rsplit("/", 1)[-1]
     follower.goto(view_url)
+    return token, view_url
 
+
+def play_thirteen_deals(phones: Phones) -> None:
+    """Every kind of deal, the follower's sheet keeping up after each."""
+    four_contracts(phones)
+    misere_and_allpass(phones)
+    a_correction_and_three_contracts(phones)
+
+
+def four_contracts(phones: Phones) -> None:
+    scorer = phones.scorer
     # 1 both whist, 2 one whist and a pass, 3 both pass, 4 half-whist.
     phones.play(
         "contract",
@@ -262,6 +286,9 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     save_deal(scorer)
     phones.follower_sees_the_sheet()
 
+
+def misere_and_allpass(phones: Phones) -> None:
+    scorer, follower = phones.scorer, phones.follower
     # 5 misère made, 6 misère failed.
     preview = phones.play("misere", declarer="Boris", tricks={"Boris": 0})
     assert "Boris: pool +10" in preview
@@ -294,6 +321,11 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     save_deal(scorer)
     phones.follower_sees_the_sheet()
 
+
+def a_correction_and_three_contracts(phones: Phones) -> None:
+    from playwright.sync_api import expect
+
+    scorer, follower = phones.scorer, phones.follower
     # 10 a correction, 11 both whist on an eight, 12 both pass on a nine, 13 a failed six.
     phones.play("correction", reason="renonce", entries=[("Vera", "whists", "Boris", "5")])
     phones.follower_sees_the_sheet()
@@ -321,6 +353,11 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     shot(scorer, "en-05-sheet-13-deals")
     shot(follower, "en-06-follower-13-deals")
 
+
+def the_follower_changes_nothing(phones: Phones, token: str, view_url: str) -> None:
+    """The read-only link offers no way to change anything, and refuses a forced write."""
+    follower, server = phones.follower, phones.server
+    view_token = view_url.rsplit("/", 1)[-1]
     # The follower has no way to change anything.
     assert follower.locator("form").count() == 0
     assert follower.locator("#next-deal").count() == 0
@@ -334,7 +371,12 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     follower.goto(view_url)
     assert follower.locator("#follow").get_attribute("data-version") == version
 
-    # Edit deal 3 from the log (an eight of diamonds was a nine), then undo deal 13.
+
+def edit_a_deal_and_undo_the_last(phones: Phones, token: str) -> None:
+    """Edit deal 3 from the log (an eight of diamonds was a nine), then undo deal 13."""
+    from playwright.sync_api import expect
+
+    scorer, follower, server = phones.scorer, phones.follower, phones.server
     scorer.goto(f"{server}/g/{token}/log")
     shot(scorer, "en-08-log")
     with scorer.expect_navigation():
@@ -356,7 +398,12 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
     phones.follower_sees_the_sheet()
     expect(follower.locator(".game-head .muted")).to_contain_text("11 deals · 1 correction")
 
-    # Finish, read the settlement; both phones see the end.
+
+def finish_and_read_the_settlement(phones: Phones) -> dict[str, Any]:
+    """Finish, read the settlement; both phones see the end."""
+    from playwright.sync_api import expect
+
+    scorer, follower = phones.scorer, phones.follower
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
     # One stray tap does not end the evening: the page asks first.
@@ -369,30 +416,28 @@ def test_a_whole_evening_by_taps_with_a_follower(phones: Phones, tmp_path: Path)
         scorer.locator(".finished a[href$='/settlement']").click()
     no_overflow(scorer)
     shot(scorer, "en-11-settlement")
-    on_page = settlement_on_the_page(scorer, "en")
+    return settlement_on_the_page(scorer, "en")
 
-    # The files: a real PDF with the names in it, and the game file the CLI agrees with.
+
+def the_files_agree_with_the_page(
+    phones: Phones, token: str, where: Path, on_page: dict[str, Any]
+) -> None:
+    """A real PDF with the names in it, and the game file the CLI agrees with."""
+    scorer, server = phones.scorer, phones.server
     scorer.goto(f"{server}/g/{token}")
-    pdf = download(scorer, ".links a[href$='/pulka.pdf']", tmp_path)
+    pdf = download(scorer, ".links a[href$='/pulka.pdf']", where)
     assert pdf.read_bytes().startswith(b"%PDF-")
     text = subprocess.run(
         ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
     ).stdout
     for word in ["Friday at Oleg", "Anna", "Boris", "Vera", "Settlement"]:
         assert word in text, word
-    game_file = download(scorer, ".links a[href$='/game.json']", tmp_path)
+    game_file = download(scorer, ".links a[href$='/game.json']", where)
     data = json.loads(game_file.read_text())
     assert len(data["deals"]) == 12 and data["finished"] is True
     assert data["deals"][2]["contract"] == "9D"
     assert on_page == settlement_from_the_cli(game_file)
     assert sum(on_page["net"].values()) == 0
-
-    waits = sorted(phones.waits)
-    print(
-        f"follower saw each change after {waits[0]:.2f}..{waits[-1]:.2f} s ({len(waits)} changes)"
-    )
-    assert waits[-1] < LIVE / 1000
-    assert phones.problems == []
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,16 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     page, server, problems = phone
     token = new_game(page, server, FIVE, lang=lang)
     taps: dict[str, int] = {}
+    three_deals(page, server, token, lang, taps)
+    a_penalty(page, server, token, lang, taps)
+    the_penalty_opens_as_entered(page, server, store, token, lang)
+    a_misere_and_the_game_page(page, server, token, lang, taps)
+    the_settlement_is_the_clis(page, server, token, lang, tmp_path)
+    assert problems == []
 
+
+def three_deals(page: Any, server: str, token: str, lang: str, taps: dict[str, int]) -> None:
+    """Each deal offers its three active players only; each kind fits one screen."""
     # Deal 1: Anna deals, Anna and Boris sit out. Vera 7♠, Gleb whists, Dasha passes.
     open_form(page, server, token)
     assert offered_declarers(page) == active_of(0)
@@ -129,6 +138,8 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     taps["all-pass"] = page.taps + 1
     save_deal(page)
 
+
+def a_penalty(page: Any, server: str, token: str, lang: str, taps: dict[str, int]) -> None:
     # A penalty: Anna fined the size of a 7♥. It does not pass the deal.
     open_form(page, server, token)
     page.locator('#kind .tap[data-value="penalty"]').click()
@@ -142,6 +153,10 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     save_deal(page)
     assert {"en": "Penalty 4 saved.", "ru": "Штраф 4 записан."}[lang] in page.inner_text(".flashes")
 
+
+def the_penalty_opens_as_entered(
+    page: Any, server: str, store: Store, token: str, lang: str
+) -> None:
     # The penalty opens again for an edit as it was entered.
     record = store.get_game(token)
     assert record.deals[-1].data == {"type": "penalty", "player": "Anna", "contract": "7H"}
@@ -168,6 +183,10 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
         page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
     )
 
+
+def a_misere_and_the_game_page(
+    page: Any, server: str, token: str, lang: str, taps: dict[str, int]
+) -> None:
     # Deal 4: Gleb deals still (the penalty passed nothing): Anna, Boris, Vera. Anna's misère.
     open_form(page, server, token)
     assert offered_declarers(page) == active_of(3)
@@ -189,6 +208,8 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     assert taps["contract, one whister"] <= 6 and taps["contract, two whisters"] <= 6
     assert taps["all-pass"] <= 5 and taps["misère"] <= 6 and taps["penalty"] <= 6
 
+
+def the_settlement_is_the_clis(page: Any, server: str, token: str, lang: str, where: Path) -> None:
     # Finish; the settlement on the page is the CLI's of the downloaded game file.
     with page.expect_navigation():
         page.locator(".finish-now button").click()
@@ -199,7 +220,7 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     no_overflow(page)
     on_page = settlement_on_the_page(page, lang)
     page.goto(f"{server}/g/{token}")
-    game_file = download(page, ".links a[href$='/game.json']", tmp_path)
+    game_file = download(page, ".links a[href$='/game.json']", where)
     data = json.loads(game_file.read_text())
     assert [d["type"] for d in data["deals"]] == [
         "contract",
@@ -210,7 +231,6 @@ def test_a_five_player_evening_by_taps(phone: Any, store: Store, tmp_path: Path,
     ]
     assert on_page == settlement_from_the_cli(game_file)
     assert sum(on_page["net"].values()) == 0
-    assert problems == []
 
 
 def stalingrad_game(page: Any, server: str, lang: str) -> str:

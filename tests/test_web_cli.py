@@ -12,7 +12,7 @@ from pathlib import Path
 from scorekeeper.cli import _urls, main
 from scorekeeper.store import Store
 
-from .conftest import ROOT
+from .harness import ROOT
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {

@@ -13,7 +13,7 @@ from scorekeeper.rules import settle
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
-from .conftest import Web
+from .harness import Web
 
 
 def new_company(web: Web, roster=("Anna", "Boris", "Vera", "Gleb"), **fields) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -31,32 +31,24 @@ SEVEN = dict(
     tricks={"Anna": 7, "Boris": 2, "Vera": 1},
 )
 
+A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
+"""Anna declares 7♠; the cases below add what is (not) said next."""
+
 
 @pytest.mark.parametrize(
     ("deal", "field", "message"),
     [
         ({"kind": "contract"}, "declarer", "Choose the declarer"),
         ({"kind": "contract", "declarer": "Anna"}, "contract", "Choose the contract"),
+        ({**A7}, "answer_1", "Boris has not answered (whist or pass)"),
         (
-            {"kind": "contract", "declarer": "Anna", "contract": "7S"},
-            "answer_1",
-            "Boris has not answered (whist or pass)",
-        ),
-        (
-            {
-                "kind": "contract",
-                "declarer": "Anna",
-                "contract": "7S",
-                "answers": {"Boris": "whist", "Vera": "pass"},
-            },
+            {**A7, "answers": {"Boris": "whist", "Vera": "pass"}},
             "tricks_0",
             "the tricks of Anna are missing",
         ),
         (
             {
-                "kind": "contract",
-                "declarer": "Anna",
-                "contract": "7S",
+                **A7,
                 "answers": {"Boris": "whist", "Vera": "whist"},
                 "tricks": {"Anna": 7, "Boris": 2, "Vera": 2},
             },
@@ -64,22 +56,12 @@ SEVEN = dict(
             "tricks add up to 11, not 10",
         ),
         (
-            {
-                "kind": "contract",
-                "declarer": "Anna",
-                "contract": "8S",
-                "answers": {"Boris": "pass", "Vera": "half-whist"},
-            },
+            {**A7, "contract": "8S", "answers": {"Boris": "pass", "Vera": "half-whist"}},
             "answer_2",
             "Vera: no half-whist on a 8 in this game",
         ),
         (
-            {
-                "kind": "contract",
-                "declarer": "Anna",
-                "contract": "7S",
-                "answers": {"Boris": "half-whist", "Vera": "pass"},
-            },
+            {**A7, "answers": {"Boris": "half-whist", "Vera": "pass"}},
             "answer_1",
             "Boris: only the second defender, after the first passed, may half-whist",
         ),

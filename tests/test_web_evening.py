@@ -9,7 +9,7 @@ from scorekeeper.games import file_data
 from scorekeeper.rules import score
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import SEVEN_DOWN_TWO, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -21,15 +21,7 @@ def sheet_of(store: Store, token: str):  # type: ignore[no-untyped-def]
 def test_an_evening_of_every_kind_of_deal(web: Web, store: Store) -> None:
     token = web.new_game(PLAYERS, first_dealer=2)
     # Vera deals. Anna plays 7♠ with Boris whisting and Vera passing; Anna takes 5 (§8 ex. 1).
-    page = web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    page = web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     assert "Boris → Anna: 20 whists (whists: 5 tricks × 4)" in page.text()
     assert "Anna: hill +8 (remise: undertricks 2 × 4)" in page.text()
     # Anna deals. Boris 6♥, both whist, Boris makes 6: Vera 2, Anna 2.
@@ -138,15 +130,7 @@ def test_four_players_the_dealer_sits_out(web: Web, store: Store) -> None:
     # Gleb deals: he can neither declare nor take tricks.
     assert form.radios["declarer"] == ["0", "1", "2"]
     assert "tricks_3" not in form.names
-    page = web.play(
-        token,
-        players,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    page = web.play(token, players, "contract", **SEVEN_DOWN_TWO)
     # §8 example 4's deal under Sochi (greedy): the dealer writes consolation too.
     assert "Gleb → Anna: 8 whists (consolation: undertricks 2 × 4)" in page.text()
     assert "Anna sits out." in page.text()

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper import gamefile
 from scorekeeper.store import Store
 
-from .conftest import ROOT, Page, Web
+from .harness import ROOT, Page, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 CLI = ROOT / ".venv" / "bin" / "scorekeeper"

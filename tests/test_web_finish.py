@@ -9,7 +9,7 @@ from scorekeeper.games import file_data
 from scorekeeper.rules import score
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import SEVEN_DOWN_TWO, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -114,15 +114,7 @@ def test_settlement_page(web: Web, ended: str) -> None:
     text = web.get(f"/g/{ended}/settlement").text()
     assert "Nobody pays anybody." in text  # equal pools, no hill, no whists
     token = web.new_game(PLAYERS, stake="0.10", currency="EUR", first_dealer=2)
-    web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     page = web.get(f"/g/{token}/settlement")
     text = page.text()
     # §8 example 1 (Sochi): net A −89⅓, B +54⅔, C +34⅔.
@@ -153,12 +145,26 @@ def test_play_on_raises_the_pool_and_reopens_the_game(web: Web, store: Store, en
     assert "The pool is now 4: play on." in done.text()
     game = store.get_game(ended)
     assert game.options["pool_target"] == 4 and not game.finished
-    assert game.version == before + 2  # reopened, then the options re-scored
+    assert game.version == before + 1  # reopened with the new options: one write
     sheet = score(gamefile.load(file_data(game)))
     assert not sheet.finished
     assert "Next deal</a>" in web.get(f"/g/{ended}").html
     again = web.submit(page, form.set(pool_target="4"))  # the same tap sent twice
-    assert again.status == 302 and store.get_game(ended).version == before + 2
+    assert again.status == 302 and store.get_game(ended).version == before + 1
+
+
+def test_play_on_refuses_a_pool_the_game_has_passed_already(web: Web, store: Store) -> None:
+    # Anna's 10♠ writes 10 into the pools: to 3 (the rest helps the others) all are closed.
+    token = web.new_game(PLAYERS, pool_target=2)
+    both_pass = {"Boris": "pass", "Vera": "pass"}
+    web.play(token, PLAYERS, "contract", declarer="Anna", contract="10S", answers=both_pass)
+    page = web.get(f"/g/{token}")
+    assert "The game is over" in page.text()
+    version = store.get_game(token).version
+    done = web.submit(page, page.form("/extend").set(pool_target="3"), follow=True)
+    assert "With a pool of 3 the game would still be over." in done.text()
+    assert store.get_game(token).version == version
+    assert store.get_game(token).options["pool_target"] == 2
 
 
 def test_play_on_refuses_a_pool_that_would_still_be_over(

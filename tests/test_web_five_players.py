@@ -7,7 +7,7 @@ from scorekeeper.games import create_from_game
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 from .helpers import allpass, contract, game_file
 
 FIVE = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scorekeeper.web import TRANSLATIONS
 
-from .conftest import Web
+from .harness import SEVEN_DOWN_TWO, Web
 
 
 def test_the_catalogues_are_compiled() -> None:
@@ -53,15 +53,7 @@ def test_the_switcher_links_to_the_same_page(web: Web) -> None:
 def test_the_rules_wording_is_translated_too(web: Web) -> None:
     players = ["Anna", "Boris", "Vera"]
     token = web.new_game(players, first_dealer=2)
-    web.play(
-        token,
-        players,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, players, "contract", **SEVEN_DOWN_TWO)
     ru = web.get(f"/g/{token}?lang=ru").text()
     assert "Anna: гора +8 (ремиз: без 2 × 4)" in ru
     assert "Boris → Anna: 20 вист. (висты: 5 взяток × 4)" in ru

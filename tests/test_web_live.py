@@ -11,7 +11,7 @@ import json
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import SEVEN_DOWN_TWO, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -14,15 +14,7 @@ PLAYERS = ["Anna", "Boris", "Vera"]
 @pytest.fixture
 def token(web: Web) -> str:
     token = web.new_game(PLAYERS, first_dealer=2)
-    web.play(
-        token,
-        PLAYERS,
-        "contract",
-        declarer="Anna",
-        contract="7S",
-        answers={"Boris": "whist", "Vera": "pass"},
-        tricks={"Anna": 5, "Boris": 3, "Vera": 2},
-    )
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
     web.play(token, PLAYERS, "misere", declarer="Boris", tricks={"Boris": 0})
     web.play(token, PLAYERS, "allpass", tricks={"Anna": 0, "Boris": 4, "Vera": 6})
     return token

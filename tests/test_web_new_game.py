@@ -8,7 +8,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
 from scorekeeper.web.main.options import ALL, preset_values
 
-from .conftest import Page, Web
+from .harness import Page, Web
 
 
 def new_form(web: Web, convention: str = "sochi") -> tuple[Page, object]:

@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from .conftest import ROOT, Web
+from .harness import ROOT, Web
 
 CSS = (ROOT / "static" / "app.css").read_text()
 

@@ -9,7 +9,7 @@ from flask import Flask
 
 from scorekeeper.store import Store
 
-from .conftest import Page, Web
+from .harness import Page, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 CSP = (

@@ -12,7 +12,7 @@ import brotli
 import pytest
 from flask.testing import FlaskClient
 
-from .conftest import Web
+from .harness import Web
 from .test_serve_https_proxy import Browser, Served
 
 

@@ -26,7 +26,7 @@ from scorekeeper.rules import score, settle
 from scorekeeper.store import Store
 from scorekeeper.wording import words_for
 
-from .conftest import Web
+from .harness import Web
 
 EVENING = {
     "format": "scorekeeper-game/1",

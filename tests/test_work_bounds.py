@@ -19,7 +19,7 @@ from scorekeeper.sample import random_game
 from scorekeeper.store import Store
 from scorekeeper.web.games import routes as game_routes
 
-from .conftest import ROOT, Web
+from .harness import ROOT, Web
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 

@@ -315,8 +315,7 @@ class Store:
                 chunk = wanted[start : start + _IN_CHUNK]
                 marks = ", ".join("?" * len(chunk))
                 rows = self._db.table("games").rows_where(
-                    f"(edit_token IN ({marks}) OR view_token IN ({marks}))"
-                    " AND deleted_at IS NULL",
+                    f"(edit_token IN ({marks}) OR view_token IN ({marks})) AND deleted_at IS NULL",
                     [*chunk, *chunk],
                     select="id, edit_token",
                 )
@@ -389,6 +388,25 @@ class Store:
             self._db.table("games").update(game["id"], updates)
 
         return self._write(token, base_version, request_key, "update_settings", change)[0]
+
+    def play_on(
+        self,
+        token: str,
+        *,
+        base_version: int,
+        options: dict[str, Any],
+        request_key: str | None = None,
+    ) -> GameRecord:
+        """Replace a game's options and reopen it, in one write (the pool raised to play on):
+        a finished game's settlement snapshot is dropped with its finish."""
+        text = _dump(options, "options")
+
+        def change(game: Row, now: str, version: int) -> None:
+            self._db.table("games").update(
+                game["id"], {"options": text, "finished": 0, "finished_snapshot": None}
+            )
+
+        return self._write(token, base_version, request_key, "play_on", change)[0]
 
     # -- deals -------------------------------------------------------------------------
 

@@ -33,6 +33,15 @@ def create_app(
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
+    _configure(app, test_config)
+    _register(app)
+    if create_database:
+        storage.prepare_database(app)
+    return app
+
+
+def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
+    """The defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PASSWORD="",
@@ -59,6 +68,9 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(app)
 
+
+def _register(app: Flask) -> None:
+    """The extensions, the request hooks and the blueprints."""
     babel.init_app(app, locale_selector=i18n.get_locale)
     csrf.init_app(app)
     i18n.init_app(app)
@@ -77,9 +89,6 @@ def create_app(
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
     app.register_blueprint(company_bp)
-    if create_database:
-        storage.prepare_database(app)
-    return app
 
 
 def _instance_secret(app: Flask) -> str:

@@ -1,14 +1,18 @@
-"""Opening the game a request is about: by its token, for reading or for writing."""
+"""Opening the game a request is about (by its token, for reading or for writing), and
+writing to it: a write another phone got in first ends the request back on the game."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
-from flask import Flask, abort, g, redirect, request, url_for
+from flask import Flask, abort, flash, g, redirect, request, url_for
+from flask_babel import _
 from werkzeug.routing import BaseConverter
 
 from scorekeeper.games import Loaded, load
-from scorekeeper.store import GameNotFound, GameRecord
+from scorekeeper.store import GameNotFound, GameRecord, VersionConflict
 
 from . import recent
 from .storage import get_store
@@ -46,6 +50,32 @@ def edit_game(token: str) -> Loaded:
     loaded = load(record)
     g.loaded = loaded
     return loaded
+
+
+_R = TypeVar("_R")
+
+
+def conflict_message() -> str:
+    """What the scorer is told when another phone changed the game since the form was read."""
+    return str(_("Another phone changed this game in the meantime. Look at it and try again."))
+
+
+def write_or_back(token: str, write: Callable[[], _R]) -> _R:
+    """Run one versioned store write; its result.
+
+    If another phone changed the game first (VersionConflict), nothing was written: the
+    conflict is flashed and the request ends here, back on the game's page.
+    """
+    try:
+        return write()
+    except VersionConflict:
+        flash(conflict_message())
+        back_to_game(token)
+
+
+def back_to_game(token: str) -> NoReturn:
+    """End the request with a redirect to the game's edit page."""
+    abort(redirect(url_for("games.show", mode="g", token=token)))
 
 
 class GameDeleted(GameNotFound):

@@ -1,17 +1,24 @@
-"""Form pieces shared by the blueprints: one-time request keys, choice lists, checkboxes."""
+"""Form pieces shared by the blueprints: one-time request keys, choice lists, checkboxes,
+an uploaded file read."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
+from flask import current_app
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectChoice, SelectMultipleField
 from wtforms.validators import InputRequired, Length, NumberRange, Regexp
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from scorekeeper.rules import InvalidGame
+
+from .i18n import words
+
 _KEY_RE = r"^[0-9a-f]{32}$"
+_T = TypeVar("_T")
 
 
 class WriteForm(FlaskForm):
@@ -53,3 +60,15 @@ class MultiCheckboxField(SelectMultipleField):
 def choices(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:
     """Choices for a select, radio or checkbox field, from (value, label) pairs."""
     return [SelectChoice(value, label) for value, label in pairs]
+
+
+def read_upload(form: Any, loads: Callable[[bytes], _T]) -> tuple[_T | None, list[str]]:
+    """The form's uploaded file parsed by loads, or None and what is wrong with it, worded.
+
+    At most one byte more than a request may carry is read, so loads sees a file too large.
+    """
+    data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+    try:
+        return loads(data), []
+    except InvalidGame as invalid:
+        return None, [words().problem(p) for p in invalid.problems]

@@ -26,7 +26,7 @@ from scorekeeper.company import file as company_file
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
-from scorekeeper.rules import PLAYER_COUNTS, InvalidGame, resolve_options
+from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -35,7 +35,7 @@ from ..i18n import get_locale, words
 from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
-from ..widgets import choices
+from ..widgets import choices, read_upload
 from . import bp
 from .forms import (
     AttachForm,
@@ -60,12 +60,15 @@ def companies() -> Companies:
     return Companies(get_store())
 
 
-def open_company(mode: str, token: str) -> CompanyRecord | Response:
-    """The company for a page: /c/ with the edit token, /cv/ always read-only."""
+def open_company(mode: str, token: str) -> CompanyRecord:
+    """The company for a page: /c/ with the edit token, /cv/ always read-only.
+
+    A view token under /c/ is redirected to /cv/ (the request ends here, with the redirect).
+    """
     company = companies().get(token)
     if mode == "c" and company.access != "edit":
         args = request.view_args or {}
-        return redirect(url_for(request.endpoint or "company.show", **{**args, "mode": "cv"}))
+        abort(redirect(url_for(request.endpoint or "company.show", **{**args, "mode": "cv"})))
     if mode == "cv" and company.access == "edit":
         company = companies().get(company.view_token)
     recent.remember(token, KEY, LIMIT)
@@ -134,8 +137,6 @@ def new() -> str | Response:
 @bp.route(COMPANY)
 def show(mode: str, token: str) -> str | Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     period = request.args.get("period", "all")
     if period not in PERIODS:
         period = "all"
@@ -196,12 +197,8 @@ def import_company() -> str | Response | tuple[str, int]:
     form = CompanyImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
-        try:
-            parsed = company_file.loads(data)
-        except InvalidGame as invalid:
-            problems = [words().problem(p) for p in invalid.problems]
-        else:
+        parsed, problems = read_upload(form, company_file.loads)
+        if parsed is not None:
             record = company_file.create(get_store(), parsed)
             recent.remember(record.edit_token, KEY, LIMIT)
             for game in record.games:
@@ -442,8 +439,6 @@ def delete_payment(token: str, payment_id: int) -> Response:
 @bp.route(COMPANY + "/company.json")
 def download(mode: str, token: str) -> Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     data = company_file.dumps(company).encode()
     response = send_file(
         io.BytesIO(data),
@@ -458,8 +453,6 @@ def download(mode: str, token: str) -> Response:
 @bp.route(COMPANY + "/standings.csv")
 def standings_csv(mode: str, token: str) -> Response:
     company = open_company(mode, token)
-    if isinstance(company, Response):
-        return company
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
     out = io.StringIO()

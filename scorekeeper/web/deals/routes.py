@@ -21,7 +21,7 @@ from scorekeeper.games import (
 )
 from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
 
-from ..context import edit_game
+from ..context import conflict_message, edit_game, write_or_back
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm, new_key
@@ -86,56 +86,90 @@ def _wants_json() -> bool:
 def _deal_page(
     loaded: Loaded, deal: DealRecord | None
 ) -> str | Response | tuple[str | Response, int]:
-    token = loaded.record.edit_token
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     form = DealForm(version=loaded.record.version)
     form.setup(seat)
     if request.method == "GET" and deal is not None:
         form.fill(deal.data, seat.players)
-    reading: Reading | None = None
-    result: Check | None = None
-    conflict = refused = False
-    saved_as: int | None = None
-    if form.is_submitted() and _wants_json():
+    if not form.is_submitted():
+        return _page(loaded, form, seat, deal, None, None)
+    if _wants_json():
         return _save_json(loaded, deal, form, seat, position)
-    if form.is_submitted():
-        saving = request.form.get("action") == "save"
-        stale = saving and _stale(form, loaded)
-        if stale:
-            # Checked against a sheet that has changed since: the store either knows the
-            # request key (a Save sent again: it writes nothing) or refuses the old version.
-            # Checking first would refuse a resent deal that the sheet now contradicts.
-            reading, result = Reading(read(form, seat).data), None
-        else:
-            reading, result = _evaluate(form, seat, loaded, position)
-        checked = result is not None and result.ok and form.checked.data == reading.fingerprint
-        if saving and (stale or checked):
-            try:
-                if reading.data is None:
-                    raise VersionConflict("stale", current_version=loaded.record.version)
-                return _save(loaded, deal, reading, form, result)
-            except AlreadySaved as saved:
-                loaded = load(get_store().get_game(token))
-                g.loaded = loaded
-                form.fresh(loaded.record.version)
-                seat = seat_for(loaded.sheet, position)
-                form.setup(seat)
-                reading, result = _evaluate(form, seat, loaded, position)
-                reading.top.append(saved.message)
-                refused = True
-                saved_as = saved.deal_id if deal is None else None
-            except VersionConflict as error:
-                conflict = True
-                loaded = load(get_store().get_game(token))
-                g.loaded = loaded
-                if deal is not None:
-                    deal = _live(loaded, deal.id)
-                    position = deal.position
-                seat = seat_for(loaded.sheet, position)
-                form.setup(seat)
-                form.fresh(error.current_version)
-                reading, result = _evaluate(form, seat, loaded, position)
+    saving = request.form.get("action") == "save"
+    stale = saving and _stale(form, loaded)
+    if stale:
+        # Checked against a sheet that has changed since: the store either knows the
+        # request key (a Save sent again: it writes nothing) or refuses the old version.
+        # Checking first would refuse a resent deal that the sheet now contradicts.
+        reading, result = Reading(read(form, seat).data), None
+    else:
+        reading, result = _evaluate(form, seat, loaded, position)
+    checked = result is not None and result.ok and form.checked.data == reading.fingerprint
+    if stale and reading.data is None:
+        # An old form that no longer reads as a deal: shown as the conflict it is.
+        return _conflicted(loaded, deal, form, loaded.record.version)
+    if not saving or not (stale or checked):
+        return _page(loaded, form, seat, deal, reading, result)
+    try:
+        return _save(loaded, deal, reading, form, result)
+    except AlreadySaved as saved:
+        return _refused(loaded, deal, form, saved)
+    except VersionConflict as error:
+        return _conflicted(loaded, deal, form, error.current_version)
+
+
+def _refused(
+    loaded: Loaded, deal: DealRecord | None, form: Any, saved: AlreadySaved
+) -> tuple[str, int]:
+    """The form's key already wrote another deal: the input stays, with a fresh key."""
+    loaded = _reloaded(loaded.record.edit_token)
+    form.fresh(loaded.record.version)
+    position = None if deal is None else deal.position
+    seat = seat_for(loaded.sheet, position)
+    form.setup(seat)
+    reading, result = _evaluate(form, seat, loaded, position)
+    reading.top.append(saved.message)
+    saved_as = saved.deal_id if deal is None else None
+    return _page(loaded, form, seat, deal, reading, result, refused=True, saved_as=saved_as)
+
+
+def _conflicted(
+    loaded: Loaded, deal: DealRecord | None, form: Any, version: int
+) -> tuple[str, int]:
+    """Another phone changed the game first: the input checked again against the game now."""
+    loaded = _reloaded(loaded.record.edit_token)
+    if deal is not None:
+        deal = _live(loaded, deal.id)
+    position = None if deal is None else deal.position
+    seat = seat_for(loaded.sheet, position)
+    form.setup(seat)
+    form.fresh(version)
+    reading, result = _evaluate(form, seat, loaded, position)
+    return _page(loaded, form, seat, deal, reading, result, conflict=True)
+
+
+def _reloaded(token: str) -> Loaded:
+    """The game as stored now (after a write was refused), for the rest of the request."""
+    loaded = load(get_store().get_game(token))
+    g.loaded = loaded
+    return loaded
+
+
+def _page(
+    loaded: Loaded,
+    form: Any,
+    seat: Seat,
+    deal: DealRecord | None,
+    reading: Reading | None,
+    result: Check | None,
+    *,
+    conflict: bool = False,
+    refused: bool = False,
+    saved_as: int | None = None,
+) -> tuple[str, int]:
+    """The deal form as it stands: 409 after a refused write, 422 with problems, else 200."""
+    if reading is not None:
         ok = result is not None and result.ok
         form.checked.data = reading.fingerprint if ok else ""
     status = (
@@ -214,7 +248,7 @@ def _save_json(
         body = _preview(reading, result) | fresh
         return jsonify(saved=False, refused=saved.message, edit_url=edit, **body), 409
     except VersionConflict:
-        message = _("Another phone changed this game in the meantime. Look at it and try again.")
+        message = conflict_message()
         fresh = _fresh_form(loaded.record.edit_token)
         return jsonify(saved=False, conflict=message, **_preview(reading, result) | fresh), 409
     return jsonify(saved=True, url=target.location), 200
@@ -229,50 +263,60 @@ def _save(
     loaded: Loaded, deal: DealRecord | None, reading: Reading, form: Any, result: Check | None
 ) -> Response:
     """Write the deal; the page to show next. Raises AlreadySaved, VersionConflict."""
-    store = get_store()
-    token = loaded.record.edit_token
     assert reading.data is not None
     if deal is None:
-        record, written, created = store.add_deal(
-            token,
-            reading.data,
-            base_version=form.base_version.data,
-            request_key=form.request_key.data,
+        return _save_new(loaded, reading.data, form, result)
+    return _save_edit(loaded, deal, reading.data, form, result)
+
+
+def _save_new(loaded: Loaded, data: dict[str, Any], form: Any, result: Check | None) -> Response:
+    """Add the deal at the end of the log; back to the sheet."""
+    token = loaded.record.edit_token
+    record, written, created = get_store().add_deal(
+        token, data, base_version=form.base_version.data, request_key=form.request_key.data
+    )
+    if not created and written.data != data:
+        raise AlreadySaved(
+            _(
+                "This form was already saved as deal %(number)s, so the change was not "
+                "saved. Press Save again to add it as a new deal, or edit deal "
+                "%(number)s from the sheet.",
+                number=written.position + 1,
+            ),
+            written.id,
         )
-        if not created and written.data != reading.data:
-            raise AlreadySaved(
-                _(
-                    "This form was already saved as deal %(number)s, so the change was not "
-                    "saved. Press Save again to add it as a new deal, or edit deal "
-                    "%(number)s from the sheet.",
-                    number=written.position + 1,
-                ),
-                written.id,
-            )
-        if created and result is not None:
-            remember(record, result)
-        if created:
-            number = written.position + 1
-            if reading.data.get("type") == "correction":
-                flash(_("Correction %(number)s saved.", number=number))
-            elif reading.data.get("type") == "penalty":
-                flash(_("Penalty %(number)s saved.", number=number))
-            else:
-                flash(_("Deal %(number)s saved.", number=number))
-        return _to_game(token)
+    if created and result is not None:
+        remember(record, result)
+    if created:
+        number = written.position + 1
+        if data.get("type") == "correction":
+            flash(_("Correction %(number)s saved.", number=number))
+        elif data.get("type") == "penalty":
+            flash(_("Penalty %(number)s saved.", number=number))
+        else:
+            flash(_("Deal %(number)s saved.", number=number))
+    return _to_game(token)
+
+
+def _save_edit(
+    loaded: Loaded, deal: DealRecord, data: dict[str, Any], form: Any, result: Check | None
+) -> Response:
+    """Replace a deal of the log; back to the log, at that deal."""
+    token = loaded.record.edit_token
     log = redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
-    if deal.data == reading.data and form.base_version.data == loaded.record.version:
-        flash(_("Nothing changed in deal %(number)s.", number=deal.position + 1))
+    number = deal.position + 1
+    if deal.data == data and form.base_version.data == loaded.record.version:
+        flash(_("Nothing changed in deal %(number)s.", number=number))
         return log
-    record = store.update_deal(
+    record = get_store().update_deal(
         token,
         deal.id,
-        reading.data,
+        data,
         base_version=form.base_version.data,
         request_key=form.request_key.data,
     )
     now = next((d for d in record.deals if d.id == deal.id), None)
-    if now is None or now.data != reading.data:
+    if now is None or now.data != data:
         raise AlreadySaved(
             _(
                 "This form was already saved once, so the change was not saved. "
@@ -282,12 +326,12 @@ def _save(
         )
     if result is not None and record.version == form.base_version.data + 1:
         remember(record, result)
-    if reading.data.get("type") == "correction":
-        flash(_("Correction %(number)s changed.", number=deal.position + 1))
-    elif reading.data.get("type") == "penalty":
-        flash(_("Penalty %(number)s changed.", number=deal.position + 1))
+    if data.get("type") == "correction":
+        flash(_("Correction %(number)s changed.", number=number))
+    elif data.get("type") == "penalty":
+        flash(_("Penalty %(number)s changed.", number=number))
     else:
-        flash(_("Deal %(number)s changed.", number=deal.position + 1))
+        flash(_("Deal %(number)s changed.", number=number))
     return log
 
 
@@ -304,29 +348,18 @@ def _entries(result: Check | None) -> list[str]:
 def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
     loaded = edit_game(token)
     form = WriteForm(version=loaded.record.version)
-    if request.method == "POST" and _stale(form, loaded):
-        return _resent(
-            token,
-            lambda: get_store().delete_deal(
-                token,
-                deal_id,
-                base_version=form.base_version.data,
-                request_key=form.request_key.data,
-            ),
-            url_for("games.log", mode="g", token=token),
+
+    def write() -> object:
+        return get_store().delete_deal(
+            token, deal_id, base_version=form.base_version.data, request_key=form.request_key.data
         )
+
+    if request.method == "POST" and _stale(form, loaded):
+        return _resent(token, write, url_for("games.log", mode="g", token=token))
     deal = _live(loaded, deal_id)
     result = check_delete(loaded, deal.position)
     if form.validate_on_submit() and result.ok:
-        try:
-            get_store().delete_deal(
-                token,
-                deal_id,
-                base_version=form.base_version.data,
-                request_key=form.request_key.data,
-            )
-        except VersionConflict:
-            return _conflict(token)
+        write_or_back(token, write)
         flash(
             _(
                 "Deal %(number)s deleted. It can be restored from the history.",
@@ -341,26 +374,21 @@ def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
 def undo(token: str) -> str | Response | tuple[str, int]:
     loaded = edit_game(token)
     form = WriteForm(version=loaded.record.version)
-    if request.method == "POST" and _stale(form, loaded):
-        return _resent(
-            token,
-            lambda: get_store().undo_last(
-                token, base_version=form.base_version.data, request_key=form.request_key.data
-            ),
-            url_for("games.show", mode="g", token=token),
+
+    def write() -> object:
+        return get_store().undo_last(
+            token, base_version=form.base_version.data, request_key=form.request_key.data
         )
+
+    if request.method == "POST" and _stale(form, loaded):
+        return _resent(token, write, url_for("games.show", mode="g", token=token))
     if not loaded.record.deals:
         flash(_("There is no deal to undo."))
         return _to_game(token)
     deal = loaded.record.deals[-1]
     result = check_delete(loaded, deal.position)
     if form.validate_on_submit():
-        try:
-            get_store().undo_last(
-                token, base_version=form.base_version.data, request_key=form.request_key.data
-            )
-        except VersionConflict:
-            return _conflict(token)
+        write_or_back(token, write)
         flash(
             _(
                 "Deal %(number)s undone. It can be restored from the history.",
@@ -376,17 +404,17 @@ def restore(token: str, revision_id: int) -> Response:
     loaded = edit_game(token)
     form = WriteForm()
     history = url_for("games.history", mode="g", token=token)
-    if _stale(form, loaded):
-        return _resent(
+
+    def write() -> object:
+        return get_store().restore_revision(
             token,
-            lambda: get_store().restore_revision(
-                token,
-                revision_id,
-                base_version=form.base_version.data,
-                request_key=form.request_key.data,
-            ),
-            history,
+            revision_id,
+            base_version=form.base_version.data,
+            request_key=form.request_key.data,
         )
+
+    if _stale(form, loaded):
+        return _resent(token, write, history)
     revisions = {r.id: r for r in get_store().revisions(token)}
     revision = revisions.get(revision_id)
     if revision is None:
@@ -400,15 +428,7 @@ def restore(token: str, revision_id: int) -> Response:
         for problem in result.problems + result.later:
             flash(words().problem(problem))
         return redirect(history)
-    try:
-        get_store().restore_revision(
-            token,
-            revision_id,
-            base_version=form.base_version.data,
-            request_key=form.request_key.data,
-        )
-    except VersionConflict:
-        return _conflict(token)
+    write_or_back(token, write)
     flash(_("The deal was put back."))
     return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{revision.deal_id}"))
 
@@ -437,16 +457,8 @@ def _live(loaded: Loaded, deal_id: int) -> DealRecord:
 def _resent(token: str, write: Callable[[], object], then: str) -> Response:
     """A write from a form older than the game: the store either knows its request key
     (the same tap sent again: nothing is written) or refuses it as a conflict."""
-    try:
-        write()
-    except VersionConflict:
-        return _conflict(token)
+    write_or_back(token, write)
     return redirect(then)
-
-
-def _conflict(token: str) -> Response:
-    flash(_("Another phone changed this game in the meantime. Look at it and try again."))
-    return _to_game(token)
 
 
 def _to_game(token: str) -> Response:

@@ -15,9 +15,9 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
-from scorekeeper.games import Loaded, describe, finished_report
+from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
-from ..context import edit_game, open_game
+from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, words
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm
@@ -258,11 +258,6 @@ def reopen(token: str) -> Response:
 def extend(token: str) -> Response:
     """Raise the pool target of a game whose end rule was met, and reopen it: the log is
     replayed under the new target first, and refused if the game would still be over."""
-    from dataclasses import replace
-
-    from scorekeeper.rules import replay
-    from scorekeeper.store import VersionConflict
-
     loaded = edit_game(token)
     form = ExtendForm()
     back = redirect(url_for("games.show", mode="g", token=token))
@@ -279,44 +274,37 @@ def extend(token: str) -> Response:
     if target <= current:
         flash(_("The new pool must be larger than %(target)s.", target=current))
         return back
-    game = replace(
-        loaded.game, options=replace(loaded.game.options, pool_target=target), finished=False
-    )
-    sheet, problems = replay(game)
-    if problems or sheet.ended_after is not None:
+    if over_with_pool(loaded, target):
         flash(_("With a pool of %(target)s the game would still be over.", target=target))
         return back
-    store = get_store()
-    key = form.request_key.data
-    try:
-        version = form.base_version.data
-        if loaded.record.finished:
-            version = store.set_finished(
-                token, False, base_version=version, request_key=f"{key}:reopen"
-            ).version
-        options = dict(loaded.record.options) | {"pool_target": target}
-        store.update_settings(token, base_version=version, options=options, request_key=key)
-    except VersionConflict:
-        flash(_("Another phone changed this game in the meantime. Look at it and try again."))
-        return back
+    options = dict(loaded.record.options) | {"pool_target": target}
+    write_or_back(
+        token,
+        lambda: get_store().play_on(
+            token,
+            base_version=form.base_version.data,
+            options=options,
+            request_key=form.request_key.data,
+        ),
+    )
     flash(_("The pool is now %(target)s: play on.", target=target))
     return back
 
 
 def _write_finished(loaded: Loaded, form: WriteForm, finished: bool) -> None:
-    from scorekeeper.store import VersionConflict
-
+    """Finish (keeping the settlement) or reopen the game; a conflict goes back to the game."""
     snapshot = finished_report(loaded) if finished else None
-    try:
-        get_store().set_finished(
-            loaded.record.edit_token,
+    token = loaded.record.edit_token
+    write_or_back(
+        token,
+        lambda: get_store().set_finished(
+            token,
             finished,
             base_version=form.base_version.data,
             snapshot=snapshot,
             request_key=form.request_key.data,
-        )
-    except VersionConflict:
-        flash(_("Another phone changed this game in the meantime. Look at it and try again."))
+        ),
+    )
 
 
 def _file_name(loaded: Loaded, ext: str) -> str:

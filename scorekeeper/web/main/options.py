@@ -42,9 +42,11 @@ class OptionSpec:
 CHOICE_LABELS: dict[str, Any] = {key: _l(text) for key, text in VALUE_LABELS.items()}
 
 
-def _label(name: str) -> Any:
-    """An option's label, the same as the PDF's (scorekeeper.wording)."""
-    return _l(OPTION_LABELS[name])
+def _spec(
+    name: str, kind: str, help: Any = "", choices: tuple[tuple[str, Any], ...] = ()
+) -> OptionSpec:
+    """An option's field, labelled with the words of the PDF (scorekeeper.wording)."""
+    return OptionSpec(name, kind, _l(OPTION_LABELS[name]), help, choices)
 
 
 def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
@@ -53,72 +55,38 @@ def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
 
 #: The options in the order of docs/rules.md §7; pool target, stake and currency come first.
 MAIN: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "pool_target", "int", _label("pool_target"), _l("The game ends when pools reach it")
-    ),
-    OptionSpec("stake", "stake", _label("stake"), _l("Money per whist, e.g. 0.10")),
-    OptionSpec("currency", "text", _label("currency"), _l("Shown with the money, e.g. EUR")),
-    OptionSpec(
-        "money_unit",
-        "stake",
-        _label("money_unit"),
-        _l("0.01 for cents; 1, 5 or 10 for whole roubles or hryvnias"),
-    ),
-    OptionSpec(
-        "round_limit",
-        "optint",
-        _label("round_limit"),
-        _l("The game also ends after this many rounds; empty: no limit"),
+    _spec("pool_target", "int", _l("The game ends when pools reach it")),
+    _spec("stake", "stake", _l("Money per whist, e.g. 0.10")),
+    _spec("currency", "text", _l("Shown with the money, e.g. EUR")),
+    _spec("money_unit", "stake", _l("0.01 for cents; 1, 5 or 10 for whole roubles or hryvnias")),
+    _spec(
+        "round_limit", "optint", _l("The game also ends after this many rounds; empty: no limit")
     ),
 )
 HOUSE: tuple[OptionSpec, ...] = (
-    OptionSpec("pool_whists", "int", _label("pool_whists")),
-    OptionSpec("hill_whists", "int", _label("hill_whists")),
-    OptionSpec("whist_scale", "number", _label("whist_scale"), _l("× the contract value")),
-    OptionSpec("remise_scale", "number", _label("remise_scale"), _l("× the value")),
-    OptionSpec(
-        "shortfall_rate",
-        "number",
-        _label("shortfall_rate"),
-        _l("× the value; 1/2 for half"),
-    ),
-    OptionSpec(
-        "consolation",
-        "consolation",
-        _label("consolation"),
-        _l("Empty: the value × whists per trick; or a number"),
-    ),
-    OptionSpec("dealer_consolation", "bool", _label("dealer_consolation")),
-    OptionSpec("whist_split", "choice", _label("whist_split"), "", _choices(WHIST_SPLITS)),
-    OptionSpec(
-        "two_whister_quota", "choice", _label("two_whister_quota"), "", _choices(TWO_WHISTER_QUOTAS)
-    ),
-    OptionSpec("ten_checked", "bool", _label("ten_checked")),
-    OptionSpec("half_whist", "levels", _label("half_whist"), "", (("6", "6"), ("7", "7"))),
-    OptionSpec("misere_value", "int", _label("misere_value")),
-    OptionSpec("misere_hill", "int", _label("misere_hill")),
-    OptionSpec("allpass_mode", "choice", _label("allpass_mode"), "", _choices(ALLPASS_MODES)),
-    OptionSpec("allpass_price", "int", _label("allpass_price")),
-    OptionSpec(
-        "allpass_progression",
-        "list",
-        _label("allpass_progression"),
-        _l("e.g. 1, 2, 3"),
-    ),
-    OptionSpec(
-        "allpass_exit",
-        "list",
-        _label("allpass_exit"),
-        _l("e.g. 7 or 6, 7, 8; empty: no limit"),
-    ),
-    OptionSpec("allpass_min_amnesty", "bool", _label("allpass_min_amnesty")),
-    OptionSpec(
-        "allpass_exit_on", "choice", _label("allpass_exit_on"), "", _choices(ALLPASS_EXITS_ON)
-    ),
-    OptionSpec("stalingrad", "bool", _label("stalingrad")),
-    OptionSpec("overflow", "choice", _label("overflow"), "", _choices(OVERFLOWS)),
-    OptionSpec("end", "choice", _label("end"), "", _choices(ENDS)),
-    OptionSpec("hill_divisor", "choice", _label("hill_divisor"), "", _choices(HILL_DIVISORS)),
+    _spec("pool_whists", "int"),
+    _spec("hill_whists", "int"),
+    _spec("whist_scale", "number", _l("× the contract value")),
+    _spec("remise_scale", "number", _l("× the value")),
+    _spec("shortfall_rate", "number", _l("× the value; 1/2 for half")),
+    _spec("consolation", "consolation", _l("Empty: the value × whists per trick; or a number")),
+    _spec("dealer_consolation", "bool"),
+    _spec("whist_split", "choice", choices=_choices(WHIST_SPLITS)),
+    _spec("two_whister_quota", "choice", choices=_choices(TWO_WHISTER_QUOTAS)),
+    _spec("ten_checked", "bool"),
+    _spec("half_whist", "levels", choices=(("6", "6"), ("7", "7"))),
+    _spec("misere_value", "int"),
+    _spec("misere_hill", "int"),
+    _spec("allpass_mode", "choice", choices=_choices(ALLPASS_MODES)),
+    _spec("allpass_price", "int"),
+    _spec("allpass_progression", "list", _l("e.g. 1, 2, 3")),
+    _spec("allpass_exit", "list", _l("e.g. 7 or 6, 7, 8; empty: no limit")),
+    _spec("allpass_min_amnesty", "bool"),
+    _spec("allpass_exit_on", "choice", choices=_choices(ALLPASS_EXITS_ON)),
+    _spec("stalingrad", "bool"),
+    _spec("overflow", "choice", choices=_choices(OVERFLOWS)),
+    _spec("end", "choice", choices=_choices(ENDS)),
+    _spec("hill_divisor", "choice", choices=_choices(HILL_DIVISORS)),
 )
 ALL: tuple[OptionSpec, ...] = MAIN + HOUSE
 

@@ -11,14 +11,14 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game
-from scorekeeper.rules import CONVENTIONS, InvalidGame, resolve_options
+from scorekeeper.rules import CONVENTIONS, resolve_options
 from scorekeeper.store import GameNotFound
 
 from .. import recent
 from ..context import edit_game
 from ..i18n import words
 from ..storage import get_store
-from ..widgets import RematchForm, choices
+from ..widgets import RematchForm, choices, read_upload
 from . import bp
 from . import options as opts
 from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
@@ -140,12 +140,8 @@ def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
-        try:
-            game = gamefile.loads(data)
-        except InvalidGame as invalid:
-            problems = [words().problem(p) for p in invalid.problems]
-        else:
+        game, problems = read_upload(form, gamefile.loads)
+        if game is not None:
             record = create_from_game(get_store(), game)
             recent.remember(record.edit_token)
             flash(_("The game file was opened as a new game."))
