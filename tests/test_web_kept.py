@@ -9,7 +9,7 @@ import re
 
 from scorekeeper.store import Store
 
-from .conftest import Web
+from .harness import Web
 
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 
