@@ -25,6 +25,7 @@ from .errors import (
     ReadOnlyAccess,
     RequestKeyReused,
     RevisionNotFound,
+    StorageUnavailable,
     VersionConflict,
     storage_error,
 )
@@ -111,6 +112,20 @@ class _KeptDeals:
 
 _KEPT_DEALS = _KeptDeals()
 
+_BUSY = "the database is busy (another program holds its lock); try again"
+_WRITERS: dict[str, threading.RLock] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer_turn(path: Path) -> threading.RLock:
+    """The lock the threads of this process take in turn to write to one database file."""
+    key = os.path.abspath(path)
+    with _WRITERS_LOCK:
+        lock = _WRITERS.get(key)
+        if lock is None:
+            lock = _WRITERS[key] = threading.RLock()
+        return lock
+
 
 class Store:
     """Games and their deals in one SQLite file.
@@ -130,6 +145,7 @@ class Store:
         Raises StorageUnavailable if the file cannot be opened, read or migrated.
         """
         self.path = Path(path)
+        self._busy_seconds = busy_timeout_ms / 1000
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -231,7 +247,14 @@ class Store:
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
         """Run the block as one transaction: all of it is written, or none of it."""
-        with self._translated():
+        # The threads of this process queue here for their turn to write, and each gets it
+        # the moment the one before is done; left to SQLite, a writer that finds the file
+        # locked sleeps in steps of up to 100 ms before it looks again.
+        turn = _writer_turn(self.path)
+        if not turn.acquire(timeout=self._busy_seconds):
+            raise StorageUnavailable(f"{_BUSY}: {self.path} (this server's writes)", _BUSY)
+        with contextlib.ExitStack() as held, self._translated():
+            held.callback(turn.release)
             # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
             # writers queue. db.atomic()'s deferred BEGIN would let both read, then fail the
             # second one's upgrade to writing with SQLITE_BUSY, without waiting.
