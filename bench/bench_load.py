@@ -325,22 +325,39 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a process and its worker processes so far."""
+    total = 0.0
+    for task in [pid, *_children(pid)]:
+        fields = Path(f"/proc/{task}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of the server and its worker processes."""
+    total = 0.0
+    for task in [pid, *_children(pid)]:
+        for line in Path(f"/proc/{task}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+    return total
 
 
-def start_server(db: Path, port: int, threads: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path, port: int, threads: int, log: Path, workers: int = 1
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SCOREKEEPER_SECRET_KEY": "bench", "SCOREKEEPER_PASSWORD": ""}
     command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--db", str(db), "--threads", str(threads)]
+    command += ["--workers", str(workers)]
     with log.open("wb") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     for _ in range(300):
@@ -375,6 +392,7 @@ def main() -> int:
     parser.add_argument("--followers", type=int, default=0, help="read-only phones per table")
     parser.add_argument("--poll", type=float, default=15.0, help="followers' polling period")
     parser.add_argument("--threads", type=int, default=8, help="server worker threads")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (serve --workers)")
     parser.add_argument(
         "--flow",
         choices=("form", "script"),
@@ -387,7 +405,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
         db = Path(folder) / "games.sqlite"
         port = free_port()
-        server = start_server(db, port, args.threads, Path(folder) / "server.log")
+        server = start_server(db, port, args.threads, Path(folder) / "server.log", args.workers)
         stats = Stats()
         tables = [Table(n) for n in range(args.tables)]
         try:
@@ -425,7 +443,8 @@ def main() -> int:
     deals = sum(len(t.acked) for t in tables)
     print(
         f"{args.tables} tables, {args.followers} followers each, a deal every "
-        f"~{args.interval:g} s per table, {elapsed:.1f} s, server threads {args.threads}, "
+        f"~{args.interval:g} s per table, {elapsed:.1f} s, server processes {args.workers} "
+        f"× threads {args.threads}, "
         f"deals entered by {'the script' if args.flow == 'script' else 'plain form posts'}"
     )
     print(

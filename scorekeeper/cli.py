@@ -51,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
     p.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
     p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes serving at once, up to one per core (default: 1; plain HTTP only)",
+    )
+    p.add_argument(
         "--https",
         action="store_true",
         help="serve over HTTPS with a self-signed certificate kept in the instance folder",
@@ -237,6 +243,10 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(str(error))
     if args.https:
         app.config["HTTPS"] = True  # cookies are Secure
+        if args.workers > 1:
+            return _fail("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)")
+    if args.workers < 1:
+        return _fail("--workers must be 1 or more")
     logged = serving.AccessLog(app)
     threads = max(8, args.threads)
     scheme = "https" if args.https else "http"
@@ -255,9 +265,13 @@ def _serve(args: argparse.Namespace) -> int:
             server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
         else:
             proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
-            server = serving.waitress_server(
-                logged, args.host, args.port, threads, proxy if app.config.get("PROXY") else None
-            )
+            trusted = proxy if app.config.get("PROXY") else None
+            if args.workers > 1:
+                server = serving.Workers(
+                    logged, args.host, args.port, threads, trusted, args.workers
+                )
+            else:
+                server = serving.waitress_server(logged, args.host, args.port, threads, trusted)
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
     print(f"scorekeeper is serving {database}")

@@ -10,12 +10,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
+import os
 import re
 import socket
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -169,8 +172,17 @@ def fingerprint(cert_path: Path) -> str:
 # -- the servers -----------------------------------------------------------------------------
 
 
-def waitress_server(app: WSGIApp, host: str, port: int, threads: int, proxy: str | None) -> Any:
-    """The plain-HTTP server; `proxy` is the address(es) whose X-Forwarded-* are trusted."""
+def waitress_server(
+    app: WSGIApp,
+    host: str,
+    port: int,
+    threads: int,
+    proxy: str | None,
+    *,
+    sockets: list[socket.socket] | None = None,
+) -> Any:
+    """The plain-HTTP server; `proxy` is the address(es) whose X-Forwarded-* are trusted.
+    With `sockets`, it accepts on those (already listening) instead of binding host:port."""
     import waitress
 
     trust: dict[str, Any] = {}
@@ -185,10 +197,10 @@ def waitress_server(app: WSGIApp, host: str, port: int, threads: int, proxy: str
                 "x-forwarded-port",
             },
         }
+    where: dict[str, Any] = {"sockets": sockets} if sockets else {"host": host, "port": port}
     server = waitress.create_server(
         app,
-        host=host,
-        port=port,
+        **where,
         threads=threads,
         ident="scorekeeper",
         # Phones keep idle connections open for minutes: waitress's default of 100 would
@@ -230,6 +242,85 @@ def _keep_alive_channel() -> Any:
         task_class = KeepAliveTask
 
     return KeepAliveChannel
+
+
+class Workers:
+    """The plain-HTTP server in several processes that share one listening socket.
+
+    Python runs one thread at a time in a process, so one process uses one core however
+    many threads it has; on a machine with more cores a busy evening (dozens of tables
+    saving at once) is served by as many processes. Every state the processes keep is
+    named by a game's version, so what one process keeps is never stale in another. The
+    wrong-password count (web/attempts.py) is kept per process: N processes allow N times
+    the guesses. A worker that dies is started again; stopping the parent stops them all.
+    """
+
+    def __init__(
+        self, app: WSGIApp, host: str, port: int, threads: int, proxy: str | None, count: int
+    ) -> None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self.socket.bind((host, port))  # a busy port fails here, with a clear message
+            self.socket.listen(1024)
+        except OSError:
+            self.socket.close()
+            raise
+        self.socket.setblocking(False)
+        self._make = lambda: waitress_server(app, host, port, threads, proxy, sockets=[self.socket])
+        self.count = count
+        self._children: set[int] = set()
+        self._stopping = False
+
+    def run(self) -> None:
+        import signal
+
+        def stop(signum: int, _frame: object) -> None:
+            self._stopping = True
+            for pid in list(self._children):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            for _ in range(self.count):
+                self._start()
+            while self._children:
+                try:
+                    pid, status = os.wait()
+                except ChildProcessError:
+                    break
+                self._children.discard(pid)
+                if not self._stopping:
+                    print(f"a worker stopped ({status}); starting another", file=sys.stderr)
+                    time.sleep(0.5)
+                    self._start()
+        except KeyboardInterrupt:
+            stop(signal.SIGINT, None)
+            while self._children:
+                with contextlib.suppress(ChildProcessError):
+                    self._children.discard(os.wait()[0])
+            raise
+        finally:
+            self.socket.close()
+
+    def _start(self) -> None:
+        pid = os.fork()
+        if pid:
+            self._children.add(pid)
+            return
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        try:
+            self._make().run()
+        except KeyboardInterrupt:
+            os._exit(0)
+        except BaseException:
+            traceback.print_exc()
+            os._exit(1)
+        os._exit(0)
 
 
 class TLSServer:

@@ -50,9 +50,12 @@ def free_port() -> int:
 class Server:
     """`scorekeeper serve` on a free loopback port, as its own process."""
 
-    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path, log: Path, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.log = log
+        self.args = list(args)
         # A fixed secret key: sessions and CSRF tokens stay valid across a restart, as they
         # do with the key kept in instance/; no password unless a test sets one.
         self.env = {
@@ -70,7 +73,7 @@ class Server:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [CLI, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-                + ["--db", str(self.db)],
+                + ["--db", str(self.db), *self.args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=self.env,
@@ -439,6 +442,81 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
         assert version_of(phone, token) == 2 + number
 
     assert len(game_file(phone, token)["deals"]) == rounds
+
+
+# -- several worker processes -----------------------------------------------------------------
+
+
+def _workers_of(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: Path) -> None:
+    """serve --workers 2: two processes answer the phones; what one saves, the other shows
+    at once; a Save tapped twice at the same moment on both still lands once; stopping the
+    server stops both."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=("--workers", "2"))
+    tables: list[Table] = []
+    try:
+        server.start()
+        assert server.process is not None
+        workers = _workers_of(server.process.pid)
+        assert len(workers) == 2
+        token = new_game(Phone(server.port))
+        answered = threading.Semaphore(0)
+        tables = [Table(n, server.port, token, answered) for n in range(4)]
+        for table in tables:
+            table.thread.start()
+        for _ in range(24):
+            assert answered.acquire(timeout=60), "the tables stopped getting answers"
+        for table in tables:
+            table.finish()
+        acked = Counter(reason for table in tables for reason in table.acked)
+        # Every page, from whichever process answers it, shows every deal saved so far.
+        for _ in range(6):
+            phone = Phone(server.port)
+            assert Counter(reasons_of(phone, token)) == acked
+            assert version_of(phone, token) == 1 + sum(acked.values())
+
+        phone = Phone(server.port)
+        four = new_game(phone, FOUR)
+        fields = checked(phone, four, **declarer_deals_next(0))
+        replies: list[Reply | BaseException] = []
+        barrier = threading.Barrier(4)
+
+        def tap() -> None:
+            barrier.wait(timeout=30)
+            try:
+                replies.append(phone.post(f"/g/{four}/deal/new", fields))
+            except BaseException as error:  # noqa: BLE001 - checked below
+                replies.append(error)
+
+        taps = [threading.Thread(target=tap) for _ in range(4)]
+        for thread in taps:
+            thread.start()
+        for thread in taps:
+            thread.join(timeout=60)
+        answers = [(r.status, r.location) if isinstance(r, Reply) else r for r in replies]
+        assert answers == [(302, f"/g/{four}")] * 4, answers
+        assert len(game_file(phone, four)["deals"]) == 1
+    finally:
+        for table in tables:
+            table.stop.set()
+        server.stop()
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists(), f"worker {pid} outlived the server"
+    assert integrity(tmp_path / "games.sqlite") == "ok"
+
+
+def test_workers_are_for_plain_http(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [CLI, "serve", "--https", "--workers", "2", "--db", str(tmp_path / "g.sqlite")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "--workers needs plain HTTP" in done.stderr
 
 
 # -- backups while the tables write --------------------------------------------------------------
