@@ -44,6 +44,10 @@ def _num(value: Fraction) -> Num:
     """A Fraction as an int when it is whole."""
     return value.numerator if value.denominator == 1 else value
 
+#: The answers a defender may give, and in Hussar (§9).
+_ANSWERS = (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+_HUSSAR_ANSWERS = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
+
 #: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
 HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
     Answer.WHIST: {6: 2, 7: 1, 8: 1, 9: 1, 10: 0},
@@ -516,72 +520,9 @@ class _Scorer:
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
     ) -> None:
         defs = self.defenders(dealer, deal.declarer)
-        stray = False
-        for name in deal.answers:
-            if name not in defs:
-                stray = True
-                if name == deal.declarer:
-                    what = N_("{name} is the declarer and does not answer")
-                elif name == dealer:
-                    what = N_("{name} deals and sits out this deal, so does not answer")
-                else:
-                    what = N_("{name} deals next and sits out this deal, so does not answer")
-                self._problem(what, f"answers.{name}", name=name)
-        for name in defs:
-            if name not in deal.answers:
-                self._problem(
-                    N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
-                )
-        if stray or len(deal.answers) != len(defs):
+        if not self._answered_by_defenders(deal, dealer, defs):
             return
-        allowed = (
-            (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
-            if self.hussar
-            else (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
-        )
-        ok = True
-        for name in defs:
-            answer = deal.answers[name]
-            if answer not in allowed:
-                ok = False
-                self._problem(
-                    N_("{name}: {answer} is not an answer in this game"),
-                    f"answers.{name}",
-                    name=name,
-                    answer=answer.value,
-                )
-            elif answer is Answer.HALF_WHIST:
-                level = deal.contract.level
-                if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
-                    ok = False
-                    self._problem(
-                        N_(
-                            "{name}: only the second defender, after the first passed, "
-                            "may half-whist"
-                        ),
-                        f"answers.{name}",
-                        name=name,
-                    )
-                elif level not in self.opts.half_whist:
-                    ok = False
-                    self._problem(
-                        N_("{name}: no half-whist on a {level} in this game"),
-                        f"answers.{name}",
-                        name=name,
-                        level=level,
-                    )
-        if (
-            ok
-            and self.opts.stalingrad
-            and not self.hussar
-            and is_stalingrad(deal.contract)
-            and any(deal.answers[name] is not Answer.WHIST for name in defs)
-        ):
-            ok = False
-            self._problem(
-                N_("Stalingrad: on 6♠ both defenders must whist"),
-                "answers",
-            )
+        ok = self._answers_allowed(deal, defs) and self._stalingrad_whisted(deal, defs)
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -604,6 +545,80 @@ class _Scorer:
         whisters = deal.whisters
         required = [deal.declarer] + (whisters if len(whisters) == 2 else [])
         self._check_tricks(deal.tricks, active, required)
+
+    def _answered_by_defenders(
+        self, deal: ContractDeal, dealer: str | None, defs: list[str]
+    ) -> bool:
+        """Each defender answers, and nobody else (§2)."""
+        answers = deal.answers
+        stray = False
+        for name in answers:
+            if name not in defs:
+                stray = True
+                if name == deal.declarer:
+                    what = N_("{name} is the declarer and does not answer")
+                elif name == dealer:
+                    what = N_("{name} deals and sits out this deal, so does not answer")
+                else:
+                    what = N_("{name} deals next and sits out this deal, so does not answer")
+                self._problem(what, f"answers.{name}", name=name)
+        for name in defs:
+            if name not in answers:
+                self._problem(
+                    N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
+                )
+        return not stray and len(answers) == len(defs)
+
+    def _answers_allowed(self, deal: ContractDeal, defs: list[str]) -> bool:
+        """Every answer is one this game knows (a half-whist only where it may be, §4.2)."""
+        allowed = _HUSSAR_ANSWERS if self.hussar else _ANSWERS
+        ok = True
+        for name in defs:
+            answer = deal.answers[name]
+            if answer not in allowed:
+                ok = False
+                self._problem(
+                    N_("{name}: {answer} is not an answer in this game"),
+                    f"answers.{name}",
+                    name=name,
+                    answer=answer.value,
+                )
+            elif answer is Answer.HALF_WHIST and not self._half_whist_allowed(deal, defs, name):
+                ok = False
+        return ok
+
+    def _half_whist_allowed(self, deal: ContractDeal, defs: list[str], name: str) -> bool:
+        """Only the second defender half-whists, after the first passed, on a level the
+        half_whist option names (§4.2)."""
+        level = deal.contract.level
+        if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
+            self._problem(
+                N_("{name}: only the second defender, after the first passed, may half-whist"),
+                f"answers.{name}",
+                name=name,
+            )
+            return False
+        if level not in self.opts.half_whist:
+            self._problem(
+                N_("{name}: no half-whist on a {level} in this game"),
+                f"answers.{name}",
+                name=name,
+                level=level,
+            )
+            return False
+        return True
+
+    def _stalingrad_whisted(self, deal: ContractDeal, defs: list[str]) -> bool:
+        """With `stalingrad`, both defenders whist a 6♠ (§7)."""
+        if (
+            self.opts.stalingrad
+            and not self.hussar
+            and is_stalingrad(deal.contract)
+            and any(deal.answers[name] is not Answer.WHIST for name in defs)
+        ):
+            self._problem(N_("Stalingrad: on 6♠ both defenders must whist"), "answers")
+            return False
+        return True
 
     def _check_tricks(self, tricks: dict[str, int], active: list[str], required: list[str]) -> None:
         sound = True
@@ -723,90 +738,110 @@ class _Scorer:
         return best
 
     def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
-        opts = self.opts
+        contract = deal.contract
+        level = contract.level
+        declarer = deal.declarer
+        defs = self.defenders(dealer, declarer)
+        if not deal.played:
+            self._apply_unplayed(deal, defs)
+            return
+        declarer_tricks = deal.tricks[declarer]
+        side = 10 - declarer_tricks
+        made = declarer_tricks >= level
+        if made:
+            self._pool(declarer, self._value[level], Reason("made", _c(contract)))
+        else:
+            self._remise(deal, dealer, defs, level - declarer_tricks)
+        whisters = deal.whisters
+        if len(whisters) == 2:
+            self._trick_whists_of_two(deal, whisters)
+        else:
+            self._trick_whists_of_one(deal, whisters[0], defs, side, made)
+        if made:
+            self._shortfall(deal, defs, side)
+
+    def _apply_unplayed(self, deal: ContractDeal, defs: list[str]) -> None:
+        """Both defenders passed (§4.1), or the second half-whisted (§4.2)."""
         contract = deal.contract
         level = contract.level
         value = self._value[level]
-        declarer = deal.declarer
-        defs = self.defenders(dealer, declarer)
-        per_trick = self._per_trick[level]
-        if not deal.played:
-            half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
-            if half:
-                self._pool(declarer, value, Reason("half_whist_pool", _c(contract)))
-                quota = HALF_QUOTA[level]
-                self._whists(
-                    half[0],
-                    declarer,
-                    quota * per_trick,
-                    Reason("half_whist", {"quota": quota, "per": per_trick}),
-                )
-            else:
-                self._pool(declarer, value, Reason("passed", _c(contract)))
+        half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
+        if not half:
+            self._pool(deal.declarer, value, Reason("passed", _c(contract)))
             return
+        self._pool(deal.declarer, value, Reason("half_whist_pool", _c(contract)))
+        quota = HALF_QUOTA[level]
+        per_trick = self._per_trick[level]
+        self._whists(
+            half[0],
+            deal.declarer,
+            quota * per_trick,
+            Reason("half_whist", {"quota": quota, "per": per_trick}),
+        )
 
-        declarer_tricks = deal.tricks[declarer]
-        side = 10 - declarer_tricks
-        whisters = deal.whisters
-        made = declarer_tricks >= level
-        if made:
-            self._pool(declarer, value, Reason("made", _c(contract)))
-        else:
-            undertricks = level - declarer_tricks
-            remise_per = self._remise_per[level]
-            self._hill(
+    def _remise(
+        self, deal: ContractDeal, dealer: str | None, defs: list[str], undertricks: int
+    ) -> None:
+        """The declarer's hill for each undertrick, and the defenders' consolation (§4.3)."""
+        level = deal.contract.level
+        declarer = deal.declarer
+        remise_per = self._remise_per[level]
+        self._hill(
+            declarer,
+            undertricks * remise_per,
+            Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+        )
+        per = self._console_per[level]
+        consolers = list(defs)
+        if self.opts.dealer_consolation:
+            # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
+            consolers.extend(sitting_out(self.players, dealer))
+        for name in consolers:
+            self._whists(
+                name,
                 declarer,
-                undertricks * remise_per,
-                Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+                undertricks * per,
+                Reason("consolation", {"undertricks": undertricks, "per": per}),
             )
-            per = self._console_per[level]
-            consolers = list(defs)
-            if opts.dealer_consolation:
-                # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
-                consolers.extend(sitting_out(self.players, dealer))
-            for name in consolers:
-                self._whists(
-                    name,
-                    declarer,
-                    undertricks * per,
-                    Reason("consolation", {"undertricks": undertricks, "per": per}),
-                )
 
-        # Trick whists (§4.3).
-        if len(whisters) == 2:
-            for name in whisters:
-                own = deal.tricks[name]
-                self._whists(
-                    name,
-                    declarer,
-                    own * per_trick,
-                    Reason("trick_whists", {"tricks": own, "per": per_trick}),
-                )
-        else:
-            whister = whisters[0]
-            passers = [p for p in defs if p != whister]
-            split = opts.whist_split == "gentleman" or (
-                opts.whist_split == "gentleman_on_remise" and not made
+    def _trick_whists_of_two(self, deal: ContractDeal, whisters: list[str]) -> None:
+        """Two whisters: each writes whists for his own tricks (§4.3)."""
+        per_trick = self._per_trick[deal.contract.level]
+        for name in whisters:
+            own = deal.tricks[name]
+            self._whists(
+                name,
+                deal.declarer,
+                own * per_trick,
+                Reason("trick_whists", {"tricks": own, "per": per_trick}),
             )
-            if passers and split:
-                total = side * per_trick
-                for name, partner in ((whister, passers[0]), (passers[0], whister)):
-                    self._whists(
-                        name,
-                        declarer,
-                        _num(Fraction(total) / 2),
-                        Reason("split_whists", {"partner": partner, "total": total}),
-                    )
-            else:
-                self._whists(
-                    whister,
-                    declarer,
-                    side * per_trick,
-                    Reason("trick_whists", {"tricks": side, "per": per_trick}),
-                )
 
-        if made:
-            self._shortfall(deal, defs, side)
+    def _trick_whists_of_one(
+        self, deal: ContractDeal, whister: str, defs: list[str], side: int, made: bool
+    ) -> None:
+        """One whister: he writes the whists for the defenders' tricks, or shares them with
+        the passer by the gentleman's rule (§4.3 whist_split)."""
+        per_trick = self._per_trick[deal.contract.level]
+        passers = [p for p in defs if p != whister]
+        split = self.opts.whist_split == "gentleman" or (
+            self.opts.whist_split == "gentleman_on_remise" and not made
+        )
+        if not (passers and split):
+            self._whists(
+                whister,
+                deal.declarer,
+                side * per_trick,
+                Reason("trick_whists", {"tricks": side, "per": per_trick}),
+            )
+            return
+        total = side * per_trick
+        for name, partner in ((whister, passers[0]), (passers[0], whister)):
+            self._whists(
+                name,
+                deal.declarer,
+                _num(Fraction(total) / 2),
+                Reason("split_whists", {"partner": partner, "total": total}),
+            )
 
     def _shortfall(self, deal: ContractDeal, defs: list[str], side: int) -> None:
         """Whisters short of their quota on a made contract go to the hill (§4.3)."""
