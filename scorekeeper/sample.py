@@ -7,6 +7,7 @@ from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Game, Sheet, defenders, parse_deal, replay
+from scorekeeper.rules.options import AllpassMode
 
 SUITS = ("S", "C", "D", "H", "NT")
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -112,7 +113,7 @@ def random_deal(
     if game.hussar and roll < 0.12:
         return {"type": "redeal"}
     active = sheet.next_active
-    if not game.hussar and game.options.allpass_mode != "none" and roll < 0.25:
+    if not game.hussar and game.options.allpass_mode != AllpassMode.NONE and roll < 0.25:
         return {"type": "allpass", "tricks": split_tricks(rng, active)}
     declarer = rng.choice(active)
     if roll < 0.33:

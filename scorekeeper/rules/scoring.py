@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -25,11 +26,28 @@ from .deals import (
     Unreadable,
 )
 from .game import Game
-from .options import Options
+from .options import (
+    AllpassExitOn,
+    AllpassMode,
+    EndRule,
+    Options,
+    Overflow,
+    TwoWhisterQuota,
+    WhistSplit,
+)
 from .problems import N_, InvalidGame, Problem
 from .reasons import Reason
 
-POOL, HILL, WHISTS = "pool", "hill", "whists"
+
+class Column(StrEnum):
+    """A column of the sheet (§1): a player's pool, his hill, his whists on another player."""
+
+    POOL = "pool"
+    HILL = "hill"
+    WHISTS = "whists"
+
+
+POOL, HILL, WHISTS = Column.POOL, Column.HILL, Column.WHISTS
 
 #: An exact amount while the log is replayed: a whole number is kept as an int (much faster
 #: than a Fraction), anything else as a Fraction. Entries and the sheet always hold Fractions.
@@ -62,8 +80,7 @@ class Entry:
     deal: int
     """1-based position in the deal log."""
     player: str
-    column: str
-    """"pool", "hill" or "whists"."""
+    column: Column
     amount: Fraction
     reason: Reason
     on: str | None = None
@@ -361,6 +378,16 @@ class _Scorer:
         }
         self._short_per = {lv: _num(v * opts.shortfall_rate) for lv, v in VALUE.items()}
         self._overflow_per = _num(Fraction(opts.pool_whists, opts.hill_whists))
+        # The options' choices, asked once per game (an enum member is slow to look up).
+        self._any_exits_allpass = opts.allpass_exit_on == AllpassExitOn.ANY
+        self._keep_overflow = opts.overflow == Overflow.KEEP
+        self._split_always = opts.whist_split == WhistSplit.GENTLEMAN
+        self._split_on_remise = opts.whist_split == WhistSplit.GENTLEMAN_ON_REMISE
+        self._personal_quota = opts.two_whister_quota == TwoWhisterQuota.PERSONAL
+        self._allpass_hill = opts.allpass_mode == AllpassMode.HILL
+        self._allpass_whists = opts.allpass_mode == AllpassMode.WHISTS
+        self._end_all_closed = opts.end == EndRule.ALL_CLOSED
+        self._end_pool_sum = opts.end == EndRule.POOL_SUM
         self._active: dict[str | None, list[str]] = {}
         self._defenders: dict[tuple[str | None, str], list[str]] = {}
 
@@ -461,7 +488,7 @@ class _Scorer:
         With "any" every one does; with "made" only one that writes into the declarer's pool:
         a made contract, both defenders passing or a half-whist, a made misère. A deal that
         could not be scored (it has problems) is judged as written, if it can be."""
-        if self.opts.allpass_exit_on == "any":
+        if self._any_exits_allpass:
             return True
         if isinstance(deal, MisereDeal):
             return deal.tricks.get(deal.declarer, 0) == 0
@@ -661,7 +688,7 @@ class _Scorer:
         # A redeal writes nothing.
 
     def _write(
-        self, player: str, column: str, amount: Num, reason: Reason, on: str | None = None
+        self, player: str, column: Column, amount: Num, reason: Reason, on: str | None = None
     ) -> None:
         if not amount:
             return
@@ -703,7 +730,7 @@ class _Scorer:
     def _pool(self, player: str, amount: Num, reason: Reason) -> None:
         """Pool points, with the overflow helping open pools when the option says so (§5)."""
         target = self._target
-        if self.opts.overflow == "keep" or amount <= 0:
+        if self._keep_overflow or amount <= 0:
             self._write(player, POOL, amount, reason)
             return
         room = target - self.pools[player]
@@ -823,9 +850,7 @@ class _Scorer:
         the passer by the gentleman's rule (§4.3 whist_split)."""
         per_trick = self._per_trick[deal.contract.level]
         passers = [p for p in defs if p != whister]
-        split = self.opts.whist_split == "gentleman" or (
-            self.opts.whist_split == "gentleman_on_remise" and not made
-        )
+        split = self._split_always or (self._split_on_remise and not made)
         if not (passers and split):
             self._whists(
                 whister,
@@ -866,7 +891,7 @@ class _Scorer:
         elif len(whisters) == 1:
             if side < QUOTA[level]:
                 owed[whisters[0]] = QUOTA[level] - side
-        elif opts.two_whister_quota == "personal":
+        elif self._personal_quota:
             for name in whisters:
                 owed[name] = max(0, PERSONAL_QUOTA[level] - deal.tricks[name])
         elif side < QUOTA[level]:
@@ -907,7 +932,7 @@ class _Scorer:
         active = self.active(dealer)
         tricks = deal.tricks
         fewest = min(tricks[p] for p in active)
-        if opts.allpass_mode == "hill":
+        if self._allpass_hill:
             free = fewest if opts.allpass_min_amnesty else 0
             for name in active:
                 if tricks[name] == 0:
@@ -920,7 +945,7 @@ class _Scorer:
                         over * per,
                         Reason("allpass_hill", {"tricks": over, "per": per}),
                     )
-        elif opts.allpass_mode == "whists":
+        elif self._allpass_whists:
             # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
             # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.
             price = opts.allpass_price
@@ -974,9 +999,9 @@ class _Scorer:
             return True
         target = self._target
         pools = self.pools.values()
-        if self.opts.end == "all_closed":
+        if self._end_all_closed:
             return all(p >= target for p in pools)
-        if self.opts.end == "pool_sum":
+        if self._end_pool_sum:
             return sum(pools) >= len(self.players) * target
         return any(p >= target for p in pools)
 
