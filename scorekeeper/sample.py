@@ -7,7 +7,7 @@ from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Game, Sheet, defenders, parse_deal, replay
-from scorekeeper.rules.options import AllpassMode
+from scorekeeper.rules.options import CONVENTIONS, AllpassMode, Convention
 
 SUITS = ("S", "C", "D", "H", "NT")
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -43,14 +43,14 @@ def random_options(rng: random.Random, convention: str, *, newer: bool = False) 
         "pool_whists": [10, 20],
         "stake": ["1", "0.10", "0.03"],
     }
-    if convention == "hussar":
+    if convention == Convention.HUSSAR:
         for key in ("allpass_mode", "allpass_progression", "allpass_exit", "half_whist"):
             choices.pop(key)
     keys = rng.sample(sorted(choices), rng.randint(0, 5))
     out = {k: rng.choice(choices[k]) for k in keys}
     if newer:
         extra = dict(NEWER_OPTIONS)
-        if convention == "hussar":
+        if convention == Convention.HUSSAR:
             extra.pop("allpass_exit_on")
             extra.pop("stalingrad")
         for key in rng.sample(sorted(extra), rng.randint(1, len(extra))):
@@ -69,8 +69,8 @@ def random_game(
     penalties: bool = False,
 ) -> dict[str, Any]:
     """A valid game file with up to `deals` deals (fewer if the game ends first)."""
-    convention = convention or rng.choice(("sochi", "leningrad", "rostov", "hussar"))
-    count = 2 if convention == "hussar" else (players or rng.choice((3, 4)))
+    convention = convention or rng.choice(CONVENTIONS)
+    count = 2 if convention == Convention.HUSSAR else (players or rng.choice((3, 4)))
     names = list(NAMES[:count])
     data: dict[str, Any] = {
         "format": gamefile.FORMAT,

@@ -41,6 +41,7 @@ from scorekeeper.rules.options import OPTION_LABELS as RULES_OPTION_LABELS
 from scorekeeper.rules.options import (
     AllpassExitOn,
     AllpassMode,
+    Convention,
     EndRule,
     HillDivisor,
     Overflow,
@@ -135,10 +136,10 @@ COLUMNS: dict[str, str] = {
 }
 
 CONVENTIONS: dict[str, str] = {
-    "sochi": N_("Sochi"),
-    "leningrad": N_("Leningrad"),
-    "rostov": N_("Rostov"),
-    "hussar": N_("Hussar"),
+    Convention.SOCHI: N_("Sochi"),
+    Convention.LENINGRAD: N_("Leningrad"),
+    Convention.ROSTOV: N_("Rostov"),
+    Convention.HUSSAR: N_("Hussar"),
 }
 
 #: Each option's name (docs/rules.md §7), the same on the new-game form, in the PDF and in

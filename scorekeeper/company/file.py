@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, load
 from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
+from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
@@ -123,7 +124,7 @@ def load_file(data: Any) -> CompanyFile:
     if not isinstance(name, str) or len(name) > gamefile.MAX_NAME:
         bad(N_("the company's name must be a text of at most 200 characters"))
         name = ""
-    convention = data.get("convention", "sochi")
+    convention = data.get("convention", Convention.SOCHI)
     raw_options = data.get("options", {})
     options: dict[str, Any] = {}
     if not isinstance(convention, str) or not isinstance(raw_options, dict):

@@ -15,7 +15,17 @@ from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake
 from .problems import N_, Label, Problem
 from .text import bad_character, normalize
 
-CONVENTIONS: tuple[str, ...] = ("sochi", "leningrad", "rostov", "hussar")
+
+class Convention(StrEnum):
+    """The four conventions (§7), Hussar the two-handed game (§9)."""
+
+    SOCHI = "sochi"
+    LENINGRAD = "leningrad"
+    ROSTOV = "rostov"
+    HUSSAR = "hussar"
+
+
+CONVENTIONS: tuple[str, ...] = tuple(c.value for c in Convention)
 
 
 class WhistSplit(StrEnum):
@@ -71,13 +81,13 @@ class HillDivisor(StrEnum):
 
 
 #: Each choice's values in game-file notation, in the order the form lists them.
-WHIST_SPLITS: tuple[str, ...] = tuple(WhistSplit)
-TWO_WHISTER_QUOTAS: tuple[str, ...] = tuple(TwoWhisterQuota)
-ALLPASS_MODES: tuple[str, ...] = tuple(AllpassMode)
-OVERFLOWS: tuple[str, ...] = tuple(Overflow)
-ENDS: tuple[str, ...] = tuple(EndRule)
-HILL_DIVISORS: tuple[str, ...] = tuple(HillDivisor)
-ALLPASS_EXITS_ON: tuple[str, ...] = tuple(AllpassExitOn)
+WHIST_SPLITS: tuple[str, ...] = tuple(c.value for c in WhistSplit)
+TWO_WHISTER_QUOTAS: tuple[str, ...] = tuple(c.value for c in TwoWhisterQuota)
+ALLPASS_MODES: tuple[str, ...] = tuple(c.value for c in AllpassMode)
+OVERFLOWS: tuple[str, ...] = tuple(c.value for c in Overflow)
+ENDS: tuple[str, ...] = tuple(c.value for c in EndRule)
+HILL_DIVISORS: tuple[str, ...] = tuple(c.value for c in HillDivisor)
+ALLPASS_EXITS_ON: tuple[str, ...] = tuple(c.value for c in AllpassExitOn)
 
 
 @dataclass(frozen=True)
@@ -152,8 +162,8 @@ def _option_to_json(value: Any) -> Any:
 
 
 PRESETS: dict[str, Options] = {
-    "sochi": Options(),
-    "leningrad": Options(
+    Convention.SOCHI: Options(),
+    Convention.LENINGRAD: Options(
         pool_whists=20,
         whist_scale=Fraction(2),
         remise_scale=Fraction(2),
@@ -164,7 +174,7 @@ PRESETS: dict[str, Options] = {
         overflow=Overflow.KEEP,
         end=EndRule.POOL_SUM,
     ),
-    "rostov": Options(
+    Convention.ROSTOV: Options(
         shortfall_rate=Fraction(1, 2),
         consolation=Fraction(10),
         whist_split=WhistSplit.GENTLEMAN_ON_REMISE,
@@ -172,7 +182,7 @@ PRESETS: dict[str, Options] = {
         allpass_price=5,
         allpass_progression=(1,),
     ),
-    "hussar": Options(
+    Convention.HUSSAR: Options(
         consolation=Fraction(0),
         dealer_consolation=False,
         half_whist=(),
@@ -186,10 +196,10 @@ PRESETS: dict[str, Options] = {
 
 #: How many players each convention seats.
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
-    "sochi": (3, 4, 5),
-    "leningrad": (3, 4, 5),
-    "rostov": (3, 4, 5),
-    "hussar": (2,),
+    Convention.SOCHI: (3, 4, 5),
+    Convention.LENINGRAD: (3, 4, 5),
+    Convention.ROSTOV: (3, 4, 5),
+    Convention.HUSSAR: (2,),
 }
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Options))
