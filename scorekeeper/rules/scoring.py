@@ -343,6 +343,44 @@ def replay(game: Game) -> tuple[Sheet, list[Problem]]:
 class _Scorer:
     """The scorer at the table: keeps the running totals while the log is replayed."""
 
+    # Slots: a replay reads these thousands of times, and a slot is the quickest attribute.
+    __slots__ = (
+        "game",
+        "opts",
+        "players",
+        "hussar",
+        "totals",
+        "streak",
+        "ended_after",
+        "results",
+        "problems",
+        "pools",
+        "number",
+        "written",
+        "_dealer",
+        "_pool_written",
+        "_target",
+        "_round_deals",
+        "_value",
+        "_per_trick",
+        "_remise_per",
+        "_console_per",
+        "_short_per",
+        "_overflow_per",
+        "_any_exits_allpass",
+        "_keep_overflow",
+        "_split_always",
+        "_split_on_remise",
+        "_personal_quota",
+        "_allpass_hill",
+        "_allpass_whists",
+        "_end_all_closed",
+        "_end_pool_sum",
+        "_stalingrad",
+        "_active",
+        "_defenders",
+    )
+
     def __init__(self, game: Game, start: Sheet | None = None) -> None:
         self.game = game
         opts = self.opts = game.options
@@ -388,6 +426,7 @@ class _Scorer:
         self._allpass_whists = opts.allpass_mode == AllpassMode.WHISTS
         self._end_all_closed = opts.end == EndRule.ALL_CLOSED
         self._end_pool_sum = opts.end == EndRule.POOL_SUM
+        self._stalingrad = opts.stalingrad and not self.hussar  # no Stalingrad at two (§9)
         self._active: dict[str | None, list[str]] = {}
         self._defenders: dict[tuple[str | None, str], list[str]] = {}
 
@@ -549,7 +588,9 @@ class _Scorer:
         defs = self.defenders(dealer, deal.declarer)
         if not self._answered_by_defenders(deal, dealer, defs):
             return
-        ok = self._answers_allowed(deal, defs) and self._stalingrad_whisted(deal, defs)
+        ok = self._answers_allowed(deal, defs)
+        if ok and self._stalingrad and is_stalingrad(deal.contract):
+            ok = self._stalingrad_whisted(deal, defs)
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -636,13 +677,8 @@ class _Scorer:
         return True
 
     def _stalingrad_whisted(self, deal: ContractDeal, defs: list[str]) -> bool:
-        """With `stalingrad`, both defenders whist a 6♠ (§7)."""
-        if (
-            self.opts.stalingrad
-            and not self.hussar
-            and is_stalingrad(deal.contract)
-            and any(deal.answers[name] is not Answer.WHIST for name in defs)
-        ):
+        """A 6♠ under `stalingrad`: both defenders whist it (§7)."""
+        if any(deal.answers[name] is not Answer.WHIST for name in defs):
             self._problem(N_("Stalingrad: on 6♠ both defenders must whist"), "answers")
             return False
         return True
@@ -700,10 +736,10 @@ class _Scorer:
             if amount.denominator == 1:
                 amount = amount.numerator  # keep the running totals in whole numbers
         self.written.append(Entry(self.number, player, column, exact, reason, on))
-        if column == POOL:
+        if column is POOL:
             self.pools[player] += amount
             self._pool_written = True
-        elif column == HILL:
+        elif column is HILL:
             self.totals.hill[player] += amount
         else:
             assert on is not None
