@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from scorekeeper.rules import (
     PLAYER_COUNTS,
+    Deal,
     Game,
     InvalidGame,
     Problem,
@@ -61,82 +62,26 @@ def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
     def bad(template: str, field: str | None = None, **params: Any) -> None:
         problems.append(Problem(template, params, field))
 
-    if not isinstance(data, dict):
-        raise InvalidGame([Problem(N_("a game file must be a JSON object"))])
-    for key in data:
-        if key not in TOP_KEYS:
-            bad(N_("unknown key {key}"), str(key), key=json.dumps(key, ensure_ascii=False))
-    for key in sorted(REQUIRED_KEYS - set(data)):
-        bad(N_("missing key {key}"), key, key=json.dumps(key))
+    _check_keys(data, bad)
     if problems:
         raise InvalidGame(problems)
-
-    fmt = data["format"]
-    if fmt not in KNOWN_FORMATS:
-        bad(
-            N_("unknown format {format} (this reader knows {known})"),
-            "format",
-            format=json.dumps(fmt, ensure_ascii=False),
-            known=", ".join(KNOWN_FORMATS),
-        )
-    name = data.get("name", "")
-    if not isinstance(name, str):
-        bad(N_("name must be text"), "name")
-        name = ""
-    elif len(name) > MAX_NAME:
-        bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
-    elif (char := bad_character(name)) is not None:
-        bad(N_("the game's name holds {char}: remove it"), "name", char=char)
-
-    convention = find_convention(data["convention"])
-    if convention is None:
-        bad(
-            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
-            "convention",
-            name=json.dumps(data["convention"], ensure_ascii=False),
-        )
-
+    _check_format(data["format"], bad)
+    name = _name(data.get("name", ""), bad)
+    convention = _convention(data["convention"], bad)
     players = _players(data["players"], convention, bad)
-
-    overrides = data.get("options", {})
-    if not isinstance(overrides, dict):
-        bad(N_("options must be an object"), "options")
-        overrides = {}
+    overrides = _overrides(data.get("options", {}), bad)
     options = None
     if convention is not None:
         options, option_problems = resolve_options(convention, overrides)
         problems.extend(option_problems)
-
     first_dealer = data.get("first_dealer", players[0] if players else None)
-    if players and (not isinstance(first_dealer, str) or first_dealer not in players):
-        bad(
-            N_("first_dealer {name} is not a player of this game"),
-            "first_dealer",
-            name=json.dumps(first_dealer, ensure_ascii=False),
-        )
+    _check_first_dealer(first_dealer, players, bad)
     finished = data.get("finished", False)
     if not isinstance(finished, bool):
         bad(N_("finished must be true or false"), "finished")
-
     raw_deals = data.get("deals", [])
-    deals = []
-    if not isinstance(raw_deals, list):
-        bad(N_("deals must be a list"), "deals")
-    elif len(raw_deals) > max_deals:
-        bad(
-            N_("too many deals: {count} (a game holds at most {limit})"),
-            "deals",
-            count=len(raw_deals),
-            limit=max_deals,
-        )
-    elif players:
-        for number, raw in enumerate(raw_deals, start=1):
-            deal, deal_problems = parse_deal(raw, players)
-            problems.extend(p.at_deal(number) for p in deal_problems)
-            if deal is None:
-                kind = raw.get("type") if isinstance(raw, dict) else None  # may be junk
-                deal = Unreadable(kind if isinstance(kind, str) else "")
-            deals.append(deal)
+    deals = _deals(raw_deals, players, max_deals, problems, bad)
+
     if options is None or convention is None or not players:
         raise InvalidGame(problems or [Problem(N_("the game cannot be read"))])
     if problems and (first_dealer not in players or not isinstance(raw_deals, list)):
@@ -160,7 +105,101 @@ def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
     return game
 
 
-def _players(raw: Any, convention: str | None, bad: Any) -> list[str]:
+class _Bad(Protocol):
+    """Notes one problem of the file: its message template, the field, the values named."""
+
+    def __call__(self, template: str, field: str | None = None, **params: Any) -> None: ...
+
+
+def _check_keys(data: Any, bad: _Bad) -> None:
+    """A JSON object with the required keys and no unknown one (the file is not read further
+    when it is not one)."""
+    if not isinstance(data, dict):
+        raise InvalidGame([Problem(N_("a game file must be a JSON object"))])
+    for key in data:
+        if key not in TOP_KEYS:
+            bad(N_("unknown key {key}"), str(key), key=json.dumps(key, ensure_ascii=False))
+    for key in sorted(REQUIRED_KEYS - set(data)):
+        bad(N_("missing key {key}"), key, key=json.dumps(key))
+
+
+def _check_format(fmt: Any, bad: _Bad) -> None:
+    if fmt not in KNOWN_FORMATS:
+        bad(
+            N_("unknown format {format} (this reader knows {known})"),
+            "format",
+            format=json.dumps(fmt, ensure_ascii=False),
+            known=", ".join(KNOWN_FORMATS),
+        )
+
+
+def _name(name: Any, bad: _Bad) -> str:
+    """The game's name ("" when it is not text)."""
+    if not isinstance(name, str):
+        bad(N_("name must be text"), "name")
+        return ""
+    if len(name) > MAX_NAME:
+        bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
+    elif (char := bad_character(name)) is not None:
+        bad(N_("the game's name holds {char}: remove it"), "name", char=char)
+    return name
+
+
+def _convention(raw: Any, bad: _Bad) -> str | None:
+    convention = find_convention(raw)
+    if convention is None:
+        bad(
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            "convention",
+            name=json.dumps(raw, ensure_ascii=False),
+        )
+    return convention
+
+
+def _overrides(raw: Any, bad: _Bad) -> dict[str, Any]:
+    """The house rules changed from the convention's preset."""
+    if not isinstance(raw, dict):
+        bad(N_("options must be an object"), "options")
+        return {}
+    return raw
+
+
+def _check_first_dealer(first_dealer: Any, players: list[str], bad: _Bad) -> None:
+    if players and (not isinstance(first_dealer, str) or first_dealer not in players):
+        bad(
+            N_("first_dealer {name} is not a player of this game"),
+            "first_dealer",
+            name=json.dumps(first_dealer, ensure_ascii=False),
+        )
+
+
+def _deals(
+    raw_deals: Any, players: list[str], max_deals: int, problems: list[Problem], bad: _Bad
+) -> list[Deal]:
+    """The deals of the log, each numbered problem noted (a deal that cannot be read at all
+    stays in the log as Unreadable, so the numbers hold)."""
+    deals: list[Deal] = []
+    if not isinstance(raw_deals, list):
+        bad(N_("deals must be a list"), "deals")
+    elif len(raw_deals) > max_deals:
+        bad(
+            N_("too many deals: {count} (a game holds at most {limit})"),
+            "deals",
+            count=len(raw_deals),
+            limit=max_deals,
+        )
+    elif players:
+        for number, raw in enumerate(raw_deals, start=1):
+            deal, deal_problems = parse_deal(raw, players)
+            problems.extend(p.at_deal(number) for p in deal_problems)
+            if deal is None:
+                kind = raw.get("type") if isinstance(raw, dict) else None  # may be junk
+                deal = Unreadable(kind if isinstance(kind, str) else "")
+            deals.append(deal)
+    return deals
+
+
+def _players(raw: Any, convention: str | None, bad: _Bad) -> list[str]:
     if not isinstance(raw, list):
         bad(N_("players must be a list of names"), "players")
         return []

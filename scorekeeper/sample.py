@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from scorekeeper import gamefile
-from scorekeeper.rules import Sheet, defenders, parse_deal, replay
+from scorekeeper.rules import Game, Sheet, defenders, parse_deal, replay
+from scorekeeper.rules.options import CONVENTIONS, AllpassMode, Convention
 
 SUITS = ("S", "C", "D", "H", "NT")
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -42,14 +43,14 @@ def random_options(rng: random.Random, convention: str, *, newer: bool = False) 
         "pool_whists": [10, 20],
         "stake": ["1", "0.10", "0.03"],
     }
-    if convention == "hussar":
+    if convention == Convention.HUSSAR:
         for key in ("allpass_mode", "allpass_progression", "allpass_exit", "half_whist"):
             choices.pop(key)
     keys = rng.sample(sorted(choices), rng.randint(0, 5))
     out = {k: rng.choice(choices[k]) for k in keys}
     if newer:
         extra = dict(NEWER_OPTIONS)
-        if convention == "hussar":
+        if convention == Convention.HUSSAR:
             extra.pop("allpass_exit_on")
             extra.pop("stalingrad")
         for key in rng.sample(sorted(extra), rng.randint(1, len(extra))):
@@ -68,8 +69,8 @@ def random_game(
     penalties: bool = False,
 ) -> dict[str, Any]:
     """A valid game file with up to `deals` deals (fewer if the game ends first)."""
-    convention = convention or rng.choice(("sochi", "leningrad", "rostov", "hussar"))
-    count = 2 if convention == "hussar" else (players or rng.choice((3, 4)))
+    convention = convention or rng.choice(CONVENTIONS)
+    count = 2 if convention == Convention.HUSSAR else (players or rng.choice((3, 4)))
     names = list(NAMES[:count])
     data: dict[str, Any] = {
         "format": gamefile.FORMAT,
@@ -100,8 +101,6 @@ def random_deal(
 ) -> dict[str, Any]:
     """A deal that is legal as the next one of this sheet."""
     game = sheet.game
-    opts = game.options
-    active = sheet.next_active
     if penalties and rng.random() < 0.05:
         return {
             "type": "penalty",
@@ -110,39 +109,41 @@ def random_deal(
         }
     roll = rng.random()
     if corrections and roll < 0.04:
-        player = rng.choice(game.players)
-        other = rng.choice([p for p in game.players if p != player])
-        entry = rng.choice(
-            [
-                {"player": player, "hill": rng.randint(-5, 10)},
-                {"player": player, "pool": rng.randint(0, 2)},
-                {"player": player, "whists_on": other, "amount": rng.randint(-10, 30)},
-            ]
-        )
-        return {"type": "correction", "reason": "random fix", "entries": [entry]}
+        return _random_correction(rng, game.players)
     if game.hussar and roll < 0.12:
         return {"type": "redeal"}
-    if not game.hussar and opts.allpass_mode != "none" and roll < 0.25:
+    active = sheet.next_active
+    if not game.hussar and game.options.allpass_mode != AllpassMode.NONE and roll < 0.25:
         return {"type": "allpass", "tricks": split_tricks(rng, active)}
     declarer = rng.choice(active)
     if roll < 0.33:
         tricks = rng.choice((0, 0, 0, 1, 2))
         return {"type": "misere", "declarer": declarer, "tricks": {declarer: tricks}}
+    return _random_contract(rng, sheet, declarer)
+
+
+def _random_correction(rng: random.Random, players: tuple[str, ...]) -> dict[str, Any]:
+    """A correction of one entry: a hill, a pool or whists."""
+    player = rng.choice(players)
+    other = rng.choice([p for p in players if p != player])
+    entry = rng.choice(
+        [
+            {"player": player, "hill": rng.randint(-5, 10)},
+            {"player": player, "pool": rng.randint(0, 2)},
+            {"player": player, "whists_on": other, "amount": rng.randint(-10, 30)},
+        ]
+    )
+    return {"type": "correction", "reason": "random fix", "entries": [entry]}
+
+
+def _random_contract(rng: random.Random, sheet: Sheet, declarer: str) -> dict[str, Any]:
+    """A contract the declarer may play next, its answers, and the tricks when whisted."""
+    game = sheet.game
     floor = sheet.next_min_level or 6
     level = rng.choice([lv for lv in (6, 6, 6, 7, 7, 8, 9, 10) if lv >= floor] or [floor])
     contract = f"{level}{rng.choice(SUITS)}"
     defs = defenders(game.players, sheet.next_dealer, declarer)
-    answers: dict[str, str] = {}
-    if game.hussar:
-        answers[defs[0]] = rng.choice(("whist", "whist-talon", "pass"))
-    else:
-        first = rng.choice(("whist", "pass", "pass"))
-        second = rng.choice(("whist", "pass"))
-        if first == "pass" and level in opts.half_whist and rng.random() < 0.2:
-            second = "half-whist"
-        answers = {defs[0]: first, defs[1]: second}
-        if opts.stalingrad and contract == "6S":
-            answers = {defs[0]: "whist", defs[1]: "whist"}
+    answers = _random_answers(rng, game, defs, level, contract)
     deal: dict[str, Any] = {
         "type": "contract",
         "declarer": declarer,
@@ -154,12 +155,29 @@ def random_deal(
     whisters = [p for p, a in answers.items() if a in ("whist", "whist-talon")]
     if whisters:
         own = min(10, max(0, level + rng.choice((-3, -2, -1, -1, 0, 0, 0, 0, 1, 2))))
-        rest = split_tricks(rng, [p for p in active if p != declarer], 10 - own)
+        rest = split_tricks(rng, [p for p in sheet.next_active if p != declarer], 10 - own)
         tricks = {declarer: own, **rest}
         if len(whisters) == 1 and rng.random() < 0.5:
             tricks = {declarer: own}
         deal["tricks"] = tricks
     return deal
+
+
+def _random_answers(
+    rng: random.Random, game: Game, defs: list[str], level: int, contract: str
+) -> dict[str, str]:
+    """The defenders' answers this game allows: in Hussar one defender, who may take the
+    talon; a half-whist where the options allow it; both whist a 6♠ with Stalingrad."""
+    opts = game.options
+    if game.hussar:
+        return {defs[0]: rng.choice(("whist", "whist-talon", "pass"))}
+    first = rng.choice(("whist", "pass", "pass"))
+    second = rng.choice(("whist", "pass"))
+    if first == "pass" and level in opts.half_whist and rng.random() < 0.2:
+        second = "half-whist"
+    if opts.stalingrad and contract == "6S":
+        return {defs[0]: "whist", defs[1]: "whist"}
+    return {defs[0]: first, defs[1]: second}
 
 
 def split_tricks(rng: random.Random, players: list[str], total: int = 10) -> dict[str, int]:

@@ -26,6 +26,7 @@ from babel.numbers import format_decimal
 from scorekeeper.rules import (
     AllPassDeal,
     Answer,
+    Column,
     ContractDeal,
     Correction,
     DealResult,
@@ -37,6 +38,16 @@ from scorekeeper.rules import (
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.deals import Penalty, Unreadable
 from scorekeeper.rules.options import OPTION_LABELS as RULES_OPTION_LABELS
+from scorekeeper.rules.options import (
+    AllpassExitOn,
+    AllpassMode,
+    Convention,
+    EndRule,
+    HillDivisor,
+    Overflow,
+    TwoWhisterQuota,
+    WhistSplit,
+)
 from scorekeeper.rules.problems import N_, Label
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
@@ -118,13 +129,17 @@ ANSWERS: dict[Answer, str] = {
 #: At a table of two a whist is alone or with the talon.
 HUSSAR_ANSWERS: dict[Answer, str] = {Answer.WHIST: N_("whist alone")}
 
-COLUMNS: dict[str, str] = {"pool": N_("pool"), "hill": N_("hill"), "whists": N_("whists on")}
+COLUMNS: dict[str, str] = {
+    Column.POOL: N_("pool"),
+    Column.HILL: N_("hill"),
+    Column.WHISTS: N_("whists on"),
+}
 
 CONVENTIONS: dict[str, str] = {
-    "sochi": N_("Sochi"),
-    "leningrad": N_("Leningrad"),
-    "rostov": N_("Rostov"),
-    "hussar": N_("Hussar"),
+    Convention.SOCHI: N_("Sochi"),
+    Convention.LENINGRAD: N_("Leningrad"),
+    Convention.ROSTOV: N_("Rostov"),
+    Convention.HUSSAR: N_("Hussar"),
 }
 
 #: Each option's name (docs/rules.md §7), the same on the new-game form, in the PDF and in
@@ -133,24 +148,26 @@ OPTION_LABELS: dict[str, str] = RULES_OPTION_LABELS
 
 #: Option values that are words, the same on the form and in the PDF.
 VALUE_LABELS: dict[str, str] = {
-    "greedy": N_("greedy: the whister writes all the side's whists"),
-    "gentleman_on_remise": N_("gentleman on a remise: shared in half when the contract fails"),
-    "gentleman": N_("gentleman: always shared in half"),
-    "side": N_("the side's quota"),
-    "personal": N_("each whister's own quota"),
-    "hill": N_("hill for each trick"),
-    "whists": N_("whists on those who took more"),
-    "none": N_("no all-pass"),
-    "help": N_("helps open pools"),
-    "keep": N_("stays, counted at the settlement"),
-    "all_closed": N_("every pool closed"),
-    "pool_sum": N_("the pools add up to players × target"),
-    "first_closed": N_("the first pool closed"),
-    "players": N_("the number of players"),
-    "opponents": N_("the number of opponents"),
-    "value": N_("the contract's value"),
-    "any": N_("any contract or misère"),
-    "made": N_("only a game written into the pool"),
+    WhistSplit.GREEDY: N_("greedy: the whister writes all the side's whists"),
+    WhistSplit.GENTLEMAN_ON_REMISE: N_(
+        "gentleman on a remise: shared in half when the contract fails"
+    ),
+    WhistSplit.GENTLEMAN: N_("gentleman: always shared in half"),
+    TwoWhisterQuota.SIDE: N_("the side's quota"),
+    TwoWhisterQuota.PERSONAL: N_("each whister's own quota"),
+    AllpassMode.HILL: N_("hill for each trick"),
+    AllpassMode.WHISTS: N_("whists on those who took more"),
+    AllpassMode.NONE: N_("no all-pass"),
+    Overflow.HELP: N_("helps open pools"),
+    Overflow.KEEP: N_("stays, counted at the settlement"),
+    EndRule.ALL_CLOSED: N_("every pool closed"),
+    EndRule.POOL_SUM: N_("the pools add up to players × target"),
+    EndRule.FIRST_CLOSED: N_("the first pool closed"),
+    HillDivisor.PLAYERS: N_("the number of players"),
+    HillDivisor.OPPONENTS: N_("the number of opponents"),
+    "value": N_("the contract's value"),  # consolation = the contract's value
+    AllpassExitOn.ANY: N_("any contract or misère"),
+    AllpassExitOn.MADE: N_("only a game written into the pool"),
 }
 
 _VULGAR = {
@@ -321,9 +338,10 @@ class Words:
         """A contract as the table writes it: "7♠", "6 БК" (no trumps in the language)."""
         if isinstance(contract, str):
             try:
-                contract = Contract.parse(contract)
+                parsed = Contract.parse(contract)
             except ContractError:
                 return contract
+            contract = parsed
         if contract.suit is Suit.NO_TRUMP:
             return self.gettext("%(level)sNT", level=contract.level)
         return str(contract)
@@ -448,7 +466,7 @@ class Words:
     def entry(self, entry: Entry) -> str:
         """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Борис → Анна: 8 вист. (…)"."""
         why = self.reason(entry.reason)
-        if entry.column == "whists":
+        if entry.column == Column.WHISTS:
             value = Fraction(entry.amount)
             count = abs(int(value)) if value.denominator == 1 else 2
             return self.ngettext(

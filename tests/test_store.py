@@ -193,7 +193,6 @@ def test_play_on_replaces_the_options_and_reopens_in_one_write(
 Write = Callable[[Store, str, GameRecord, int], object]
 WRITES: dict[str, Write] = {
     "add_deal": lambda s, t, g, v: s.add_deal(t, REDEAL, base_version=v),
-    "insert_deal": lambda s, t, g, v: s.add_deal(t, REDEAL, base_version=v, position=0),
     "update_deal": lambda s, t, g, v: s.update_deal(t, g.deals[0].id, REDEAL, base_version=v),
     "delete_deal": lambda s, t, g, v: s.delete_deal(t, g.deals[0].id, base_version=v),
     "undo_last": lambda s, t, g, v: s.undo_last(t, base_version=v),
@@ -264,27 +263,6 @@ def test_add_deal_appends_and_records_an_add_revision(store: Store, game: GameRe
     assert newest.game_version == after.version == 2
 
 
-@pytest.mark.parametrize("position", [0, 1, 2])
-def test_add_deal_at_a_position_shifts_the_later_deals(
-    store: Store, game: GameRecord, position: int
-) -> None:
-    after, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=1, position=position)
-    expected = [SEVEN_SPADES, SIX_NT]
-    expected.insert(position, MISERE)
-    assert datas(after) == expected
-    assert [d.position for d in after.deals] == [0, 1, 2]
-    assert deal.position == position
-
-
-@pytest.mark.parametrize("position", [-1, 3, 10])
-def test_add_deal_outside_the_sheet_raises_and_writes_nothing(
-    store: Store, game: GameRecord, position: int
-) -> None:
-    with pytest.raises(ValueError):
-        store.add_deal(game.edit_token, MISERE, base_version=1, position=position)
-    assert store.get_game(game.edit_token) == game
-
-
 def test_update_deal_replaces_the_data_and_keeps_the_old_in_the_revision(
     store: Store, game: GameRecord
 ) -> None:
@@ -348,9 +326,13 @@ def test_undo_last_deletes_the_last_deal_on_the_sheet(store: Store, game: GameRe
 
 
 def test_undo_last_follows_positions_not_entry_order(store: Store, game: GameRecord) -> None:
-    store.add_deal(game.edit_token, MISERE, base_version=1, position=0)
-    after = store.undo_last(game.edit_token, base_version=2)
-    assert datas(after) == [MISERE, SEVEN_SPADES]
+    token, first = game.edit_token, game.deals[0]
+    store.delete_deal(token, first.id, base_version=1)  # [6NT]
+    store.add_deal(token, MISERE, base_version=2)  # [6NT, misere]
+    delete = store.revisions(token, first.id)[0]
+    store.restore_revision(token, delete.id, base_version=3)  # [7S, 6NT, misere]
+    after = store.undo_last(token, base_version=4)  # the last on the sheet, not the restored 7S
+    assert datas(after) == [SEVEN_SPADES, SIX_NT]
 
 
 def test_restoring_a_delete_puts_the_deal_back_at_its_old_position(
@@ -360,10 +342,10 @@ def test_restoring_a_delete_puts_the_deal_back_at_its_old_position(
     store.add_deal(token, MISERE, base_version=1)  # [7S, 6NT, misere]
     middle = game.deals[1]
     store.delete_deal(token, middle.id, base_version=2)  # [7S, misere]
-    store.add_deal(token, ALLPASS, base_version=3, position=1)  # [7S, allpass, misere]
+    store.add_deal(token, ALLPASS, base_version=3)  # [7S, misere, allpass]
     delete = store.revisions(token, middle.id)[0]
     after = store.restore_revision(token, delete.id, base_version=4)
-    assert datas(after) == [SEVEN_SPADES, SIX_NT, ALLPASS, MISERE]
+    assert datas(after) == [SEVEN_SPADES, SIX_NT, MISERE, ALLPASS]
     assert after.deals[1].id == middle.id
     restore = store.revisions(token)[0]
     assert (restore.action, restore.deal_id, restore.data, restore.previous) == (
@@ -433,7 +415,7 @@ def test_a_write_failing_half_way_leaves_nothing_behind(
     # The deal row is written first, then the revision fails: the deal must vanish too.
     monkeypatch.setattr(store, "_add_revision", explode)
     with pytest.raises(RuntimeError):
-        store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k", position=0)
+        store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k")
     monkeypatch.undo()
     assert store.get_game(game.edit_token) == game
     # The request key was not kept either, so the resend writes the deal.

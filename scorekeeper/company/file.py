@@ -7,11 +7,12 @@ import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, load
 from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
+from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
@@ -101,6 +102,12 @@ def loads(text: str | bytes) -> CompanyFile:
     return load_file(data)
 
 
+class _Bad(Protocol):
+    """Notes one problem of the file: its message template and the values it names."""
+
+    def __call__(self, template: str, **params: Any) -> None: ...
+
+
 def load_file(data: Any) -> CompanyFile:
     """Check a parsed company file; raises InvalidGame naming every problem."""
     problems: list[Problem] = []
@@ -117,7 +124,7 @@ def load_file(data: Any) -> CompanyFile:
     if not isinstance(name, str) or len(name) > gamefile.MAX_NAME:
         bad(N_("the company's name must be a text of at most 200 characters"))
         name = ""
-    convention = data.get("convention", "sochi")
+    convention = data.get("convention", Convention.SOCHI)
     raw_options = data.get("options", {})
     options: dict[str, Any] = {}
     if not isinstance(convention, str) or not isinstance(raw_options, dict):
@@ -126,13 +133,29 @@ def load_file(data: Any) -> CompanyFile:
         resolved, option_problems = resolve_options(convention, raw_options)
         problems.extend(option_problems)
         options = resolved.to_json()
+    players = _players(data.get("players", []), bad)
+    raw_games = _listed(
+        data.get("games", []), MAX_GAMES, bad, N_("games must be a list of at most {limit}")
+    )
+    games = _games(raw_games, players, bad)
+    payments = _payments(data.get("payments", []), players, len(raw_games), bad)
+    if problems:
+        raise InvalidGame(problems)
+    return CompanyFile(name, convention, options, players, games, payments)
 
+
+def _listed(raw: Any, limit: int, bad: _Bad, message: str) -> list[Any]:
+    """A list of at most `limit` items (else the problem, and nothing)."""
+    if not isinstance(raw, list) or len(raw) > limit:
+        bad(message, limit=limit)
+        return []
+    return raw
+
+
+def _players(raw: Any, bad: _Bad) -> dict[int, str]:
+    """The roster: file id → name."""
     players: dict[int, str] = {}
-    raw_players = data.get("players", [])
-    if not isinstance(raw_players, list) or len(raw_players) > MAX_PLAYERS:
-        bad(N_("players must be a list of at most {limit}"), limit=MAX_PLAYERS)
-        raw_players = []
-    for entry in raw_players:
+    for entry in _listed(raw, MAX_PLAYERS, bad, N_("players must be a list of at most {limit}")):
         ok = isinstance(entry, dict) and set(entry) == {"id", "name"}
         pid, pname = (entry.get("id"), entry.get("name")) if ok else (None, None)
         if (
@@ -146,12 +169,12 @@ def load_file(data: Any) -> CompanyFile:
             bad(N_("a player must have a new whole-number id and a name"))
             continue
         players[pid] = pname.strip()
+    return players
 
+
+def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[FileGame]:
+    """The games played, each a game file with its seats taken by players of the roster."""
     games: list[FileGame] = []
-    raw_games = data.get("games", [])
-    if not isinstance(raw_games, list) or len(raw_games) > MAX_GAMES:
-        bad(N_("games must be a list of at most {limit}"), limit=MAX_GAMES)
-        raw_games = []
     for number, entry in enumerate(raw_games, start=1):
         if not isinstance(entry, dict) or set(entry) != {"played_on", "players", "game"}:
             bad(N_("game {number}: needs played_on, players and game"), number=number)
@@ -178,14 +201,15 @@ def load_file(data: Any) -> CompanyFile:
             bad(N_("game {number}: played_on must be a date like 2026-11-20"), number=number)
             continue
         games.append(FileGame(entry["played_on"], dict(seats), game))
+    return games
 
+
+def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> list[FilePayment]:
+    """Money paid between two players of the roster, perhaps for one of the games."""
     payments: list[FilePayment] = []
-    raw_payments = data.get("payments", [])
-    if not isinstance(raw_payments, list) or len(raw_payments) > MAX_PAYMENTS:
-        bad(N_("payments must be a list of at most {limit}"), limit=MAX_PAYMENTS)
-        raw_payments = []
-    for number, entry in enumerate(raw_payments, start=1):
-        keys = {"payer", "payee", "amount", "paid_on", "game"}
+    keys = {"payer", "payee", "amount", "paid_on", "game"}
+    items = _listed(raw, MAX_PAYMENTS, bad, N_("payments must be a list of at most {limit}"))
+    for number, entry in enumerate(items, start=1):
         ok = isinstance(entry, dict) and set(entry) <= keys and keys - {"game"} <= set(entry)
         game_index = entry.get("game") if ok else None
         if (
@@ -198,8 +222,7 @@ def load_file(data: Any) -> CompanyFile:
             or Decimal(entry["amount"]) <= 0
             or not _is_date(entry["paid_on"])
             or not (
-                game_index is None
-                or (isinstance(game_index, int) and 0 <= game_index < len(raw_games))
+                game_index is None or (isinstance(game_index, int) and 0 <= game_index < game_count)
             )
         ):
             bad(N_("payment {number} cannot be read"), number=number)
@@ -209,9 +232,7 @@ def load_file(data: Any) -> CompanyFile:
                 entry["payer"], entry["payee"], entry["amount"], entry["paid_on"], game_index
             )
         )
-    if problems:
-        raise InvalidGame(problems)
-    return CompanyFile(name, convention, options, players, games, payments)
+    return payments
 
 
 def create(store: Store, company: CompanyFile) -> CompanyRecord:

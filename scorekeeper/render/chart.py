@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -24,6 +25,7 @@ FONT_FAMILY = "DejaVu Sans, sans-serif"
 WIDTH = 360.0
 PLOT_TOP, PLOT_HEIGHT = 12.0, 150.0
 LEFT, RIGHT = 44.0, 12.0
+PLOT_WIDTH = WIDTH - LEFT - RIGHT
 FONT = 11.0
 INK, GRID = "#222222", "#bbbbbb"
 #: Colours readable on white and on a dark card, and dash patterns for the colour-blind.
@@ -45,17 +47,9 @@ def line_chart(
     """One line per (name, values); value i is drawn at x = x_start + i. An SVG string."""
     count = max((len(values) for _, values in series), default=0)
     every = [float(v) for _, values in series for v in values] or [0.0]
-    low, high, step = _scale(min(every + [0.0]), max(every + [0.0]))
-    plot_w = WIDTH - LEFT - RIGHT
+    plot = _Plot(count, *_scale(min(every + [0.0]), max(every + [0.0])))
     key_rows = math.ceil(len(series) / 2)
     height = PLOT_TOP + PLOT_HEIGHT + 30 + key_rows * 16 + 4
-
-    def x(i: int) -> float:
-        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
-
-    def y(v: float) -> float:
-        return PLOT_TOP + PLOT_HEIGHT * (high - v) / (high - low)
-
     root = ET.Element(
         "svg",
         {
@@ -69,98 +63,116 @@ def line_chart(
     )
     ET.SubElement(root, "title").text = title
     ET.SubElement(root, "desc").text = _describe(series, words)
-    tick = low
-    while tick <= high + step / 2:
-        css = "chart-zero" if abs(tick) < step / 1000 else "chart-grid"
+    _value_axis(root, plot, words)
+    _x_axis(root, plot, x_start, x_label)
+    for n, (name, values) in enumerate(series):
+        _line(root, plot, n, name, values)
+        _key(root, n, name, values, words)
+    return ET.tostring(root, encoding="unicode")
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """The plot's scale: `count` values across, from `low` to `high` up, a grid line every
+    `step`."""
+
+    count: int
+    low: float
+    high: float
+    step: float
+
+    def x(self, i: int) -> float:
+        return LEFT + (PLOT_WIDTH * i / (self.count - 1) if self.count > 1 else PLOT_WIDTH / 2)
+
+    def y(self, v: float) -> float:
+        return PLOT_TOP + PLOT_HEIGHT * (self.high - v) / (self.high - self.low)
+
+
+def _value_axis(root: ET.Element, plot: _Plot, words: Words) -> None:
+    """A grid line and its amount at every step, the zero line darker."""
+    tick = plot.low
+    while tick <= plot.high + plot.step / 2:
+        zero = abs(tick) < plot.step / 1000
         ET.SubElement(
             root,
             "line",
             {
-                "class": css,
+                "class": "chart-zero" if zero else "chart-grid",
                 "x1": _f(LEFT),
                 "x2": _f(WIDTH - RIGHT),
-                "y1": _f(y(tick)),
-                "y2": _f(y(tick)),
-                "stroke": INK if css == "chart-zero" else GRID,
-                "stroke-width": "1" if css == "chart-zero" else "0.5",
+                "y1": _f(plot.y(tick)),
+                "y2": _f(plot.y(tick)),
+                "stroke": INK if zero else GRID,
+                "stroke-width": "1" if zero else "0.5",
             },
         )
-        label = ET.SubElement(
-            root,
-            "text",
-            {
-                "class": "chart-axis",
-                "x": _f(LEFT - 4),
-                "y": _f(y(tick) + FONT / 3),
-                "text-anchor": "end",
-                "fill": INK,
-            },
-        )
-        label.text = words.amount(Fraction(round(tick * 1000), 1000))
-        tick += step
-    for i in _x_ticks(count):
-        label = ET.SubElement(
-            root,
-            "text",
-            {
-                "class": "chart-axis",
-                "x": _f(x(i)),
-                "y": _f(PLOT_TOP + PLOT_HEIGHT + 14),
-                "text-anchor": "middle",
-                "fill": INK,
-            },
-        )
-        label.text = str(x_start + i)
-    caption = ET.SubElement(
+        amount = words.amount(Fraction(round(tick * 1000), 1000))
+        _axis_text(root, LEFT - 4, plot.y(tick) + FONT / 3, "end", amount)
+        tick += plot.step
+
+
+def _x_axis(root: ET.Element, plot: _Plot, x_start: int, x_label: str) -> None:
+    """Numbers under a few of the values, and what they count at the right."""
+    for i in _x_ticks(plot.count):
+        _axis_text(root, plot.x(i), PLOT_TOP + PLOT_HEIGHT + 14, "middle", str(x_start + i))
+    _axis_text(root, WIDTH - RIGHT, PLOT_TOP + PLOT_HEIGHT + 26, "end", x_label)
+
+
+def _axis_text(root: ET.Element, x: float, y: float, anchor: str, text: str) -> None:
+    label = ET.SubElement(
         root,
         "text",
-        {
-            "class": "chart-axis",
-            "x": _f(WIDTH - RIGHT),
-            "y": _f(PLOT_TOP + PLOT_HEIGHT + 26),
-            "text-anchor": "end",
-            "fill": INK,
-        },
+        {"class": "chart-axis", "x": _f(x), "y": _f(y), "text-anchor": anchor, "fill": INK},
     )
-    caption.text = x_label
-    for n, (name, values) in enumerate(series):
-        colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
-        points = " ".join(f"{_f(x(i))},{_f(y(float(v)))}" for i, v in enumerate(values))
-        attrs = {
-            "class": f"chart-line chart-s{n % len(COLOURS)}",
-            "points": points,
-            "fill": "none",
-            "stroke": colour,
-            "stroke-width": "2.2",
-            "stroke-linejoin": "round",
-            "data-player": name,
-            "data-values": " ".join(str(v) for v in values),
-        }
-        if dash != "none":
-            attrs["stroke-dasharray"] = dash
-        ET.SubElement(root, "polyline", attrs)
-        # The legend: two names a row under the plot.
-        kx = LEFT + (n % 2) * (plot_w / 2)
-        ky = PLOT_TOP + PLOT_HEIGHT + 34 + (n // 2) * 16
-        key = ET.SubElement(root, "g", {"class": "chart-key"})
-        line_attrs = {
-            "class": f"chart-line chart-s{n % len(COLOURS)}",
-            "x1": _f(kx),
-            "x2": _f(kx + 22),
-            "y1": _f(ky + 6),
-            "y2": _f(ky + 6),
-            "stroke": colour,
-            "stroke-width": "2.2",
-        }
-        if dash != "none":
-            line_attrs["stroke-dasharray"] = dash
-        ET.SubElement(key, "line", line_attrs)
-        last = values[-1] if values else 0
-        text = ET.SubElement(
-            key, "text", {"x": _f(kx + 27), "y": _f(ky + 10), "fill": INK, "class": "chart-axis"}
-        )
-        text.text = f"{_short(name)} {_signed(last, words)}"
-    return ET.tostring(root, encoding="unicode")
+    label.text = text
+
+
+def _line(root: ET.Element, plot: _Plot, n: int, name: str, values: Sequence[Number]) -> None:
+    """Player n's line, its exact values kept in data-values."""
+    points = " ".join(f"{_f(plot.x(i))},{_f(plot.y(float(v)))}" for i, v in enumerate(values))
+    attrs = {
+        "class": f"chart-line chart-s{n % len(COLOURS)}",
+        "points": points,
+        "fill": "none",
+        "stroke": COLOURS[n % len(COLOURS)],
+        "stroke-width": "2.2",
+        "stroke-linejoin": "round",
+        "data-player": name,
+        "data-values": " ".join(str(v) for v in values),
+    }
+    _dash(attrs, n)
+    ET.SubElement(root, "polyline", attrs)
+
+
+def _key(root: ET.Element, n: int, name: str, values: Sequence[Number], words: Words) -> None:
+    """Player n in the legend, two names a row under the plot: a piece of his line, his
+    name and where he ends."""
+    kx = LEFT + (n % 2) * (PLOT_WIDTH / 2)
+    ky = PLOT_TOP + PLOT_HEIGHT + 34 + (n // 2) * 16
+    key = ET.SubElement(root, "g", {"class": "chart-key"})
+    attrs = {
+        "class": f"chart-line chart-s{n % len(COLOURS)}",
+        "x1": _f(kx),
+        "x2": _f(kx + 22),
+        "y1": _f(ky + 6),
+        "y2": _f(ky + 6),
+        "stroke": COLOURS[n % len(COLOURS)],
+        "stroke-width": "2.2",
+    }
+    _dash(attrs, n)
+    ET.SubElement(key, "line", attrs)
+    last = values[-1] if values else 0
+    text = ET.SubElement(
+        key, "text", {"x": _f(kx + 27), "y": _f(ky + 10), "fill": INK, "class": "chart-axis"}
+    )
+    text.text = f"{_short(name)} {_signed(last, words)}"
+
+
+def _dash(attrs: dict[str, str], n: int) -> None:
+    """Player n's dash pattern (the first player's line is solid)."""
+    dash = DASHES[n % len(DASHES)]
+    if dash != "none":
+        attrs["stroke-dasharray"] = dash
 
 
 def evening_chart(

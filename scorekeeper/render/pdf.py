@@ -26,7 +26,16 @@ from markupsafe import Markup
 from scorekeeper import paths
 from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
-from scorekeeper.rules import PRESETS, Game, Options, Settlement, Sheet, replay, settle
+from scorekeeper.rules import (
+    PRESETS,
+    Game,
+    Options,
+    Problem,
+    Settlement,
+    Sheet,
+    replay,
+    settle,
+)
 from scorekeeper.wording import ENGLISH, Words, words_for
 
 TEMPLATES = paths.TEMPLATES
@@ -144,13 +153,6 @@ def sheet_view(
     players = list(game.players)
     currency = game.options.currency
     name = _clean(game.name) or _("Preferans")
-    edited = set(edited_deals or ())
-    problems_by_deal: dict[int, list[str]] = {}
-    for problem in problems:
-        if problem.deal is not None:
-            problems_by_deal.setdefault(problem.deal, []).append(
-                words.problem(problem, with_deal=False)
-            )
     return SheetView(
         page_size=page_size,
         name=_shorten(name, SHOWN_NAME_LIMIT),
@@ -180,24 +182,36 @@ def sheet_view(
         divisor=result.divisor,
         pairs=_pairs(result, words),
         payments=[words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],
-        log=[
-            LogRow(
-                number=r.number,
-                dealer=r.dealer or "",
-                title=words.deal_title(r),
-                details=words.deal_details(r, game.players),
-                entries=[words.entry(e) for e in r.entries],
-                correction=r.dealer is None,
-                edited=r.number in edited,
-                ended=r.ended,
-                problems=problems_by_deal.get(r.number, []),
-            )
-            for r in sheet.results
-        ],
+        log=_log_rows(sheet, problems, set(edited_deals or ()), words),
         problems=[words.problem(p) for p in problems if p.deal is None],
         hussar=game.hussar,
         chart=Markup(evening_chart(sheet, words)) if sheet.results and not problems else Markup(""),
     )
+
+
+def _log_rows(
+    sheet: Sheet, problems: list[Problem], edited: set[int], words: Words
+) -> list[LogRow]:
+    """The deal log, each deal with its own problems (`edited`: the numbers of deals
+    changed after they were written)."""
+    by_deal: dict[int, list[str]] = {}
+    for problem in problems:
+        if problem.deal is not None:
+            by_deal.setdefault(problem.deal, []).append(words.problem(problem, with_deal=False))
+    return [
+        LogRow(
+            number=r.number,
+            dealer=r.dealer or "",
+            title=words.deal_title(r),
+            details=words.deal_details(r, sheet.players),
+            entries=[words.entry(e) for e in r.entries],
+            correction=r.dealer is None,
+            edited=r.number in edited,
+            ended=r.ended,
+            problems=by_deal.get(r.number, []),
+        )
+        for r in sheet.results
+    ]
 
 
 def _player_rows(sheet: Sheet, result: Settlement, words: Words) -> list[PlayerRow]:

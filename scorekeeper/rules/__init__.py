@@ -19,6 +19,7 @@ from .options import CONVENTIONS, PLAYER_COUNTS, PRESETS, Options, find_conventi
 from .problems import InvalidGame, Problem
 from .reasons import Reason
 from .scoring import (
+    Column,
     DealResult,
     Entry,
     Sheet,
@@ -37,6 +38,7 @@ __all__ = [
     "PRESETS",
     "AllPassDeal",
     "Answer",
+    "Column",
     "Contract",
     "ContractDeal",
     "ContractError",

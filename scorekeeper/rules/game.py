@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .deals import Deal
-from .options import Options
+from .options import Convention, Options
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Game:
     @property
     def hussar(self) -> bool:
         """True for two-handed Hussar preferans (§9)."""
-        return self.convention == "hussar"
+        return self.convention == Convention.HUSSAR
 
     def with_deals(self, deals: tuple[Deal, ...]) -> Game:
         """The same game with another deal log."""

@@ -48,93 +48,10 @@ def parse_deal(raw: Any, players: Sequence[str]) -> tuple[Deal | None, list[Prob
         quick = _well_formed(raw, players)
         if quick is not None:
             return quick, []
-    problems: list[Problem] = []
-
-    def bad(template: str, field: str | None = None, **params: Any) -> None:
-        problems.append(Problem(template, params, field))
-
-    if not isinstance(raw, dict):
-        bad(N_('a deal must be an object like {{"type": "contract", ...}}'))
-        return None, problems
-    kind = raw.get("type")
-    if not isinstance(kind, str) or kind not in _KEYS:
-        if "type" not in raw:
-            bad(N_("the deal has no type"), "type")
-        else:
-            bad(
-                N_(
-                    "unknown deal type {kind} "
-                    "(contract, misere, allpass, correction, penalty, redeal)"
-                ),
-                "type",
-                kind=_show(kind),
-            )
-        return None, problems
-    required, optional = _KEYS[kind]
-    allowed = _ALLOWED[kind]
-    for key in raw:
-        if key not in allowed:
-            bad(
-                N_("unknown key {key} in a {kind} deal"),
-                key if isinstance(key, str) else None,
-                key=_show(key),
-                kind=kind,
-            )
-    for key in sorted(required - set(raw)):
-        bad(N_("a {kind} deal needs {key}"), key, kind=kind, key=_show(key))
-    if problems:
-        return None, problems
-
-    def player(key: str, value: Any) -> str | None:
-        if not isinstance(value, str) or value not in players:
-            bad(N_("{key}: {name} is not a player of this game"), key, key=key, name=_show(value))
-            return None
-        return value
-
-    dealer = player("dealer", raw["dealer"]) if "dealer" in raw else None
-
-    if kind == "correction":
-        return _parse_correction(raw, players, problems)
-    if kind == "redeal":
-        return (Redeal(dealer) if not problems else None), problems
-    if kind == "penalty":
-        offender = player("player", raw["player"])
-        fine = _contract(raw["contract"], bad)
-        if problems or offender is None or fine is None:
-            return None, problems
-        return Penalty(offender, fine), problems
-
-    tricks = _parse_tricks(raw.get("tricks"), players, problems) if "tricks" in raw else {}
-    if kind == "allpass":
-        return (AllPassDeal(tricks or {}, dealer) if not problems else None), problems
-    declarer = player("declarer", raw["declarer"])
-    if kind == "misere":
-        if problems or declarer is None:
-            return None, problems
-        return MisereDeal(declarer, tricks or {}, dealer), problems
-
-    contract = _contract(raw["contract"], bad)
-    answers: dict[str, Answer] = {}
-    raw_answers = raw["answers"]
-    if not isinstance(raw_answers, dict):
-        bad(N_('answers must be an object like {{"Boris": "whist"}}'), "answers")
-    else:
-        for name, answer in raw_answers.items():
-            who = player("answers", name)
-            try:
-                parsed = Answer(answer)
-            except ValueError:
-                bad(
-                    N_("answers: {answer} is not an answer (whist, pass, half-whist, whist-talon)"),
-                    f"answers.{name}",
-                    answer=_show(answer),
-                )
-                continue
-            if who is not None:
-                answers[who] = parsed
-    if problems or declarer is None or contract is None:
-        return None, problems
-    return ContractDeal(declarer, contract, answers, tricks or {}, dealer), problems
+    reader = _DealReader(players)
+    kind = reader.kind(raw)
+    deal = reader.deal(kind, raw) if kind is not None else None
+    return (deal if not reader.problems else None), reader.problems
 
 
 def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
@@ -197,107 +114,221 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
     return ContractDeal(declarer, contract, answers, tricks, dealer)
 
 
-def _contract(raw: Any, bad: Any) -> Contract | None:
-    try:
-        return Contract.parse(raw)
-    except ContractError:
-        bad(
-            N_("{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"),
-            "contract",
-            text=_show(raw),
-        )
-        return None
+class _DealReader:
+    """Reads one deal the quick path did not take, noting every problem on the way: a deal
+    with any problem is not used."""
 
+    def __init__(self, players: Sequence[str]) -> None:
+        self.players = players
+        self.problems: list[Problem] = []
 
-def _parse_tricks(
-    raw: Any, players: Sequence[str], problems: list[Problem]
-) -> dict[str, int] | None:
-    if not isinstance(raw, dict):
-        problems.append(Problem(N_('tricks must be an object like {{"Anna": 5}}'), {}, "tricks"))
-        return None
-    tricks: dict[str, int] = {}
-    for name, count in raw.items():
-        if not isinstance(name, str) or name not in players:
-            problems.append(
-                Problem(
-                    N_("tricks: {name} is not a player of this game"),
-                    {"name": _show(name)},
-                    "tricks",
+    def bad(self, template: str, field: str | None = None, **params: Any) -> None:
+        self.problems.append(Problem(template, params, field))
+
+    def kind(self, raw: Any) -> str | None:
+        """The deal's type, when the deal is an object of a known type with its keys."""
+        if not isinstance(raw, dict):
+            self.bad(N_('a deal must be an object like {{"type": "contract", ...}}'))
+            return None
+        kind = raw.get("type")
+        if not isinstance(kind, str) or kind not in _KEYS:
+            if "type" not in raw:
+                self.bad(N_("the deal has no type"), "type")
+            else:
+                self.bad(
+                    N_(
+                        "unknown deal type {kind} "
+                        "(contract, misere, allpass, correction, penalty, redeal)"
+                    ),
+                    "type",
+                    kind=_show(kind),
                 )
+            return None
+        for key in raw:
+            if key not in _ALLOWED[kind]:
+                self.bad(
+                    N_("unknown key {key} in a {kind} deal"),
+                    key if isinstance(key, str) else None,
+                    key=_show(key),
+                    kind=kind,
+                )
+        for key in sorted(_KEYS[kind][0] - set(raw)):
+            self.bad(N_("a {kind} deal needs {key}"), key, kind=kind, key=_show(key))
+        return None if self.problems else kind
+
+    def deal(self, kind: str, raw: dict[str, Any]) -> Deal | None:
+        """The deal of this kind (its keys are known to be there)."""
+        if kind == "correction":
+            return self.correction(raw)
+        if kind == "penalty":
+            offender = self.player("player", raw["player"])
+            fine = self.contract(raw["contract"])
+            if offender is None or fine is None:
+                return None
+            return Penalty(offender, fine)
+        dealer = self.player("dealer", raw["dealer"]) if "dealer" in raw else None
+        if kind == "redeal":
+            return Redeal(dealer)
+        tricks = self.tricks(raw["tricks"]) if "tricks" in raw else {}
+        if kind == "allpass":
+            return AllPassDeal(tricks, dealer)
+        declarer = self.player("declarer", raw["declarer"])
+        if kind == "misere":
+            return MisereDeal(declarer, tricks, dealer) if declarer is not None else None
+        contract = self.contract(raw["contract"])
+        answers = self.answers(raw["answers"])
+        if declarer is None or contract is None:
+            return None
+        return ContractDeal(declarer, contract, answers, tricks, dealer)
+
+    def player(self, key: str, value: Any) -> str | None:
+        if not isinstance(value, str) or value not in self.players:
+            self.bad(
+                N_("{key}: {name} is not a player of this game"), key, key=key, name=_show(value)
             )
-            continue
-        if isinstance(count, bool) or not isinstance(count, int):
-            problems.append(
-                Problem(
+            return None
+        return value
+
+    def contract(self, raw: Any) -> Contract | None:
+        try:
+            return Contract.parse(raw)
+        except ContractError:
+            self.bad(
+                N_(
+                    "{text} is not a contract: write a level 6 to 10 and S, C, D, H or NT (e.g. 7S)"
+                ),
+                "contract",
+                text=_show(raw),
+            )
+            return None
+
+    def answers(self, raw: Any) -> dict[str, Answer]:
+        """Each defender's answer, by name."""
+        answers: dict[str, Answer] = {}
+        if not isinstance(raw, dict):
+            self.bad(N_('answers must be an object like {{"Boris": "whist"}}'), "answers")
+            return answers
+        for name, answer in raw.items():
+            who = self.player("answers", name)
+            try:
+                parsed = Answer(answer)
+            except ValueError:
+                self.bad(
+                    N_("answers: {answer} is not an answer (whist, pass, half-whist, whist-talon)"),
+                    f"answers.{name}",
+                    answer=_show(answer),
+                )
+                continue
+            if who is not None:
+                answers[who] = parsed
+        return answers
+
+    def tricks(self, raw: Any) -> dict[str, int]:
+        """Tricks taken, by name (the players written correctly)."""
+        tricks: dict[str, int] = {}
+        if not isinstance(raw, dict):
+            self.bad(N_('tricks must be an object like {{"Anna": 5}}'), "tricks")
+            return tricks
+        for name, count in raw.items():
+            if not isinstance(name, str) or name not in self.players:
+                self.bad(
+                    N_("tricks: {name} is not a player of this game"), "tricks", name=_show(name)
+                )
+            elif isinstance(count, bool) or not isinstance(count, int):
+                self.bad(
                     N_("tricks of {name} must be a whole number, not {count}"),
-                    {"name": name, "count": _show(count)},
                     f"tricks.{name}",
+                    name=name,
+                    count=_show(count),
                 )
-            )
-            continue
-        if not 0 <= count <= 10:
-            problems.append(
-                Problem(
+            elif not 0 <= count <= 10:
+                self.bad(
                     N_("tricks of {name} must be 0 to 10, not {count}"),
-                    {"name": name, "count": count},
                     f"tricks.{name}",
+                    name=name,
+                    count=count,
                 )
+            else:
+                tricks[name] = count
+        return tricks
+
+    # -- a correction -----------------------------------------------------------------------
+
+    def correction(self, raw: dict[str, Any]) -> Deal | None:
+        reason = self.reason(raw.get("reason", ""))
+        items = raw["entries"]
+        if not isinstance(items, list) or not items:
+            self.bad(N_("a correction needs a non-empty list of entries"), "entries")
+            return None
+        if len(items) > MAX_ENTRIES:
+            self.bad(N_("a correction has at most {limit} entries"), "entries", limit=MAX_ENTRIES)
+            return None
+        entries = [self.entry(n, item) for n, item in enumerate(items, start=1)]
+        return Correction(reason, tuple(e for e in entries if e is not None))
+
+    def reason(self, reason: Any) -> str:
+        if not isinstance(reason, str):
+            self.bad(N_("reason must be text"), "reason")
+            return ""
+        if len(reason) > MAX_REASON:
+            self.bad(
+                N_("reason is too long (at most {limit} characters)"), "reason", limit=MAX_REASON
             )
-            continue
-        tricks[name] = count
-    return tricks
+        elif (char := bad_character(reason, newlines=True)) is not None:
+            self.bad(N_("the reason holds {char}: remove it"), "reason", char=char)
+        return reason
 
-
-def _parse_correction(
-    raw: dict[str, Any], players: Sequence[str], problems: list[Problem]
-) -> tuple[Deal | None, list[Problem]]:
-    def bad(template: str, field: str | None = None, **params: Any) -> None:
-        problems.append(Problem(template, params, field))
-
-    reason = raw.get("reason", "")
-    if not isinstance(reason, str):
-        bad(N_("reason must be text"), "reason")
-        reason = ""
-    elif len(reason) > MAX_REASON:
-        bad(N_("reason is too long (at most {limit} characters)"), "reason", limit=MAX_REASON)
-    elif (char := bad_character(reason, newlines=True)) is not None:
-        bad(N_("the reason holds {char}: remove it"), "reason", char=char)
-    entries_raw = raw["entries"]
-    if not isinstance(entries_raw, list) or not entries_raw:
-        bad(N_("a correction needs a non-empty list of entries"), "entries")
-        return None, problems
-    if len(entries_raw) > MAX_ENTRIES:
-        bad(N_("a correction has at most {limit} entries"), "entries", limit=MAX_ENTRIES)
-        return None, problems
-    entries = []
-    for n, item in enumerate(entries_raw, start=1):
+    def entry(self, n: int, item: Any) -> CorrectionEntry | None:
+        """Entry n of a correction: a player's pool, hill, or whists on another player."""
         where = f"entries.{n}"
         if not isinstance(item, dict):
-            bad(N_("correction entry {n} must be an object"), where, n=n)
-            continue
-        unknown = [k for k in item if k not in _ENTRY_KEYS]
-        for key in unknown:
-            bad(N_("correction entry {n}: unknown key {key}"), where, n=n, key=_show(key))
+            self.bad(N_("correction entry {n} must be an object"), where, n=n)
+            return None
+        for key in item:
+            if key not in _ENTRY_KEYS:
+                self.bad(N_("correction entry {n}: unknown key {key}"), where, n=n, key=_show(key))
         name = item.get("player")
-        if not isinstance(name, str) or name not in players:
-            bad(
+        if not isinstance(name, str) or name not in self.players:
+            self.bad(
                 N_("correction entry {n}: {name} is not a player of this game"),
                 where,
                 n=n,
                 name=_show(name),
             )
-            continue
+            return None
+        amounts = self.entry_amounts(n, item)
+        if not self.entry_whists_sound(n, item, name):
+            return None
+        if not ({"pool", "hill", "whists_on"} & set(item)):
+            self.bad(
+                N_("correction entry {n} writes nothing: give pool, hill or whists_on and amount"),
+                where,
+                n=n,
+            )
+            return None
+        on = item.get("whists_on")
+        return CorrectionEntry(
+            name,
+            amounts.get("pool"),
+            amounts.get("hill"),
+            on if isinstance(on, str) else None,
+            amounts.get("amount"),
+            raw=dict(item),
+        )
+
+    def entry_amounts(self, n: int, item: dict[str, Any]) -> dict[str, Fraction]:
+        """The entry's pool, hill and whist amount, those given and readable."""
         amounts: dict[str, Fraction] = {}
         for key in ("pool", "hill", "amount"):
             if key in item:
                 value = parse_amount(item[key])
                 if value is None:
-                    bad(
+                    self.bad(
                         N_(
                             "correction entry {n}: {key} must be a number from {low} to {high}"
                             " like 10, -4 or 2.5 (no exponents), not {value}"
                         ),
-                        where,
+                        f"entries.{n}",
                         n=n,
                         key=key,
                         low=AMOUNT.low_text,
@@ -306,47 +337,34 @@ def _parse_correction(
                     )
                 else:
                     amounts[key] = value
-        on = item.get("whists_on")
+        return amounts
+
+    def entry_whists_sound(self, n: int, item: dict[str, Any], name: str) -> bool:
+        """Whists come with both whists_on and amount, written on another player."""
+        where = f"entries.{n}"
         if ("whists_on" in item) != ("amount" in item):
-            bad(N_("correction entry {n}: whists need both whists_on and amount"), where, n=n)
-            continue
-        if "whists_on" in item:
-            if not isinstance(on, str) or on not in players:
-                bad(
-                    N_("correction entry {n}: whists_on {name} is not a player of this game"),
-                    where,
-                    n=n,
-                    name=_show(on),
-                )
-                continue
-            if on == name:
-                bad(
-                    N_("correction entry {n}: {name} cannot write whists on himself"),
-                    where,
-                    n=n,
-                    name=name,
-                )
-                continue
-        if not ({"pool", "hill", "whists_on"} & set(item)):
-            bad(
-                N_("correction entry {n} writes nothing: give pool, hill or whists_on and amount"),
+            self.bad(N_("correction entry {n}: whists need both whists_on and amount"), where, n=n)
+            return False
+        if "whists_on" not in item:
+            return True
+        on = item["whists_on"]
+        if not isinstance(on, str) or on not in self.players:
+            self.bad(
+                N_("correction entry {n}: whists_on {name} is not a player of this game"),
                 where,
                 n=n,
+                name=_show(on),
             )
-            continue
-        entries.append(
-            CorrectionEntry(
-                name,
-                amounts.get("pool"),
-                amounts.get("hill"),
-                on if isinstance(on, str) else None,
-                amounts.get("amount"),
-                raw=dict(item),
+            return False
+        if on == name:
+            self.bad(
+                N_("correction entry {n}: {name} cannot write whists on himself"),
+                where,
+                n=n,
+                name=name,
             )
-        )
-    if problems:
-        return None, problems
-    return Correction(reason, tuple(entries)), problems
+            return False
+        return True
 
 
 def parse_amount(value: Any) -> Fraction | None:

@@ -4,25 +4,90 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
 from .problems import N_, Label, Problem
 from .text import bad_character, normalize
 
-CONVENTIONS: tuple[str, ...] = ("sochi", "leningrad", "rostov", "hussar")
 
-WHIST_SPLITS = ("greedy", "gentleman_on_remise", "gentleman")
-TWO_WHISTER_QUOTAS = ("side", "personal")
-ALLPASS_MODES = ("hill", "whists", "none")
-OVERFLOWS = ("help", "keep")
-ENDS = ("all_closed", "pool_sum", "first_closed")
-HILL_DIVISORS = ("players", "opponents")
-ALLPASS_EXITS_ON = ("any", "made")
+class Convention(StrEnum):
+    """The four conventions (§7), Hussar the two-handed game (§9)."""
+
+    SOCHI = "sochi"
+    LENINGRAD = "leningrad"
+    ROSTOV = "rostov"
+    HUSSAR = "hussar"
+
+
+CONVENTIONS: tuple[str, ...] = tuple(c.value for c in Convention)
+
+
+class WhistSplit(StrEnum):
+    """One whister, one passer: who writes the side's trick whists (§4.3)."""
+
+    GREEDY = "greedy"
+    GENTLEMAN_ON_REMISE = "gentleman_on_remise"
+    GENTLEMAN = "gentleman"
+
+
+class TwoWhisterQuota(StrEnum):
+    """Two whisters short of the quota on a made contract: judged together or each (§4.3)."""
+
+    SIDE = "side"
+    PERSONAL = "personal"
+
+
+class AllpassMode(StrEnum):
+    """How an all-pass is scored (§4.5)."""
+
+    HILL = "hill"
+    WHISTS = "whists"
+    NONE = "none"
+
+
+class AllpassExitOn(StrEnum):
+    """What ends a streak of all-passes (§4.5)."""
+
+    ANY = "any"
+    MADE = "made"
+
+
+class Overflow(StrEnum):
+    """Points above the pool target: help open pools, or stay (§5)."""
+
+    HELP = "help"
+    KEEP = "keep"
+
+
+class EndRule(StrEnum):
+    """When the game ends (§5)."""
+
+    ALL_CLOSED = "all_closed"
+    POOL_SUM = "pool_sum"
+    FIRST_CLOSED = "first_closed"
+
+
+class HillDivisor(StrEnum):
+    """The hill is divided by the number of players or of opponents (§6)."""
+
+    PLAYERS = "players"
+    OPPONENTS = "opponents"
+
+
+#: Each choice's values in game-file notation, in the order the form lists them.
+WHIST_SPLITS: tuple[str, ...] = tuple(c.value for c in WhistSplit)
+TWO_WHISTER_QUOTAS: tuple[str, ...] = tuple(c.value for c in TwoWhisterQuota)
+ALLPASS_MODES: tuple[str, ...] = tuple(c.value for c in AllpassMode)
+OVERFLOWS: tuple[str, ...] = tuple(c.value for c in Overflow)
+ENDS: tuple[str, ...] = tuple(c.value for c in EndRule)
+HILL_DIVISORS: tuple[str, ...] = tuple(c.value for c in HillDivisor)
+ALLPASS_EXITS_ON: tuple[str, ...] = tuple(c.value for c in AllpassExitOn)
 
 
 @dataclass(frozen=True)
@@ -38,23 +103,23 @@ class Options:
     consolation: Fraction | None = None
     """Whists per undertrick; None means "value" (v × whist_scale)."""
     dealer_consolation: bool = True
-    whist_split: str = "greedy"
-    two_whister_quota: str = "side"
+    whist_split: WhistSplit = WhistSplit.GREEDY
+    two_whister_quota: TwoWhisterQuota = TwoWhisterQuota.SIDE
     ten_checked: bool = False
     half_whist: tuple[int, ...] = (6, 7)
     misere_value: int = 10
     misere_hill: int = 10
-    allpass_mode: str = "hill"
+    allpass_mode: AllpassMode = AllpassMode.HILL
     allpass_price: int = 1
     allpass_progression: tuple[int, ...] = (1, 2, 3)
     allpass_exit: tuple[int, ...] = (6,)
     allpass_min_amnesty: bool = False
-    overflow: str = "help"
-    end: str = "all_closed"
-    hill_divisor: str = "players"
+    overflow: Overflow = Overflow.HELP
+    end: EndRule = EndRule.ALL_CLOSED
+    hill_divisor: HillDivisor = HillDivisor.PLAYERS
     stake: Decimal = Decimal("1")
     currency: str = ""
-    allpass_exit_on: str = "any"
+    allpass_exit_on: AllpassExitOn = AllpassExitOn.ANY
     """"any": any contract or misère ends an all-pass streak; "made": only one that writes
     into the declarer's pool (§4.5, seed 002)."""
     money_unit: Decimal = Decimal("0.01")
@@ -83,6 +148,8 @@ class Options:
 
 
 def _option_to_json(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
     if isinstance(value, bool | int | str):
         return value
     if isinstance(value, Fraction):
@@ -95,44 +162,44 @@ def _option_to_json(value: Any) -> Any:
 
 
 PRESETS: dict[str, Options] = {
-    "sochi": Options(),
-    "leningrad": Options(
+    Convention.SOCHI: Options(),
+    Convention.LENINGRAD: Options(
         pool_whists=20,
         whist_scale=Fraction(2),
         remise_scale=Fraction(2),
-        whist_split="gentleman_on_remise",
+        whist_split=WhistSplit.GENTLEMAN_ON_REMISE,
         misere_hill=20,
         allpass_price=2,
         allpass_exit=(7,),
-        overflow="keep",
-        end="pool_sum",
+        overflow=Overflow.KEEP,
+        end=EndRule.POOL_SUM,
     ),
-    "rostov": Options(
+    Convention.ROSTOV: Options(
         shortfall_rate=Fraction(1, 2),
         consolation=Fraction(10),
-        whist_split="gentleman_on_remise",
-        allpass_mode="whists",
+        whist_split=WhistSplit.GENTLEMAN_ON_REMISE,
+        allpass_mode=AllpassMode.WHISTS,
         allpass_price=5,
         allpass_progression=(1,),
     ),
-    "hussar": Options(
+    Convention.HUSSAR: Options(
         consolation=Fraction(0),
         dealer_consolation=False,
         half_whist=(),
-        allpass_mode="none",
+        allpass_mode=AllpassMode.NONE,
         allpass_progression=(1,),
         allpass_exit=(),
-        overflow="keep",
-        end="first_closed",
+        overflow=Overflow.KEEP,
+        end=EndRule.FIRST_CLOSED,
     ),
 }
 
 #: How many players each convention seats.
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
-    "sochi": (3, 4, 5),
-    "leningrad": (3, 4, 5),
-    "rostov": (3, 4, 5),
-    "hussar": (2,),
+    Convention.SOCHI: (3, 4, 5),
+    Convention.LENINGRAD: (3, 4, 5),
+    Convention.ROSTOV: (3, 4, 5),
+    Convention.HUSSAR: (2,),
 }
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Options))
@@ -275,7 +342,7 @@ class _BadOption(ValueError):
         self.params = params
 
 
-def _int(key: str) -> Any:
+def _int(key: str) -> Callable[[Any], int]:
     def parse(raw: Any) -> int:
         if isinstance(raw, str):  # a game file writes whole numbers as numbers
             raise NumberError("form")
@@ -284,7 +351,7 @@ def _int(key: str) -> Any:
     return parse
 
 
-def _fraction(key: str) -> Any:
+def _fraction(key: str) -> Callable[[Any], Fraction]:
     def parse(raw: Any) -> Fraction:
         return read_number(raw, OPTION_BOUNDS[key])
 
@@ -303,20 +370,25 @@ def _bool(raw: Any) -> bool:
     return raw
 
 
-def _choice(choices: tuple[str, ...]) -> Any:
-    def parse(raw: Any) -> str:
-        if raw not in choices:
+_Choice = TypeVar("_Choice", bound=StrEnum)
+
+
+def _choice(choices: type[_Choice]) -> Callable[[Any], _Choice]:
+    def parse(raw: Any) -> _Choice:
+        if not isinstance(raw, str) or raw not in tuple(choices):
             raise _BadOption(
                 N_("{option} must be one of {choices}, not {value}"),
                 choices=", ".join(choices),
                 value=_show(raw),
             )
-        return str(raw)
+        return choices(raw)
 
     return parse
 
 
-def _int_list(allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0) -> Any:
+def _int_list(
+    allowed: tuple[int, ...] | None, *, empty_ok: bool, minimum: int = 0
+) -> Callable[[Any], tuple[int, ...]]:
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
             raise _BadOption(
@@ -403,7 +475,8 @@ def _text(raw: Any) -> str:
     return normalize(raw)
 
 
-_PARSERS: dict[str, Any] = {
+#: Each option's reader: its value in game-file notation → its value in Options.
+_PARSERS: dict[str, Callable[[Any], object]] = {
     "pool_target": _int("pool_target"),
     "pool_whists": _int("pool_whists"),
     "hill_whists": _int("hill_whists"),
@@ -412,23 +485,23 @@ _PARSERS: dict[str, Any] = {
     "shortfall_rate": _fraction("shortfall_rate"),
     "consolation": _consolation,
     "dealer_consolation": _bool,
-    "whist_split": _choice(WHIST_SPLITS),
-    "two_whister_quota": _choice(TWO_WHISTER_QUOTAS),
+    "whist_split": _choice(WhistSplit),
+    "two_whister_quota": _choice(TwoWhisterQuota),
     "ten_checked": _bool,
     "half_whist": _int_list((6, 7), empty_ok=True),
     "misere_value": _int("misere_value"),
     "misere_hill": _int("misere_hill"),
-    "allpass_mode": _choice(ALLPASS_MODES),
+    "allpass_mode": _choice(AllpassMode),
     "allpass_price": _int("allpass_price"),
     "allpass_progression": _int_list(None, empty_ok=False, minimum=0),
     "allpass_exit": _int_list((6, 7, 8, 9, 10), empty_ok=True),
     "allpass_min_amnesty": _bool,
-    "overflow": _choice(OVERFLOWS),
-    "end": _choice(ENDS),
-    "hill_divisor": _choice(HILL_DIVISORS),
+    "overflow": _choice(Overflow),
+    "end": _choice(EndRule),
+    "hill_divisor": _choice(HillDivisor),
     "stake": _stake,
     "currency": _text,
-    "allpass_exit_on": _choice(ALLPASS_EXITS_ON),
+    "allpass_exit_on": _choice(AllpassExitOn),
     "money_unit": _money_unit,
     "round_limit": _round_limit,
     "stalingrad": _bool,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -25,11 +26,28 @@ from .deals import (
     Unreadable,
 )
 from .game import Game
-from .options import Options
+from .options import (
+    AllpassExitOn,
+    AllpassMode,
+    EndRule,
+    Options,
+    Overflow,
+    TwoWhisterQuota,
+    WhistSplit,
+)
 from .problems import N_, InvalidGame, Problem
 from .reasons import Reason
 
-POOL, HILL, WHISTS = "pool", "hill", "whists"
+
+class Column(StrEnum):
+    """A column of the sheet (§1): a player's pool, his hill, his whists on another player."""
+
+    POOL = "pool"
+    HILL = "hill"
+    WHISTS = "whists"
+
+
+POOL, HILL, WHISTS = Column.POOL, Column.HILL, Column.WHISTS
 
 #: An exact amount while the log is replayed: a whole number is kept as an int (much faster
 #: than a Fraction), anything else as a Fraction. Entries and the sheet always hold Fractions.
@@ -43,6 +61,10 @@ _WHOLE: dict[int, Fraction] = {i: Fraction(i) for i in range(-400, 1001)}
 def _num(value: Fraction) -> Num:
     """A Fraction as an int when it is whole."""
     return value.numerator if value.denominator == 1 else value
+
+#: The answers a defender may give, and in Hussar (§9).
+_ANSWERS = (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+_HUSSAR_ANSWERS = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
 
 #: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
 HUSSAR_QUOTA: dict[Answer, dict[int, int]] = {
@@ -58,8 +80,7 @@ class Entry:
     deal: int
     """1-based position in the deal log."""
     player: str
-    column: str
-    """"pool", "hill" or "whists"."""
+    column: Column
     amount: Fraction
     reason: Reason
     on: str | None = None
@@ -344,6 +365,44 @@ def _run_on(running: _Running, results: Sequence[DealResult]) -> _Running:
 class _Scorer:
     """The scorer at the table: keeps the running totals while the log is replayed."""
 
+    # Slots: a replay reads these thousands of times, and a slot is the quickest attribute.
+    __slots__ = (
+        "game",
+        "opts",
+        "players",
+        "hussar",
+        "totals",
+        "streak",
+        "ended_after",
+        "results",
+        "problems",
+        "pools",
+        "number",
+        "written",
+        "_dealer",
+        "_pool_written",
+        "_target",
+        "_round_deals",
+        "_value",
+        "_per_trick",
+        "_remise_per",
+        "_console_per",
+        "_short_per",
+        "_overflow_per",
+        "_any_exits_allpass",
+        "_keep_overflow",
+        "_split_always",
+        "_split_on_remise",
+        "_personal_quota",
+        "_allpass_hill",
+        "_allpass_whists",
+        "_end_all_closed",
+        "_end_pool_sum",
+        "_stalingrad",
+        "_active",
+        "_defenders",
+    )
+
     def __init__(self, game: Game, start: Sheet | None = None) -> None:
         self.game = game
         opts = self.opts = game.options
@@ -379,6 +438,17 @@ class _Scorer:
         }
         self._short_per = {lv: _num(v * opts.shortfall_rate) for lv, v in VALUE.items()}
         self._overflow_per = _num(Fraction(opts.pool_whists, opts.hill_whists))
+        # The options' choices, asked once per game (an enum member is slow to look up).
+        self._any_exits_allpass = opts.allpass_exit_on == AllpassExitOn.ANY
+        self._keep_overflow = opts.overflow == Overflow.KEEP
+        self._split_always = opts.whist_split == WhistSplit.GENTLEMAN
+        self._split_on_remise = opts.whist_split == WhistSplit.GENTLEMAN_ON_REMISE
+        self._personal_quota = opts.two_whister_quota == TwoWhisterQuota.PERSONAL
+        self._allpass_hill = opts.allpass_mode == AllpassMode.HILL
+        self._allpass_whists = opts.allpass_mode == AllpassMode.WHISTS
+        self._end_all_closed = opts.end == EndRule.ALL_CLOSED
+        self._end_pool_sum = opts.end == EndRule.POOL_SUM
+        self._stalingrad = opts.stalingrad and not self.hussar  # no Stalingrad at two (§9)
         self._active: dict[str | None, list[str]] = {}
         self._defenders: dict[tuple[str | None, str], list[str]] = {}
 
@@ -479,7 +549,7 @@ class _Scorer:
         With "any" every one does; with "made" only one that writes into the declarer's pool:
         a made contract, both defenders passing or a half-whist, a made misère. A deal that
         could not be scored (it has problems) is judged as written, if it can be."""
-        if self.opts.allpass_exit_on == "any":
+        if self._any_exits_allpass:
             return True
         if isinstance(deal, MisereDeal):
             return deal.tricks.get(deal.declarer, 0) == 0
@@ -538,72 +608,11 @@ class _Scorer:
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
     ) -> None:
         defs = self.defenders(dealer, deal.declarer)
-        stray = False
-        for name in deal.answers:
-            if name not in defs:
-                stray = True
-                if name == deal.declarer:
-                    what = N_("{name} is the declarer and does not answer")
-                elif name == dealer:
-                    what = N_("{name} deals and sits out this deal, so does not answer")
-                else:
-                    what = N_("{name} deals next and sits out this deal, so does not answer")
-                self._problem(what, f"answers.{name}", name=name)
-        for name in defs:
-            if name not in deal.answers:
-                self._problem(
-                    N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
-                )
-        if stray or len(deal.answers) != len(defs):
+        if not self._answered_by_defenders(deal, dealer, defs):
             return
-        allowed = (
-            (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
-            if self.hussar
-            else (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
-        )
-        ok = True
-        for name in defs:
-            answer = deal.answers[name]
-            if answer not in allowed:
-                ok = False
-                self._problem(
-                    N_("{name}: {answer} is not an answer in this game"),
-                    f"answers.{name}",
-                    name=name,
-                    answer=answer.value,
-                )
-            elif answer is Answer.HALF_WHIST:
-                level = deal.contract.level
-                if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
-                    ok = False
-                    self._problem(
-                        N_(
-                            "{name}: only the second defender, after the first passed, "
-                            "may half-whist"
-                        ),
-                        f"answers.{name}",
-                        name=name,
-                    )
-                elif level not in self.opts.half_whist:
-                    ok = False
-                    self._problem(
-                        N_("{name}: no half-whist on a {level} in this game"),
-                        f"answers.{name}",
-                        name=name,
-                        level=level,
-                    )
-        if (
-            ok
-            and self.opts.stalingrad
-            and not self.hussar
-            and is_stalingrad(deal.contract)
-            and any(deal.answers[name] is not Answer.WHIST for name in defs)
-        ):
-            ok = False
-            self._problem(
-                N_("Stalingrad: on 6♠ both defenders must whist"),
-                "answers",
-            )
+        ok = self._answers_allowed(deal, defs)
+        if ok and self._stalingrad and is_stalingrad(deal.contract):
+            ok = self._stalingrad_whisted(deal, defs)
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -626,6 +635,75 @@ class _Scorer:
         whisters = deal.whisters
         required = [deal.declarer] + (whisters if len(whisters) == 2 else [])
         self._check_tricks(deal.tricks, active, required)
+
+    def _answered_by_defenders(
+        self, deal: ContractDeal, dealer: str | None, defs: list[str]
+    ) -> bool:
+        """Each defender answers, and nobody else (§2)."""
+        answers = deal.answers
+        stray = False
+        for name in answers:
+            if name not in defs:
+                stray = True
+                if name == deal.declarer:
+                    what = N_("{name} is the declarer and does not answer")
+                elif name == dealer:
+                    what = N_("{name} deals and sits out this deal, so does not answer")
+                else:
+                    what = N_("{name} deals next and sits out this deal, so does not answer")
+                self._problem(what, f"answers.{name}", name=name)
+        for name in defs:
+            if name not in answers:
+                self._problem(
+                    N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
+                )
+        return not stray and len(answers) == len(defs)
+
+    def _answers_allowed(self, deal: ContractDeal, defs: list[str]) -> bool:
+        """Every answer is one this game knows (a half-whist only where it may be, §4.2)."""
+        allowed = _HUSSAR_ANSWERS if self.hussar else _ANSWERS
+        ok = True
+        for name in defs:
+            answer = deal.answers[name]
+            if answer not in allowed:
+                ok = False
+                self._problem(
+                    N_("{name}: {answer} is not an answer in this game"),
+                    f"answers.{name}",
+                    name=name,
+                    answer=answer.value,
+                )
+            elif answer is Answer.HALF_WHIST and not self._half_whist_allowed(deal, defs, name):
+                ok = False
+        return ok
+
+    def _half_whist_allowed(self, deal: ContractDeal, defs: list[str], name: str) -> bool:
+        """Only the second defender half-whists, after the first passed, on a level the
+        half_whist option names (§4.2)."""
+        level = deal.contract.level
+        if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
+            self._problem(
+                N_("{name}: only the second defender, after the first passed, may half-whist"),
+                f"answers.{name}",
+                name=name,
+            )
+            return False
+        if level not in self.opts.half_whist:
+            self._problem(
+                N_("{name}: no half-whist on a {level} in this game"),
+                f"answers.{name}",
+                name=name,
+                level=level,
+            )
+            return False
+        return True
+
+    def _stalingrad_whisted(self, deal: ContractDeal, defs: list[str]) -> bool:
+        """A 6♠ under `stalingrad`: both defenders whist it (§7)."""
+        if any(deal.answers[name] is not Answer.WHIST for name in defs):
+            self._problem(N_("Stalingrad: on 6♠ both defenders must whist"), "answers")
+            return False
+        return True
 
     def _check_tricks(self, tricks: dict[str, int], active: list[str], required: list[str]) -> None:
         sound = True
@@ -668,7 +746,7 @@ class _Scorer:
         # A redeal writes nothing.
 
     def _write(
-        self, player: str, column: str, amount: Num, reason: Reason, on: str | None = None
+        self, player: str, column: Column, amount: Num, reason: Reason, on: str | None = None
     ) -> None:
         if not amount:
             return
@@ -680,10 +758,10 @@ class _Scorer:
             if amount.denominator == 1:
                 amount = amount.numerator  # keep the running totals in whole numbers
         self.written.append(Entry(self.number, player, column, exact, reason, on))
-        if column == POOL:
+        if column is POOL:
             self.pools[player] += amount
             self._pool_written = True
-        elif column == HILL:
+        elif column is HILL:
             self.totals.hill[player] += amount
         else:
             assert on is not None
@@ -710,7 +788,7 @@ class _Scorer:
     def _pool(self, player: str, amount: Num, reason: Reason) -> None:
         """Pool points, with the overflow helping open pools when the option says so (§5)."""
         target = self._target
-        if self.opts.overflow == "keep" or amount <= 0:
+        if self._keep_overflow or amount <= 0:
             self._write(player, POOL, amount, reason)
             return
         room = target - self.pools[player]
@@ -745,90 +823,108 @@ class _Scorer:
         return best
 
     def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
-        opts = self.opts
+        contract = deal.contract
+        level = contract.level
+        declarer = deal.declarer
+        defs = self.defenders(dealer, declarer)
+        if not deal.played:
+            self._apply_unplayed(deal, defs)
+            return
+        declarer_tricks = deal.tricks[declarer]
+        side = 10 - declarer_tricks
+        made = declarer_tricks >= level
+        if made:
+            self._pool(declarer, self._value[level], Reason("made", _c(contract)))
+        else:
+            self._remise(deal, dealer, defs, level - declarer_tricks)
+        whisters = deal.whisters
+        if len(whisters) == 2:
+            self._trick_whists_of_two(deal, whisters)
+        else:
+            self._trick_whists_of_one(deal, whisters[0], defs, side, made)
+        if made:
+            self._shortfall(deal, defs, side)
+
+    def _apply_unplayed(self, deal: ContractDeal, defs: list[str]) -> None:
+        """Both defenders passed (§4.1), or the second half-whisted (§4.2)."""
         contract = deal.contract
         level = contract.level
         value = self._value[level]
-        declarer = deal.declarer
-        defs = self.defenders(dealer, declarer)
-        per_trick = self._per_trick[level]
-        if not deal.played:
-            half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
-            if half:
-                self._pool(declarer, value, Reason("half_whist_pool", _c(contract)))
-                quota = HALF_QUOTA[level]
-                self._whists(
-                    half[0],
-                    declarer,
-                    quota * per_trick,
-                    Reason("half_whist", {"quota": quota, "per": per_trick}),
-                )
-            else:
-                self._pool(declarer, value, Reason("passed", _c(contract)))
+        half = [p for p in defs if deal.answers[p] is Answer.HALF_WHIST]
+        if not half:
+            self._pool(deal.declarer, value, Reason("passed", _c(contract)))
             return
+        self._pool(deal.declarer, value, Reason("half_whist_pool", _c(contract)))
+        quota = HALF_QUOTA[level]
+        per_trick = self._per_trick[level]
+        self._whists(
+            half[0],
+            deal.declarer,
+            quota * per_trick,
+            Reason("half_whist", {"quota": quota, "per": per_trick}),
+        )
 
-        declarer_tricks = deal.tricks[declarer]
-        side = 10 - declarer_tricks
-        whisters = deal.whisters
-        made = declarer_tricks >= level
-        if made:
-            self._pool(declarer, value, Reason("made", _c(contract)))
-        else:
-            undertricks = level - declarer_tricks
-            remise_per = self._remise_per[level]
-            self._hill(
+    def _remise(
+        self, deal: ContractDeal, dealer: str | None, defs: list[str], undertricks: int
+    ) -> None:
+        """The declarer's hill for each undertrick, and the defenders' consolation (§4.3)."""
+        level = deal.contract.level
+        declarer = deal.declarer
+        remise_per = self._remise_per[level]
+        self._hill(
+            declarer,
+            undertricks * remise_per,
+            Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+        )
+        per = self._console_per[level]
+        consolers = list(defs)
+        if self.opts.dealer_consolation:
+            # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
+            consolers.extend(sitting_out(self.players, dealer))
+        for name in consolers:
+            self._whists(
+                name,
                 declarer,
-                undertricks * remise_per,
-                Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+                undertricks * per,
+                Reason("consolation", {"undertricks": undertricks, "per": per}),
             )
-            per = self._console_per[level]
-            consolers = list(defs)
-            if opts.dealer_consolation:
-                # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
-                consolers.extend(sitting_out(self.players, dealer))
-            for name in consolers:
-                self._whists(
-                    name,
-                    declarer,
-                    undertricks * per,
-                    Reason("consolation", {"undertricks": undertricks, "per": per}),
-                )
 
-        # Trick whists (§4.3).
-        if len(whisters) == 2:
-            for name in whisters:
-                own = deal.tricks[name]
-                self._whists(
-                    name,
-                    declarer,
-                    own * per_trick,
-                    Reason("trick_whists", {"tricks": own, "per": per_trick}),
-                )
-        else:
-            whister = whisters[0]
-            passers = [p for p in defs if p != whister]
-            split = opts.whist_split == "gentleman" or (
-                opts.whist_split == "gentleman_on_remise" and not made
+    def _trick_whists_of_two(self, deal: ContractDeal, whisters: list[str]) -> None:
+        """Two whisters: each writes whists for his own tricks (§4.3)."""
+        per_trick = self._per_trick[deal.contract.level]
+        for name in whisters:
+            own = deal.tricks[name]
+            self._whists(
+                name,
+                deal.declarer,
+                own * per_trick,
+                Reason("trick_whists", {"tricks": own, "per": per_trick}),
             )
-            if passers and split:
-                total = side * per_trick
-                for name, partner in ((whister, passers[0]), (passers[0], whister)):
-                    self._whists(
-                        name,
-                        declarer,
-                        _num(Fraction(total) / 2),
-                        Reason("split_whists", {"partner": partner, "total": total}),
-                    )
-            else:
-                self._whists(
-                    whister,
-                    declarer,
-                    side * per_trick,
-                    Reason("trick_whists", {"tricks": side, "per": per_trick}),
-                )
 
-        if made:
-            self._shortfall(deal, defs, side)
+    def _trick_whists_of_one(
+        self, deal: ContractDeal, whister: str, defs: list[str], side: int, made: bool
+    ) -> None:
+        """One whister: he writes the whists for the defenders' tricks, or shares them with
+        the passer by the gentleman's rule (§4.3 whist_split)."""
+        per_trick = self._per_trick[deal.contract.level]
+        passers = [p for p in defs if p != whister]
+        split = self._split_always or (self._split_on_remise and not made)
+        if not (passers and split):
+            self._whists(
+                whister,
+                deal.declarer,
+                side * per_trick,
+                Reason("trick_whists", {"tricks": side, "per": per_trick}),
+            )
+            return
+        total = side * per_trick
+        for name, partner in ((whister, passers[0]), (passers[0], whister)):
+            self._whists(
+                name,
+                deal.declarer,
+                _num(Fraction(total) / 2),
+                Reason("split_whists", {"partner": partner, "total": total}),
+            )
 
     def _shortfall(self, deal: ContractDeal, defs: list[str], side: int) -> None:
         """Whisters short of their quota on a made contract go to the hill (§4.3)."""
@@ -853,7 +949,7 @@ class _Scorer:
         elif len(whisters) == 1:
             if side < QUOTA[level]:
                 owed[whisters[0]] = QUOTA[level] - side
-        elif opts.two_whister_quota == "personal":
+        elif self._personal_quota:
             for name in whisters:
                 owed[name] = max(0, PERSONAL_QUOTA[level] - deal.tricks[name])
         elif side < QUOTA[level]:
@@ -894,7 +990,7 @@ class _Scorer:
         active = self.active(dealer)
         tricks = deal.tricks
         fewest = min(tricks[p] for p in active)
-        if opts.allpass_mode == "hill":
+        if self._allpass_hill:
             free = fewest if opts.allpass_min_amnesty else 0
             for name in active:
                 if tricks[name] == 0:
@@ -907,7 +1003,7 @@ class _Scorer:
                         over * per,
                         Reason("allpass_hill", {"tricks": over, "per": per}),
                     )
-        elif opts.allpass_mode == "whists":
+        elif self._allpass_whists:
             # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
             # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.
             price = opts.allpass_price
@@ -961,9 +1057,9 @@ class _Scorer:
             return True
         target = self._target
         pools = self.pools.values()
-        if self.opts.end == "all_closed":
+        if self._end_all_closed:
             return all(p >= target for p in pools)
-        if self.opts.end == "pool_sum":
+        if self._end_pool_sum:
             return sum(pools) >= len(self.players) * target
         return any(p >= target for p in pools)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .contracts import HALF_QUOTA, Contract
 from .deals import Answer
+from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
 
 #: Deal kinds in the order a form offers them.
@@ -135,13 +136,13 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
         kinds: tuple[str, ...] = ()
     elif game.hussar:
         kinds = ("contract", "misere", "redeal", *OFF_TABLE_KINDS)
-    elif opts.allpass_mode == "none":
+    elif opts.allpass_mode == AllpassMode.NONE:
         kinds = ("contract", "misere", *OFF_TABLE_KINDS)
     else:
         kinds = ("contract", "misere", "allpass", *OFF_TABLE_KINDS)
     progression = opts.allpass_progression
     multiplier: int | None = None
-    if not game.hussar and opts.allpass_mode != "none" and progression:
+    if not game.hussar and opts.allpass_mode != AllpassMode.NONE and progression:
         multiplier = progression[min(streak + 1, len(progression)) - 1]
     n = len(players)
     return Seat(

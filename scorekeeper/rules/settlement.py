@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from .options import HillDivisor
 from .scoring import Sheet
 
 
@@ -49,7 +50,7 @@ def settle(sheet: Sheet) -> Settlement:
     opts = sheet.options
     players = sheet.players
     n = len(players)
-    divisor = n - 1 if opts.hill_divisor == "opponents" else n
+    divisor = n - 1 if opts.hill_divisor == HillDivisor.OPPONENTS else n
     pools = {p: sheet.pool(p) for p in players}
     hills = {p: sheet.hill(p) for p in players}
     amnesty = min(hills.values())

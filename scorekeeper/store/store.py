@@ -440,17 +440,16 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
-        position: int | None = None,
     ) -> tuple[GameRecord, DealRecord, bool]:
-        """Append a deal, or insert it at a 0-based live position; return (game, deal, created).
+        """Append a deal at the end of the sheet; return (game, deal, created).
 
         A request key seen before returns the deal it created and writes nothing, whatever
-        base_version says. Raises VersionConflict, ValueError for a position out of range.
+        base_version says. Raises VersionConflict.
         """
         text = _dump(deal, "a deal")
 
         def change(game: Row, now: str, version: int) -> int:
-            seq = self._make_room(game["id"], position)
+            seq = self._next_seq(game["id"])
             deal_id = self._insert_deal(game["id"], seq, text, now)
             self._add_revision(game["id"], deal_id, "add", text, None, now, version)
             return deal_id
@@ -824,33 +823,12 @@ class Store:
             raise RevisionNotFound(f"the game has no revision {revision_id}")
         return rows[0]
 
-    def _make_room(self, game_id: int, position: int | None) -> int:
-        """Return the seq for a new deal at a live position (None: at the end), shifting."""
-        if position is None:
-            top = self._conn.execute(
-                "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
-            ).fetchone()[0]
-            return 0 if top is None else int(top) + 1
-        live = [
-            row["seq"]
-            for row in self._db.table("deals").rows_where(
-                "game_id = ? AND deleted = 0", [game_id], select="seq", order_by="seq"
-            )
-        ]
-        if position is None or position == len(live):
-            top = self._db.execute(
-                "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
-            ).fetchone()[0]
-            return 0 if top is None else top + 1
-        if not 0 <= position < len(live):
-            raise ValueError(f"position {position} is not between 0 and {len(live)}")
-        at: int = live[position]
-        # Two steps, because one "seq = seq + 1" can hit UNIQUE(game_id, seq) mid-statement.
-        self._db.execute(
-            "UPDATE deals SET seq = -seq - 1 WHERE game_id = ? AND seq >= ?", [game_id, at]
-        )
-        self._db.execute("UPDATE deals SET seq = -seq WHERE game_id = ? AND seq < 0", [game_id])
-        return at
+    def _next_seq(self, game_id: int) -> int:
+        """The seq for a new deal at the end of the sheet (after the deleted ones too)."""
+        top = self._conn.execute(
+            "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
+        ).fetchone()[0]
+        return 0 if top is None else int(top) + 1
 
     def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
         """Insert a live deal row and return its id."""
