@@ -52,7 +52,9 @@ def fastest(*jobs: Callable[[], object], repeat: int = REPEAT) -> list[float]:
 
 
 def engine(data: dict[str, Any]) -> object:
-    return settle(score(gamefile.load(data)))
+    # A game file may hold up to FORMAT_MAX_DEALS deals (`scorekeeper score` reads them all);
+    # only the server caps a game at MAX_DEALS.
+    return settle(score(gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)))
 
 
 def main() -> None:
