@@ -10,7 +10,7 @@ At the end it prints requests per second, latency percentiles for page loads, Ch
 Save, the errors, the server's CPU and memory, and checks every table's game file against
 what the server acknowledged: no deal lost, none doubled.
 
-Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2]
+Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers 1]
      [--flow form|script] (script: the page's script, live previews and a JSON Save)
 Targets: zero errors, zero lost or doubled deals, p99 < 250 ms (2-core machine).
 Loopback only: the server listens on 127.0.0.1.
@@ -384,11 +384,13 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[index]
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds (default 60)")
-    parser.add_argument("--interval", type=float, default=0.4, help="seconds between deals")
+    parser.add_argument(
+        "--interval", type=float, default=2.0, help="seconds between deals (default 2)"
+    )
     parser.add_argument("--followers", type=int, default=0, help="read-only phones per table")
     parser.add_argument("--poll", type=float, default=15.0, help="followers' polling period")
     parser.add_argument("--threads", type=int, default=8, help="server worker threads")
@@ -400,8 +402,26 @@ def main() -> int:
         help="form: Check and Save as plain form posts (a phone without the script); "
         "script: the page's script, two live previews and one Save, as JSON",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+@dataclass
+class Run:
+    """What one run measured."""
+
+    stats: Stats
+    tables: list[Table]
+    elapsed: float
+    cpu: float
+    client: float
+    memory: float
+    lost: int
+    doubled: int
+    size: float
+
+
+def run(args: argparse.Namespace) -> Run:
+    """Start the server, play every table (and follower) until the time is up, verify."""
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
         db = Path(folder) / "games.sqlite"
         port = free_port()
@@ -413,22 +433,22 @@ def main() -> int:
             client_before = _own_cpu()
             start = time.monotonic()
             deadline = start + args.duration
-            workers = [
+            script = args.flow == "script"
+            phones = [
                 threading.Thread(
-                    target=run_table,
-                    args=(port, t, deadline, args.interval, stats, args.flow == "script"),
+                    target=run_table, args=(port, t, deadline, args.interval, stats, script)
                 )
                 for t in tables
             ]
-            workers += [
+            phones += [
                 threading.Thread(target=run_follower, args=(port, t, deadline, args.poll, stats))
                 for t in tables
                 for _ in range(args.followers)
             ]
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join()
+            for phone in phones:
+                phone.start()
+            for phone in phones:
+                phone.join()
             elapsed = time.monotonic() - start
             cpu = cpu_seconds(server.pid) - cpu_before
             client = _own_cpu() - client_before
@@ -438,9 +458,13 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=30)
         size = db.stat().st_size / 1024 / 1024
+    return Run(stats, tables, elapsed, cpu, client, memory, lost, doubled, size)
 
+
+def report(args: argparse.Namespace, done: Run) -> None:
+    stats, elapsed = done.stats, done.elapsed
     total = sum(len(v) for v in stats.latencies.values())
-    deals = sum(len(t.acked) for t in tables)
+    deals = sum(len(t.acked) for t in done.tables)
     print(
         f"{args.tables} tables, {args.followers} followers each, a deal every "
         f"~{args.interval:g} s per table, {elapsed:.1f} s, server processes {args.workers} "
@@ -449,7 +473,7 @@ def main() -> int:
     )
     print(
         f"requests {total} ({total / elapsed:.1f}/s), deals saved {deals} "
-        f"({deals / elapsed:.1f}/s), games {sum(1 for t in tables if t.token)}"
+        f"({deals / elapsed:.1f}/s), games {sum(1 for t in done.tables if t.token)}"
     )
     print(f"{'':8}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for kind in ("page", "check", "save", "poll", "new"):
@@ -460,15 +484,21 @@ def main() -> int:
                 f"{kind:8}{len(ms):8}{statistics.median(ms):9.1f}{percentile(ms, 95):9.1f}"
                 f"{percentile(ms, 99):9.1f}{max(ms):9.1f}"
             )
-    print(f"errors {len(stats.errors)}; lost deals {lost}; doubled deals {doubled}")
+    print(f"errors {len(stats.errors)}; lost deals {done.lost}; doubled deals {done.doubled}")
     for message in stats.errors[:10]:
         print(f"  {message}")
     print(
-        f"server CPU {cpu:.1f} s over {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-        f"memory {memory:.0f} MB, database {size:.1f} MB; this client's CPU {client:.1f} s"
+        f"server CPU {done.cpu:.1f} s over {elapsed:.1f} s ({100 * done.cpu / elapsed:.0f}% of "
+        f"one core), memory {done.memory:.0f} MB, database {done.size:.1f} MB; this client's "
+        f"CPU {done.client:.1f} s"
     )
-    ok = not stats.errors and not lost and not doubled
-    return 0 if ok else 1
+
+
+def main() -> int:
+    args = arguments()
+    done = run(args)
+    report(args, done)
+    return 0 if not done.stats.errors and not done.lost and not done.doubled else 1
 
 
 if __name__ == "__main__":
