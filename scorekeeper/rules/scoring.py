@@ -14,7 +14,6 @@ from typing import Any
 
 from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, VALUE, Contract, Suit
 from .deals import (
-    OFF_TABLE_KINDS,
     AllPassDeal,
     Answer,
     ContractDeal,
@@ -24,6 +23,7 @@ from .deals import (
     Penalty,
     Redeal,
     Unreadable,
+    is_table_deal,
 )
 from .game import Game
 from .options import (
@@ -506,7 +506,7 @@ class _Scorer:
                     ended=self.ended_after,
                 )
             return
-        table = deal.kind not in OFF_TABLE_KINDS
+        table = is_table_deal(deal)
         dealer = self.players[self.totals.dealer_index % len(self.players)] if table else None
         level_floor = min_level(self.opts, self.streak) if table and self.streak else None
         before = len(self.problems)

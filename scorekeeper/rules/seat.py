@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .contracts import HALF_QUOTA, Contract
+from .contracts import Contract
 from .deals import Answer
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
@@ -85,12 +85,6 @@ class Seat:
         else:
             out[second] = (Answer.WHIST, Answer.PASS)
         return out
-
-    def half_whist_quota(self, contract: Contract) -> int | None:
-        """Tricks' worth of whists a half-whist writes on this contract, if allowed (§4.2)."""
-        if contract.level in self.half_whist_levels:
-            return HALF_QUOTA[contract.level]
-        return None
 
     def tricks_needed(self, declarer: str | None, answers: dict[str, Answer]) -> tuple[str, ...]:
         """Whose tricks must be written: for a contract the declarer, plus both whisters when
