@@ -61,8 +61,15 @@ def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
 
 def table_json(loaded: Loaded, seat: Seat) -> Markup:
     """The seat's rules for the page's script (Table.to_json), as HTML-safe JSON."""
-    rules = _kept(("table", *_seat_key(loaded, seat)), seat.to_json)
-    return htmlsafe_json_dumps({**rules, "number": seat.number})
+
+    def rules() -> str:
+        found = seat.to_json()
+        del found["number"]
+        return str(htmlsafe_json_dumps(found))
+
+    kept = _kept(("table", *_seat_key(loaded, seat)), rules)
+    # The deal's number is the one thing that differs from deal to deal at the same seat.
+    return Markup(f'{{"number": {int(seat.number)}, {kept[1:]}')
 
 
 def fields(

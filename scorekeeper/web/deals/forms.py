@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +20,7 @@ from wtforms import (
     Field,
     HiddenField,
     RadioField,
+    SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
@@ -30,7 +34,7 @@ from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.table import Table, table
 from scorekeeper.rules.text import normalize
 
-from ..i18n import words
+from ..i18n import get_locale, words
 from ..widgets import WriteForm, choices
 
 SEATS = 5
@@ -71,27 +75,8 @@ class _DealBase(WriteForm):
 
     def setup(self, seat: Seat) -> None:
         """Set the choices the table allows at this point."""
-        players = seat.players
-        # Labels are translated once here, not once per option drawn.
-        self.kind.choices = choices((k, str(KIND_LABELS[k])) for k in seat.kinds())
-        self.declarer.choices = choices((str(players.index(p)), p) for p in seat.active)
-        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
-        self.offender.choices = choices((str(i), p) for i, p in enumerate(players))
-        self.contract.choices = choices(
-            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
-        )
-        labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-        answers = [(a, str(labels[a])) for a in seat.all_answers()]
-        tricks = [(str(n), str(n)) for n in range(11)]
-        for i in range(SEATS):
-            self[f"answer_{i}"].choices = choices(answers)
-            self[f"tricks_{i}"].choices = choices(tricks)
-        seats = [("", "—")] + [(str(i), p) for i, p in enumerate(players)]
-        columns = [(k, str(label)) for k, label in COLUMN_LABELS.items()]
-        for j in range(CORRECTION_ROWS):
-            self[f"corr_player_{j}"].choices = choices(seats)
-            self[f"corr_on_{j}"].choices = choices(seats)
-            self[f"corr_column_{j}"].choices = choices(columns)
+        for name, field_choices in _choices_at(seat).items():
+            self[name].choices = field_choices
         if not self.kind.data:
             self.kind.data = "contract"
 
@@ -146,6 +131,62 @@ class _DealBase(WriteForm):
                 self[f"corr_column_{j}"].data = "whists"
                 self[f"corr_on_{j}"].data = seat.get(entry["whists_on"], "")
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
+
+
+_CHOICES: OrderedDict[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = OrderedDict()
+_CHOICES_LOCK = threading.Lock()
+
+
+def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
+    """Every field's choices at this seat, in the page's language: worked out once for each
+    seat of a game (a table of three has three all evening), and shared, never changed."""
+    rules = seat.seat
+    key = (
+        get_locale(),
+        rules.players,
+        rules.active,
+        rules.hussar,
+        rules.kinds,
+        rules.min_level,
+        rules.half_whist_levels,
+        rules.stalingrad,
+    )
+    with _CHOICES_LOCK:
+        found = _CHOICES.get(key)
+        if found is not None:
+            _CHOICES.move_to_end(key)
+            return found
+    found = _choices_of(seat)
+    with _CHOICES_LOCK:
+        _CHOICES[key] = found
+        while len(_CHOICES) > 256:
+            _CHOICES.popitem(last=False)
+    return found
+
+
+def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
+    players = seat.players
+    out = {
+        # Labels are translated here, not once per option drawn.
+        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds()),
+        "declarer": choices((str(players.index(p)), p) for p in seat.active),
+        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
+        "offender": choices((str(i), p) for i, p in enumerate(players)),
+        "contract": choices(
+            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
+        ),
+    }
+    labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
+    answers = choices((a, str(labels[a])) for a in seat.all_answers())
+    tricks = choices((str(n), str(n)) for n in range(11))
+    for i in range(SEATS):
+        out[f"answer_{i}"], out[f"tricks_{i}"] = answers, tricks
+    seats = choices([("", "—")] + [(str(i), p) for i, p in enumerate(players)])
+    columns = choices((k, str(label)) for k, label in COLUMN_LABELS.items())
+    for j in range(CORRECTION_ROWS):
+        out[f"corr_player_{j}"], out[f"corr_on_{j}"] = seats, seats
+        out[f"corr_column_{j}"] = columns
+    return out
 
 
 def contract_label(level: int, suit: Suit) -> str:
