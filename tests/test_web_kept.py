@@ -33,8 +33,11 @@ def test_the_blank_deal_form_follows_the_dealer_round_the_table(web: Web) -> Non
         table = _table(page.html)
         dealer = FOUR[(number - 1) % 4]
         assert table["number"] == number and table["dealer"] == dealer
-        # At four the dealer sits out: the trick pad never offers him.
+        # At four the dealer sits out: the trick pad never offers him, nor does the
+        # declarer's row.
         assert _chips(page.html) == [p for p in FOUR if p != dealer]
+        declarers = re.findall(r'name="declarer" value="(\d)"', page.html)
+        assert [FOUR[int(i)] for i in declarers] == [p for p in FOUR if p != dealer]
         assert f"Deal {number}" in page.html
         seen.append(page.html)
         first, *others = [p for p in FOUR if p != dealer]
