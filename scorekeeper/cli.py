@@ -6,9 +6,7 @@ import argparse
 import contextlib
 import errno
 import json
-import socket
 import sys
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,8 @@ EXPORTS = (
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+    # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
 
     p = commands.add_parser("score", help="print the sheet (and settlement) of a game file")
     p.add_argument("file", help="a game file (JSON), or - for standard input")
@@ -205,6 +204,8 @@ def _app(db: str | None) -> Any:
 
 def lan_address() -> str | None:
     """This machine's address on the local network, if it has one (nothing is sent)."""
+    import socket  # only `serve` asks: `score` starts without the network modules
+
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.254.254.254", 1))
@@ -223,6 +224,8 @@ def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import urllib.parse
+
     import segno
 
     from scorekeeper import serving
