@@ -82,14 +82,15 @@ def _after(response: Response) -> Response:
     if request.endpoint == "static" and response.status_code in (200, 304):
         version = request.args.get("v")
         if version and version == static_version(request.view_args["filename"]):  # type: ignore[index]
-            response.cache_control.max_age = YEAR
+            response.cache_control.no_cache = None  # send_file's default: off, or every
+            response.cache_control.max_age = YEAR  # page view costs a round trip per file
             response.cache_control.public = True
             response.cache_control.immutable = True
-            response.expires = None
         else:  # an old or missing version: check back each time
             response.cache_control.max_age = 0
             response.cache_control.no_cache = True
-            response.expires = None
+        # Cache-Control decides; `response.expires = None` would write "now", not remove it.
+        response.headers.pop("Expires", None)
     _compress(response)
     return response
 
