@@ -1,0 +1,66 @@
+"""A Save sent by the script may carry the next page in its answer (one round trip, not two)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.store import Store
+
+from .conftest import Web
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+SEVEN = dict(declarer="Anna", contract="7S", answers={"Boris": "whist", "Vera": "pass"},
+             tricks={"Anna": 7, "Boris": 2, "Vera": 1})
+
+
+@pytest.fixture
+def token(web: Web) -> str:
+    return web.new_game(PLAYERS, first_dealer=2)
+
+
+def save(web: Web, token: str, headers: dict[str, str], url: str = "") -> dict:  # type: ignore[type-arg]
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    answer = web.client.post(url or f"/g/{token}/deal/new", data=form.set(action="save").data(),
+                             headers=headers)
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
+    return answer.get_json()  # type: ignore[no-any-return]
+
+
+def test_a_save_asking_for_the_page_gets_the_game_page_with_the_new_deal(
+    web: Web, store: Store, token: str
+) -> None:
+    answer = save(web, token, {"X-Save": "json", "X-Save-Page": "1", "Accept-Language": "ru"})
+    assert answer["saved"] is True and answer["url"] == f"/g/{token}"
+    page = answer["page"]
+    assert len(store.get_game(token).deals) == 1
+    assert 'id="follow"' in page
+    assert f'data-version="{store.get_game(token).version}"' in page  # the sheet after the deal
+    assert "Раздача 1 записана." in page  # the Save's message is shown on that page ...
+    assert "Раздача 1 записана." not in web.client.get(f"/g/{token}").get_data(as_text=True)
+    # ... and the language links lead to the game page, not to the form that was sent.
+    links = re.findall(r'href="([^"]*lang=[a-z]+)"', page)
+    assert links and all(link.startswith(f"/g/{token}?lang=") for link in links), links
+
+
+def test_without_asking_the_answer_stays_small(web: Web, token: str) -> None:
+    answer = save(web, token, {"X-Save": "json"})
+    assert answer == {"saved": True, "url": f"/g/{token}"}
+
+
+def test_an_edit_leads_to_the_log_and_brings_no_page(
+    web: Web, store: Store, token: str
+) -> None:
+    save(web, token, {"X-Save": "json"})
+    deal = store.get_game(token).deals[0]
+    page, form = web.deal_form(token, deal.id)
+    eight = {**SEVEN, "contract": "8S", "tricks": {"Anna": 8, "Boris": 1, "Vera": 1}}
+    web.fill_deal(form, PLAYERS, "contract", **eight)
+    answer = web.client.post(f"/g/{token}/deal/{deal.id}/edit",
+                             data=form.set(action="save").data(),
+                             headers={"X-Save": "json", "X-Save-Page": "1"})
+    body = answer.get_json()
+    assert body["saved"] is True and "/log" in body["url"] and "page" not in body
+    assert [d.data["contract"] for d in store.get_game(token).deals] == ["8S"]
