@@ -178,10 +178,27 @@ function showPage(html, url) {
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
   copyButtons(document.body);
+  charts(document.body);
   NetState.draw();
   Follow.rebind();
   return true;
 }
+
+// A chart left out of a page (the page a Save answered with) is fetched once it is shown,
+// and drawn in the page (so the page's colours, the dark theme too, apply to it).
+function charts(root) {
+  $$("[data-chart]", root).forEach(function (box) {
+    const url = box.getAttribute("data-chart");
+    box.removeAttribute("data-chart");
+    fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (svg) {
+        if (svg.indexOf("<svg") === 0) box.innerHTML = svg; else box.remove();
+      })
+      .catch(function () { box.remove(); });
+  });
+}
+charts(document);
 let shown = null;  // the address of the page a Save swapped in
 
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */

@@ -43,6 +43,9 @@ def test_save_swaps_in_the_game_page_which_then_follows_the_game(
     assert page.get_attribute("#follow", "data-follow") in (None, "swap")
     assert "1" in page.inner_text(".flashes")  # "Deal 1 saved."
     assert page.title() != "" and "deal/new" not in page.get_attribute("[lang=ru]", "href")
+    # The chart came after, in its own request, and is drawn in the page.
+    page.wait_for_selector(".chart-box svg polyline", state="attached")
+    assert page.locator(".chart-box[data-chart]").count() == 0
     # It follows the game from here: a deal saved by another phone appears by itself.
     store.add_deal(token, {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}},
                    base_version=version)

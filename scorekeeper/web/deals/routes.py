@@ -229,7 +229,15 @@ def _page_after_save(token: str, url: str) -> dict[str, str]:
     if url != url_for("games.show", mode="g", token=token):
         return {}  # an edit leads to the log: that page is fetched as usual
     g.page_path = url
-    page = show("g", token)
+    # The chart (over half of a long evening's page) is fetched after the sheet is shown.
+    g.chart_later = url_for("games.chart", mode="g", token=token)
+    # Drawn as the GET after the redirect would draw it: the page's own forms (finish, ...)
+    # start empty with new keys, not filled from this POST's fields (Flask-WTF reads a POST).
+    method, request.method = request.method, "GET"
+    try:
+        page = show("g", token)
+    finally:
+        request.method = method
     return {"page": page} if isinstance(page, str) else {}
 
 
