@@ -314,6 +314,7 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=120, help="seconds the follower stays open")
     parser.add_argument("--repeat", type=int, default=3, help="first paints and saves measured")
     parser.add_argument("--verbose", action="store_true", help="list every request")
+    parser.add_argument("--only", choices=("paint", "save", "idle"), help="measure one thing")
     args = parser.parse_args()
     assert CHROMIUM, "Chromium is needed: apt-get install chromium"
     folder = Path(tempfile.mkdtemp(prefix="bench-phone-"))
@@ -341,67 +342,86 @@ def main() -> None:
                 f"{NETWORK['downloadThroughput'] // KB} KB/s down and up; "
                 f"{args.deals}-deal game, 375×667"
             )
-            paints = [first_paint(browser, f"{server}/g/{record.edit_token}")
-                      for _ in range(args.repeat)]
-            cold_each = [p["cold"] / 1000 for p in paints]
-            cold = statistics.median(cold_each)
-            warm = statistics.median(p["warm"] for p in paints) / 1000
-            print(
-                f"(a) first paint, empty cache:  median {cold:5.2f} s "
-                f"[{', '.join(f'{p:.2f}' for p in cold_each)}]  "
-                f"{paints[0]['cold_down'] / KB:.1f} KB down in {paints[0]['cold_requests']} "
-                f"requests   bar 1.0 s: {'met' if cold <= 1.0 else 'MISSED'}"
-            )
-            if args.verbose:
-                print(paints[0]["listing"])
-            print(
-                f"    first paint, files cached: median {warm:5.2f} s "
-                f"{paints[0]['warm_down'] / KB:.1f} KB down in "
-                f"{paints[0]['warm_requests']} requests"
-            )
-            saves = save_to_sheet(browser, server, record.edit_token, args.repeat)
-            paint_each = [s["paint"] for s in saves]
-            paint = statistics.median(paint_each)
-            print(
-                f"(b) Save → sheet painted:      median {paint:5.2f} s "
-                f"[{', '.join(f'{p:.2f}' for p in paint_each)}]  wall clock to the sheet "
-                f"on screen {statistics.median(s['wall'] for s in saves):.2f} s  "
-                f"bar 0.6 s: {'met' if paint <= 0.6 else 'MISSED'}"
-            )
-            how = "swapped in from the Save's answer" if saves[0]["swapped"] else "a new page"
-            print(
-                f"    {saves[0]['down'] / KB:.1f} KB down, {saves[0]['up'] / KB:.1f} KB up in "
-                f"{saves[0]['requests']} requests ({how})"
-            )
-            if args.verbose:
-                print(saves[0]["listing"])
-            idle = idle_follower(browser, f"{server}/v/{record.view_token}", args.idle)
-            settled = idle["settled"]
-            hour = idle["tail_per_poll"] * 3600 / settled / 1e6 if settled else float("nan")
-            measured = (idle["down"] + idle["up"]) / idle["seconds"] * 3600 / 1e6
-            print(
-                f"(c) idle follower, {idle['seconds']:.0f} s: {idle['requests']} requests "
-                f"(HTTP {'/'.join(idle['statuses'])}) on {idle['connections']} connection(s), "
-                f"{idle['down'] / KB:.1f} KB down, {idle['up'] / KB:.1f} KB up "
-                f"({idle['tail_per_poll']:.0f} B a poll once settled)"
-            )
-            print(
-                f"    poll gaps (s): {' '.join(f'{g:.1f}' for g in idle['gaps'])}"
-            )
-            print(
-                f"    settles to one poll every {settled or float('nan'):.1f} s → "
-                f"{hour:.2f} MB an hour (the whole window's rate: {measured:.2f} MB/h)   "
-                f"bar 0.5 MB/h: {'met' if hour <= 0.5 else 'MISSED'}"
-            )
-            errors = {e for p in paints for e in p["errors"]}
-            errors |= {e for s in saves for e in s["errors"]} | set(idle["errors"])
-            if errors:
-                print("page errors:", *sorted(errors), sep="\n  ")
+            if args.only in (None, "paint"):
+                measure_paint(browser, server, record.edit_token, args)
+            if args.only in (None, "save"):
+                measure_save(browser, server, record.edit_token, args)
+            if args.only in (None, "idle"):
+                measure_idle(browser, server, record.view_token, args)
             browser.close()
     finally:
         process.terminate()
         process.wait(timeout=20)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure_paint(browser: Any, server: str, token: str, args: Any) -> None:
+    paints = [first_paint(browser, f"{server}/g/{token}") for _ in range(args.repeat)]
+    cold_each = [p["cold"] / 1000 for p in paints]
+    cold = statistics.median(cold_each)
+    warm = statistics.median(p["warm"] for p in paints) / 1000
+    print(
+        f"(a) first paint, empty cache:  median {cold:5.2f} s "
+        f"[{', '.join(f'{p:.2f}' for p in cold_each)}]  "
+        f"{paints[0]['cold_down'] / KB:.1f} KB down in {paints[0]['cold_requests']} "
+        f"requests   bar 1.0 s: {'met' if cold <= 1.0 else 'MISSED'}"
+    )
+    if args.verbose:
+        print(paints[0]["listing"])
+    print(
+        f"    first paint, files cached: median {warm:5.2f} s "
+        f"{paints[0]['warm_down'] / KB:.1f} KB down in "
+        f"{paints[0]['warm_requests']} requests"
+    )
+    report_errors(p["errors"] for p in paints)
+
+
+def measure_save(browser: Any, server: str, token: str, args: Any) -> None:
+    saves = save_to_sheet(browser, server, token, args.repeat)
+    paint_each = [s["paint"] for s in saves]
+    paint = statistics.median(paint_each)
+    print(
+        f"(b) Save → sheet painted:      median {paint:5.2f} s "
+        f"[{', '.join(f'{p:.2f}' for p in paint_each)}]  wall clock to the sheet "
+        f"on screen {statistics.median(s['wall'] for s in saves):.2f} s  "
+        f"bar 0.6 s: {'met' if paint <= 0.6 else 'MISSED'}"
+    )
+    how = "swapped in from the Save's answer" if saves[0]["swapped"] else "a new page"
+    print(
+        f"    {saves[0]['down'] / KB:.1f} KB down, {saves[0]['up'] / KB:.1f} KB up in "
+        f"{saves[0]['requests']} requests ({how})"
+    )
+    if args.verbose:
+        print(saves[0]["listing"])
+    report_errors(s["errors"] for s in saves)
+
+
+def measure_idle(browser: Any, server: str, token: str, args: Any) -> None:
+    idle = idle_follower(browser, f"{server}/v/{token}", args.idle)
+    settled = idle["settled"]
+    hour = idle["tail_per_poll"] * 3600 / settled / 1e6 if settled else float("nan")
+    measured = (idle["down"] + idle["up"]) / idle["seconds"] * 3600 / 1e6
+    print(
+        f"(c) idle follower, {idle['seconds']:.0f} s: {idle['requests']} requests "
+        f"(HTTP {'/'.join(idle['statuses'])}) on {idle['connections']} connection(s), "
+        f"{idle['down'] / KB:.1f} KB down, {idle['up'] / KB:.1f} KB up "
+        f"({idle['tail_per_poll']:.0f} B a poll once settled)"
+    )
+    print(
+        f"    poll gaps (s): {' '.join(f'{g:.1f}' for g in idle['gaps'])}"
+    )
+    print(
+        f"    settles to one poll every {settled or float('nan'):.1f} s → "
+        f"{hour:.2f} MB an hour (the whole window's rate: {measured:.2f} MB/h)   "
+        f"bar 0.5 MB/h: {'met' if hour <= 0.5 else 'MISSED'}"
+    )
+    report_errors([idle["errors"]])
+
+
+def report_errors(lists: Any) -> None:
+    errors = {e for found in lists for e in found}
+    if errors:
+        print("page errors:", *sorted(errors), sep="\n  ")
 
 
 class socket_port:

@@ -4,6 +4,8 @@
   else gzip) when larger than a packet; PDFs and images, already compressed, never are.
 - `url_for('static', ...)` adds `?v=<hash of the file>`: a URL names one version of the
   file, so it may be cached for a year (`immutable`); a changed file gets a new URL.
+- An HTML page names its stylesheet in a `Link: rel=preload` header, so the browser fetches
+  it while the page is still arriving.
 - `/sw.js`, the offline shell's service worker, is served from the root so it may control
   every page, and never cached so an update reaches the phones.
 """
@@ -16,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, request, send_file
+from flask import Flask, Response, current_app, request, send_file, url_for
 
 COMPRESSIBLE = {
     "text/html",
@@ -91,6 +93,11 @@ def _after(response: Response) -> Response:
             response.cache_control.no_cache = True
         # Cache-Control decides; `response.expires = None` would write "now", not remove it.
         response.headers.pop("Expires", None)
+    if response.status_code == 200 and response.mimetype == "text/html":
+        # The stylesheet holds back the first paint: named in the headers, a browser asks
+        # for it while the page itself is still arriving (a round trip sooner on a slow link).
+        style = url_for("static", filename="app.css")
+        response.headers.add("Link", f"<{style}>; rel=preload; as=style")
     _compress(response)
     return response
 
