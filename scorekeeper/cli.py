@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import errno
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,9 +25,34 @@ EXPORTS = (
 )
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help layout, sized as shutil sizes it but without importing shutil (argparse
+    makes one of these for every argument added, so every run would pay for it)."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            try:
+                width = int(os.environ["COLUMNS"]) - 2
+            except (KeyError, ValueError):
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns - 2
+                except (AttributeError, ValueError, OSError):
+                    width = 80 - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
+    parser = _Parser(prog="scorekeeper", description=__doc__)
     # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
     commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from .helpers import allpass, contract, game_file
 
 HEAVY = {"flask", "werkzeug", "jinja2", "babel", "flask_babel", "wtforms", "flask_wtf",
-         "weasyprint", "sqlite_utils", "segno", "waitress", "socket"}
+         "weasyprint", "sqlite_utils", "segno", "waitress", "socket", "shutil"}
 
 
 def imported_after(*argv: str) -> tuple[list[str], str]:
