@@ -366,8 +366,9 @@ const Pending = (function () {
   function add(item) { put(all().filter(function (i) { return i.key !== item.key; }).concat([item])); }
   function drop(key) { put(all().filter(function (i) { return i.key !== key; })); }
   function send(item, withPage) {
-    const body = new FormData();
-    item.body.forEach(function (p) { body.append(p[0], p[1]); });
+    // Sent urlencoded: a quarter of the bytes of multipart (no boundary per field) on a
+    // phone that uploads slowly.
+    const body = new URLSearchParams(item.body);
     const headers = { "X-Save": "json" };
     if (withPage) headers["X-Save-Page"] = "1";  // the next page in the answer
     return fetch(item.url, {
@@ -698,7 +699,7 @@ if (Pending.all().length) Pending.flush();
     clearTimeout(timer);
     previewStale();
     timer = setTimeout(function () {
-      const body = new FormData(form);
+      const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
       const mine = ++sent;
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })

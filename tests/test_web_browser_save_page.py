@@ -33,9 +33,14 @@ def test_save_swaps_in_the_game_page_which_then_follows_the_game(
     page.goto(f"{server}/g/{token}/deal/new")
     enter_deal(page, PLAYERS, "allpass", tricks={"Anna": 4, "Boris": 3, "Vera": 3})
     page.evaluate("() => { window.sameDocument = true; }")
+    posts: list[Any] = []
+    page.on("request", lambda r: posts.append(r) if r.method == "POST" else None)
     page.locator("#save-button").click()
     page.wait_for_url(f"{server}/g/{token}")
     page.wait_for_selector("#deal-form", state="detached")
+    # One request, urlencoded (a slow phone uploads a quarter of multipart's bytes).
+    assert [r.headers.get("x-save-page") for r in posts] == ["1"]
+    assert posts[0].headers["content-type"].startswith("application/x-www-form-urlencoded")
     # The page was swapped in, not loaded: what this document held is still there.
     assert page.evaluate("() => window.sameDocument") is True
     version = store.get_game(token).version
