@@ -97,6 +97,7 @@ const Follow = (function follow() {
         const focused = document.activeElement && document.activeElement.id;
         const x = window.scrollX, y = window.scrollY;
         $("main").replaceWith(document.adoptNode(main));
+        charts($("main"), true);
         document.title = fresh.title;
         window.scrollTo(x, y);
         if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
@@ -184,18 +185,27 @@ function showPage(html, url) {
   return true;
 }
 
-// A chart left out of a page (the page a Save answered with) is fetched once it is shown,
-// and drawn in the page (so the page's colours, the dark theme too, apply to it).
-function charts(root) {
+// A chart left out of a page (the page a Save answered with, a follower's refresh) is
+// fetched once the page is shown (a follower's: once it scrolls near, so a phone watching the
+// sheet does not download the chart at every deal), and drawn in the page (so the page's
+// colours, the dark theme too, apply to it).
+function charts(root, lazy) {
   $$("[data-chart]", root).forEach(function (box) {
     const url = box.getAttribute("data-chart");
-    box.removeAttribute("data-chart");
-    fetch(url, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : ""; })
-      .then(function (svg) {
-        if (svg.indexOf("<svg") === 0) box.innerHTML = svg; else box.remove();
-      })
-      .catch(function () { box.remove(); });
+    function load() {
+      box.removeAttribute("data-chart");
+      fetch(url, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (svg) {
+          if (svg.indexOf("<svg") === 0) box.innerHTML = svg; else box.remove();
+        })
+        .catch(function () { box.remove(); });
+    }
+    if (!lazy || !("IntersectionObserver" in window)) { load(); return; }
+    const near = new IntersectionObserver(function (seen) {
+      if (seen.some(function (e) { return e.isIntersecting; })) { near.disconnect(); load(); }
+    }, { rootMargin: "300px" });
+    near.observe(box);
   });
 }
 charts(document);

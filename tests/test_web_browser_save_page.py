@@ -57,6 +57,9 @@ def test_save_swaps_in_the_game_page_which_then_follows_the_game(
     page.wait_for_selector(f'#follow[data-version="{version + 1}"]', state="attached",
                            timeout=10_000)
     assert page.locator("#follow-banner").count() == 0
+    # The refreshed page's chart came in its own request once near the screen.
+    page.locator(".chart-box").scroll_into_view_if_needed()
+    page.wait_for_selector(".chart-box svg polyline", state="attached")
     # Back leads to the form's address, loaded afresh.
     page.go_back()
     page.wait_for_selector("#deal-form")

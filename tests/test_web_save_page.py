@@ -80,6 +80,19 @@ def test_the_chart_follows_the_page_in_its_own_request(web: Web, token: str) -> 
     assert "data-chart=" not in html and html.count("chart-line") >= 3
 
 
+def test_a_followers_refresh_leaves_the_chart_to_its_own_request(
+    web: Web, store: Store, token: str
+) -> None:
+    save(web, token, {"X-Save": "json"})
+    view = store.get_game(token).view_token
+    refresh = web.client.get(f"/v/{view}", headers={"X-Follow": "1"}).get_data(as_text=True)
+    assert f'data-chart="/v/{view}/chart.svg"' in refresh and "chart-line" not in refresh
+    chart = web.client.get(f"/v/{view}/chart.svg").get_data(as_text=True)
+    assert chart.count("chart-line") >= 3
+    opened = web.client.get(f"/v/{view}").get_data(as_text=True)  # opened as usual: drawn in
+    assert "data-chart=" not in opened and opened.count("chart-line") >= 3
+
+
 def test_without_asking_the_answer_stays_small(web: Web, token: str) -> None:
     answer = save(web, token, {"X-Save": "json"})
     assert answer == {"saved": True, "url": f"/g/{token}"}
