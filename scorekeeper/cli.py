@@ -6,9 +6,8 @@ import argparse
 import contextlib
 import errno
 import json
-import socket
+import os
 import sys
-import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,36 @@ EXPORTS = (
 )
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's help layout, sized as shutil sizes it but without importing shutil (argparse
+    makes one of these for every argument added, so every run would pay for it)."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            try:
+                width = int(os.environ["COLUMNS"]) - 2
+            except (KeyError, ValueError):
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns - 2
+                except (AttributeError, ValueError, OSError):
+                    width = 80 - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="scorekeeper", description=__doc__)
+    # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
+    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
 
     p = commands.add_parser("score", help="print the sheet (and settlement) of a game file")
     p.add_argument("file", help="a game file (JSON), or - for standard input")
@@ -211,6 +236,8 @@ def _app(db: str | None) -> Any:
 
 def lan_address() -> str | None:
     """This machine's address on the local network, if it has one (nothing is sent)."""
+    import socket  # only `serve` asks: `score` starts without the network modules
+
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.254.254.254", 1))
@@ -229,6 +256,8 @@ def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import urllib.parse
+
     import segno
 
     from scorekeeper import serving

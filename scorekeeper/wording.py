@@ -21,8 +21,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from scorekeeper.rules import (
     AllPassDeal,
     Answer,
@@ -180,6 +178,14 @@ _VULGAR = {
 
 
 # -- the language ----------------------------------------------------------------------------
+
+
+def format_decimal(value: Any, format: str | None = None, locale: str = "en") -> str:
+    """Babel's number formatting, imported when a number is first worded (not by the JSON of
+    `scorekeeper score`, which starts faster without Babel)."""
+    from babel.numbers import format_decimal as babel_format
+
+    return str(babel_format(value, format=format, locale=locale))
 
 
 @functools.lru_cache(maxsize=4096)

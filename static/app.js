@@ -56,12 +56,16 @@ const FOLLOW_PERIOD = 1000;
 const FOLLOW_QUIET = 30000;
 const FOLLOW_IDLE_MAX = 15000;
 
-(function follow() {
-  let el = $("#follow");
-  if (!el) return;
-  const url = el.getAttribute("data-watch");
-  let version = el.getAttribute("data-version");
+const Follow = (function follow() {
+  let el = null, url = null, version = null;
   let busy = false;
+  // The page's #follow (again after a Save swapped in the game page): what to watch.
+  function bind() {
+    el = $("#follow");
+    url = el && el.getAttribute("data-watch");
+    version = el && el.getAttribute("data-version");
+    return !!el;
+  }
 
   function typing() {
     const a = document.activeElement;
@@ -93,6 +97,7 @@ const FOLLOW_IDLE_MAX = 15000;
         const focused = document.activeElement && document.activeElement.id;
         const x = window.scrollX, y = window.scrollY;
         $("main").replaceWith(document.adoptNode(main));
+        charts($("main"), true);
         document.title = fresh.title;
         window.scrollTo(x, y);
         if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
@@ -116,10 +121,10 @@ const FOLLOW_IDLE_MAX = 15000;
   let timer = null;
   function again() {
     clearTimeout(timer);
-    if (!document.hidden) timer = setTimeout(tick, period);
+    if (el && !document.hidden) timer = setTimeout(tick, period);
   }
   function tick() {
-    if (busy || document.hidden) return;
+    if (busy || document.hidden || !el) return;
     busy = true;
     fetch(url, { credentials: "same-origin", cache: "no-cache" })
       .then(function (r) {
@@ -139,11 +144,72 @@ const FOLLOW_IDLE_MAX = 15000;
       .then(function () { busy = false; again(); });
   }
   function wake() { period = FOLLOW_PERIOD; quietSince = Date.now(); if (!document.hidden) tick(); }
+  bind();
   again();
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else clearTimeout(timer); });
   window.addEventListener("online", wake);
   document.addEventListener("pointerdown", function () { if (period > FOLLOW_PERIOD) wake(); });
+  return {
+    rebind: function () { bind(); period = FOLLOW_PERIOD; quietSince = Date.now(); again(); },
+  };
 })();
+
+/* -- a Save that answers with the next page ---------------------------------------------- */
+
+// The game page a Save leads to comes in the Save's own answer (one round trip on a slow
+// phone, not two): it replaces the page in place, under its own address. Back reloads the
+// address it goes back to. A page whose files differ (an update meanwhile) is loaded as usual.
+function showPage(html, url) {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  const files = function (doc) {
+    return $$("link[rel=stylesheet], script[src]", doc).map(function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
+  };
+  if (!fresh.body || !$("main", fresh) || files(fresh) !== files(document)) return false;
+  history.pushState({ swapped: true }, "", url);
+  shown = location.pathname + location.search;
+  if (!showPage.back) {
+    // Back (or Forward) to another address than the page shown: load that address.
+    showPage.back = true;
+    window.addEventListener("popstate", function () {
+      if (location.pathname + location.search !== shown) location.reload();
+    });
+  }
+  document.title = fresh.title;
+  document.body.replaceWith(document.adoptNode(fresh.body));
+  const target = location.hash && document.getElementById(location.hash.slice(1));
+  if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
+  copyButtons(document.body);
+  charts(document.body);
+  NetState.draw();
+  Follow.rebind();
+  return true;
+}
+
+// A chart left out of a page (the page a Save answered with, a follower's refresh) is
+// fetched once the page is shown (a follower's: once it scrolls near, so a phone watching the
+// sheet does not download the chart at every deal), and drawn in the page (so the page's
+// colours, the dark theme too, apply to it).
+function charts(root, lazy) {
+  $$("[data-chart]", root).forEach(function (box) {
+    const url = box.getAttribute("data-chart");
+    function load() {
+      box.removeAttribute("data-chart");
+      fetch(url, { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (svg) {
+          if (svg.indexOf("<svg") === 0) box.innerHTML = svg; else box.remove();
+        })
+        .catch(function () { box.remove(); });
+    }
+    if (!lazy || !("IntersectionObserver" in window)) { load(); return; }
+    const near = new IntersectionObserver(function (seen) {
+      if (seen.some(function (e) { return e.isIntersecting; })) { near.disconnect(); load(); }
+    }, { rootMargin: "300px" });
+    near.observe(box);
+  });
+}
+charts(document);
+let shown = null;  // the address of the page a Save swapped in
 
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */
 
@@ -309,17 +375,23 @@ const Pending = (function () {
   }
   function add(item) { put(all().filter(function (i) { return i.key !== item.key; }).concat([item])); }
   function drop(key) { put(all().filter(function (i) { return i.key !== key; })); }
-  function send(item) {
-    const body = new FormData();
-    item.body.forEach(function (p) { body.append(p[0], p[1]); });
+  function send(item, withPage) {
+    // Sent urlencoded: a quarter of the bytes of multipart (no boundary per field) on a
+    // phone that uploads slowly.
+    const body = new URLSearchParams(item.body);
+    const headers = { "X-Save": "json" };
+    if (withPage) headers["X-Save-Page"] = "1";  // the next page in the answer
     return fetch(item.url, {
-      method: "POST", body: body, credentials: "same-origin", headers: { "X-Save": "json" },
+      method: "POST", body: body, credentials: "same-origin", headers: headers,
     }).then(function (r) {
       if (r.status >= 500) throw new Error("server " + r.status);
       return r.json().then(function (d) {
         drop(item.key);
         NetState.online();
-        if (d.saved) { if (waiters[item.key]) waiters[item.key](d.url); return { saved: true, url: d.url }; }
+        if (d.saved) {
+          if (waiters[item.key]) waiters[item.key](d.url);
+          return { saved: true, url: d.url, page: d.page };
+        }
         return { saved: false, body: d };
       });
     }).catch(function () {
@@ -352,11 +424,12 @@ const Pending = (function () {
 })();
 
 const NetState = (function () {
-  const el = document.getElementById("netstate");
+  let el = null;  // looked up each time: a swapped-in page brings its own
   let off = false;
   let since = new Date();
   function hhmm(d) { return d.toTimeString().slice(0, 5); }
   function draw() {
+    el = document.getElementById("netstate");
     if (!el) return;
     const waiting = Pending.all().length;
     let text = "";
@@ -636,7 +709,7 @@ if (Pending.all().length) Pending.flush();
     clearTimeout(timer);
     previewStale();
     timer = setTimeout(function () {
-      const body = new FormData(form);
+      const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
       const mine = ++sent;
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
@@ -715,9 +788,12 @@ if (Pending.all().length) Pending.flush();
     Pending.add(item);
     preview.textContent = "";
     preview.appendChild(note(preview.dataset.sending, "sending"));
-    Pending.send(item).then(function (answer) {
+    Pending.send(item, true).then(function (answer) {
       saving = false;
-      if (answer.saved) { location.assign(answer.url); return; }
+      if (answer.saved) {
+        if (!answer.page || !showPage(answer.page, answer.url)) location.assign(answer.url);
+        return;
+      }
       if (answer.offline) {
         preview.textContent = "";
         preview.appendChild(note(preview.dataset.pending, "preview-error pending"));

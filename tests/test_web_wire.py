@@ -113,6 +113,13 @@ def test_static_urls_are_versioned_and_cached_for_a_year(client: FlaskClient) ->
             assert reply.status_code == 200
             assert reply.cache_control.max_age == 365 * 24 * 3600, link
             assert reply.cache_control.immutable and reply.cache_control.public
+            # Nothing says otherwise: no "no-cache" beside the year (a browser would ask
+            # again on every page), no Expires of "now".
+            assert not reply.cache_control.no_cache, reply.headers["Cache-Control"]
+            assert "Expires" not in reply.headers, link
+    # The page names its (versioned) stylesheet in its headers too: fetched while it arrives.
+    style = next(link for link in links if link.startswith("/static/app.css?v="))
+    assert client.get("/").headers["Link"] == f"<{style}>; rel=preload; as=style"
     # Without the version, or with a stale one: the browser checks back every time.
     for stale in ["/static/app.css", "/static/app.css?v=000000000000"]:
         with client.get(stale) as reply:

@@ -47,10 +47,14 @@ def words() -> Words:
 
 
 def lang_url(code: str) -> str:
-    """The current page's address in another language (a GET of the same page)."""
-    args = MultiDict(request.args)
+    """The current page's address in another language (a GET of the same page).
+
+    A page drawn in answer to another request (the game page a Save answers with) names
+    its own address in `g.page_path`."""
+    page = g.get("page_path")
+    args = MultiDict() if page else MultiDict(request.args)
     args["lang"] = code
-    return f"{request.path}?{urlencode(list(args.items(multi=True)))}"
+    return f"{page or request.path}?{urlencode(list(args.items(multi=True)))}"
 
 
 def _remember_choice() -> None:

@@ -4,6 +4,8 @@
   else gzip) when larger than a packet; PDFs and images, already compressed, never are.
 - `url_for('static', ...)` adds `?v=<hash of the file>`: a URL names one version of the
   file, so it may be cached for a year (`immutable`); a changed file gets a new URL.
+- An HTML page names its stylesheet in a `Link: rel=preload` header, so the browser fetches
+  it while the page is still arriving.
 - `/sw.js`, the offline shell's service worker, is served from the root so it may control
   every page, and never cached so an update reaches the phones.
 """
@@ -17,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, request, send_file
+from flask import Flask, Response, current_app, request, send_file, url_for
 
 COMPRESSIBLE = {
     "text/html",
@@ -93,14 +95,20 @@ def _after(response: Response) -> Response:
     if request.endpoint == "static" and response.status_code in (200, 304):
         version = request.args.get("v")
         if version and version == static_version(request.view_args["filename"]):  # type: ignore[index]
-            response.cache_control.max_age = YEAR
+            response.cache_control.no_cache = None  # send_file's default: off, or every
+            response.cache_control.max_age = YEAR  # page view costs a round trip per file
             response.cache_control.public = True
             response.cache_control.immutable = True
-            response.expires = None
         else:  # an old or missing version: check back each time
             response.cache_control.max_age = 0
             response.cache_control.no_cache = True
-            response.expires = None
+        # Cache-Control decides; `response.expires = None` would write "now", not remove it.
+        response.headers.pop("Expires", None)
+    if response.status_code == 200 and response.mimetype == "text/html":
+        # The stylesheet holds back the first paint: named in the headers, a browser asks
+        # for it while the page itself is still arriving (a round trip sooner on a slow link).
+        style = url_for("static", filename="app.css")
+        response.headers.add("Link", f"<{style}>; rel=preload; as=style")
     _compress(response)
     return response
 

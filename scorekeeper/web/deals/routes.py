@@ -251,7 +251,30 @@ def _save_json(
         message = conflict_message()
         fresh = _fresh_form(loaded.record.edit_token)
         return jsonify(saved=False, conflict=message, **_preview(reading, result) | fresh), 409
-    return jsonify(saved=True, url=target.location), 200
+    page = _page_after_save(loaded.record.edit_token, target.location)
+    return jsonify(saved=True, url=target.location, **page), 200
+
+
+def _page_after_save(token: str, url: str) -> dict[str, str]:
+    """The game page the Save leads to, in the Save's own answer when the script asks for it
+    (X-Save-Page): a slow phone shows the new sheet after one round trip, not two."""
+    if request.headers.get("X-Save-Page") != "1":
+        return {}
+    from ..games.routes import show
+
+    if url != url_for("games.show", mode="g", token=token):
+        return {}  # an edit leads to the log: that page is fetched as usual
+    g.page_path = url
+    # The chart (over half of a long evening's page) is fetched after the sheet is shown.
+    g.chart_later = True
+    # Drawn as the GET after the redirect would draw it: the page's own forms (finish, ...)
+    # start empty with new keys, not filled from this POST's fields (Flask-WTF reads a POST).
+    method, request.method = request.method, "GET"
+    try:
+        page = show("g", token)
+    finally:
+        request.method = method
+    return {"page": page} if isinstance(page, str) else {}
 
 
 def _fresh_form(token: str) -> dict[str, Any]:

@@ -112,6 +112,19 @@ def version(mode: str, token: str) -> Response:
     return response.make_conditional(request)
 
 
+@bp.route(GAME + "/chart.svg")
+def chart(mode: str, token: str) -> Response:
+    """The evening's chart alone: the game page a Save answers with fetches it afterwards."""
+    from ..company.routes import evening_chart_svg
+
+    loaded = open_game(mode, token)
+    cached = _fresh(loaded, "chart")
+    if cached is not None:
+        return cached
+    svg = str(evening_chart_svg(loaded))
+    return _no_cache(Response(svg, mimetype="image/svg+xml"), loaded, "chart")
+
+
 @bp.route(GAME + "/game.json")
 def download(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
