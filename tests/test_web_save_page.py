@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .conftest import Web, forms_of
+from .harness import Web, forms_of
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = dict(declarer="Anna", contract="7S", answers={"Boris": "whist", "Vera": "pass"},
