@@ -224,16 +224,6 @@ def _fail(message: str, status: int = 1) -> int:
     return status
 
 
-def _app(db: str | None) -> Any:
-    """The web app with its configuration (instance/config.py, SCOREKEEPER_*), --db on top."""
-    from scorekeeper.web import create_app  # only `serve` builds the web app
-
-    app = create_app(create_database=False)  # each command opens (or makes) its own
-    if db:
-        app.config["DATABASE"] = db
-    return app
-
-
 def lan_address() -> str | None:
     """This machine's address on the local network, if it has one (nothing is sent)."""
     import socket  # only `serve` asks: `score` starts without the network modules
@@ -256,70 +246,58 @@ def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import urllib.parse
-
-    import segno
-
     from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
-    from scorekeeper.web.wire import offer_certificate
 
-    app = _app(args.db)
+    if args.workers < 1:
+        return _fail("--workers must be 1 or more")
+    if args.https and args.workers > 1:
+        return _fail("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)")
+    app = serving.web_app(args.db, https=args.https)
     database = app.config["DATABASE"]
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
         return _fail(str(error))
+    urls = _urls(args.host, args.port, "https" if args.https else "http")
+    tls = None
     if args.https:
-        app.config["HTTPS"] = True  # cookies are Secure
-        if args.workers > 1:
-            return _fail("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)")
-    if args.workers < 1:
-        return _fail("--workers must be 1 or more")
-    logged = serving.AccessLog(app)
-    threads = max(8, args.threads)
-    scheme = "https" if args.https else "http"
-    urls = _urls(args.host, args.port, scheme)
-    server: Any
-    if args.https:
-        folder = Path(app.instance_path) / "tls"
         try:
-            names = [urllib.parse.urlsplit(u).hostname or "" for u in urls]
-            cert, key = serving.certificate(folder, names)
+            tls = serving.tls_certificate(app, urls)
         except OSError as error:
-            return _fail(f"cannot keep the TLS certificate in {folder}: {error.strerror or error}")
-        offer_certificate(app, cert)
+            return _fail(f"cannot keep the TLS certificate in {error.filename}: {error.strerror}")
     try:
-        if args.https:
-            server = serving.TLSServer(logged, args.host, args.port, threads, cert, key)
-        else:
-            proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
-            trusted = proxy if app.config.get("PROXY") else None
-            if args.workers > 1:
-                server = serving.Workers(
-                    logged, args.host, args.port, threads, trusted, args.workers
-                )
-            else:
-                server = serving.waitress_server(logged, args.host, args.port, threads, trusted)
+        server = serving.server(
+            app, args.host, args.port, threads=max(8, args.threads), workers=args.workers, tls=tls
+        )
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
-    print(f"scorekeeper is serving {database}")
+    _banner(app, urls, None if tls is None else tls[0])
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        print("\nstopped")
+    return 0
+
+
+def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
+    """What `serve` prints: the database, its addresses, the certificate, a QR code."""
+    import segno
+
+    from scorekeeper import serving
+
+    print(f"scorekeeper is serving {app.config['DATABASE']}")
     for url in urls:
         print(f"  {url}")
     base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
     phone = f"{base}/" if base else urls[-1]
-    if args.https:
+    if cert is not None:
         print(f"\nTLS certificate: {cert}\n  SHA-256 {serving.fingerprint(cert)}")
         print("  Phones warn about this self-made certificate until it is trusted (README):")
         print(f"  to trust it, open {urls[-1]}{serving.CERT_PATH.lstrip('/')} on the phone")
     print(f"\nOpen {phone} on a phone on the same network, or scan:\n")
     segno.make(phone, error="m").terminal(compact=True)
     print("\nPress Ctrl+C to stop.", flush=True)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        print("\nstopped")
-    return 0
 
 
 def _import(args: argparse.Namespace) -> int:

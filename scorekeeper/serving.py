@@ -172,6 +172,51 @@ def fingerprint(cert_path: Path) -> str:
 # -- the servers -----------------------------------------------------------------------------
 
 
+def web_app(db: str | None, *, https: bool = False) -> Any:
+    """The web app `serve` runs, with its configuration (instance/config.py, SCOREKEEPER_*),
+    --db on top; with https, its cookies are Secure."""
+    from scorekeeper.web import create_app
+
+    app = create_app(create_database=False)  # serve opens (or makes) the file itself
+    if db:
+        app.config["DATABASE"] = db
+    if https:
+        app.config["HTTPS"] = True
+    return app
+
+
+def tls_certificate(app: Any, urls: list[str]) -> tuple[Path, Path]:
+    """The certificate and key for the addresses `serve --https` prints, made once and kept
+    in the instance folder, and offered to phones at CERT_PATH. Raises OSError (with the
+    folder as its filename) if it cannot be kept."""
+    import urllib.parse
+
+    from scorekeeper.web.wire import offer_certificate
+
+    folder = Path(app.instance_path) / "tls"
+    try:
+        cert, key = certificate(folder, [urllib.parse.urlsplit(u).hostname or "" for u in urls])
+    except OSError as error:
+        raise OSError(error.errno, error.strerror or str(error), str(folder)) from error
+    offer_certificate(app, cert)
+    return cert, key
+
+
+def server(
+    app: Any, host: str, port: int, *, threads: int, workers: int, tls: tuple[Path, Path] | None
+) -> Any:
+    """The server `serve` runs (bound already: a busy port raises OSError here): cheroot over
+    TLS, waitress in `workers` processes, or waitress; each request in the access log."""
+    logged = AccessLog(app)
+    if tls is not None:
+        return TLSServer(logged, host, port, threads, *tls)
+    proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
+    trusted = proxy if app.config.get("PROXY") else None
+    if workers > 1:
+        return Workers(logged, host, port, threads, trusted, workers)
+    return waitress_server(logged, host, port, threads, trusted)
+
+
 def waitress_server(
     app: WSGIApp,
     host: str,
