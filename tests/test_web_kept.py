@@ -9,7 +9,7 @@ import re
 
 from scorekeeper.store import Store
 
-from .harness import Web
+from .harness import DealWords, Web
 
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -112,3 +112,41 @@ def test_a_game_opened_again_does_not_sign_the_session_cookie_again(web: Web) ->
     assert "session=" in " ".join(other.response.headers.getlist("Set-Cookie"))
     home = web.get("/")
     assert home.html.index(second) < home.html.index(first)
+
+
+def test_the_script_previews_and_saves_a_correction_and_a_deal_with_their_own_fields(
+    web: Web, store: Store
+) -> None:
+    """The script's preview and Save are read with only the fields of the kind sent."""
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players, first_dealer=2)
+    seven: DealWords = {
+        "declarer": "Anna",
+        "contract": "7S",
+        "answers": {"Boris": "whist", "Vera": "pass"},
+        "tricks": {"Anna": 7, "Boris": 2, "Vera": 1},
+    }
+    sent: list[tuple[str, DealWords, bool]] = [
+        ("correction", {"reason": "counted twice", "entries": [("Boris", "hill", None, "2")]}, True),
+        ("contract", seven, True),
+        ("correction", {"reason": "", "entries": [("Boris", "hill", None, "x")]}, False),
+    ]
+    for kind, deal, good in sent:
+        _, form = web.deal_form(token)
+        web.fill_deal(form, players, kind, **deal)
+        data = form.data()
+        preview = web.client.post(f"/g/{token}/deal/check", data=data).get_json()
+        answer = web.client.post(
+            f"/g/{token}/deal/new", data=form.set(action="save").data(), headers={"X-Save": "json"}
+        )
+        if good:
+            assert preview["ok"] is True and preview["entries"], preview
+            assert answer.status_code == 200 and answer.get_json()["saved"] is True
+        else:  # no reason, an amount that is no number: said next to the fields, not saved
+            assert preview["ok"] is False, (preview, data)
+            assert set(preview["errors"]) >= {"reason", "corr_0"}, preview["errors"]
+            assert answer.status_code == 422 and answer.get_json()["saved"] is False
+    stored = [d.data for d in store.get_game(token).deals]
+    assert [d["type"] for d in stored] == ["correction", "contract"]
+    assert stored[0]["entries"] == [{"player": "Boris", "hill": 2}]
+    assert stored[1]["tricks"] == {"Anna": 7, "Boris": 2, "Vera": 1}

@@ -26,7 +26,7 @@ from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm, new_key
 from . import bp, drawn
-from .forms import DealForm, Reading, Seat, place, read, seat_for
+from .forms import DealForm, Reading, Seat, place, read, seat_for, sent_form
 
 
 @bp.route("/g/<tok:token>/deal/new", methods=["GET", "POST"])
@@ -60,7 +60,7 @@ def check(token: str, deal_id: int | None = None) -> Response:
     loaded = edit_game(token)
     position = None if deal_id is None else _live(loaded, deal_id).position
     seat = seat_for(loaded.sheet, position)
-    form = DealForm(version=loaded.record.version)
+    form = sent_form(request.form.get("kind"), loaded.record.version)
     form.setup(seat)
     reading, result = _evaluate(form, seat, loaded, position)
     return jsonify(_preview(reading, result))
@@ -88,14 +88,16 @@ def _deal_page(
 ) -> str | Response | tuple[str | Response, int]:
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
+    if request.method == "POST" and _wants_json():
+        sent = sent_form(request.form.get("kind"), loaded.record.version)
+        sent.setup(seat)
+        return _save_json(loaded, deal, sent, seat, position)
     form = DealForm(version=loaded.record.version)
     form.setup(seat)
     if request.method == "GET" and deal is not None:
         form.fill(deal.data, seat.players)
     if not form.is_submitted():
         return _page(loaded, form, seat, deal, None, None)
-    if _wants_json():
-        return _save_json(loaded, deal, form, seat, position)
     saving = request.form.get("action") == "save"
     stale = saving and _stale(form, loaded)
     if stale:
