@@ -157,11 +157,22 @@ def main() -> None:
         def floor_page() -> None:
             assert floor.get("/").status_code == 200
 
+        view = re.search(r"/v/([A-Za-z0-9_-]+)", table.client.get(f"/g/{token}").get_data(True))
+        assert view is not None
+
+        def follower_page() -> None:
+            response = table.client.get(f"/v/{view.group(1)}", headers={"X-Follow": "1"})
+            assert response.status_code == 200
+            response.get_data()
+
         table.page()  # warm up: templates compiled, imports done
         floor_page()
+        follower_page()
         page_ms, floor_ms = median_ms(table.page), median_ms(floor_page)
+        follower_ms = median_ms(follower_page)
         page_cpu = min(cpu_ms(table.page) for _ in range(REPEAT))
         floor_cpu = min(cpu_ms(floor_page) for _ in range(REPEAT))
+        follower_cpu = min(cpu_ms(follower_page) for _ in range(REPEAT))
 
         def fresh_game_page() -> None:
             # As after a restart: nothing of this state computed yet (the sheet is kept).
@@ -176,10 +187,14 @@ def main() -> None:
     med = statistics.median
     deals = len(data["deals"])
     print(f"{deals}–{deals + REPEAT} deals; wall times are medians of {REPEAT}, CPU the fastest")
+    print(f"minimal Flask + SQLite page: {floor_ms:.2f} ms (CPU {floor_cpu:.2f})")
     print(
-        f"game page: {page_ms:.1f} ms (CPU {page_cpu:.1f}); minimal Flask + SQLite page "
-        f"{floor_ms:.2f} ms (CPU {floor_cpu:.2f}): {page_ms / floor_ms:.1f}× "
-        f"(CPU {page_cpu / floor_cpu:.1f}×; bar ≤ 4×)"
+        f"game page, the scorer's: {page_ms:.1f} ms (CPU {page_cpu:.1f}): "
+        f"{page_ms / floor_ms:.1f}× the floor (CPU {page_cpu / floor_cpu:.1f}×; bar ≤ 4×)"
+    )
+    print(
+        f"game page, a follower's: {follower_ms:.2f} ms (CPU {follower_cpu:.2f}): "
+        f"{follower_ms / floor_ms:.1f}× the floor (CPU {follower_cpu / floor_cpu:.1f}×; bar ≤ 4×)"
     )
     print(
         f"save (POST + redirect + page): {med(timed['save']):.1f} ms (CPU fastest "

@@ -150,3 +150,31 @@ def test_the_script_previews_and_saves_a_correction_and_a_deal_with_their_own_fi
     assert [d["type"] for d in stored] == ["correction", "contract"]
     assert stored[0]["entries"] == [{"player": "Boris", "hill": 2}]
     assert stored[1]["tricks"] == {"Anna": 7, "Boris": 2, "Vera": 1}
+
+
+def test_the_follower_page_is_drawn_once_per_state_language_and_address(web: Web) -> None:
+    from scorekeeper import games
+
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players)
+    view = re.search(r"/v/([A-Za-z0-9_-]+)", web.get(f"/g/{token}").html)
+    assert view is not None
+    url = f"/v/{view.group(1)}"
+    first = web.get(url).html
+    assert web.get(url).html == first  # the kept drawing
+    kept = [k for s in games._KEPT.values() for k in s._memo if k[:1] == ("follower page",)]
+    assert len(kept) == 1
+    russian = web.get(url, headers={"Accept-Language": "ru"}).html
+    assert "Пуля" in russian or "пул" in russian.lower()
+    assert russian != first and web.get(url).html == first
+    # A change: the followers see the new state, not the kept page of the old one.
+    web.play(token, players, "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
+    after = web.get(url, headers={"X-Follow": "1"}).html
+    assert after != first and "Anna" in after
+    assert web.get(url, headers={"X-Follow": "1"}).html == after
+    # Odd query strings are answered, but not kept.
+    before = sum(1 for s in games._KEPT.values() for k in s._memo if k[:1] == ("follower page",))
+    for n in range(12):
+        web.get(f"{url}?x={n}")
+    after_odd = sum(1 for s in games._KEPT.values() for k in s._memo if k[:1] == ("follower page",))
+    assert after_odd == before

@@ -10,7 +10,17 @@ import json
 import re
 import threading
 
-from flask import current_app, flash, redirect, render_template, request, send_file, url_for
+from flask import (
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -31,6 +41,35 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
+    key = _follower_page_key(loaded)
+    if key is None:
+        return _game_page(loaded)
+    return loaded.kept(key, lambda: _game_page(loaded))
+
+
+FOLLOWER_PAGES = 8
+"""Drawings of one state's read-only page kept at most (languages × addresses)."""
+
+
+def _follower_page_key(loaded: Loaded) -> tuple[object, ...] | None:
+    """What the read-only page of this state is drawn from, when it can be kept: every
+    phone following the game asks for the same page after each change. None for the
+    scorer's page (its forms carry one-time keys) or a page with a message to show."""
+    if loaded.editable or session.get("_flashes") or set(request.args) - {"lang"}:
+        return None
+    key = (
+        "follower page",
+        get_locale(),
+        request.path,
+        request.host_url,
+        "X-Follow" in request.headers,
+        bool(g.get("chart_later")),
+    )
+    kept = sum(1 for k in loaded._memo if isinstance(k, tuple) and k[:1] == key[:1])
+    return key if key in loaded._memo or kept < FOLLOWER_PAGES else None
+
+
+def _game_page(loaded: Loaded) -> str:
     version = loaded.record.version
     return render_template(
         "game.html",
