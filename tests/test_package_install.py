@@ -83,6 +83,24 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     started = time.monotonic()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    wheel = build_the_wheel_from_a_clean_copy(tmp_path, env)
+    venv = install_it_in_a_fresh_venv(tmp_path, wheel, env)
+    installed = time.monotonic() - started
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cli = venv / "bin" / "scorekeeper"
+    assert "usage: scorekeeper" in run(venv / "bin" / "python", "-m", "scorekeeper", "--help",
+                                       cwd=elsewhere, env=env).stdout  # fmt: skip
+    token = serve_a_game_and_take_its_file(tmp_path, cli, elsewhere, env)
+    the_command_line_works_on_it(cli, token, elsewhere / "game.json", elsewhere, env)
+    print(
+        f"wheel built and installed in {installed:.0f} s; whole test {time.monotonic() - started:.0f} s"
+    )
+
+
+def build_the_wheel_from_a_clean_copy(tmp_path: Path, env: dict[str, str]) -> Path:
+    """The wheel carries the templates, the static files and the compiled translations."""
     source = clean_copy(tmp_path / "clone")
     assert not list(source.rglob("*.mo")), "a fresh clone has no compiled translations"
 
@@ -101,19 +119,23 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     ):
         assert needed in names, needed
     assert not (source / "build").exists() or "build/" in (ROOT / ".gitignore").read_text()
+    return wheel
 
+
+def install_it_in_a_fresh_venv(tmp_path: Path, wheel: Path, env: dict[str, str]) -> Path:
+    """The wheel and its dependencies (pinned by constraints.txt) in a new venv: the venv."""
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
     run(venv / "bin" / "pip", "install", "-q", "-c", ROOT / "constraints.txt", wheel,
         cwd=tmp_path, env=env)  # fmt: skip
-    installed = time.monotonic() - started
+    return venv
 
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    cli = venv / "bin" / "scorekeeper"
-    assert "usage: scorekeeper" in run(venv / "bin" / "python", "-m", "scorekeeper", "--help",
-                                       cwd=elsewhere, env=env).stdout  # fmt: skip
 
+def serve_a_game_and_take_its_file(
+    tmp_path: Path, cli: Path, elsewhere: Path, env: dict[str, str]
+) -> str:
+    """`scorekeeper serve` from another directory: a phone starts a game and sees its sheet,
+    its PDF and its Russian page; its game file is saved as elsewhere/game.json. The token."""
     port = free_port()
     log = (tmp_path / "serve.log").open("wb")
     server = subprocess.Popen(
@@ -125,27 +147,12 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     )
     try:
         phone = Client(port)
-        for _ in range(400):
-            try:
-                if phone.get("/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None, (tmp_path / "serve.log").read_text()
-            time.sleep(0.05)
+        wait_until_it_answers(phone, server, tmp_path / "serve.log")
         status, home = phone.get("/")
         assert status == 200 and b"Pulka" in home
         status, css = phone.get("/static/app.css")
         assert status == 200 and len(css) > 1000
-
-        status, page = phone.get("/new")
-        form = next(f for f in forms_of(page.decode()) if f.id == "new-game")
-        body = urllib.parse.urlencode(fill_new_game(form, PLAYERS).data(), doseq=True).encode()
-        status, headers, _ = phone.request(
-            "POST", "/new", body, "application/x-www-form-urlencoded"
-        )
-        assert status == 302, (tmp_path / "serve.log").read_text()[-2000:]
-        token = urllib.parse.urlsplit(headers["Location"]).path.rsplit("/", 1)[-1]
+        token = start_a_game(phone, tmp_path / "serve.log")
 
         status, game = phone.get(f"/g/{token}")
         assert status == 200 and all(name.encode() in game for name in PLAYERS)
@@ -155,14 +162,40 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
         assert status == 200 and "Пулька".encode() in russian
         status, data = phone.get(f"/g/{token}/game.json")
         assert status == 200
-        game_file = elsewhere / "game.json"
-        game_file.write_bytes(data)
+        (elsewhere / "game.json").write_bytes(data)
     finally:
         server.terminate()
         server.wait(timeout=20)
         log.close()
+    return token
 
-    # The command line, from the install, in a directory with no checkout in sight.
+
+def wait_until_it_answers(phone: Client, server: subprocess.Popen[bytes], log: Path) -> None:
+    """Poll /healthz until it says 200 (the server must not have died meanwhile)."""
+    for _ in range(400):
+        try:
+            if phone.get("/healthz")[0] == 200:
+                break
+        except OSError:
+            pass
+        assert server.poll() is None, log.read_text()
+        time.sleep(0.05)
+
+
+def start_a_game(phone: Client, log: Path) -> str:
+    """Fill and send the new game form; returns the new game's edit token."""
+    status, page = phone.get("/new")
+    form = next(f for f in forms_of(page.decode()) if f.id == "new-game")
+    body = urllib.parse.urlencode(fill_new_game(form, PLAYERS).data(), doseq=True).encode()
+    status, headers, _ = phone.request("POST", "/new", body, "application/x-www-form-urlencoded")
+    assert status == 302, log.read_text()[-2000:]
+    return urllib.parse.urlsplit(headers["Location"]).path.rsplit("/", 1)[-1]
+
+
+def the_command_line_works_on_it(
+    cli: Path, token: str, game_file: Path, elsewhere: Path, env: dict[str, str]
+) -> None:
+    """The command line, from the install, in a directory with no checkout in sight."""
     exported = run(cli, "export", token, "--lang", "ru", cwd=elsewhere, env=env).stdout.strip()
     assert Path(elsewhere, exported).read_bytes().startswith(b"%PDF")
     text = run(cli, "score", game_file, "--format", "text", "--lang", "ru",
@@ -172,6 +205,3 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     assert data["players"] == PLAYERS
     imported = run(cli, "import", game_file, cwd=elsewhere, env=env).stdout
     assert "edit: /g/" in imported and "http" not in imported.split("edit:")[1].split("\n")[0]
-    print(
-        f"wheel built and installed in {installed:.0f} s; whole test {time.monotonic() - started:.0f} s"
-    )

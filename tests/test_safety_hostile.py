@@ -314,16 +314,8 @@ def test_every_write_through_the_read_only_link_is_refused(
     assert state(store, token) == before
 
 
-def test_every_form_refuses_a_post_without_its_csrf_token(
-    app: Flask, web: Web, store: Store, db_path: Path
-) -> None:
-    token = web.new_game(PLAYERS)
-    web.play(token, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
-    web.play(token, PLAYERS, "misere", declarer="Boris", tricks={"Boris": 0})
-    undo = web.get(f"/g/{token}/undo")
-    assert web.submit(undo, undo.form()).status == 302  # something to restore
-    deal = store.get_game(token).deals[0]
-    revision = store.revisions(token)[0]
+def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[], dict[str, Any]]]:
+    """Each form of the game, filled in as it would be written: endpoint → its data."""
 
     def deal_save(url: str) -> dict[str, list[str]]:
         page = web.get(url)
@@ -343,8 +335,7 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
     def page_form(url: str, which: str = "") -> Callable[[], dict[str, list[str]]]:
         return lambda: web.get(url).form(which).data()
 
-    # Each form filled in as it would be written, but for its CSRF token.
-    sources: dict[str, Callable[[], dict[str, Any]]] = {
+    return {
         "main.new_game": new_game,
         "main.import_game": lambda: {
             **web.get("/import").form().data(),
@@ -357,8 +348,8 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         "games.extend": lambda: {**page_form(f"/g/{token}", "/finish")(), "pool_target": ["20"]},
         "deals.new": lambda: deal_save(f"/g/{token}/deal/new"),
         "deals.check": lambda: deal_save(f"/g/{token}/deal/new"),
-        "deals.edit": lambda: deal_save(f"/g/{token}/deal/{deal.id}/edit"),
-        "deals.delete": page_form(f"/g/{token}/deal/{deal.id}/delete"),
+        "deals.edit": lambda: deal_save(f"/g/{token}/deal/{deal_id}/edit"),
+        "deals.delete": page_form(f"/g/{token}/deal/{deal_id}/delete"),
         "deals.undo": page_form(f"/g/{token}/undo"),
         "deals.restore": page_form(f"/g/{token}/history", "/restore/"),
         "main.forget": page_form("/", "/forget"),
@@ -366,12 +357,30 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
         "games.delete_game": page_form(f"/g/{token}/delete"),
         "games.restore_game": page_form(f"/g/{token}/links", "/links/view"),
     }
+
+
+def another_browsers_csrf_token(app: Flask) -> str:
+    """The CSRF token another browser was given, with a session of its own."""
+    other = app.test_client()
+    other.get("/new")
+    with other.session_transaction() as session:
+        return str(session["csrf_token"])
+
+
+def test_every_form_refuses_a_post_without_its_csrf_token(
+    app: Flask, web: Web, store: Store, db_path: Path
+) -> None:
+    token = web.new_game(PLAYERS)
+    web.play(token, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
+    web.play(token, PLAYERS, "misere", declarer="Boris", tricks={"Boris": 0})
+    undo = web.get(f"/g/{token}/undo")
+    assert web.submit(undo, undo.form()).status == 302  # something to restore
+    deal = store.get_game(token).deals[0]
+    revision = store.revisions(token)[0]
+    sources = forms_as_written(web, token, deal.id)
     values = {"token": token, "deal_id": deal.id, "revision_id": revision.id, "which": "edit"}
     before, games = state(store, token), count_games(db_path)
-    other = app.test_client()
-    other.get("/new")  # another browser, with a CSRF token of its own
-    with other.session_transaction() as session:
-        foreign = session["csrf_token"]
+    foreign = another_browsers_csrf_token(app)
     for rule in _post_routes(app):
         if rule.endpoint.startswith("company."):
             continue  # a company's forms: test_web_company.py

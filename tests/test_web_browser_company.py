@@ -89,6 +89,16 @@ def row(page: Any, player: str) -> Any:
 def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone, chromium):
     company = served_company(real_server)
     url = f"{real_server.url}/c/{company.edit_token}"
+    the_company_page_fits_the_phone(phone, url)
+    game = start_the_second_evening_in_two_taps(phone, real_server)
+    play_a_deal_and_finish(phone, game)
+    the_standings_follow(phone, url, real_server, company.edit_token)
+    the_chart_follows_the_dark_theme(chromium, url)
+    a_fresh_phone_sees_nothing_of_the_company(chromium, real_server, company)
+
+
+def the_company_page_fits_the_phone(phone: Any, url: str) -> None:
+    """The company's page at a phone's size, one evening played."""
     phone.goto(url)
     shot(phone, "company-light")
     no_overflow(phone)
@@ -97,6 +107,10 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
     assert unnamed_controls(phone) == []
     shot(phone, "company-light")
     assert row(phone, "Anna").get_attribute("data-evenings") == "1"
+
+
+def start_the_second_evening_in_two_taps(phone: Any, server: Any) -> Any:
+    """New evening (the last evening's players are ticked), Start: the game it made."""
     taps = 0
     with phone.expect_navigation():
         phone.locator("#new-evening").click()  # the last evening's players are ticked
@@ -108,10 +122,15 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
     taps += 1
     assert taps == 2 and "/g/" in phone.url
     game_token = phone.url.rsplit("/", 1)[-1]
-    with Store(real_server.db) as store:
+    with Store(server.db) as store:
         game = store.get_game(game_token)
     assert sorted(game.players) == ["Anna", "Boris", "Vera"]
     assert game.options["stake"] == "0.5"  # the company's stake, not a default
+    return game
+
+
+def play_a_deal_and_finish(phone: Any, game: Any) -> None:
+    """One contract played and saved (the chart draws it), then the evening finished."""
     phone.locator("#next-deal").click()
     phone.wait_for_selector("#deal-form")
     others = [p for p in game.players if p != "Anna"]
@@ -130,8 +149,12 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
         phone.locator(".finish-now button").click()
     with phone.expect_navigation():  # Finish asks first
         phone.locator("#finish-confirm button[type=submit]").click()
+
+
+def the_standings_follow(phone: Any, url: str, server: Any, token: str) -> None:
+    """Back on the company's page: two evenings each, and Anna's money as settled."""
     phone.goto(url)
-    expected = money_now(real_server, company.edit_token)
+    expected = money_now(server, token)
     assert row(phone, "Anna").get_attribute("data-evenings") == "2"
     assert row(phone, "Boris").get_attribute("data-evenings") == "2"
     money = row(phone, "Anna").locator("td").nth(1).inner_text()
@@ -143,6 +166,8 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
     assert sticking_out(phone) == []
     shot(phone, "company-ru")
 
+
+def the_chart_follows_the_dark_theme(chromium: Any, url: str) -> None:
     dark = chromium.new_context(viewport=SMALL_PHONE, color_scheme="dark")
     try:
         page = dark.new_page()
@@ -155,14 +180,18 @@ def test_second_evening_in_two_taps_and_the_standings_follow(real_server, phone,
     finally:
         dark.close()
 
+
+def a_fresh_phone_sees_nothing_of_the_company(
+    chromium: Any, server: Any, company: CompanyRecord
+) -> None:
     fresh = chromium.new_context(viewport=SMALL_PHONE)
     try:
         page = fresh.new_page()
-        page.goto(f"{real_server.url}/")
+        page.goto(f"{server.url}/")
         html = page.content()
         assert "Fridays" not in html and company.edit_token not in html
         assert company.view_token not in html
-        page.goto(f"{real_server.url}/new")
+        page.goto(f"{server.url}/new")
         assert "Anna" not in page.content()
     finally:
         fresh.close()

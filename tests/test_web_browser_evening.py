@@ -496,6 +496,20 @@ def test_the_evening_in_the_phone_language(
     """The phone asks for Russian or Ukrainian: every screen of the evening is in it."""
     from playwright.sync_api import expect
 
+    scorer, follower, server = phones.scorer, phones.follower, phones.server
+    token = start_the_evening_in_the_language(phones, words)
+    the_first_deal_in_the_language(phones, words)
+    four_more_deals_counted_in_the_language(phones, words)
+    on_page = finish_and_settle_in_the_language(phones, words)
+    scorer.goto(f"{server}/g/{token}")
+    game_file = download(scorer, ".links a[href$='/game.json']", tmp_path)
+    assert on_page == settlement_from_the_cli(game_file)
+    expect(follower.locator(".finished")).to_be_visible(timeout=LIVE)
+    assert phones.problems == []
+
+
+def start_the_evening_in_the_language(phones: Phones, words: dict[str, str]) -> str:
+    """Home, the new game form and the sheet in the phone's language; the follower joins."""
     scorer, follower, server, lang = phones.scorer, phones.follower, phones.server, phones.lang
     scorer.goto(server + "/")
     assert scorer.get_attribute("html", "lang") == lang
@@ -510,7 +524,12 @@ def test_the_evening_in_the_phone_language(
         words["whists"],
     ]
     follower.goto(scorer.locator(".view-link").get_attribute("href") or "")
+    return token
 
+
+def the_first_deal_in_the_language(phones: Phones, words: dict[str, str]) -> None:
+    """The deal form's taps, a half-whist, and the saved deal counted on both phones."""
+    scorer, follower, lang = phones.scorer, phones.follower, phones.lang
     phones.next_deal()
     assert scorer.inner_text('#kind .tap[data-value="misere"]') == words["misere"]
     assert scorer.inner_text('#kind .tap[data-value="allpass"]') == words["allpass"]
@@ -528,6 +547,10 @@ def test_the_evening_in_the_phone_language(
     phones.follower_sees_the_sheet()
     assert words["one"] in follower.inner_text(".game-head")
 
+
+def four_more_deals_counted_in_the_language(phones: Phones, words: dict[str, str]) -> None:
+    """An all-pass, a misère, a contract and a correction; the sheet still fits the phone."""
+    scorer, follower, lang = phones.scorer, phones.follower, phones.lang
     phones.play("allpass", tricks={"Anna": 1, "Boris": 4, "Vera": 5})
     assert words["two"] in scorer.inner_text(".game-head")
     phones.follower_sees_the_sheet()
@@ -547,6 +570,10 @@ def test_the_evening_in_the_phone_language(
     shot(scorer, f"{lang}-02-sheet")
     shot(follower, f"{lang}-03-follower")
 
+
+def finish_and_settle_in_the_language(phones: Phones, words: dict[str, str]) -> dict[str, Any]:
+    """Finish, confirm, open the settlement: the settlement as the page shows it."""
+    scorer, lang = phones.scorer, phones.lang
     with scorer.expect_navigation():
         scorer.locator(".finish-now button").click()
     with scorer.expect_navigation():
@@ -561,8 +588,4 @@ def test_the_evening_in_the_phone_language(
     on_page = settlement_on_the_page(scorer, lang)
     # Money in the locale's own form: a decimal comma.
     assert re.search(r"\d,\d\d", scorer.inner_text(".result")), scorer.inner_text(".result")
-    scorer.goto(f"{server}/g/{token}")
-    game_file = download(scorer, ".links a[href$='/game.json']", tmp_path)
-    assert on_page == settlement_from_the_cli(game_file)
-    expect(follower.locator(".finished")).to_be_visible(timeout=LIVE)
-    assert phones.problems == []
+    return on_page
