@@ -144,6 +144,19 @@ def page_weight(client: Any, token: str) -> tuple[int, int]:
     return len(html), linked
 
 
+def follower(client: Any, token: str) -> Any:
+    """A phone following the game by its read-only link: its reload after a change."""
+    view = re.search(r"/v/([A-Za-z0-9_-]+)", client.get(f"/g/{token}").get_data(True))
+    assert view is not None
+
+    def page() -> None:
+        response = client.get(f"/v/{view.group(1)}", headers={"X-Follow": "1"})
+        assert response.status_code == 200
+        response.get_data()
+
+    return page
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
@@ -157,14 +170,7 @@ def main() -> None:
         def floor_page() -> None:
             assert floor.get("/").status_code == 200
 
-        view = re.search(r"/v/([A-Za-z0-9_-]+)", table.client.get(f"/g/{token}").get_data(True))
-        assert view is not None
-
-        def follower_page() -> None:
-            response = table.client.get(f"/v/{view.group(1)}", headers={"X-Follow": "1"})
-            assert response.status_code == 200
-            response.get_data()
-
+        follower_page = follower(table.client, token)
         table.page()  # warm up: templates compiled, imports done
         floor_page()
         follower_page()
