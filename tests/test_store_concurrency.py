@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import multiprocessing
+import os
 import sqlite3
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,6 +127,43 @@ def test_a_writer_waits_for_a_short_lock_instead_of_failing(tmp_path: Path) -> N
     finally:
         other.close()
     assert (created, after.version) == (True, 2)
+
+
+def test_another_server_process_writing_the_same_file_is_waited_for_in_turn(
+    tmp_path: Path,
+) -> None:
+    """The processes of `serve --workers` take turns on an flock of the database's folder:
+    a writer waits while another process holds the turn, and goes as soon as it is free."""
+    path = tmp_path / "games.db"
+    game = new_game(path)
+    ready, go = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.get_context("fork").Process(
+        target=_hold_the_turn, args=(str(tmp_path), ready, go)
+    )
+    holder.start()
+    try:
+        assert ready.wait(10)
+        with Store(path, busy_timeout_ms=200) as store:
+            with pytest.raises(StorageUnavailable, match="busy"):
+                store.add_deal(game.edit_token, {"type": "redeal"}, base_version=1)
+            go.set()
+            holder.join(10)
+            after, _, created = store.add_deal(game.edit_token, {"type": "redeal"}, base_version=1)
+    finally:
+        go.set()
+        holder.join(10)
+    assert (created, after.version) == (True, 2)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("games.db-")) == [
+        "games.db"
+    ]  # no lock file left behind
+
+
+def _hold_the_turn(folder: str, ready: Any, go: Any) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    ready.set()
+    go.wait(10)
+    os.close(fd)
 
 
 def test_backup_while_another_thread_writes_is_consistent(tmp_path: Path) -> None:
