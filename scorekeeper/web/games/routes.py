@@ -13,7 +13,6 @@ import threading
 from flask import (
     current_app,
     flash,
-    g,
     redirect,
     render_template,
     request,
@@ -63,7 +62,6 @@ def _follower_page_key(loaded: Loaded) -> tuple[object, ...] | None:
         request.path,
         request.host_url,
         "X-Follow" in request.headers,
-        bool(g.get("chart_later")),
     )
     kept = sum(1 for k in loaded._memo if isinstance(k, tuple) and k[:1] == key[:1])
     return key if key in loaded._memo or kept < FOLLOWER_PAGES else None
