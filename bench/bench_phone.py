@@ -37,22 +37,15 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from scorekeeper import gamefile
-from scorekeeper.games import create_from_game
-from scorekeeper.sample import random_game
-from scorekeeper.store import Store
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.browser
+
+from scorekeeper import gamefile  # noqa: E402
+from scorekeeper.games import create_from_game  # noqa: E402
+from scorekeeper.sample import random_game  # noqa: E402
+from scorekeeper.store import Store  # noqa: E402
+from tests.browser import launch  # noqa: E402  (the same Chromium, the same flags)
 
 SERVE = Path(sys.executable).with_name("scorekeeper")
-CHROMIUM = next(
-    (p for p in ("/usr/bin/chromium", "/usr/lib/chromium/chromium") if Path(p).exists()), None
-)
-ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-gpu",
-]
 VIEWPORT = {"width": 375, "height": 667}
 KB = 1024
 NETWORK = {
@@ -316,7 +309,6 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list every request")
     parser.add_argument("--only", choices=("paint", "save", "idle"), help="measure one thing")
     args = parser.parse_args()
-    assert CHROMIUM, "Chromium is needed: apt-get install chromium"
     folder = Path(tempfile.mkdtemp(prefix="bench-phone-"))
     db = folder / "phone.sqlite"
     with Store(db) as store:
@@ -335,7 +327,7 @@ def main() -> None:
         for path in (f"/g/{record.edit_token}", f"/v/{record.view_token}"):  # a warm server,
             urllib.request.urlopen(server + path, timeout=30).read()  # as at a table
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = launch(playwright)
             print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
             print(
                 f"cheap phone: CPU ÷{CPU_SLOWDOWN}, latency {NETWORK['latency']} ms, "

@@ -9,6 +9,7 @@ import io
 import json
 import re
 import threading
+from collections.abc import Callable
 
 from flask import (
     current_app,
@@ -96,6 +97,13 @@ def _etag(loaded: Loaded, kind: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()[:32]
 
 
+def _download(loaded: Loaded, kind: str, make: Callable[[], Response]) -> Response:
+    """A download of this state: a 304 if the phone holds it already, else make()'s answer,
+    tagged with the version so that it is never served stale."""
+    cached = _fresh(loaded, kind)
+    return cached if cached is not None else _no_cache(make(), loaded, kind)
+
+
 def _fresh(loaded: Loaded, kind: str) -> Response | None:
     """A 304 if the phone already holds this version's download, else None."""
     if _etag(loaded, kind) in request.if_none_match:
@@ -128,11 +136,12 @@ def _attachment(data: bytes, mimetype: str, name: str) -> Response:
 @bp.route(GAME + ".json")
 def twin(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
-    cached = _fresh(loaded, "twin")
-    if cached is not None:
-        return cached
-    text = json.dumps(loaded.report(), ensure_ascii=False, indent=2) + "\n"
-    return _no_cache(Response(text, mimetype="application/json"), loaded, "twin")
+
+    def twin_file() -> Response:
+        text = json.dumps(loaded.report(), ensure_ascii=False, indent=2) + "\n"
+        return Response(text, mimetype="application/json")
+
+    return _download(loaded, "twin", twin_file)
 
 
 @bp.route(GAME + "/version")
@@ -151,26 +160,25 @@ def version(mode: str, token: str) -> Response:
 
 @bp.route(GAME + "/chart.svg")
 def chart(mode: str, token: str) -> Response:
-    """The evening's chart alone: the game page a Save answers with fetches it afterwards."""
+    """The evening's chart alone: every game page fetches it after the sheet is shown."""
     from ..company.routes import evening_chart_svg
 
     loaded = open_game(mode, token)
-    cached = _fresh(loaded, "chart")
-    if cached is not None:
-        return cached
-    svg = str(evening_chart_svg(loaded))
-    return _no_cache(Response(svg, mimetype="image/svg+xml"), loaded, "chart")
+    return _download(
+        loaded, "chart", lambda: Response(str(evening_chart_svg(loaded)), mimetype="image/svg+xml")
+    )
 
 
 @bp.route(GAME + "/game.json")
 def download(mode: str, token: str) -> Response:
     loaded = open_game(mode, token)
-    cached = _fresh(loaded, "file")
-    if cached is not None:
-        return cached
-    data = gamefile.dumps(loaded.game).encode()
-    response = _attachment(data, "application/json", _file_name(loaded, "json"))
-    return _no_cache(response, loaded, "file")
+    return _download(
+        loaded,
+        "file",
+        lambda: _attachment(
+            gamefile.dumps(loaded.game).encode(), "application/json", _file_name(loaded, "json")
+        ),
+    )
 
 
 PDF_SLOTS = 2
