@@ -55,30 +55,6 @@ MINUS = "\u2212"
 
 # -- the tables: add a reason, an option or a value here in one line ---------------------------
 
-#: Why an entry was written. A code missing here falls back to the rules' own template.
-#: Parameters are worded by name: contract → "6 БК", tricks/quota → "1 взятка", amounts by Babel.
-REASONS: dict[str, str] = {
-    "made": N_("{contract} made"),
-    "passed": N_("{contract}, both defenders passed"),
-    "half_whist_pool": N_("{contract}, half-whist"),
-    "half_whist": N_("half-whist: {quota} × {per}"),
-    "remise": N_("remise: undertricks {undertricks} × {per}"),
-    "consolation": N_("consolation: undertricks {undertricks} × {per}"),
-    "trick_whists": N_("whists: {tricks} × {per}"),
-    "split_whists": N_("whists halved: {total} ÷ 2, partner {partner}"),
-    "shortfall": N_("short of quota: {tricks} × {per}"),
-    "misere_made": N_("misère made"),
-    "misere_failed": N_("misère: {tricks} × {per}"),
-    "allpass_hill": N_("all-pass: {tricks} × {per}"),
-    "allpass_pool": N_("all-pass: no trick"),
-    "allpass_whists": N_("all-pass: {tricks} × {per}"),
-    "help_pool": N_("pool closed with another's points — {giver}"),
-    "help_whists": N_("helped close the pool: {points} × {per}"),
-    "overflow_hill": N_("pool overflow: {points} off the hill"),
-    "correction": N_("correction: {reason}"),
-    "hussar_hill": N_("{what}; instead of the hill: {points} × {per}"),
-}
-
 #: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
 HUSSAR_REASONS: dict[str, str] = {
     "passed": N_("{contract}, the defender passed"),
@@ -394,7 +370,7 @@ class Words:
         template = None
         if self.hussar:
             template = HUSSAR_REASONS.get(f"{code}/{variant}") or HUSSAR_REASONS.get(code)
-        template = template or REASONS.get(code) or RULES_TEMPLATES.get(code, code)
+        template = template or RULES_TEMPLATES.get(code, code)
         return self._fill(template, reason.params, counted=True)
 
     def problem(self, problem: Problem, *, with_deal: bool = True) -> str:

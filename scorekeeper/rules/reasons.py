@@ -8,7 +8,8 @@ from typing import Any
 
 from .problems import N_
 
-#: English wording of every reason; the web and the PDF translate these templates.
+#: The wording of every reason, as players say it: the web and the PDF translate these
+#: templates and write the numbers of tricks with their noun ("whists: 4 tricks × 2").
 TEMPLATES: dict[str, str] = {
     "made": N_("{contract} made"),
     "passed": N_("{contract}, both defenders passed"),
@@ -16,21 +17,21 @@ TEMPLATES: dict[str, str] = {
     "half_whist": N_("half-whist: {quota} × {per}"),
     "remise": N_("remise: undertricks {undertricks} × {per}"),
     "consolation": N_("consolation: undertricks {undertricks} × {per}"),
-    "trick_whists": N_("whists: tricks {tricks} × {per}"),
-    "split_whists": N_("whists shared with {partner}: {total} ÷ 2"),
-    "shortfall": N_("short of quota: tricks {tricks} × {per}"),
+    "trick_whists": N_("whists: {tricks} × {per}"),
+    "split_whists": N_("whists halved: {total} ÷ 2, partner {partner}"),
+    "shortfall": N_("short of quota: {tricks} × {per}"),
     "misere_made": N_("misère made"),
-    "misere_failed": N_("misère: tricks {tricks} × {per}"),
-    "allpass_hill": N_("all-pass: tricks {tricks} × {per}"),
+    "misere_failed": N_("misère: {tricks} × {per}"),
+    "allpass_hill": N_("all-pass: {tricks} × {per}"),
     "allpass_pool": N_("all-pass: no trick"),
-    "allpass_whists": N_("all-pass: tricks {tricks} × {per}"),
-    "help_pool": N_("pool closed with {giver}'s points"),
+    "allpass_whists": N_("all-pass: {tricks} × {per}"),
+    "help_pool": N_("pool closed with another's points — {giver}"),
     "help_whists": N_("helped close the pool: {points} × {per}"),
     "overflow_hill": N_("pool overflow: {points} off the hill"),
     "correction": N_("correction: {reason}"),
     "penalty": N_("penalty on {contract}: 1 × {per}"),
     "penalty_consolation": N_("penalty on {contract}: consolation 1 × {per}"),
-    "hussar_hill": N_("{what}: {points} × {per} (no hill in Hussar)"),
+    "hussar_hill": N_("{what}; instead of the hill: {points} × {per}"),
 }
 
 
