@@ -230,10 +230,9 @@ def net_points(loaded: Loaded) -> list[dict[str, Fraction]]:
     """Each player's "if it ended now" net after every deal (the evening chart), kept with
     the state; a state saved as the one before plus a deal adds one point to its points."""
     known = cast(list[dict[str, Fraction]], loaded._memo.pop(_POINTS_BEFORE, []))
-    if known and len(known) == len(loaded.sheet.results):
-        # The new point is the settlement of the sheet as it stands: the page has it already.
-        return loaded.kept(_POINTS, lambda: [*known, dict(loaded.settlement.net)])
-    return loaded.kept(_POINTS, lambda: net_after_each_deal(loaded.sheet, known))
+    return loaded.kept(
+        _POINTS, lambda: net_after_each_deal(loaded.sheet, known, loaded.settlement)
+    )
 
 
 def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:

@@ -244,7 +244,9 @@ _COUNTERS = (
 
 
 def net_after_each_deal(
-    sheet: Sheet, known: Sequence[Mapping[str, Fraction]] = ()
+    sheet: Sheet,
+    known: Sequence[Mapping[str, Fraction]] = (),
+    settled: Settlement | None = None,
 ) -> list[dict[str, Fraction]]:
     """Each player's "if it ended now" net after deal 0 (nothing played), 1, 2, … (§6).
 
@@ -252,12 +254,13 @@ def net_after_each_deal(
     of the first k results; each point is that sheet's own settlement. The totals run on
     from one point to the next (one pass over the entries, not one per point). `known`
     may give the points of this log without its last deal (a sheet kept from before it
-    was added): then only the last point is computed.
+    was added): then only the last point is worked out, the sheet's own settlement
+    (`settled`, if it was settled already).
     """
     game = sheet.game
     if known and len(known) == len(sheet.results):
-        last = Sheet(game, sheet.results, sheet.next_dealer, 0, None, _totals=sheet._totals)
-        return [*(dict(point) for point in known), dict(settle(last).net)]
+        last = settled if settled is not None else settle(sheet)
+        return [*(dict(point) for point in known), dict(last.net)]
     totals = _Totals.empty(game)
     totals.dealer_index = game.players.index(sheet.next_dealer)
     points: list[dict[str, Fraction]] = []
