@@ -4,14 +4,13 @@ both use it; no Flask here."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 from scorekeeper import gamefile, report
+from scorekeeper.kept import Kept
 from scorekeeper.rules import (
     DealResult,
     Game,
@@ -98,9 +97,7 @@ class Loaded:
         snapshot = self.record.finished_snapshot
         return self.record.finished and snapshot is not None and snapshot != self.report()
 
-_KEPT: OrderedDict[tuple[object, ...], Loaded] = OrderedDict()
-_KEPT_LOCK = threading.Lock()
-_KEPT_MAX = 32
+_KEPT: Kept[tuple[object, ...], Loaded] = Kept(32)
 
 
 def _key(record: GameRecord) -> tuple[object, ...]:
@@ -119,12 +116,9 @@ def load(record: GameRecord) -> Loaded:
     what was computed from it (Loaded.kept). The sheet is a value: nothing on it changes
     once it is computed. This is the one cache of game states.
     """
-    key = _key(record)
-    with _KEPT_LOCK:
-        kept = _KEPT.get(key)
-        if kept is not None:
-            _KEPT.move_to_end(key)
-            return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
+    kept = _KEPT.get(_key(record))
+    if kept is not None:
+        return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
     game = gamefile.load(file_data(record), check=False)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
@@ -133,10 +127,7 @@ def load(record: GameRecord) -> Loaded:
 
 
 def _keep(loaded: Loaded) -> None:
-    with _KEPT_LOCK:
-        _KEPT[_key(loaded.record)] = loaded
-        while len(_KEPT) > _KEPT_MAX:
-            _KEPT.popitem(last=False)
+    _KEPT.put(_key(loaded.record), loaded)
 
 
 def finished_report(loaded: Loaded) -> dict[str, Any]:

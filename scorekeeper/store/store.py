@@ -11,13 +11,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
 from sqlite_utils import Database
+
+from scorekeeper.kept import Kept
 
 from .errors import (
     BackupOntoItself,
@@ -72,22 +73,12 @@ class _KeptDeals:
     """
 
     def __init__(self, states: int = 64) -> None:
-        self._lock = threading.Lock()
-        self._states: OrderedDict[tuple[str, int, str], list[DealRecord]] = OrderedDict()
-        self._latest: OrderedDict[str, dict[int, DealRecord]] = OrderedDict()
-        self._size = states
-
-    def get(self, key: tuple[str, int, str]) -> list[DealRecord] | None:
-        with self._lock:
-            deals = self._states.get(key)
-            if deals is not None:
-                self._states.move_to_end(key)
-            return deals
+        self.states: Kept[tuple[str, int, str], list[DealRecord]] = Kept(states)
+        self._latest: Kept[str, dict[int, DealRecord]] = Kept(states)
 
     def build(self, key: tuple[str, int, str], rows: list[Row]) -> list[DealRecord]:
         """The deals of the state `key` from its live rows (in order)."""
-        with self._lock:
-            known = self._latest.get(key[0], {})
+        known = self._latest.get(key[0]) or {}
         deals = []
         for position, row in enumerate(rows):
             deal = known.get(row["id"])
@@ -102,13 +93,8 @@ class _KeptDeals:
             elif deal.position != position:
                 deal = replace(deal, position=position)
             deals.append(deal)
-        with self._lock:
-            self._states[key] = deals
-            self._latest[key[0]] = {deal.id: deal for deal in deals}
-            self._latest.move_to_end(key[0])
-            for kept in (self._states, self._latest):
-                while len(kept) > self._size:
-                    kept.popitem(last=False)
+        self.states.put(key, deals)
+        self._latest.put(key[0], {deal.id: deal for deal in deals})
         return deals
 
 
@@ -809,7 +795,7 @@ class Store:
         """Return the GameRecord of a game with its live deals in order."""
         row = self._rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
         state = (str(row["view_token"]), int(row["version"]), str(row["updated_at"]))
-        deals = _KEPT_DEALS.get(state)
+        deals = _KEPT_DEALS.states.get(state)
         if deals is None:
             live = self._rows(
                 "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]

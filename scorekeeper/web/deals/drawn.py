@@ -10,38 +10,20 @@ a refused save) and the form of a saved deal are drawn anew.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Hashable
 
 from flask import render_template, request
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from scorekeeper.games import Loaded
+from scorekeeper.kept import Kept
 from scorekeeper.store import DealRecord
 
 from ..i18n import get_locale
 from .forms import DealForm, Reading, Seat
 
-_T = TypeVar("_T")
-_KEPT: OrderedDict[Hashable, Any] = OrderedDict()
-_LOCK = threading.Lock()
-_SIZE = 256
-
-
-def _kept(key: Hashable, make: Callable[[], _T]) -> _T:
-    with _LOCK:
-        if key in _KEPT:
-            _KEPT.move_to_end(key)
-            return _KEPT[key]  # type: ignore[no-any-return]
-    value = make()
-    with _LOCK:
-        _KEPT[key] = value
-        while len(_KEPT) > _SIZE:
-            _KEPT.popitem(last=False)
-    return value
+_KEPT: Kept[tuple[Hashable, ...], Markup] = Kept(256)
 
 
 def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
@@ -62,12 +44,12 @@ def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
 def table_json(loaded: Loaded, seat: Seat) -> Markup:
     """The seat's rules for the page's script (Table.to_json), as HTML-safe JSON."""
 
-    def rules() -> str:
+    def rules() -> Markup:
         found = seat.to_json()
         del found["number"]
-        return str(htmlsafe_json_dumps(found))
+        return htmlsafe_json_dumps(found)
 
-    kept = _kept(("table", *_seat_key(loaded, seat)), rules)
+    kept = _KEPT.get_or_make(("table", *_seat_key(loaded, seat)), rules)
     # The deal's number is the one thing that differs from deal to deal at the same seat.
     return Markup(f'{{"number": {int(seat.number)}, {kept[1:]}')
 
@@ -83,4 +65,4 @@ def fields(
 
     if request.method != "GET" or reading is not None or deal is not None:
         return draw()
-    return _kept(("fields", get_locale(), *_seat_key(loaded, seat)), draw)
+    return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +26,7 @@ from wtforms import (
 from wtforms.validators import Length
 
 from scorekeeper import wording
+from scorekeeper.kept import Kept
 from scorekeeper.rules import Answer, Problem, Sheet
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
@@ -135,8 +134,7 @@ class _DealBase(WriteForm):
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
 
 
-_CHOICES: OrderedDict[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = OrderedDict()
-_CHOICES_LOCK = threading.Lock()
+_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(256)
 
 
 def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
@@ -153,17 +151,7 @@ def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
         rules.half_whist_levels,
         rules.stalingrad,
     )
-    with _CHOICES_LOCK:
-        found = _CHOICES.get(key)
-        if found is not None:
-            _CHOICES.move_to_end(key)
-            return found
-    found = _choices_of(seat)
-    with _CHOICES_LOCK:
-        _CHOICES[key] = found
-        while len(_CHOICES) > 256:
-            _CHOICES.popitem(last=False)
-    return found
+    return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
 
 
 def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
