@@ -18,10 +18,15 @@ import pytest
 from scorekeeper.store import Store
 
 from .browser import SMALL_PHONE, enter_deal, new_game, save_deal, served_store, shot, table_phone  # noqa: F401 (the store and phone fixtures)
+from .harness import DealWords
 
 pytestmark = pytest.mark.browser
 
 THREE = ["Anna", "Boris", "Vera"]
+#: The deal these tests tap in: Anna plays 6♠, Vera passes, Anna takes six.
+ANNA_SIX: DealWords = {
+    "declarer": "Anna", "contract": "6S", "answers": {"Vera": "pass"}, "tricks": {"Anna": 6}
+}
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 
 
@@ -180,15 +185,7 @@ def test_network_cut_during_save_lands_the_deal_once(phone: Any, store: Store) -
     page, server, problems = phone
     token = new_game(page, server, THREE)
     open_form(page, server, token)
-    enter_deal(
-        page,
-        THREE,
-        "contract",
-        declarer="Anna",
-        contract="6S",
-        answers={"Vera": "pass"},
-        tricks={"Anna": 6},
-    )
+    enter_deal(page, THREE, "contract", **ANNA_SIX)
     # The first Save reaches the server, but its answer is lost on the way back.
     state = {"cut": True}
 
@@ -224,15 +221,7 @@ def test_back_after_save_then_a_change_is_refused_with_the_input_kept(
     page, server, _problems = phone
     token = new_game(page, server, THREE)
     open_form(page, server, token)
-    enter_deal(
-        page,
-        THREE,
-        "contract",
-        declarer="Anna",
-        contract="6S",
-        answers={"Vera": "pass"},
-        tricks={"Anna": 6},
-    )
+    enter_deal(page, THREE, "contract", **ANNA_SIX)
     save_deal(page)
     page.go_back()
     page.wait_for_selector("#deal-form")
