@@ -267,13 +267,7 @@ def _page_after_save(token: str, url: str) -> dict[str, str]:
     if url != url_for("games.show", mode="g", token=token):
         return {}  # an edit leads to the log: that page is fetched as usual
     g.page_path = url
-    # Drawn as the GET after the redirect would draw it: the page's own forms (finish, ...)
-    # start empty with new keys, not filled from this POST's fields (Flask-WTF reads a POST).
-    method, request.method = request.method, "GET"
-    try:
-        page = show("g", token)
-    finally:
-        request.method = method
+    page = show("g", token)
     return {"page": page} if isinstance(page, str) else {}
 
 

@@ -69,18 +69,20 @@ def _follower_page_key(loaded: Loaded) -> tuple[object, ...] | None:
 
 
 def _game_page(loaded: Loaded) -> str:
-    version = loaded.record.version
+    # The page's forms post elsewhere: they start empty with new keys, never filled from the
+    # request (the page a Save answers with is drawn inside that Save's POST).
+    version, empty = loaded.record.version, {"formdata": None}
     return render_template(
         "game.html",
         loaded=loaded,
         summary=game_summary(loaded),
-        finish_form=FinishForm(version=version),
-        reopen_form=ReopenForm(version=version),
-        rescore_form=RescoreForm(version=version),
+        finish_form=FinishForm(version=version, **empty),
+        reopen_form=ReopenForm(version=version, **empty),
+        rescore_form=RescoreForm(version=version, **empty),
         extend_form=ExtendForm(
-            version=version, pool_target=_next_target(loaded.game.options.pool_target)
+            version=version, pool_target=_next_target(loaded.game.options.pool_target), **empty
         ),
-        rematch_form=RematchForm(),
+        rematch_form=RematchForm(**empty),
     )
 
 
