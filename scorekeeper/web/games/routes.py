@@ -41,31 +41,24 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    key = _follower_page_key(loaded)
-    if key is None:
+    if loaded.editable or session.get("_flashes") or set(request.args) - {"lang"}:
+        # The scorer's page (its forms carry one-time keys), a page with a message to show,
+        # an address with odd arguments: drawn for this request only.
         return _game_page(loaded)
-    return loaded.kept(key, lambda: _game_page(loaded))
+    # Every phone following the game asks for the same read-only page after each change:
+    # it is drawn once per state, language and address, and kept with the state.
+    pages: dict[tuple[object, ...], str] = loaded.kept("follower pages", dict)
+    key = (get_locale(), request.path, request.host_url, "X-Follow" in request.headers)
+    page = pages.get(key)
+    if page is None:
+        page = _game_page(loaded)
+        if len(pages) < FOLLOWER_PAGES:
+            pages[key] = page
+    return page
 
 
 FOLLOWER_PAGES = 8
 """Drawings of one state's read-only page kept at most (languages × addresses)."""
-
-
-def _follower_page_key(loaded: Loaded) -> tuple[object, ...] | None:
-    """What the read-only page of this state is drawn from, when it can be kept: every
-    phone following the game asks for the same page after each change. None for the
-    scorer's page (its forms carry one-time keys) or a page with a message to show."""
-    if loaded.editable or session.get("_flashes") or set(request.args) - {"lang"}:
-        return None
-    key = (
-        "follower page",
-        get_locale(),
-        request.path,
-        request.host_url,
-        "X-Follow" in request.headers,
-    )
-    kept = sum(1 for k in loaded._memo if isinstance(k, tuple) and k[:1] == key[:1])
-    return key if key in loaded._memo or kept < FOLLOWER_PAGES else None
 
 
 def _game_page(loaded: Loaded) -> str:
