@@ -9,20 +9,27 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from scorekeeper.rules import InvalidGame, score
 from scorekeeper.rules.problems import N_
 from scorekeeper.wording import Words, locale_from_environment, words_for
 
+#: Names only the type checker reads: `score` imports neither typing nor pathlib (issue 15).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
 LANGS = ("en", "ru", "uk")
-#: Where `export` writes by default: the project's exports/ folder (cwd's for an installed copy).
-EXPORTS = (
-    Path(__file__).resolve().parent.parent / "exports"
-    if (Path(__file__).resolve().parent.parent / "exports").is_dir()
-    else Path("exports")
-)
+
+
+def exports_dir() -> Path:
+    """Where `export` writes by default: the project's exports/ folder (cwd's for an installed
+    copy)."""
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parent.parent / "exports"
+    return project if project.is_dir() else Path("exports")
 
 
 class _Help(argparse.HelpFormatter):
@@ -147,7 +154,8 @@ def _score(args: argparse.Namespace) -> int:
         if args.file == "-":
             text = sys.stdin.buffer.read()
         else:
-            text = Path(args.file).read_bytes()
+            with open(args.file, "rb") as file:
+                text = file.read()
     except OSError as error:
         return _unreadable(words, args.file, error)
     game = None
@@ -173,6 +181,8 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from scorekeeper import config, gamefile
     from scorekeeper.games import load
     from scorekeeper.render.pdf import export_pdf
@@ -212,7 +222,7 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(str(error))
     out = Path(args.out) if args.out else None
     try:
-        path = export_pdf(game, out, exports_dir=EXPORTS, locale=words.locale, **kw)
+        path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
     except OSError as error:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path)
@@ -301,6 +311,8 @@ def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from scorekeeper import config, gamefile
     from scorekeeper.games import create_from_game
     from scorekeeper.store import Store, StoreError
@@ -333,6 +345,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from scorekeeper import config
     from scorekeeper.store import Store, StoreError
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
 
 from scorekeeper.rules import (
     PLAYER_COUNTS,
@@ -20,6 +19,10 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, normalize, normalize_all
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
 
 FORMAT = "scorekeeper-game/1"
 KNOWN_FORMATS = (FORMAT,)
@@ -105,10 +108,12 @@ def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
     return game
 
 
-class _Bad(Protocol):
-    """Notes one problem of the file: its message template, the field, the values named."""
+if TYPE_CHECKING:
 
-    def __call__(self, template: str, field: str | None = None, **params: Any) -> None: ...
+    class _Bad(Protocol):
+        """Notes one problem of the file: its message template, the field, the values named."""
+
+        def __call__(self, template: str, field: str | None = None, **params: Any) -> None: ...
 
 
 def _check_keys(data: Any, bad: _Bad) -> None:

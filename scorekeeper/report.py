@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 from scorekeeper.rules import Settlement, Sheet, settle
 from scorekeeper.wording import ENGLISH, Words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def exact(value: Fraction) -> str:

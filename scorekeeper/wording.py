@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
-from typing import Any
 
 from scorekeeper.rules import (
     AllPassDeal,
@@ -49,7 +47,11 @@ from scorekeeper.rules.options import (
 from scorekeeper.rules.problems import N_, Label
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
-TRANSLATIONS_DIR = Path(__file__).parent / "translations"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+TRANSLATIONS_DIR = os.path.join(os.path.dirname(__file__), "translations")
 LOCALES = ("en", "ru", "uk")
 MINUS = "\u2212"
 
@@ -202,7 +204,7 @@ def translations(locale: str) -> gettext_module.NullTranslations:
         return gettext_module.NullTranslations()
     from babel.support import Translations
 
-    return Translations.load(str(TRANSLATIONS_DIR), [locale])
+    return Translations.load(TRANSLATIONS_DIR, [locale])
 
 
 def words_for(locale: str | None, *, hussar: bool = False) -> Words:

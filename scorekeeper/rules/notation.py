@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
 
 from .contracts import Contract, ContractError
 from .deals import (
@@ -21,6 +20,10 @@ from .deals import (
 from .numbers import AMOUNT, NumberError, read_number
 from .problems import N_, Problem
 from .text import bad_character
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEYS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required keys, optional keys)

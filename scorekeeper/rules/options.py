@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, TypeVar
 
 from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
 from .problems import N_, Label, Problem
 from .text import bad_character, normalize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 
 class Convention(StrEnum):
@@ -370,7 +373,8 @@ def _bool(raw: Any) -> bool:
     return raw
 
 
-_Choice = TypeVar("_Choice", bound=StrEnum)
+if TYPE_CHECKING:
+    _Choice = TypeVar("_Choice", bound=StrEnum)
 
 
 def _choice(choices: type[_Choice]) -> Callable[[Any], _Choice]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from .problems import N_
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The wording of every reason, as players say it: the web and the PDF translate these
 #: templates and write the numbers of tricks with their noun ("whists: 4 tricks × 2").

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
 
 from .contracts import HALF_QUOTA, PERSONAL_QUOTA, QUOTA, VALUE, Contract, Suit
 from .deals import (
@@ -38,6 +38,10 @@ from .options import (
 from .problems import N_, InvalidGame, Problem
 from .reasons import Reason
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class Column(StrEnum):
     """A column of the sheet (§1): a player's pool, his hill, his whists on another player."""
@@ -54,8 +58,9 @@ POOL, HILL, WHISTS = Column.POOL, Column.HILL, Column.WHISTS
 Num = Fraction | int
 
 
-#: Fractions of the whole amounts a sheet mostly holds, made once (a Fraction is immutable).
-_WHOLE: dict[int, Fraction] = {i: Fraction(i) for i in range(-400, 1001)}
+#: Fractions of the whole amounts a sheet holds, each made once (a Fraction is immutable;
+#: bounded, since a file may hold any amount).
+_whole = lru_cache(maxsize=4096)(Fraction)
 
 
 def _num(value: Fraction) -> Num:
@@ -751,7 +756,7 @@ class _Scorer:
         if not amount:
             return
         if type(amount) is int:
-            exact = _WHOLE.get(amount) or Fraction(amount)
+            exact = _whole(amount)
         else:
             assert isinstance(amount, Fraction)  # never a float
             exact = amount

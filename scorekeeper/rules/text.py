@@ -9,7 +9,10 @@ character, or a bidi override that would show "\u202eevil" as "live". Every entr
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Invisible characters that make two equal-looking names differ.
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
