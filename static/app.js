@@ -21,6 +21,25 @@ function show(el, visible) {
   });
 }
 
+/* -- the stylesheet, kept for the next pages ----------------------------------------------- */
+
+// A page that brought its stylesheet inside itself (this phone had not cached it yet) fetches
+// the file once everything has loaded, and a cookie tells the server it is cached: the next
+// pages link it instead of carrying it.
+(function keepStyle() {
+  const style = $("style[data-keep]");
+  if (!style || !window.fetch) return;
+  window.addEventListener("load", function () {
+    fetch(style.getAttribute("data-keep"), { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.blob() : null;
+    }).then(function (body) {
+      if (!body) return;
+      document.cookie = "sk_style=" + style.getAttribute("data-version") + "; path=/; max-age=31536000; SameSite=Lax"
+        + (location.protocol === "https:" ? "; Secure" : "");
+    }).catch(function () {});
+  });
+})();
+
 /* -- copy buttons ------------------------------------------------------------------------ */
 
 function copyButtons(root) {
@@ -162,7 +181,10 @@ const Follow = (function follow() {
 function showPage(html, url) {
   const fresh = new DOMParser().parseFromString(html, "text/html");
   const files = function (doc) {
-    return $$("link[rel=stylesheet], script[src]", doc).map(function (e) { return e.getAttribute("href") || e.getAttribute("src"); }).join(" ");
+    // A stylesheet inside the page is the file it names (data-keep): the same version.
+    return $$("link[rel=stylesheet], style[data-keep], script[src]", doc).map(function (e) {
+      return e.getAttribute("href") || e.getAttribute("data-keep") || e.getAttribute("src");
+    }).join(" ");
   };
   if (!fresh.body || !$("main", fresh) || files(fresh) !== files(document)) return false;
   history.pushState({ swapped: true }, "", url);

@@ -13,6 +13,9 @@
       document.querySelectorAll("link[rel=stylesheet][href], script[src], link[rel=icon][href]").forEach(function (el) {
         urls.push(el.href || el.src);
       });
+      document.querySelectorAll("style[data-keep]").forEach(function (el) {
+        urls.push(new URL(el.getAttribute("data-keep"), location.href).href);
+      });
       if (registration.active) registration.active.postMessage({ type: "keep", urls: urls });
     }).catch(function () {});
   });

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Sheet, score
+
+#: The app's stylesheet, and the CSP source that allows it inside a page (by its hash).
+STYLESHEET = Path(__file__).resolve().parent.parent / "static" / "app.css"
+STYLE_SOURCE = (
+    "'sha256-" + base64.b64encode(hashlib.sha256(STYLESHEET.read_bytes()).digest()).decode() + "'"
+)
 
 
 def game_file(

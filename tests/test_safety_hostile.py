@@ -32,6 +32,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.store import Store
 
 from .harness import Form, Page, Web
+from .helpers import STYLE_SOURCE, STYLESHEET
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"}}
@@ -77,7 +78,9 @@ class _Markup(HTMLParser):
         self.links: list[str] = []
         self.text: list[str] = []
         self.attributes: list[str] = []
+        self.styles: list[str] = []  # the text of each <style> element
         self._script = False
+        self._style = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = {name.lower() for name, _ in attrs}
@@ -85,8 +88,9 @@ class _Markup(HTMLParser):
             self._script = True
             if "src" not in names:
                 self.inline.append(f"<script> without src: {attrs}")
-        if tag == "style":
-            self.inline.append("<style> element")
+        if tag == "style":  # allowed only as the stylesheet itself: see assert_hygienic
+            self._style = True
+            self.styles.append("")
         for name, value in attrs:
             if name.lower().startswith("on"):
                 self.inline.append(f"<{tag} {name}=...>")
@@ -96,14 +100,18 @@ class _Markup(HTMLParser):
                 self.inline.append(f"<{tag} {name}={value!r}>")
             if value is not None:
                 self.attributes.append(value)
-            if name in ("href", "src") and value:
+            if name in ("href", "src", "data-keep") and value:  # data-keep: fetched by app.js
                 self.links.append(value)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script":
             self._script = False
+        if tag == "style":
+            self._style = False
 
     def handle_data(self, data: str) -> None:
+        if self._style:
+            self.styles[-1] += data
         if self._script and data.strip():
             self.inline.append(f"script text {data[:60]!r}")
         self.text.append(data)
@@ -138,8 +146,12 @@ def assert_hygienic(response: TestResponse, url: str) -> None:
     assert "unsafe" not in headers["Content-Security-Policy"], url
     assert headers.get("Referrer-Policy") == "no-referrer", url
     assert headers.get("X-Content-Type-Options") == "nosniff", url
+    # Styles: the app's stylesheet and nothing else, from the site or allowed by its hash.
+    assert policy.get("style-src") == ["'self'", STYLE_SOURCE], url
     if response.mimetype == "text/html":
-        assert markup(response.get_data(as_text=True)).inline == [], url
+        page = markup(response.get_data(as_text=True))
+        assert page.inline == [], url
+        assert all(style == STYLESHEET.read_text(encoding="utf-8") for style in page.styles), url
 
 
 def crawl(client: FlaskClient, starts: list[str], limit: int = 400) -> dict[str, TestResponse]:

@@ -223,3 +223,28 @@ def test_five_players_and_a_house_rule_set_by_taps(phone, store: Store) -> None:
     assert page.locator(".pulka-sector").count() == 5
     no_overflow(page)
     assert problems == []
+
+
+def test_the_first_page_brings_its_stylesheet_and_the_next_ones_link_it(phone) -> None:  # type: ignore[no-untyped-def]
+    page, server, problems = phone
+    page.goto(f"{server}/new", wait_until="load")
+    # The first page carried the stylesheet (no round trip for it), allowed by the CSP.
+    assert page.locator("style[data-keep]").count() == 1
+    assert page.locator("link[rel=stylesheet]").count() == 0
+    styled = page.eval_on_selector(".bar", "el => getComputedStyle(el).backgroundColor")
+    assert styled not in ("rgba(0, 0, 0, 0)", "transparent")  # the sheet applied
+    # Once loaded, the script fetched the file into the cache and said so in a cookie...
+    page.wait_for_function("() => document.cookie.includes('sk_style=')")
+    version = page.get_attribute("style[data-keep]", "data-version")
+    assert f"sk_style={version}" in page.evaluate("document.cookie")
+    # ...so the next page links it, from the cache, and looks the same.
+    page.goto(f"{server}/", wait_until="load")
+    assert page.locator("style[data-keep]").count() == 0
+    assert page.locator("link[rel=stylesheet]").count() == 1
+    assert page.eval_on_selector(".bar", "el => getComputedStyle(el).backgroundColor") == styled
+    cached = page.evaluate(
+        "() => performance.getEntriesByType('resource')"
+        ".filter(e => e.name.includes('/static/app.css')).map(e => e.transferSize)"
+    )
+    assert cached == [0]  # served from the browser's cache, not the network
+    assert problems == []  # no CSP violation, no script error

@@ -13,6 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from .harness import Web
+from .helpers import STYLESHEET
 from .test_serve_https_proxy import Browser, Served
 
 
@@ -102,7 +103,17 @@ def test_pdfs_and_small_replies_are_not_compressed(client: FlaskClient, web: Web
     assert "Content-Encoding" not in version.headers
 
 
+def style_cached(client: FlaskClient) -> str:
+    """The phone says it has the stylesheet cached, as app.js does: the version's cookie."""
+    html = client.get("/").get_data(as_text=True)
+    version = re.search(r'<style data-keep="/static/app\.css\?v=(\w+)" data-version="\1">', html)
+    assert version, "a phone without the cookie gets the stylesheet inside the page"
+    client.set_cookie("sk_style", version.group(1))
+    return version.group(1)
+
+
 def test_static_urls_are_versioned_and_cached_for_a_year(client: FlaskClient) -> None:
+    style_cached(client)
     html = client.get("/").get_data(as_text=True)
     links = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
     assert any(link.startswith("/static/app.css?v=") for link in links)
@@ -128,6 +139,32 @@ def test_static_urls_are_versioned_and_cached_for_a_year(client: FlaskClient) ->
     # A changed file gets a new URL: the hash is the content's.
     manifest = client.get("/manifest.webmanifest").get_json()
     assert all(re.search(r"\?v=[0-9a-f]{12}$", icon["src"]) for icon in manifest["icons"])
+
+
+def test_the_stylesheet_comes_inside_the_page_until_the_phone_has_it(
+    client: FlaskClient, web: Web
+) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    view = re.search(r"/v/([\w-]+)", web.get(f"/g/{token}").html)
+    assert view
+    sheet = STYLESHEET.read_text(encoding="utf-8")
+    for url in ["/", f"/g/{token}", f"/v/{view.group(1)}", f"/g/{token}/deal/new"]:
+        client.delete_cookie("sk_style")
+        first = client.get(url)
+        html = first.get_data(as_text=True)
+        # No round trip for the stylesheet: it is in the page, exactly, allowed by its hash.
+        inside = re.search(r"<style data-keep=[^>]*>(.*?)</style>", html, re.S)
+        assert inside and inside.group(1) == sheet, url
+        assert 'rel="stylesheet"' not in html and "Link" not in first.headers, url
+        version = style_cached(client)
+        later = client.get(url)
+        html = later.get_data(as_text=True)
+        assert "<style" not in html, url
+        assert f'<link rel="stylesheet" href="/static/app.css?v={version}">' in html, url
+        assert later.headers["Link"] == f"</static/app.css?v={version}>; rel=preload; as=style"
+        # A stylesheet changed since the phone cached it: inside the page again.
+        client.set_cookie("sk_style", "000000000000")
+        assert "<style data-keep=" in client.get(url).get_data(as_text=True), url
 
 
 def test_a_compressed_static_file_still_answers_304_to_its_validator(

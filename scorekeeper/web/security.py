@@ -10,11 +10,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .storage import error_page
+from .wire import current_style
 
 CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "default-src 'self'; img-src 'self' data:; style-src 'self'{style}; script-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
+"""Nothing inline but the app's own stylesheet, allowed by its hash (wire.py: a phone that has
+not cached it yet gets it inside the page)."""
 
 
 def cookies_secure(app: Flask) -> bool:
@@ -32,7 +35,10 @@ class _SessionInterface(SecureCookieSessionInterface):
 
 
 def _headers(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = CSP
+    style = current_style()
+    response.headers["Content-Security-Policy"] = CSP.format(
+        style=f" {style.source}" if style else ""
+    )
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["X-Frame-Options"] = "DENY"

@@ -4,22 +4,28 @@
   else gzip) when larger than a packet; PDFs and images, already compressed, never are.
 - `url_for('static', ...)` adds `?v=<hash of the file>`: a URL names one version of the
   file, so it may be cached for a year (`immutable`); a changed file gets a new URL.
-- An HTML page names its stylesheet in a `Link: rel=preload` header, so the browser fetches
-  it while the page is still arriving.
+- The stylesheet holds back a page's first paint. A phone that has not got it yet (no
+  `sk_style` cookie naming its version) gets it inside the page, in a `<style>` the CSP
+  allows by its hash, saving a round trip; once the page has loaded, app.js fetches the file
+  into the browser's cache and sets the cookie, and later pages link it. Such a page names
+  the stylesheet in a `Link: rel=preload` header too.
 - `/sw.js`, the offline shell's service worker, is served from the root so it may control
   every page, and never cached so an update reaches the phones.
 """
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request, send_file, url_for
+from markupsafe import Markup
 
 COMPRESSIBLE = {
     "text/html",
@@ -67,6 +73,46 @@ def _static_version(folder: str, filename: str, _period: int) -> str | None:
     return _digest(path, stat.st_mtime_ns, stat.st_size)
 
 
+STYLESHEET = "app.css"
+STYLE_COOKIE = "sk_style"
+"""Set by app.js to the stylesheet's version once the browser has the file cached."""
+
+
+@dataclass(frozen=True)
+class InlineStyle:
+    """The stylesheet as a page carries it: its text, its version, its CSP source."""
+
+    text: Markup
+    version: str
+    source: str
+
+
+def style_inline() -> bool:
+    """Whether this request's page carries the stylesheet itself (the phone has not said it
+    has the current version cached)."""
+    return request.cookies.get(STYLE_COOKIE) != static_version(STYLESHEET)
+
+
+def inline_style() -> InlineStyle | None:
+    """The stylesheet to put inside the page, or None when the page should link it."""
+    return current_style() if style_inline() else None
+
+
+def current_style() -> InlineStyle | None:
+    """The stylesheet's current version as an inline style (None without one)."""
+    folder = current_app.static_folder
+    version = static_version(STYLESHEET)
+    return _inline(folder, version) if folder and version else None
+
+
+@lru_cache(maxsize=4)
+def _inline(folder: str, version: str) -> InlineStyle:
+    data = Path(folder, STYLESHEET).read_bytes()
+    digest = base64.b64encode(hashlib.sha256(data).digest()).decode()
+    # Our own file: nothing in it is escaped (a ">" of a selector must stay one).
+    return InlineStyle(Markup(data.decode("utf-8")), version, f"'sha256-{digest}'")
+
+
 def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
     if endpoint == "static" and "filename" in values and "v" not in values:
         version = static_version(values["filename"])
@@ -104,10 +150,10 @@ def _after(response: Response) -> Response:
             response.cache_control.no_cache = True
         # Cache-Control decides; `response.expires = None` would write "now", not remove it.
         response.headers.pop("Expires", None)
-    if response.status_code == 200 and response.mimetype == "text/html":
-        # The stylesheet holds back the first paint: named in the headers, a browser asks
-        # for it while the page itself is still arriving (a round trip sooner on a slow link).
-        style = url_for("static", filename="app.css")
+    if response.status_code == 200 and response.mimetype == "text/html" and not style_inline():
+        # A page that links its stylesheet names it in the headers: a browser that lost it
+        # from its cache asks for it while the page itself is still arriving.
+        style = url_for("static", filename=STYLESHEET)
         response.headers.add("Link", f"<{style}>; rel=preload; as=style")
     _compress(response)
     return response
@@ -163,6 +209,7 @@ def service_worker() -> Response:
 def init_app(app: Flask) -> None:
     """Version the static URLs, set their cache lifetimes, compress, serve /sw.js."""
     app.url_defaults(_versioned_static)
+    app.jinja_env.globals["inline_style"] = inline_style
     app.after_request(_after)
     if Path(app.static_folder or "", "sw.js").is_file():
         app.add_url_rule("/sw.js", "service_worker", service_worker)

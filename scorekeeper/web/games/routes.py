@@ -31,6 +31,7 @@ from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, words
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm
+from ..wire import style_inline
 from . import bp
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import game_summary, settlement_text
@@ -46,9 +47,11 @@ def show(mode: str, token: str) -> str | Response:
         # an address with odd arguments: drawn for this request only.
         return _game_page(loaded)
     # Every phone following the game asks for the same read-only page after each change:
-    # it is drawn once per state, language and address, and kept with the state.
+    # it is drawn once per state, language, address and way of carrying the stylesheet, and
+    # kept with the state.
     pages: dict[tuple[object, ...], str] = loaded.kept("follower pages", dict)
-    key = (get_locale(), request.path, request.host_url, "X-Follow" in request.headers)
+    key = (get_locale(), request.path, request.host_url, "X-Follow" in request.headers,
+           style_inline())
     page = pages.get(key)
     if page is None:
         page = _game_page(loaded)
