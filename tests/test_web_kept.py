@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+from flask import Flask
+
 from scorekeeper.store import Store
 
 from .harness import DealWords, Web
@@ -180,4 +182,34 @@ def _follower_pages() -> int:
     """Read-only pages kept, over every kept state."""
     from scorekeeper import games
 
-    return sum(len(state._memo.get("follower pages", {})) for state in games._KEPT.values())
+    return sum(
+        1
+        for state in games._KEPT.values()
+        for key in state._memo.get("pages", {})
+        if str(key[0]).startswith("/v/")
+    )
+
+
+def test_the_scorers_page_is_kept_with_new_one_time_values_each_time(
+    web: Web, app: Flask, store: Store
+) -> None:
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players)
+    first, second = web.get(f"/g/{token}"), web.get(f"/g/{token}")
+    one, two = first.form("/finish"), second.form("/finish")
+    # The kept drawing, with a new request key each time: the same page otherwise.
+    assert one.value("request_key") != two.value("request_key")
+    keys = [one.value("request_key"), two.value("request_key")]
+    assert second.html.replace(keys[1] or "", keys[0] or "") == first.html
+    # Another phone with the edit link (another session) gets its own CSRF token in it...
+    other = Web(app.test_client())
+    theirs = other.get(f"/g/{token}").form("/finish")
+    assert theirs.value("csrf_token") != two.value("csrf_token")
+    assert theirs.value("request_key") not in keys
+    # ...which works: its Finish now is accepted, and written once.
+    asked = other.submit(other.get(f"/g/{token}"), theirs, follow=True)
+    assert asked.status == 200 and "Finish the game now?" in asked.text()
+    done = other.submit(asked, asked.form("/finish"), follow=True)
+    assert done.status == 200 and store.get_game(token).finished, done.text()[:800]
+    # The finished game is a new state: a new drawing, with the forms of a finished game.
+    assert web.get(f"/g/{token}").has_form("/reopen")

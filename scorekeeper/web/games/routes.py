@@ -14,6 +14,7 @@ from collections.abc import Callable
 from flask import (
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -22,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_babel import _
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
@@ -30,7 +32,7 @@ from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, words
 from ..storage import get_store
-from ..widgets import RematchForm, WriteForm
+from ..widgets import RematchForm, WriteForm, new_key
 from ..wire import style_inline
 from . import bp
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
@@ -42,44 +44,74 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if loaded.editable or session.get("_flashes") or set(request.args) - {"lang"}:
-        # The scorer's page (its forms carry one-time keys), a page with a message to show,
-        # an address with odd arguments: drawn for this request only.
-        return _game_page(loaded)
-    # Every phone following the game asks for the same read-only page after each change:
-    # it is drawn once per state, language, address and way of carrying the stylesheet, and
-    # kept with the state.
-    pages: dict[tuple[object, ...], str] = loaded.kept("follower pages", dict)
-    key = (get_locale(), request.path, request.host_url, "X-Follow" in request.headers,
-           style_inline())
-    page = pages.get(key)
-    if page is None:
-        page = _game_page(loaded)
-        if len(pages) < FOLLOWER_PAGES:
-            pages[key] = page
-    return page
+    if session.get("_flashes") or set(request.args) - {"lang"}:
+        # A page with a message to show, an address with odd arguments: drawn for this
+        # request only.
+        return _draw(loaded).page
+    # Every phone asks for the same page again and again (each follower after each change,
+    # the scorer between deals): it is drawn once per state, link, language, address and way
+    # of carrying the stylesheet, and kept with the state. The scorer's page has forms whose
+    # one-time values (CSRF token, request keys) are made anew for each request.
+    pages: dict[tuple[object, ...], Drawn] = loaded.kept("pages", dict)
+    path = g.get("page_path", request.path)  # a Save's answer names the page it shows
+    key = (path, get_locale(), request.host_url, "X-Follow" in request.headers, style_inline())
+    drawn = pages.get(key)
+    if drawn is None:
+        drawn = _draw(loaded)
+        if len(pages) < KEPT_PAGES:
+            pages[key] = drawn
+        return drawn.page
+    return drawn.anew()
 
 
-FOLLOWER_PAGES = 8
-"""Drawings of one state's read-only page kept at most (languages × addresses)."""
+KEPT_PAGES = 12
+"""Drawings of one state's page kept at most (links × languages × addresses)."""
 
 
-def _game_page(loaded: Loaded) -> str:
+class Drawn:
+    """A drawn game page and the one-time values in it: its forms' request keys, the CSRF
+    token (of the session it was drawn for)."""
+
+    __slots__ = ("page", "keys", "csrf")
+
+    def __init__(self, page: str, keys: tuple[str, ...], csrf: str | None) -> None:
+        self.page, self.keys, self.csrf = page, keys, csrf
+
+    def anew(self) -> str:
+        """The page for another request: new request keys, this session's CSRF token."""
+        page = self.page
+        for key in self.keys:
+            page = page.replace(key, new_key())
+        if self.csrf:
+            page = page.replace(self.csrf, generate_csrf())
+        return page
+
+
+def _draw(loaded: Loaded) -> Drawn:
     # The page's forms post elsewhere: they start empty with new keys, never filled from the
     # request (the page a Save answers with is drawn inside that Save's POST).
     version, empty = loaded.record.version, {"formdata": None}
-    return render_template(
-        "game.html",
-        loaded=loaded,
-        summary=game_summary(loaded),
-        finish_form=FinishForm(version=version, **empty),
-        reopen_form=ReopenForm(version=version, **empty),
-        rescore_form=RescoreForm(version=version, **empty),
-        extend_form=ExtendForm(
+    forms = {
+        "finish_form": FinishForm(version=version, **empty),
+        "reopen_form": ReopenForm(version=version, **empty),
+        "rescore_form": RescoreForm(version=version, **empty),
+        "extend_form": ExtendForm(
             version=version, pool_target=_next_target(loaded.game.options.pool_target), **empty
         ),
-        rematch_form=RematchForm(**empty),
+        "rematch_form": RematchForm(**empty),
+    }
+    page = render_template("game.html", loaded=loaded, summary=game_summary(loaded), **forms)
+    keys = tuple(
+        form.request_key.data
+        for form in forms.values()
+        if isinstance(form, WriteForm) and form.request_key.data in page
     )
+    csrf = None
+    if loaded.editable and current_app.config.get("WTF_CSRF_ENABLED", True):
+        csrf = generate_csrf()  # the token this request's forms carry
+        if csrf not in page:
+            csrf = None
+    return Drawn(page, keys, csrf)
 
 
 def _next_target(target: int) -> int:
