@@ -213,3 +213,24 @@ def test_the_scorers_page_is_kept_with_new_one_time_values_each_time(
     assert done.status == 200 and store.get_game(token).finished, done.text()[:800]
     # The finished game is a new state: a new drawing, with the forms of a finished game.
     assert web.get(f"/g/{token}").has_form("/reopen")
+
+
+def test_the_page_after_a_save_is_the_kept_drawing_with_its_message_put_in(web: Web) -> None:
+    players = ["Anna", "Boris", "Vera"]
+    token = web.new_game(players)
+    page, form = web.deal_form(token)
+    web.fill_deal(form, players, "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
+    checked = web.check(page, form)
+    assert web.save(checked, checked.form("deal-form")).status == 302
+    # A follower's refresh meanwhile neither shows the message nor takes it...
+    assert 'class="flashes"' not in web.get(f"/g/{token}", headers={"X-Follow": "1"}).html
+    # ...the page the Save leads to shows it, once.
+    after = web.get(f"/g/{token}")
+    flashes = re.findall(r'<div class="flashes" role="status">.*?</div>\n', after.html, re.S)
+    assert len(flashes) == 1 and "saved" in flashes[0]
+    again = web.get(f"/g/{token}")
+    assert 'class="flashes"' not in again.html and "<!--messages-->" not in again.html
+    # The same drawing: the page after the Save is the next one with the message in it.
+    keys = [after.form("/finish").value("request_key"), again.form("/finish").value("request_key")]
+    assert keys[0] != keys[1]
+    assert after.html.replace(flashes[0], "") == again.html.replace(keys[1] or "", keys[0] or "")

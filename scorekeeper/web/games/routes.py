@@ -24,6 +24,7 @@ from flask import (
 )
 from flask_babel import _
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
@@ -44,14 +45,14 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if session.get("_flashes") or set(request.args) - {"lang"}:
-        # A page with a message to show, an address with odd arguments: drawn for this
-        # request only.
-        return _draw(loaded).page
+    if set(request.args) - {"lang"}:
+        # An address with odd arguments: drawn for this request only.
+        return _with_messages(_draw(loaded).page)
     # Every phone asks for the same page again and again (each follower after each change,
-    # the scorer between deals): it is drawn once per state, link, language, address and way
-    # of carrying the stylesheet, and kept with the state. The scorer's page has forms whose
-    # one-time values (CSRF token, request keys) are made anew for each request.
+    # the scorer after each Save and between deals): it is drawn once per state, link,
+    # language, address and way of carrying the stylesheet, and kept with the state. What
+    # differs per request is put in: the messages to show ("Deal 12 saved"), and the one-time
+    # values of the scorer's forms (CSRF token, request keys).
     pages: dict[tuple[object, ...], Drawn] = loaded.kept("pages", dict)
     path = g.get("page_path", request.path)  # a Save's answer names the page it shows
     key = (path, get_locale(), request.host_url, "X-Follow" in request.headers, style_inline())
@@ -60,8 +61,18 @@ def show(mode: str, token: str) -> str | Response:
         drawn = _draw(loaded)
         if len(pages) < KEPT_PAGES:
             pages[key] = drawn
-        return drawn.page
-    return drawn.anew()
+        return _with_messages(drawn.page)
+    return _with_messages(drawn.anew())
+
+
+MESSAGES = "<!--messages-->"
+"""Where a kept page's messages go."""
+
+
+def _with_messages(page: str) -> str:
+    """The page with this request's messages in their place (the session's flashes, taken)."""
+    shown = render_template("_flashes.html") if session.get("_flashes") else ""
+    return page.replace(MESSAGES, shown, 1)
 
 
 KEPT_PAGES = 12
@@ -100,7 +111,13 @@ def _draw(loaded: Loaded) -> Drawn:
         ),
         "rematch_form": RematchForm(**empty),
     }
-    page = render_template("game.html", loaded=loaded, summary=game_summary(loaded), **forms)
+    page = render_template(
+        "game.html",
+        loaded=loaded,
+        summary=game_summary(loaded),
+        messages_later=Markup(MESSAGES),
+        **forms,
+    )
     keys = tuple(
         form.request_key.data
         for form in forms.values()
