@@ -23,6 +23,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.store import Store
+from scorekeeper.web.storage import close_kept
 
 from .harness import ROOT, Page, Web
 
@@ -83,6 +84,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     try:
         yield disk
     finally:
+        close_kept()  # the test's thread keeps its Store open between requests, as a server's
         subprocess.run(["umount", str(disk)], check=True)
 
 
@@ -225,7 +227,8 @@ def test_a_directory_that_cannot_be_written_is_a_503_on_every_page(tmp_path: Pat
     db = folder / "games.sqlite"
     web = Web(new_app(db).test_client())
     token, fields = _game_and_a_checked_deal(web)
-    before = snapshot(db)  # (every connection is closed again: no WAL file is left)
+    close_kept()  # the thread's kept Store closed: no WAL file is left
+    before = snapshot(db)
     assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite"]
     with immutable(folder):
         for url in ["/", f"/g/{token}", "/new"]:

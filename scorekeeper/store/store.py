@@ -72,7 +72,7 @@ class _KeptDeals:
     last one read (a save adds one deal: only that one is decoded).
     """
 
-    def __init__(self, states: int = 64) -> None:
+    def __init__(self, states: int = 128) -> None:
         self.states: Kept[tuple[str, int, str], list[DealRecord]] = Kept(states)
         self._latest: Kept[str, dict[int, DealRecord]] = Kept(states)
 
@@ -215,6 +215,7 @@ class Store:
         except BaseException:
             self._conn.close()
             raise
+        self._file = self._file_now()
 
     def _configure(self, busy_timeout_ms: int) -> None:
         """Set this connection's pragmas (they are per connection, not stored in the file)."""
@@ -263,6 +264,26 @@ class Store:
     def close(self) -> None:
         """Close the connection (closing twice is harmless)."""
         self._conn.close()
+
+    def _file_now(self) -> tuple[int, int] | None:
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def reusable(self) -> bool:
+        """Whether this Store may serve another request: no transaction left open, and its
+        path still names the file it opened, still writable (not deleted, moved away,
+        replaced or made read-only since: an open connection would go on writing the old
+        file, or into the WAL of a file that can no longer take it)."""
+        return (
+            self._file is not None
+            and not self._conn.in_transaction
+            and self._file_now() == self._file
+            and os.access(self.path, os.W_OK)
+            and os.access(self.path.parent, os.W_OK)  # where SQLite keeps its WAL
+        )
 
     def ping(self) -> None:
         """Read the schema: raises StorageUnavailable if the file cannot be used right now."""

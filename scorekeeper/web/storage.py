@@ -1,8 +1,10 @@
-"""One Store per request, opened on first use and closed on teardown; store errors as pages."""
+"""One Store per request thread, opened on first use and kept for the thread's next request
+while it still names its file; store errors as pages."""
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 from flask import Flask, current_app, g, render_template, request
@@ -24,11 +26,29 @@ from scorekeeper.store import (
 def get_store() -> Store:
     """The Store of this request; raises StorageUnavailable if the file cannot be used."""
     if "store" not in g:
-        # Never create the file here: it was made at start-up (prepare_database); a file
-        # or folder gone since is a 503, not a fresh empty database beside the real one.
-        g.store = Store(current_app.config["DATABASE"], create=False)
+        g.store = _thread_store(current_app.config["DATABASE"])
         _purge_now_and_then(g.store)
     store: Store = g.store
+    return store
+
+
+_THREAD = threading.local()
+"""Each server thread's Store, kept between its requests: opening one (connection, pragmas,
+schema check) cost more than the rest of a kept page. A Store belongs to its thread."""
+
+
+def _thread_store(path: str) -> Store:
+    kept: tuple[str, int, Store] | None = getattr(_THREAD, "store", None)
+    _THREAD.store = None
+    if kept is not None:
+        if kept[:2] == (path, os.getpid()) and kept[2].reusable():
+            _THREAD.store = kept
+            return kept[2]
+        kept[2].close()
+    # Never create the file here: it was made at start-up (prepare_database); a file or
+    # folder gone since is a 503, not a fresh empty database beside the real one.
+    store = Store(path, create=False)
+    _THREAD.store = (path, os.getpid(), store)
     return store
 
 
@@ -48,9 +68,19 @@ def _purge_now_and_then(store: Store) -> None:
         current_app.logger.warning("could not purge deleted games: %s", error)
 
 
-def _close_store(_error: BaseException | None = None) -> None:
+def close_kept() -> None:
+    """Close the Store this thread keeps, if any (it opens another when next needed)."""
+    kept: tuple[str, int, Store] | None = getattr(_THREAD, "store", None)
+    _THREAD.store = None
+    if kept is not None:
+        kept[2].close()
+
+
+def _close_store(error: BaseException | None = None) -> None:
+    """The request is over: its Store stays with the thread, unless the request failed."""
     store = g.pop("store", None)
-    if store is not None:
+    if store is not None and (error is not None or not store.reusable()):
+        _THREAD.store = None
         store.close()
 
 
