@@ -97,7 +97,9 @@ class Loaded:
         snapshot = self.record.finished_snapshot
         return self.record.finished and snapshot is not None and snapshot != self.report()
 
-_KEPT: Kept[tuple[object, ...], Loaded] = Kept(32)
+#: The states of the games being played (the latest of each, and the one before while a
+#: page of it is still open): enough for fifty tables at once.
+_KEPT: Kept[tuple[object, ...], Loaded] = Kept(128)
 
 
 def _key(record: GameRecord) -> tuple[object, ...]:

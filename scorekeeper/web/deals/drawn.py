@@ -23,7 +23,10 @@ from scorekeeper.store import DealRecord
 from ..i18n import get_locale
 from .forms import DealForm, Reading, Seat
 
-_KEPT: Kept[tuple[Hashable, ...], Markup] = Kept(256)
+#: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
+#: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:
+#: fifty tables going round their seats would push out each drawing before its next deal.
+_KEPT: Kept[tuple[Hashable, ...], Markup] = Kept(1024)
 
 
 def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:

@@ -134,7 +134,7 @@ class _DealBase(WriteForm):
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
 
 
-_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(256)
+_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(1024)  # as drawn.py
 
 
 def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
