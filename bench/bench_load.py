@@ -10,7 +10,7 @@ At the end it prints requests per second, latency percentiles for page loads, Ch
 Save, the errors, the server's CPU and memory, and checks every table's game file against
 what the server acknowledged: no deal lost, none doubled.
 
-Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers 1]
+Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers N]
      [--flow form|script] (script: the page's script, live previews and a JSON Save)
 Targets: zero errors, zero lost or doubled deals, p99 < 250 ms (2-core machine).
 Loopback only: the server listens on 127.0.0.1.
@@ -366,12 +366,13 @@ def rss_mb(pid: int) -> float:
 
 
 def start_server(
-    db: Path, port: int, threads: int, log: Path, workers: int = 1
+    db: Path, port: int, threads: int, log: Path, workers: int | None = None
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SCOREKEEPER_SECRET_KEY": "bench", "SCOREKEEPER_PASSWORD": ""}
     command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--db", str(db), "--threads", str(threads)]
-    command += ["--workers", str(workers)]
+    if workers is not None:  # else serve's own default: one process per core
+        command += ["--workers", str(workers)]
     with log.open("wb") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     for _ in range(300):
@@ -408,7 +409,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--followers", type=int, default=0, help="read-only phones per table")
     parser.add_argument("--poll", type=float, default=15.0, help="followers' polling period")
     parser.add_argument("--threads", type=int, default=8, help="server worker threads")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (serve --workers)")
+    parser.add_argument(
+        "--workers", type=int, help="server processes (serve --workers; default: serve's own)"
+    )
     parser.add_argument(
         "--flow",
         choices=("form", "script"),
@@ -432,6 +435,7 @@ class Run:
     lost: int
     doubled: int
     size: float
+    processes: int
 
 
 def run(args: argparse.Namespace) -> Run:
@@ -467,12 +471,13 @@ def run(args: argparse.Namespace) -> Run:
             cpu = cpu_seconds(server.pid) - cpu_before
             client = _own_cpu() - client_before
             memory = rss_mb(server.pid)
+            processes = len(_children(server.pid)) or 1  # serve's workers, or itself alone
             lost, doubled = verify(port, tables)
         finally:
             server.terminate()
             server.wait(timeout=30)
         size = db.stat().st_size / 1024 / 1024
-    return Run(stats, tables, elapsed, cpu, client, memory, lost, doubled, size)
+    return Run(stats, tables, elapsed, cpu, client, memory, lost, doubled, size, processes)
 
 
 def report(args: argparse.Namespace, done: Run) -> None:
@@ -481,7 +486,7 @@ def report(args: argparse.Namespace, done: Run) -> None:
     deals = sum(len(t.acked) for t in done.tables)
     print(
         f"{args.tables} tables, {args.followers} followers each, a deal every "
-        f"~{args.interval:g} s per table, {elapsed:.1f} s, server processes {args.workers} "
+        f"~{args.interval:g} s per table, {elapsed:.1f} s, server processes {done.processes} "
         f"× threads {args.threads}, "
         f"deals entered by {'the script' if args.flow == 'script' else 'plain form posts'}"
     )

@@ -85,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="processes serving at once, up to one per core (default: 1; plain HTTP only)",
+        help="processes serving at once (default: one per core, at most 4; plain HTTP only)",
     )
     p.add_argument(
         "--https",
@@ -259,6 +258,8 @@ def _serve(args: argparse.Namespace) -> int:
     from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
+    if args.workers is None:
+        args.workers = serving.default_workers(https=args.https)
     if args.workers < 1:
         return _fail("--workers must be 1 or more")
     if args.https and args.workers > 1:

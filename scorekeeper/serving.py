@@ -1,7 +1,8 @@
 """How `scorekeeper serve` runs the app: the access log, HTTPS with a kept certificate, proxies.
 
-- Plain HTTP (the default) and behind a reverse proxy: waitress. With SCOREKEEPER_PROXY=1 it
-  is told to trust the proxy's X-Forwarded-For/-Proto/-Host/-Port (from the addresses in
+- Plain HTTP (the default) and behind a reverse proxy: waitress, in one process per core (at
+  most 4; `--workers N` says otherwise). With SCOREKEEPER_PROXY=1 it is told to trust the
+  proxy's X-Forwarded-For/-Proto/-Host/-Port (from the addresses in
   SCOREKEEPER_TRUSTED_PROXY, default 127.0.0.1), which it otherwise strips before the app
   can see them.
 - `--https`: cheroot, which speaks TLS itself, with a self-signed certificate made once and
@@ -202,11 +203,26 @@ def tls_certificate(app: Any, urls: list[str]) -> tuple[Path, Path]:
     return cert, key
 
 
+MAX_DEFAULT_WORKERS = 4
+"""Processes `serve` starts by default at most, whatever the cores: each keeps its own games."""
+
+
+def default_workers(*, https: bool) -> int:
+    """Processes `serve` starts unless told: one per core this process may run on (Python runs
+    one thread at a time in a process), at most MAX_DEFAULT_WORKERS; one over TLS, or where
+    processes cannot be forked."""
+    if https or not hasattr(os, "fork"):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_DEFAULT_WORKERS))
+
+
 def server(
     app: Any, host: str, port: int, *, threads: int, workers: int, tls: tuple[Path, Path] | None
 ) -> Any:
     """The server `serve` runs (bound already: a busy port raises OSError here): cheroot over
     TLS, waitress in `workers` processes, or waitress; each request in the access log."""
+    app.config["WORKERS"] = 1 if tls is not None else workers  # the password count shares
     logged = AccessLog(app)
     if tls is not None:
         return TLSServer(logged, host, port, threads, *tls)
@@ -296,8 +312,9 @@ class Workers:
     many threads it has; on a machine with more cores a busy evening (dozens of tables
     saving at once) is served by as many processes. Every state the processes keep is
     named by a game's version, so what one process keeps is never stale in another. The
-    wrong-password count (web/attempts.py) is kept per process: N processes allow N times
-    the guesses. A worker that dies is started again; stopping the parent stops them all.
+    wrong-password count (web/attempts.py) is kept per process, each allowing its share of
+    the tries. A worker that dies is started again; stopping the parent stops them all, and
+    a parent killed outright takes its workers with it (so the port is free again).
     """
 
     def __init__(
@@ -315,6 +332,7 @@ class Workers:
         self.socket.setblocking(False)
         self._make = lambda: waitress_server(app, host, port, threads, proxy, sockets=[self.socket])
         self.count = count
+        self._parent = os.getpid()
         self._children: set[int] = set()
         self._stopping = False
 
@@ -358,6 +376,7 @@ class Workers:
         import signal
 
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _end_with_parent(self._parent)
         try:
             self._make().run()
         except KeyboardInterrupt:
@@ -365,6 +384,19 @@ class Workers:
         except BaseException:
             traceback.print_exc()
             os._exit(1)
+        os._exit(0)
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel stop this worker when the process that forked it dies, even by kill -9
+    (Linux's PR_SET_PDEATHSIG; elsewhere a stopped parent still stops its workers)."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before that was set
         os._exit(0)
 
 

@@ -71,3 +71,14 @@ def test_the_window_passes(late: float) -> None:
         attempts.failed("a", float(n))
     assert attempts.wait_seconds("a", float(LIMIT)) == 55
     assert attempts.wait_seconds("a", late) == 0
+
+
+@pytest.mark.parametrize(("workers", "share"), [(1, 5), (2, 3), (3, 2), (4, 2)])
+def test_each_of_the_servers_processes_allows_its_share(
+    app: Flask, web: Web, workers: int, share: int
+) -> None:
+    # serve's N processes count apart: each allows ⌈5 / N⌉, so at most 5 + N - 1 in all.
+    app.config.update(PASSWORD="1234", WORKERS=workers)
+    statuses = [_try_new(web, f"{guess:04d}").status for guess in range(share + 1)]
+    assert statuses == [422] * share + [429]
+    assert share * workers <= LIMIT + workers - 1

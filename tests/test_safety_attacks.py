@@ -207,8 +207,13 @@ def test_downloads_are_never_stale(served: Server) -> None:
 
 
 def test_password_guessing_is_limited(tmp_path: Path) -> None:
+    # One process, as a small server runs: exactly LIMIT tries (with N processes each allows
+    # its share: test_password_attempts.py).
     running = Server(
-        tmp_path / "games.sqlite", tmp_path / "server.log", env={"SCOREKEEPER_PASSWORD": "1234"}
+        tmp_path / "games.sqlite",
+        tmp_path / "server.log",
+        env={"SCOREKEEPER_PASSWORD": "1234"},
+        args=("--workers", "1"),
     )
     running.start()
     try:
