@@ -629,6 +629,7 @@ def test_password_and_https_settings_from_the_environment_are_obeyed(tmp_path: P
         tmp_path / "games.sqlite",
         tmp_path / "server.log",
         env={"SCOREKEEPER_PASSWORD": "0.50", "SCOREKEEPER_HTTPS": "1"},
+        args=("--workers", "1"),
     )
     try:
         server.start()
@@ -636,7 +637,7 @@ def test_password_and_https_settings_from_the_environment_are_obeyed(tmp_path: P
         form = fill_new_game(stranger.get("/new").form("new-game"), PLAYERS)
         assert "password" in form.names
         # Three wrong tries here and one on the import: fewer than the five a minute that
-        # web/attempts.py allows before even the right password has to wait.
+        # web/attempts.py allows one process before even the right password has to wait.
         for attempt in (None, "0.5", "0.50 "):
             refused = stranger.post("/new", form.set(password=attempt).data())
             assert refused.status == 422 and "Wrong password" in refused.html, attempt
