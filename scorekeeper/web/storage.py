@@ -39,12 +39,9 @@ schema check) cost more than the rest of a kept page. A Store belongs to its thr
 
 def _thread_store(path: str) -> Store:
     kept: tuple[str, int, Store] | None = getattr(_THREAD, "store", None)
-    _THREAD.store = None
-    if kept is not None:
-        if kept[:2] == (path, os.getpid()) and kept[2].reusable():
-            _THREAD.store = kept
-            return kept[2]
-        kept[2].close()
+    if kept is not None and kept[:2] == (path, os.getpid()) and kept[2].reusable():
+        return kept[2]
+    close_kept()
     # Never create the file here: it was made at start-up (prepare_database); a file or
     # folder gone since is a 503, not a fresh empty database beside the real one.
     store = Store(path, create=False)
@@ -80,8 +77,7 @@ def _close_store(error: BaseException | None = None) -> None:
     """The request is over: its Store stays with the thread, unless the request failed."""
     store = g.pop("store", None)
     if store is not None and (error is not None or not store.reusable()):
-        _THREAD.store = None
-        store.close()
+        close_kept()
 
 
 def error_page(status: int, title: str, message: str) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from scorekeeper.games import (
     load,
     remember,
 )
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealNotFound, DealRecord, RevisionNotFound, VersionConflict
 
 from ..context import conflict_message, edit_game, write_or_back
@@ -305,13 +306,7 @@ def _save_new(loaded: Loaded, data: dict[str, Any], form: Any, result: Check | N
     if created and result is not None:
         remember(record, result)
     if created:
-        number = written.position + 1
-        if data.get("type") == "correction":
-            flash(_("Correction %(number)s saved.", number=number))
-        elif data.get("type") == "penalty":
-            flash(_("Penalty %(number)s saved.", number=number))
-        else:
-            flash(_("Deal %(number)s saved.", number=number))
+        _flash_written(data, written.position + 1, changed=False)
     return _to_game(token)
 
 
@@ -343,13 +338,25 @@ def _save_edit(
         )
     if result is not None and record.version == form.base_version.data + 1:
         remember(record, result)
-    if data.get("type") == "correction":
-        flash(_("Correction %(number)s changed.", number=number))
-    elif data.get("type") == "penalty":
-        flash(_("Penalty %(number)s changed.", number=number))
-    else:
-        flash(_("Deal %(number)s changed.", number=number))
+    _flash_written(data, number, changed=True)
     return log
+
+
+#: What the sheet says after a Save, by what was written and whether it was new or changed.
+_WRITTEN = {
+    ("correction", False): N_("Correction %(number)s saved."),
+    ("penalty", False): N_("Penalty %(number)s saved."),
+    ("deal", False): N_("Deal %(number)s saved."),
+    ("correction", True): N_("Correction %(number)s changed."),
+    ("penalty", True): N_("Penalty %(number)s changed."),
+    ("deal", True): N_("Deal %(number)s changed."),
+}
+
+
+def _flash_written(data: dict[str, Any], number: int, *, changed: bool) -> None:
+    kind = data.get("type")
+    template = _WRITTEN[kind if kind in ("correction", "penalty") else "deal", changed]
+    flash(_(template, number=number))
 
 
 def _entries(result: Check | None) -> list[str]:
