@@ -81,20 +81,31 @@ def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
         )
     else:
         lines.append(_("Standings: no tour played yet"))
-    table = t.standings()
-    width = max(len(s.player) for s in table) + 2
-    place, player, score = _("place"), _("player"), _("points")
-    whists, tours, wins = _("whists"), _("tours"), _("table wins")
-    lines.append(
-        f"{place:>5}  {player:{width}}{score:>10}{whists:>10}{tours:>7}{wins:>12}".rstrip()
-    )
-    for s in table:
-        withdrawn = t.withdrawn.get(s.player)
+    heads = [_("place"), _("player"), _("points"), _("whists"), _("tours"), _("table wins")]
+    rows = [
+        [
+            str(s.place),
+            s.player,
+            words.amount(s.points),
+            words.amount(s.whists),
+            str(s.tours),
+            str(s.table_wins),
+        ]
+        for s in t.standings()
+    ]
+    widths = [max(len(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+
+    def line(row: list[str]) -> str:
+        cells = [
+            cell.ljust(widths[i]) if i == 1 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        ]
+        return "  ".join(cells).rstrip()
+
+    lines.append(line(heads))
+    for row in rows:
+        withdrawn = t.withdrawn.get(row[1])
         mark = "" if withdrawn is None else "  " + _("withdrew after tour %(tour)s", tour=withdrawn)
-        lines.append(
-            f"{s.place:>5}  {s.player:{width}}{words.amount(s.points):>10}"
-            f"{words.amount(s.whists):>10}{s.tours:>7}{s.table_wins:>12}{mark}"
-        )
+        lines.append(line(row) + mark)
     for number, tour in enumerate(t.tours, start=1):
         lines.append("")
         lines.append(_("Tour %(tour)s", tour=number))
