@@ -26,6 +26,7 @@ from scorekeeper.rules import (
     Sheet,
     deal_to_dict,
     find_convention,
+    replay,
     resolve_options,
     score,
     settle,
@@ -65,6 +66,7 @@ MAX_PLAYERS = 200
 MAX_TOURS = 50
 MAX_BANDS = 20
 _FACTOR_DECIMAL = re.compile(r"\+?([0-9]{1,12})(?:[.,]([0-9]{1,12}))?")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _FACTOR_RATIO = re.compile(r"\+?([0-9]{1,12})/([0-9]{1,12})")
 
 
@@ -347,9 +349,8 @@ def _surrogate(value: Any) -> str | None:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            for ch in item:
-                if 0xD800 <= ord(ch) <= 0xDFFF:
-                    return f"U+{ord(ch):04X} (a lone surrogate)"
+            if (found := _SURROGATE.search(item)) is not None:
+                return f"U+{ord(found.group()):04X} (a lone surrogate)"
         elif isinstance(item, list | tuple):
             stack.extend(item)
         elif isinstance(item, dict):
@@ -762,12 +763,20 @@ def _table(
         **{k: v for k, v in raw.items() if k in TABLE_KEYS},
     }
     try:
-        game = gamefile.load(game_data, max_deals=max_deals)
+        # Read without replaying, then replay once here: the sheet is kept for the results.
+        game = gamefile.load(game_data, check=False, max_deals=max_deals)
     except InvalidGame as invalid:
         for problem in invalid.problems:
             bad.add(Located(problem, tour, number))
         return seating, None
-    return seating, (Table(game) if ok else None)
+    sheet, replay_problems = replay(game)
+    for problem in sorted(replay_problems, key=lambda p: p.deal or 0):
+        bad.add(Located(problem, tour, number))
+    if replay_problems or not ok:
+        return seating, None
+    table = Table(game)
+    table.__dict__["sheet"] = sheet  # the cached_property, filled from the replay above
+    return seating, table
 
 
 def _check_seating(
@@ -870,6 +879,8 @@ def exact(value: Fraction) -> str:
 def report(t: Tournament) -> dict[str, Any]:
     """What `scorekeeper tournament` prints (the JSON of docs/tournament.md): the standings,
     every tour's tables with their results and points, and the next tour's tables."""
+    table = t.standings()
+    seating = next_tour(table, set(t.active()), t.table_size)
     return {
         "standings": [
             {
@@ -880,7 +891,7 @@ def report(t: Tournament) -> dict[str, Any]:
                 "tours": s.tours,
                 "table_wins": s.table_wins,
             }
-            for s in t.standings()
+            for s in table
         ],
         "tours": [
             {
@@ -896,7 +907,7 @@ def report(t: Tournament) -> dict[str, Any]:
             }
             for tour in t.tours
         ],
-        "next_tour": t.next_tour(),
+        "next_tour": seating,
     }
 
 
