@@ -383,3 +383,106 @@ def test_random_tournaments_are_valid_and_keep_every_rule(seed, players, tours, 
             assert sum(tf.table_results(table).values()) == 0  # nets per table sum to zero
     assert sorted(p for table in out["next_tour"] for p in table) == sorted(t.active())
     assert sum(F(s["whists"]) for s in out["standings"]) == 0
+
+
+# -- an independent reading of the specification, compared on random tournaments --------------
+
+
+def oracle(data: dict[str, Any]) -> dict[str, Any]:
+    """The report worked out again from the file, straight from the specification's words:
+    nets from the game engine, everything else written out afresh."""
+    from scorekeeper import gamefile
+    from scorekeeper.rules import score, settle
+
+    bands = [
+        (None if u is None else F(u), F(f) if isinstance(f, int) else F(f))
+        for u, f in data.get("scale", {}).get("bands", [])
+    ]
+
+    def convert(x: F) -> F:
+        if not bands:
+            return x
+        total, low = F(0), F(0)
+        for upto, factor in bands:
+            high = abs(x) if upto is None else upto
+            total += max(F(0), min(abs(x), high) - low) * factor
+            if upto is not None:
+                low = upto
+        return total if x >= 0 else -total
+
+    roster = data["players"]
+    sums = {p: [F(0), F(0), 0, 0] for p in roster}  # points, whists, tours, wins
+    tours = []
+    for tour in data["tours"]:
+        tables = []
+        for table in tour["tables"]:
+            game = gamefile.load(
+                {"format": "scorekeeper-game/1", "convention": data["convention"],
+                 "options": data["options"], **table}
+            )  # fmt: skip
+            sheet = score(game)
+            net = settle(sheet).net
+            top = max(net.values())
+            for p, x in net.items():
+                sums[p][0] += convert(x)
+                sums[p][1] += x
+                sums[p][2] += 1
+                sums[p][3] += int(x == top and any(v != 0 for v in net.values()))
+            tables.append(
+                {
+                    "players": table["players"],
+                    "finished": sheet.finished,
+                    "results": {p: str(x) for p, x in net.items()},
+                    "points": {p: str(convert(x)) for p, x in net.items()},
+                }
+            )
+        tours.append({"tables": tables})
+    keys = {p: tuple(v[:2]) + (v[3],) for p, v in sums.items()}
+    order = sorted(roster, key=lambda p: (tuple(-k for k in keys[p]), p))
+    standings = [
+        {
+            "place": 1 + sum(1 for q in roster if keys[q] > keys[p]),
+            "player": p,
+            "points": str(sums[p][0]),
+            "whists": str(sums[p][1]),
+            "tours": sums[p][2],
+            "table_wins": sums[p][3],
+        }
+        for p in order
+    ]
+    gone = {w["player"] for w in data["withdrawn"]}
+    left = [p for p in order if p not in gone]
+    n = len(left)
+    seating: list[list[str]] = []
+    if n >= 3:
+        count = -(-n // 4) if data["table_size"] == 4 else n // 3
+        while count > 1 and n < 3 * count:
+            count -= 1
+        sizes = [n // count + (1 if i < n % count else 0) for i in range(count)]
+        for size in sizes:
+            seating.append(left[:size])
+            left = left[size:]
+    return {"standings": standings, "tours": tours, "next_tour": seating}
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.integers(5, 24),
+    st.integers(1, 5),
+    st.integers(0, 3),
+    st.sampled_from([0, 1, 2, 3]),
+)
+def test_the_report_agrees_with_an_independent_reading(seed, players, tours, withdrawals, band):
+    rng = random.Random(seed)
+    bands = [
+        [[200, "1"], [650, "1/10"], [None, "0"]],
+        [[50, 1], [100, "0.5"], [None, "1/10"]],
+        [[30, "2"], [90.5, "1/3"]],
+        [],
+    ][band]
+    data = random_tournament(
+        rng, players=players, tours=tours, withdrawals=withdrawals, bands=bands, max_deals=5,
+        early=0.3,
+    )  # fmt: skip
+    assert tf.report(tf.parse_tournament(data)) == oracle(data)
