@@ -447,7 +447,8 @@ def _scale(raw: Any, bad: _Notes) -> list[Band] | None:
             ok = False
             continue
         upto = _upto(band[0], n, n == len(raw_bands), bad)
-        factor = _factor(band[1], n, bad)
+        if upto is None and (band[0] is not None or n < len(raw_bands)):
+            ok = False  # not a number, or a null before the last band (noted)
         if upto is not None and upto <= previous:
             if previous == 0:
                 bad(
@@ -466,7 +467,8 @@ def _scale(raw: Any, bad: _Notes) -> list[Band] | None:
             ok = False
         if upto is not None:
             previous = max(previous, upto)
-        if factor is None or (upto is None and band[0] is not None):
+        factor = _factor(band[1], n, bad)
+        if factor is None:
             ok = False
             continue
         bands.append((upto, factor))
