@@ -757,6 +757,24 @@ if (Pending.all().length) Pending.flush();
     return p;
   }
 
+  // What is said of several names is said once: "укажите взятки: Борис, Вера", not the
+  // same words twice (wording.Words.merged does the same on the server).
+  function merged(messages) {
+    const out = [];
+    const at = {};
+    messages.forEach(function (m) {
+      const i = m.lastIndexOf(": ");
+      const head = i > 0 ? m.slice(0, i) : null;
+      if (head !== null && Object.prototype.hasOwnProperty.call(at, head)) {
+        out[at[head]] += ", " + m.slice(i + 2);
+        return;
+      }
+      if (head !== null) at[head] = out.length;
+      out.push(m);
+    });
+    return out;
+  }
+
   function render(d) {
     preview.textContent = "";
     const labels = preview.dataset;
@@ -765,7 +783,7 @@ if (Pending.all().length) Pending.flush();
     } else {
       let messages = d.top.slice();
       Object.keys(d.errors).forEach(function (k) { messages = messages.concat(d.errors[k]); });
-      messages = messages.concat(d.later);
+      messages = merged(messages.concat(d.later));
       if (messages.length) preview.appendChild(line(labels.missing, messages, "errors"));
     }
     // What the server marked next to a field belongs to an older state of the form.

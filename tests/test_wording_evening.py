@@ -134,7 +134,7 @@ KEPT = {"EN", "RU", "UK", "English", "PDF", "JSON", "CSV", "json", "Fridays"}
 UNGRAMMATICAL = {
     "ru": [
         r"(?<!кому )платит [А-ЯЁ]",  # "Борис платит Анна": the dative is missing
-        r"должен [А-ЯЁ]",  # "Борис должен Анна"
+        r"(?<!кому )должен [А-ЯЁ]",  # "Борис должен Анна"
         r"пишет \d+ на",  # "Анна пишет 6 на Игорь"
         r"пишет на него",
         r"на него",
@@ -184,7 +184,7 @@ UNGRAMMATICAL = {
     ],
     "uk": [
         r"(?<!кому )платить [А-ЯІЇЄҐ]",
-        r"винен [А-ЯІЇЄҐ]",
+        r"(?<!кому )винен [А-ЯІЇЄҐ]",
         r"пише \d+ на",
         r"на нього",
         r"здавав",
@@ -262,7 +262,8 @@ def _ok(texts: dict[str, str], lang: str, hussar: bool) -> list[str]:
     found: list[str] = []
     for where, text in texts.items():
         text = re.sub(r"https?://\S+", " ", text)
-        english = set(re.findall(r"[A-Za-z][A-Za-z'-]*", text)) - KEPT
+        latin = re.sub(r"U\+[0-9A-F]{4,6}", " ", text)  # a character's code is no word
+        english = set(re.findall(r"[A-Za-z][A-Za-z'-]*", latin)) - KEPT
         if english:
             found.append(f"{where}: English {sorted(english)}")
         if re.search(r"\d\s*NT|\bNT\b", text):
@@ -357,7 +358,7 @@ def test_a_whole_evening_reads_as_the_table_speaks(
         assert {"ru": "6 БК, пас", "uk": "6 БК, пас"}[lang] in texts["/log"]
     else:
         assert "10 БК" in texts["/log"] and "7 БК" in texts["PDF"]
-        whists = {"ru": "−258⅓ виста", "uk": "−258⅓ вісту"}[lang]
+        whists = {"ru": "−258⅓ виста", "uk": "−258⅓ віста"}[lang]
         assert whists in texts["/settlement"]
         hill = {
             "ru": "Гора (Анна): остальные пишут по 76⅔",
@@ -406,7 +407,7 @@ def test_the_checks_pass_the_table_s_own_words() -> None:
         ("ru", Fraction(74), "74 виста"),
         ("ru", Fraction(21), "21 вист"),
         ("ru", Fraction(25), "25 вистов"),
-        ("uk", Fraction(2, 3), "⅔ вісту"),
+        ("uk", Fraction(2, 3), "⅔ віста"),
         ("uk", Fraction(5), "5 вістів"),
         ("en", Fraction(1), "1 whist"),
         ("en", Fraction(1, 2), "½ whists"),
@@ -547,6 +548,7 @@ def _error_texts(web: Web, lang: str, tmp_path: Path) -> dict[str, str]:
     found["correction"] = problems(
         {**base, "deals": [{"type": "correction", "entries": [{"player": "Анна", "hill": "1e9"}]}]}
     )
+    found["correction"] = found["correction"].replace("1e9", "")  # the wrong value itself
     from scorekeeper.company import file as company_file
 
     try:
