@@ -58,7 +58,7 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
         (
             {**A7, "contract": "8S", "answers": {"Boris": "pass", "Vera": "half-whist"}},
             "answer_2",
-            "Vera: no half-whist on a 8 in this game",
+            "Vera: no half-whist on 8 in this game",
         ),
         (
             {**A7, "answers": {"Boris": "half-whist", "Vera": "pass"}},

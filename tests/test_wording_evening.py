@@ -613,7 +613,7 @@ def test_the_company_errors_and_command_line_read_as_the_table_speaks(
         f"{where}: English {sorted(left)}"
         for where, text in texts.items()
         if where.startswith("CLI")
-        and (left := set(re.findall(r"(?<![-\w.$/<])[A-Za-z][A-Za-z'-]{2,}", text)) - CLI_KEPT)
+        and (left := set(re.findall(r"(?<![-\w.$/<])[A-Za-z][A-Za-z_'-]{2,}", text)) - CLI_KEPT)
     ]
     assert found == [], "\n".join(found)
 
