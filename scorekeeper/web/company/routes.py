@@ -23,6 +23,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
+from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
@@ -383,6 +384,10 @@ def attach(token: str) -> Response:
         return back(token, "#attach")
     if game.access != "edit":
         flash(_("This is the game's read-only link: paste its edit link."))
+        return back(token, "#attach")
+    other = currency_problem(company.options, game.options)
+    if other is not None:
+        flash(_(OTHER_CURRENCY, **other))
         return back(token, "#attach")
     by_name = {p.name.casefold(): p.id for p in company.roster}
     mapping: dict[str, int | str] = {
