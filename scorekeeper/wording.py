@@ -97,6 +97,9 @@ SAID: dict[tuple[str, str], str] = {
     ("deal", "undo"): N_("Undo deal %(number)s"),
     ("correction", "undo"): N_("Undo correction %(number)s"),
     ("penalty", "undo"): N_("Undo penalty %(number)s"),
+    ("deal", "named"): N_("deal %(number)s"),
+    ("correction", "named"): N_("correction %(number)s"),
+    ("penalty", "named"): N_("penalty %(number)s"),
 }
 
 #: Problems worded differently at a table of two.
@@ -599,7 +602,12 @@ class Words:
         for message in messages:
             head, sep, tail = message.rpartition(": ")
             if sep and head in at:
-                out[at[head]] += f", {tail}"
+                said = out[at[head]]
+                name, paren, why = tail.partition(" (")
+                if paren and said.endswith(f" ({why}"):
+                    out[at[head]] = f"{said[: -len(why) - 2]}, {name} ({why}"
+                else:
+                    out[at[head]] = f"{said}, {tail}"
                 continue
             if sep:
                 at[head] = len(out)

@@ -766,7 +766,15 @@ if (Pending.all().length) Pending.flush();
       const i = m.lastIndexOf(": ");
       const head = i > 0 ? m.slice(0, i) : null;
       if (head !== null && Object.prototype.hasOwnProperty.call(at, head)) {
-        out[at[head]] += ", " + m.slice(i + 2);
+        const tail = m.slice(i + 2);
+        const said = out[at[head]];
+        const p = tail.indexOf(" (");
+        const why = p >= 0 ? tail.slice(p) : null;
+        if (why !== null && said.slice(-why.length) === why) {
+          out[at[head]] = said.slice(0, -why.length) + ", " + tail.slice(0, p) + why;
+        } else {
+          out[at[head]] = said + ", " + tail;
+        }
         return;
       }
       if (head !== null) at[head] = out.length;
