@@ -175,7 +175,7 @@ def test_the_deal_form_refuses_a_huge_correction(web: Web, store: Store, amount:
     web.fill_deal(form, PLAYERS, "correction", reason="x", entries=[("Anna", "hill", None, amount)])
     checked = web.check(page, form)
     assert checked.status == 422
-    assert any("from −1000000 to 1000000" in e for e in checked.errors()), checked.errors()
+    assert any("from −1,000,000 to 1,000,000" in e for e in checked.errors()), checked.errors()
     assert store.get_game(token).deals == []
 
 

@@ -68,6 +68,19 @@ class PasswordMixin:
             raise ValidationError(_l("Wrong password"))
 
 
+class _Between:
+    """NumberRange's message with its bounds written the language's way ("от 1 до 100 000"):
+    WTForms fills the message with `%`, which is done here."""
+
+    def __mod__(self, bounds: dict[str, Any]) -> str:
+        said = words()
+        return said.gettext(
+            "Write a whole number from %(min)s to %(max)s",
+            min=said.amount(bounds["min"]),
+            max=said.amount(bounds["max"]),
+        )
+
+
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
@@ -80,7 +93,7 @@ def _option_field(spec: opts.OptionSpec) -> Field:
                 NumberRange(
                     int(limits.low),
                     int(limits.high),
-                    message=_l("Write a whole number from %(min)s to %(max)s"),
+                    message=_Between(),
                 ),
             ],
         )
