@@ -646,3 +646,59 @@ def test_english_says_an_8() -> None:
 
     problem = Problem("{name}: no half-whist on {level} in this game", {"name": "Bo", "level": 8})
     assert "on a 8" not in words_for("en").problem(problem)
+
+
+def test_what_is_said_of_several_names_is_said_once() -> None:
+    words = words_for("ru")
+    said = words.merged(
+        [
+            "укажите взятки: Борис",
+            "укажите взятки: Вера",
+            "нет ответа: Борис (вист или пас)",
+            "нет ответа: Вера (вист или пас)",
+            "взяток в сумме 9, а не 10",
+        ]
+    )
+    assert said == [
+        "укажите взятки: Борис, Вера",
+        "нет ответа: Борис, Вера (вист или пас)",
+        "взяток в сумме 9, а не 10",
+    ]
+
+
+def test_times_are_the_table_s_own_and_dates_the_language_s(web: Web, store: Store) -> None:
+    """The history writes a time in the browser's zone (kept in a cookie by static/tz.js)."""
+    import datetime
+    from zoneinfo import ZoneInfo
+
+    record = create_from_game(store, gamefile.loads(json.dumps(EVENING).encode()))
+    web.get("/?lang=uk")
+    web.client.set_cookie("tz", "Asia/Tokyo")
+    page = web.get(f"/g/{record.edit_token}/history").text()
+    stored = store.get_game(record.edit_token).created_at
+    moment = datetime.datetime.fromisoformat(stored.replace("Z", "+00:00"))
+    tokyo = moment.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"{words_for('uk').date(tokyo.date())}, {tokyo:%H:%M}" in page
+    web.client.set_cookie("tz", "../../etc/passwd")  # not a zone: the server's own
+    assert "passwd" not in web.get(f"/g/{record.edit_token}/history").text()
+    assert words_for("ru").date(datetime.date(2026, 12, 1)) == "1 декабря 2026"
+    assert words_for("uk").date("2026-12-01") == "1 грудня 2026"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_penalty_is_named_a_penalty(web: Web, store: Store, lang: str) -> None:
+    data = {
+        **EVENING,
+        "finished": False,
+        "deals": [*EVENING["deals"][:2], {"type": "penalty", "player": "Вера", "contract": "6S"}],
+    }
+    record = create_from_game(store, gamefile.loads(json.dumps(data).encode()))
+    penalty = store.get_game(record.edit_token).deals[-1]
+    web.get(f"/?lang={lang}")
+    asked = web.get(f"/g/{record.edit_token}/deal/{penalty.id}/delete").text()
+    assert {"ru": "Удалить штраф 3?", "uk": "Видалити штраф 3?"}[lang] in asked
+    assert {"ru": "Раздача 3", "uk": "Роздача 3"}[lang] not in asked
+    game = web.get(f"/g/{record.edit_token}").text()
+    assert {"ru": "2 раздачи · 1 штраф", "uk": "2 роздачі · 1 штраф"}[lang] in game
+    home = web.get("/").text()
+    assert {"ru": "2 раздачи", "uk": "2 роздачі"}[lang] in home
