@@ -114,12 +114,26 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)
 
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """An argument whose metavar is said in the language of this run (argparse names
+        an argument by it in its errors too), and whose whole-number type says so."""
+        if isinstance(kwargs.get("metavar"), str):
+            kwargs["metavar"] = _t(kwargs["metavar"])
+        if kwargs.get("type") is int:
+            kwargs["type"] = _whole_number
+        return super().add_argument(*args, **kwargs)
+
+
+def _whole_number(text: str) -> int:
+    return int(text)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     global _said
     argv = sys.argv[1:] if argv is None else list(argv)
     _said = words_for(_lang_asked(argv) or locale_from_environment())
+    _whole_number.__name__ = _t(N_("whole number"))  # argparse names a bad value's type so
     gettext_before, ngettext_before = argparse._, argparse.ngettext  # type: ignore[attr-defined]
     argparse._ = _t  # type: ignore[attr-defined]
     argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
@@ -470,11 +484,11 @@ def _import(args: argparse.Namespace) -> int:
     count = sum(1 for d in game.deals if d.kind not in OFF_TABLE_KINDS)
     deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
     print(words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals))
-    print(words.gettext("edit link: %(url)s", url=f"{base}/g/{record.edit_token}"))
-    print(words.gettext("read-only link: %(url)s", url=f"{base}/v/{record.view_token}"))
+    print(words.gettext("edit: %(url)s", url=f"{base}/g/{record.edit_token}"))
+    print(words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"))
     if not base:
         print(words.gettext(
-            "(addresses on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
+            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
         ))
     return 0
 

@@ -35,8 +35,8 @@ def test_import_prints_the_edit_address(tmp_path: Path) -> None:
     result = run("import", str(file), "--db", str(db), "--url", "http://table.local:8000")
     assert result.returncode == 0, result.stderr
     assert "imported Friday: 1 deal" in result.stdout
-    edit = [line for line in result.stdout.splitlines() if line.startswith("edit link: ")][0]
-    assert edit.startswith("edit link: http://table.local:8000/g/")
+    edit = [line for line in result.stdout.splitlines() if line.startswith("edit: ")][0]
+    assert edit.startswith("edit: http://table.local:8000/g/")
     token = edit.rsplit("/", 1)[-1]
     with Store(db) as store:
         game = store.get_game(token)
