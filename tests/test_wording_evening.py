@@ -702,3 +702,13 @@ def test_a_penalty_is_named_a_penalty(web: Web, store: Store, lang: str) -> None
     assert {"ru": "2 раздачи · 1 штраф", "uk": "2 роздачі · 1 штраф"}[lang] in game
     home = web.get("/").text()
     assert {"ru": "2 раздачи", "uk": "2 роздачі"}[lang] in home
+
+
+def test_an_average_is_rounded_for_reading(app) -> None:  # type: ignore[no-untyped-def]
+    from scorekeeper.web.templating import about
+
+    with app.test_request_context("/?lang=ru"):
+        app.preprocess_request()
+        assert about(Fraction(248, 15)) == "+16,5"
+        assert about(Fraction(-3)) == "−3"
+        assert about(Fraction(0)) == "0"
