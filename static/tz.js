@@ -7,7 +7,7 @@
     if (!zone || !/^[A-Za-z0-9_+\-]+(\/[A-Za-z0-9_+\-]+)*$/.test(zone)) return;
     var now = document.cookie.match(/(?:^|; )tz=([^;]*)/);
     if (now && decodeURIComponent(now[1]) === zone) return;
-    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
   } catch (e) {
     // An old browser without Intl: the server's own zone is used.
   }

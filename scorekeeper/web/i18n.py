@@ -48,7 +48,9 @@ def time_zone() -> Any:
     table is the laptop's)."""
     if not has_request_context():
         return None
-    name = request.cookies.get(TZ_COOKIE, "")
+    from urllib.parse import unquote
+
+    name = unquote(request.cookies.get(TZ_COOKIE, ""))
     return _zone(name) if name else None
 
 
