@@ -53,6 +53,7 @@ ARGPARSE_MESSAGES = (
     N_("invalid %(type)s value: %(value)r"),
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("%(prog)s: error: %(message)s\n"),
+    N_("show program's version number and exit"),
 )
 
 
@@ -150,7 +151,9 @@ def _lang_option(parser: argparse.ArgumentParser, help: str) -> None:
 def _main(argv: list[str]) -> int:
     parser = _Parser(
         prog="scorekeeper",
-        description=N_("Score a game file, serve the pulka, export, import, back up."),
+        description=N_(
+            "Score a game or tournament file, serve the pulka, export, import, back up."
+        ),
     )
     _lang_option(parser, N_("language of every message (default: $LANG)"))
     # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
