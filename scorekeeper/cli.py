@@ -12,8 +12,9 @@ import sys
 from collections.abc import Callable
 
 from scorekeeper.rules import InvalidGame, score
+from scorekeeper.rules.deals import OFF_TABLE_KINDS
 from scorekeeper.rules.problems import N_
-from scorekeeper.wording import Words, locale_from_environment, words_for
+from scorekeeper.wording import ENGLISH, Words, locale_from_environment, words_for
 
 #: Names only the type checker reads: `score` imports neither typing nor pathlib (issue 15).
 TYPE_CHECKING = False
@@ -22,6 +23,49 @@ if TYPE_CHECKING:
     from typing import Any
 
 LANGS = ("en", "ru", "uk")
+
+#: The words of this run: the language of --lang, else the terminal's ($LANGUAGE, $LC_ALL,
+#: $LC_MESSAGES, $LANG). Every line the command prints, its help included, is said in them.
+_said: Words = ENGLISH
+
+
+def _t(text: str | None, **params: Any) -> str:
+    """A message of the command line in the language of this run."""
+    if not text:
+        return text or ""
+    return _said.gettext(text, **params) if params else _said.gettext(text)
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    return _said.translator.ngettext(singular, plural, n)
+
+
+#: argparse's own words (usage, options, its errors), translated with ours.
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("show program's version number and exit"),
+)
+
+
+def _lang_asked(argv: list[str]) -> str | None:
+    """The --lang of a command line, wherever it stands (read before argparse speaks)."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
 
 
 def exports_dir() -> Path:
@@ -35,7 +79,22 @@ def exports_dir() -> Path:
 
 class _Help(argparse.HelpFormatter):
     """argparse's help layout, sized as shutil sizes it but without importing shutil (argparse
-    makes one of these for every argument added, so every run would pay for it)."""
+    makes one of these for every argument added, so every run would pay for it), with every
+    help text, description and metavar said in the language of this run: a command added
+    with N_() help strings is translated here without more code."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _t(action.help) if action.help else action.help
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(_t(text))
+
+    def _metavar_formatter(self, action: argparse.Action, default_metavar: str) -> Any:
+        if isinstance(action.metavar, str):
+            action = argparse.Action(
+                action.option_strings, action.dest, metavar=_t(action.metavar)
+            )
+        return super()._metavar_formatter(action, default_metavar)
 
     def __init__(
         self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
@@ -57,64 +116,135 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Help)
         super().__init__(*args, **kwargs)
 
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """An argument whose metavar is said in the language of this run (argparse names
+        an argument by it in its errors too), and whose whole-number type says so."""
+        if isinstance(kwargs.get("metavar"), str):
+            kwargs["metavar"] = _t(kwargs["metavar"])
+        if kwargs.get("type") is int:
+            kwargs["type"] = _whole_number
+        return super().add_argument(*args, **kwargs)
+
+
+def _whole_number(text: str) -> int:
+    return int(text)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = _Parser(prog="scorekeeper", description=__doc__)
-    # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
-    commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
+    global _said
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _said = words_for(_lang_asked(argv) or locale_from_environment())
+    _whole_number.__name__ = _t(N_("whole number"))  # argparse names a bad value's type so
+    gettext_before, ngettext_before = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = _t  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]
+    try:
+        return _main(argv)
+    finally:
+        argparse._, argparse.ngettext = gettext_before, ngettext_before  # type: ignore[attr-defined]
 
-    p = commands.add_parser("score", help="print the sheet (and settlement) of a game file")
-    p.add_argument("file", help="a game file (JSON), or - for standard input")
-    p.add_argument("--settle", action="store_true", help="settle even if the game is not finished")
-    p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--lang", choices=LANGS, help="language of the text output (default: $LANG)")
+
+def _lang_option(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=help)
+
+
+def _main(argv: list[str]) -> int:
+    parser = _Parser(
+        prog="scorekeeper",
+        description=N_(
+            "Score a game or tournament file, serve the pulka, export, import, back up."
+        ),
+    )
+    _lang_option(parser, N_("language of every message (default: $LANG)"))
+    # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
+    commands = parser.add_subparsers(
+        dest="command", required=True, prog=parser.prog, metavar=_t(N_("command"))
+    )
+
+    p = commands.add_parser("score", help=N_("print the sheet (and settlement) of a game file"))
+    p.add_argument("file", metavar=N_("file"), help=FILE_HELP)
+    p.add_argument(
+        "--settle", action="store_true", help=N_("settle even if the game is not finished")
+    )
+    p.add_argument(
+        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
+    )
+    _lang_option(p, N_("language of the text output (default: $LANG)"))
     p.set_defaults(run=_score)
 
     p = commands.add_parser(
-        "tournament", help="print the standings and tables of a tournament file"
+        "tournament", help=N_("print the standings and tables of a tournament file")
     )
-    p.add_argument("file", help="a tournament file (JSON), or - for standard input")
-    p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--lang", choices=LANGS, help="language of the text output (default: $LANG)")
+    p.add_argument(
+        "file", metavar=N_("file"), help=N_("a tournament file (JSON), or - for standard input")
+    )
+    p.add_argument(
+        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
+    )
+    _lang_option(p, N_("language of the text output (default: $LANG)"))
     p.set_defaults(run=_tournament)
 
-    p = commands.add_parser("export", help="write a game's PDF score sheet (into exports/)")
-    p.add_argument("game", help="the game's edit or view token, or a game file (JSON)")
-    p.add_argument("--out", help="where to write the PDF (default: exports/<name>-<date>.pdf)")
-    p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
-    p.add_argument("--lang", choices=LANGS, help="language of the sheet (default: $LANG)")
+    p = commands.add_parser("export", help=N_("write a game's PDF score sheet (into exports/)"))
+    p.add_argument(
+        "game", metavar=N_("game"), help=N_("the game's edit or view token, or a game file (JSON)")
+    )
+    p.add_argument(
+        "--out",
+        metavar=N_("FILE"),
+        help=N_("where to write the PDF (default: exports/<name>-<date>.pdf)"),
+    )
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
+    _lang_option(p, N_("language of the sheet (default: $LANG)"))
     p.set_defaults(run=_export)
 
-    p = commands.add_parser("serve", help="run the web pulka for the phones at the table")
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
-    p.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
+    p = commands.add_parser("serve", help=N_("run the web pulka for the phones at the table"))
+    p.add_argument(
+        "--host",
+        default="0.0.0.0",
+        metavar=N_("ADDRESS"),
+        help=N_("address to listen on (default: all)"),
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, metavar=N_("PORT"), help=N_("port (default: 8000)")
+    )
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=8,
+        metavar=N_("NUMBER"),
+        help=N_("worker threads (default: 8)"),
+    )
     p.add_argument(
         "--workers",
         type=int,
-        help="processes serving at once (default: one per core, at most 4; plain HTTP only)",
+        metavar=N_("NUMBER"),
+        help=N_("processes serving at once (default: one per core, at most 4; plain HTTP only)"),
     )
     p.add_argument(
         "--https",
         action="store_true",
-        help="serve over HTTPS with a self-signed certificate kept in the instance folder",
+        help=N_("serve over HTTPS with a self-signed certificate kept in the instance folder"),
     )
+    _lang_option(p, LANG_HELP)
     p.set_defaults(run=_serve)
 
-    p = commands.add_parser("import", help="create a game from a game file; print its address")
-    p.add_argument("file", help="a game file (JSON), or - for standard input")
-    p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
+    p = commands.add_parser("import", help=N_("create a game from a game file; print its address"))
+    p.add_argument("file", metavar=N_("file"), help=FILE_HELP)
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     p.add_argument(
         "--url",
-        help="the server's public address, to print full links (default: $SCOREKEEPER_BASE_URL)",
+        metavar="URL",
+        help=N_("the server's public address, for full links (default: $SCOREKEEPER_BASE_URL)"),
     )
+    _lang_option(p, LANG_HELP)
     p.set_defaults(run=_import)
 
-    p = commands.add_parser("backup", help="write a consistent copy of the database")
-    p.add_argument("path", help="where to write the copy")
-    p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
+    p = commands.add_parser("backup", help=N_("write a consistent copy of the database"))
+    p.add_argument("path", metavar=N_("path"), help=N_("where to write the copy"))
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
+    _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
 
     args = parser.parse_args(argv)
@@ -125,9 +255,15 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+FILE_HELP = N_("a game file (JSON), or - for standard input")
+DB_HELP = N_("the SQLite file (default: instance/scorekeeper.sqlite)")
+LANG_HELP = N_("language of the messages (default: $LANG)")
+
+
 def _words(args: argparse.Namespace) -> Words:
     """The language of the messages: --lang, else the terminal's ($LANGUAGE, $LANG, ...)."""
-    return words_for(getattr(args, "lang", None) or locale_from_environment())
+    lang = getattr(args, "lang", None)
+    return words_for(lang) if lang else _said
 
 
 #: The usual reasons a file cannot be read, in words we can translate.
@@ -299,9 +435,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers is None:
         args.workers = serving.default_workers(https=args.https)
     if args.workers < 1:
-        return _fail("--workers must be 1 or more")
+        return _fail(_t(N_("--workers must be 1 or more")))
     if args.https and args.workers > 1:
-        return _fail("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)")
+        return _fail(
+            _t(N_("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)"))
+        )
     app = serving.web_app(args.db, https=args.https)
     database = app.config["DATABASE"]
     try:
@@ -314,18 +452,30 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             tls = serving.tls_certificate(app, urls)
         except OSError as error:
-            return _fail(f"cannot keep the TLS certificate in {error.filename}: {error.strerror}")
+            return _fail(
+                _t(
+                    N_("cannot keep the TLS certificate in %(file)s: %(why)s"),
+                    file=error.filename,
+                    why=error.strerror,
+                )
+            )
     try:
         server = serving.server(
             app, args.host, args.port, threads=max(8, args.threads), workers=args.workers, tls=tls
         )
     except OSError as error:
-        return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
+        return _fail(
+            _t(
+                N_("cannot listen on %(address)s: %(why)s"),
+                address=f"{args.host}:{args.port}",
+                why=error.strerror or error,
+            )
+        )
     _banner(app, urls, None if tls is None else tls[0])
     try:
         server.run()
     except KeyboardInterrupt:
-        print("\nstopped")
+        print("\n" + _t(N_("stopped")))
     return 0
 
 
@@ -335,18 +485,20 @@ def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
 
     from scorekeeper import serving
 
-    print(f"scorekeeper is serving {app.config['DATABASE']}")
+    print(_t(N_("scorekeeper is serving %(db)s"), db=app.config["DATABASE"]))
     for url in urls:
         print(f"  {url}")
     base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
     phone = f"{base}/" if base else urls[-1]
     if cert is not None:
-        print(f"\nTLS certificate: {cert}\n  SHA-256 {serving.fingerprint(cert)}")
-        print("  Phones warn about this self-made certificate until it is trusted (README):")
-        print(f"  to trust it, open {urls[-1]}{serving.CERT_PATH.lstrip('/')} on the phone")
-    print(f"\nOpen {phone} on a phone on the same network, or scan:\n")
+        print("\n" + _t(N_("TLS certificate: %(path)s"), path=cert))
+        print(f"  SHA-256 {serving.fingerprint(cert)}")
+        print("  " + _t(N_("Phones warn about this self-made certificate until it is trusted:")))
+        address = f"{urls[-1]}{serving.CERT_PATH.lstrip('/')}"
+        print("  " + _t(N_("to trust it, open %(url)s on the phone"), url=address))
+    print("\n" + _t(N_("Open %(url)s on a phone on the same network, or scan:"), url=phone) + "\n")
     segno.make(phone, error="m").terminal(compact=True)
-    print("\nPress Ctrl+C to stop.", flush=True)
+    print("\n" + _t(N_("Press Ctrl+C to stop.")), flush=True)
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -374,12 +526,15 @@ def _import(args: argparse.Namespace) -> int:
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
-    count = len(game.deals)
-    print(f"imported {game.name or args.file}: {count} deal{'' if count == 1 else 's'}")
-    print(f"edit: {base}/g/{record.edit_token}")
-    print(f"view: {base}/v/{record.view_token}")
+    count = sum(1 for d in game.deals if d.kind not in OFF_TABLE_KINDS)
+    deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
+    print(words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals))
+    print(words.gettext("edit: %(url)s", url=f"{base}/g/{record.edit_token}"))
+    print(words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"))
     if not base:
-        print("(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)")
+        print(words.gettext(
+            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
+        ))
     return 0
 
 
@@ -389,13 +544,20 @@ def _backup(args: argparse.Namespace) -> int:
     from scorekeeper import config
     from scorekeeper.store import Store, StoreError
 
+    words = _words(args)
     database = config.database_path(args.db)
     if not Path(database).is_file():
-        return _fail(f"there is no database at {database}")
+        return _fail(words.gettext("there is no database at %(path)s", path=database))
     from scorekeeper.store.store import same_file
 
     if same_file(Path(args.path), Path(database)):
-        return _fail(f"{args.path} is the database itself: write the backup to another file", 2)
+        return _fail(
+            words.gettext(
+                "%(path)s is the database itself: write the backup to another file",
+                path=args.path,
+            ),
+            2,
+        )
     try:
         with Store(database) as store:
             with contextlib.suppress(StoreError):  # a read-only file is still backed up
@@ -405,8 +567,14 @@ def _backup(args: argparse.Namespace) -> int:
     except StoreError as error:
         return _fail(str(error))
     if check != "ok":
-        return _fail(f"the copy at {args.path} failed its integrity check: {check}")
-    print(f"backed up {database} to {args.path}")
+        return _fail(
+            words.gettext(
+                "the copy at %(path)s failed its integrity check: %(why)s",
+                path=args.path,
+                why=check,
+            )
+        )
+    print(words.gettext("backed up %(db)s to %(path)s", db=database, path=args.path))
     return 0
 
 

@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import gettext as gettext_module
 import os
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -67,6 +68,38 @@ HUSSAR_REASONS: dict[str, str] = {
 #: Problems worded otherwise than the rules' English (for people, not for a file's author).
 PROBLEMS: dict[str, str] = {
     "option {option}: {why}": N_("{option}: {why}"),
+    "not a company file (format {format})": N_(
+        "this is not a company file: one is saved with “Company file” on a company's page"
+    ),
+}
+
+#: What is said after a change to the log, by the kind of entry (a penalty is no deal).
+SAID: dict[tuple[str, str], str] = {
+    ("deal", "unchanged"): N_("Nothing changed in deal %(number)s."),
+    ("correction", "unchanged"): N_("Nothing changed in correction %(number)s."),
+    ("penalty", "unchanged"): N_("Nothing changed in penalty %(number)s."),
+    ("deal", "deleted"): N_("Deal %(number)s deleted. It can be restored from the history."),
+    ("correction", "deleted"): N_(
+        "Correction %(number)s deleted. It can be restored from the history."
+    ),
+    ("penalty", "deleted"): N_("Penalty %(number)s deleted. It can be restored from the history."),
+    ("deal", "undone"): N_("Deal %(number)s undone. It can be restored from the history."),
+    ("correction", "undone"): N_(
+        "Correction %(number)s undone. It can be restored from the history."
+    ),
+    ("penalty", "undone"): N_("Penalty %(number)s undone. It can be restored from the history."),
+    ("deal", "delete?"): N_("Delete deal %(number)s?"),
+    ("correction", "delete?"): N_("Delete correction %(number)s?"),
+    ("penalty", "delete?"): N_("Delete penalty %(number)s?"),
+    ("deal", "delete"): N_("Delete deal %(number)s"),
+    ("correction", "delete"): N_("Delete correction %(number)s"),
+    ("penalty", "delete"): N_("Delete penalty %(number)s"),
+    ("deal", "undo"): N_("Undo deal %(number)s"),
+    ("correction", "undo"): N_("Undo correction %(number)s"),
+    ("penalty", "undo"): N_("Undo penalty %(number)s"),
+    ("deal", "named"): N_("deal %(number)s"),
+    ("correction", "named"): N_("correction %(number)s"),
+    ("penalty", "named"): N_("penalty %(number)s"),
 }
 
 #: Problems worded differently at a table of two.
@@ -124,18 +157,16 @@ OPTION_LABELS: dict[str, str] = RULES_OPTION_LABELS
 
 #: Option values that are words, the same on the form and in the PDF.
 VALUE_LABELS: dict[str, str] = {
-    WhistSplit.GREEDY: N_("greedy: the whister writes all the side's whists"),
-    WhistSplit.GENTLEMAN_ON_REMISE: N_(
-        "gentleman on a remise: shared in half when the contract fails"
-    ),
-    WhistSplit.GENTLEMAN: N_("gentleman: always shared in half"),
+    WhistSplit.GREEDY: N_("greedy — the whister writes all the side's whists"),
+    WhistSplit.GENTLEMAN_ON_REMISE: N_("gentleman on a remise — shared in half only on a remise"),
+    WhistSplit.GENTLEMAN: N_("gentleman — always shared in half"),
     TwoWhisterQuota.SIDE: N_("the side's quota"),
     TwoWhisterQuota.PERSONAL: N_("each whister's own quota"),
     AllpassMode.HILL: N_("hill for each trick"),
     AllpassMode.WHISTS: N_("whists on those who took more"),
     AllpassMode.NONE: N_("no all-pass"),
-    Overflow.HELP: N_("helps open pools"),
-    Overflow.KEEP: N_("stays, counted at the settlement"),
+    Overflow.HELP: N_("help the others close their pools"),
+    Overflow.KEEP: N_("stay, counted at the settlement"),
     EndRule.ALL_CLOSED: N_("every pool closed"),
     EndRule.POOL_SUM: N_("the pools add up to players × target"),
     EndRule.FIRST_CLOSED: N_("the first pool closed"),
@@ -145,6 +176,8 @@ VALUE_LABELS: dict[str, str] = {
     AllpassExitOn.ANY: N_("any contract or misère"),
     AllpassExitOn.MADE: N_("only a game written into the pool"),
 }
+
+_ANSWER_CODES: dict[str, Answer] = {a.value: a for a in Answer}
 
 _VULGAR = {
     Fraction(1, 2): "½",
@@ -316,6 +349,38 @@ class Words:
         """A number of tricks with its noun: "1 взятка", "5 взяток"."""
         return self.ngettext("%(num)s trick", "%(num)s tricks", int(count))
 
+    def date(self, day: Any) -> str:
+        """A day the language's way: "1 декабря 2026", "1 грудня 2026", "December 1, 2026"
+        (a date or an ISO text; anything else as it is)."""
+        import datetime as dt
+
+        if isinstance(day, str):
+            try:
+                day = dt.date.fromisoformat(day[:10])
+            except ValueError:
+                return day
+        from babel.dates import format_date
+
+        pattern = "long" if self.locale == "en" else "d MMMM y"
+        return str(format_date(day, pattern, locale=self.locale))
+
+    def moment(self, when: Any, zone: Any = None) -> str:
+        """A stored UTC time in the table's time zone (`zone`, else this machine's):
+        "1 декабря 2026, 19:05" (an aware datetime or an ISO text)."""
+        import datetime as dt
+
+        if isinstance(when, str):
+            try:
+                when = dt.datetime.fromisoformat(when.strip().replace("Z", "+00:00"))
+            except ValueError:
+                return when
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.UTC)
+        when = when.astimezone(zone) if zone is not None else when.astimezone()
+        return self.gettext(
+            "%(date)s, %(time)s", date=self.date(when.date()), time=f"{when:%H:%M}"
+        )
+
     # -- the game's words -------------------------------------------------------------------
 
     def contract(self, contract: Contract | str) -> str:
@@ -347,8 +412,12 @@ class Words:
         """An option's name for people."""
         return self.gettext(OPTION_LABELS[name]) if name in OPTION_LABELS else name
 
-    def option_value(self, value: Any) -> str:
-        """An option's value: "yes", "6, 7", "gentleman: always shared in half", "½"."""
+    def option_value(self, value: Any, name: str = "") -> str:
+        """An option's value: "yes", "on 6, 7", "gentleman: always shared in half", "½"."""
+        if name == "half_whist" and isinstance(value, tuple | list):
+            if not value:
+                return self.gettext("not allowed")
+            return self.gettext("on %(levels)s", levels=", ".join(str(v) for v in value))
         if value is None:
             return self.gettext(VALUE_LABELS["value"])
         if isinstance(value, bool):
@@ -406,6 +475,19 @@ class Words:
             return self.contract(value)
         if name == "option" and isinstance(value, str):
             return self.option_label(value)
+        if name == "answer" and value in _ANSWER_CODES:
+            return self.answer(_ANSWER_CODES[value])
+        if name == "key" and value in COLUMNS:
+            return self.column(value)
+        if name == "char" and isinstance(value, str):
+            return self.character(value)
+        if name == "error" and isinstance(value, str):
+            return self.json_error(value)
+        if name in ("low", "high") and isinstance(value, str):
+            try:
+                return self.amount(Fraction(value))
+            except (ValueError, ZeroDivisionError):
+                return value
         if counted and name in ("tricks", "quota") and isinstance(value, int):
             return self.tricks(value)
         if isinstance(value, bool):
@@ -487,6 +569,50 @@ class Words:
             creditor=creditor,
             amount=self.whists(whists),
         )
+
+    def character(self, described: str) -> str:
+        """A character a name may not hold: "U+202E right-to-left override" in English, its
+        code alone in a language the Unicode name is not written in (the message says what
+        kind of character it is)."""
+        if self.locale == "en":
+            return described
+        return described.split(" ", 1)[0]
+
+    def json_error(self, error: str) -> str:
+        """Where a JSON text breaks, without the parser's English."""
+        found = re.search(r"line (\d+) column (\d+)", error)
+        if found is None:
+            return self.gettext("the text cannot be read")
+        return self.gettext(
+            "a mistake at line %(line)s, column %(column)s",
+            line=found.group(1),
+            column=found.group(2),
+        )
+
+    def said(self, kind: str, what: str, number: int) -> str:
+        """What is said of an entry of the log: "Штраф 24 не изменился", "Удалить штраф 24?"."""
+        kind = kind if kind in ("correction", "penalty") else "deal"
+        return self.gettext(SAID[kind, what], number=number)
+
+    def merged(self, messages: list[str]) -> list[str]:
+        """Messages that say the same thing of several names, said once:
+        "укажите взятки: Борис", "укажите взятки: Вера" → "укажите взятки: Борис, Вера"."""
+        out: list[str] = []
+        at: dict[str, int] = {}
+        for message in messages:
+            head, sep, tail = message.rpartition(": ")
+            if sep and head in at:
+                said = out[at[head]]
+                name, paren, why = tail.partition(" (")
+                if paren and said.endswith(f" ({why}"):
+                    out[at[head]] = f"{said[: -len(why) - 2]}, {name} ({why}"
+                else:
+                    out[at[head]] = f"{said}, {tail}"
+                continue
+            if sep:
+                at[head] = len(out)
+            out.append(message)
+        return out
 
     # The names the templates and older callers use.
     problem_text = problem

@@ -757,6 +757,32 @@ if (Pending.all().length) Pending.flush();
     return p;
   }
 
+  // What is said of several names is said once: "укажите взятки: Борис, Вера", not the
+  // same words twice (wording.Words.merged does the same on the server).
+  function merged(messages) {
+    const out = [];
+    const at = {};
+    messages.forEach(function (m) {
+      const i = m.lastIndexOf(": ");
+      const head = i > 0 ? m.slice(0, i) : null;
+      if (head !== null && Object.prototype.hasOwnProperty.call(at, head)) {
+        const tail = m.slice(i + 2);
+        const said = out[at[head]];
+        const p = tail.indexOf(" (");
+        const why = p >= 0 ? tail.slice(p) : null;
+        if (why !== null && said.slice(-why.length) === why) {
+          out[at[head]] = said.slice(0, -why.length) + ", " + tail.slice(0, p) + why;
+        } else {
+          out[at[head]] = said + ", " + tail;
+        }
+        return;
+      }
+      if (head !== null) at[head] = out.length;
+      out.push(m);
+    });
+    return out;
+  }
+
   function render(d) {
     preview.textContent = "";
     const labels = preview.dataset;
@@ -765,7 +791,7 @@ if (Pending.all().length) Pending.flush();
     } else {
       let messages = d.top.slice();
       Object.keys(d.errors).forEach(function (k) { messages = messages.concat(d.errors[k]); });
-      messages = messages.concat(d.later);
+      messages = merged(messages.concat(d.later));
       if (messages.length) preview.appendChild(line(labels.missing, messages, "errors"));
     }
     // What the server marked next to a field belongs to an older state of the form.

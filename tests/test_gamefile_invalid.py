@@ -42,7 +42,7 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         ("unknown_option", game_file([], options={"pool_size": 20}), "unknown option 'pool_size'"),
         ("bad_option_type", game_file([], options={"pool_target": "ten"}), "Pool target must be a whole"),
         ("bad_option_choice", game_file([], options={"overflow": "give"}), "Points above the pool target must be one of"),
-        ("half_whist_on_eight", game_file([], options={"half_whist": [8]}), "Half-whist allowed on: 8 is not allowed"),
+        ("half_whist_on_eight", game_file([], options={"half_whist": [8]}), "Half-whist: 8 is not allowed"),
         ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist must be money"),
         (
             "two_players_in_sochi",
@@ -130,12 +130,12 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "half_whist_on_eight",
             with_deal(contract("A", "8S", {"B": P, "C": H})),
-            "deal 2: C: no half-whist on a 8 in this game",
+            "deal 2: C: no half-whist on 8 in this game",
         ),
         (
             "half_whist_not_allowed_by_options",
             game_file([contract("A", "7S", {"B": P, "C": H})], options={"half_whist": [6]}),
-            "no half-whist on a 7",
+            "no half-whist on 7",
         ),
         (
             "whist_talon_outside_hussar",

@@ -222,11 +222,12 @@ def test_pdf_is_a_pdf(three_pdf: Path) -> None:
 def test_header_names_the_game_time_convention_options_and_stake(three_pdf: Path) -> None:
     text = flat(text_of(three_pdf))
     assert "Friday at Boris's" in text
-    assert "2026-11-28 19:05 – 23:40" in text
+    # 19:05 – 23:40 UTC, written in this machine's own time zone, the language's way.
+    assert re.search(r"November 2[89], 2026, \d\d:05 – \d\d:40", text), text[:300]
     assert "Sochi" in text
     assert "pool to 10" in text
     assert "stake 0.10 EUR per whist" in text
-    assert "One whister, one passer: gentleman: always shared in half" in text
+    assert "One whister, one passer: gentleman — always shared in half" in text
     assert "whists per pool point" not in text  # same as the preset: not listed
 
 
@@ -323,7 +324,8 @@ def test_five_players_with_a_penalty_and_the_new_options(tmp_path: Path) -> None
     for name in five:
         assert name in text
     assert "penalty: Galina, 6♠" in text
-    assert "Money rounded to: 1" in text and "Rounds: 4" in text
+    assert "Money rounding: 1" in text and "Number of rounds: 4" in text
+    assert "1 penalty" in text, "a penalty is counted as a penalty, not as a correction"
     assert "not a deal at the table" in text or "penalty on 6♠" in text
     result = settle(score(game))
     assert all(m == m.to_integral_value() for m in result.money.values())

@@ -341,32 +341,32 @@ FIVE_GOOD = contract("C", "7S", {"D": W, "E": P}, {"C": 5, "D": 3, "E": 2})
         (
             "money_unit_zero",
             game_file([], options={"money_unit": "0"}),
-            "Money rounded to must be more than 0",
+            "Money rounding must be more than 0",
         ),
         (
             "money_unit_three_decimals",
             game_file([], options={"money_unit": "0.005"}),
-            "Money rounded to must be a decimal with at most two decimals",
+            "Money rounding must be a decimal with at most two decimals",
         ),
         (
             "money_unit_not_decimal",
             game_file([], options={"money_unit": "rouble"}),
-            "Money rounded to must be a decimal",
+            "Money rounding must be a decimal",
         ),
         (
             "money_unit_negative",
             game_file([], options={"money_unit": "-1"}),
-            "Money rounded to must be a decimal",
+            "Money rounding must be a decimal",
         ),
         (
             "round_limit_zero",
             game_file([], options={"round_limit": 0}),
-            "Rounds must be a whole number from 1 to 1000",
+            "Number of rounds must be a whole number from 1 to 1000",
         ),
         (
             "round_limit_text",
             game_file([], options={"round_limit": "6"}),
-            "Rounds must be a whole number from 1 to 1000, or empty for no limit",
+            "Number of rounds must be a whole number from 1 to 1000, or empty for no limit",
         ),
         (
             "allpass_exit_on_other",

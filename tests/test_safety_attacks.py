@@ -148,7 +148,7 @@ def test_a_huge_correction_on_the_deal_form(served: Server, amount: str) -> None
         return scorer.post(url, {**form.data(), "action": ["check"]})
 
     reply = attack(served, f"correction amount {amount[:12]}", run, 422)
-    assert "from −1000000 to 1000000" in reply.html
+    assert "from −1,000,000 to 1,000,000" in reply.html
 
 
 def _correction(entry: dict[str, Any]) -> dict[str, Any]:

@@ -597,7 +597,7 @@ def test_an_edit_based_on_an_old_version_is_refused_keeping_the_input(
     conflict = web.save(checked, checked.form("deal-form"))
     assert conflict.status == 409
     assert "Another phone changed this game in the meantime" in conflict.text()
-    assert "Last deal (3)" in conflict.text()  # the sheet as it now is
+    assert "Last entry (3)" in conflict.text()  # the sheet as it now is
     kept = conflict.form("deal-form")
     assert (kept.value("contract"), kept.value("declarer"), kept.value("tricks_0")) == (
         "8S",

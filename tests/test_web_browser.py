@@ -219,7 +219,7 @@ def test_five_players_and_a_house_rule_set_by_taps(phone, store: Store) -> None:
     assert game.options["round_limit"] == 2 and game.options["money_unit"] == "1"
     text = page.inner_text("main")
     assert "Sitting out: Anna, Boris." in text
-    assert "Round 1 of 2 · deal 1 of 5" in text
+    assert "Round 1 of 2, deal 1 of 5" in text
     assert page.locator(".pulka-sector").count() == 5
     no_overflow(page)
     assert problems == []

@@ -472,7 +472,7 @@ def the_files_agree_with_the_page(
                 "start": "Почати гру",
                 "next": "Наступна роздача",
                 "misere": "Мізер",
-                "allpass": "Распаси",
+                "allpass": "Розпаси",
                 "whist": "віст",
                 "pass": "пас",
                 "half": "піввіста",

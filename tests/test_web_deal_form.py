@@ -58,7 +58,7 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
         (
             {**A7, "contract": "8S", "answers": {"Boris": "pass", "Vera": "half-whist"}},
             "answer_2",
-            "Vera: no half-whist on a 8 in this game",
+            "Vera: no half-whist on 8 in this game",
         ),
         (
             {**A7, "answers": {"Boris": "half-whist", "Vera": "pass"}},
@@ -80,7 +80,7 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
         (
             {"kind": "correction", "reason": "x", "entries": [("Anna", "pool", None, "lots")]},
             "corr_0",
-            "Write an amount from −1000000 to 1000000 whists, e.g. 10, -4 or 2.5 (no exponents)",
+            "Write an amount from −1,000,000 to 1,000,000 whists, e.g. 10, −4 or 2.5 (no exponents)",
         ),
         (
             {"kind": "correction", "reason": "x", "entries": [("Anna", "whists", None, "4")]},

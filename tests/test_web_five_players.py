@@ -31,7 +31,7 @@ def test_a_five_player_game_with_the_new_options_is_created(web: Web, store: Sto
     text = web.get(f"/g/{token}").text()
     assert "Next deal: Gleb deals." in text
     assert "Sitting out: Gleb, Dasha." in text
-    assert "Round 1 of 6 · deal 1 of 5" in text
+    assert "Round 1 of 6, deal 1 of 5" in text
 
 
 def test_no_round_limit_is_stored_as_null_and_shows_no_round(web: Web, store: Store) -> None:
@@ -103,7 +103,7 @@ def test_game_page_of_an_imported_five_player_game_with_a_penalty(web: Web, stor
     page = web.get(f"/g/{record.edit_token}")
     text = page.text()
     assert "Next deal: Vera deals." in text and "Sitting out: Vera, Gleb." in text
-    assert "Round 1 of 2 · deal 3 of 5" in text
+    assert "Round 1 of 2, deal 3 of 5" in text
     assert page.html.count('class="pulka-sector"') == 5
     # A penalty is neither a deal at the table nor a correction of the sheet.
     assert "2 deals · 1 penalty" in text and "correction" not in text

@@ -114,7 +114,7 @@ def test_undo_the_last_deal_with_confirmation(web: Web, store: Store, token: str
     game = web.get(f"/g/{token}")
     assert "/undo" in game.html
     confirm = web.get(f"/g/{token}/undo")
-    assert "Undo the last deal?" in confirm.text()
+    assert "Undo the last entry?" in confirm.text()
     assert "Vera: hill +6 (all-pass: 6 tricks × 1)" in confirm.text()
     assert types(store, token) == ["contract", "misere", "allpass"]
     done = web.submit(confirm, confirm.form())

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
+from scorekeeper.company.currency import currency_problem
 from scorekeeper.games import load
 from scorekeeper.rules import Payment, Settlement, settle
 from scorekeeper.rules.company import (
@@ -96,12 +97,19 @@ def evenings_of(company: CompanyRecord) -> list[tuple[CompanyGame, Evening]]:
     """Every finished game of the company with the evening its settlement makes."""
     out = []
     for game in company.games:
+        if in_other_currency(company, game):
+            continue  # never summed with the company's money (company/currency.py)
         facts = facts_of(game)
         if not facts.finished:
             continue
         day = datetime.date.fromisoformat(game.played_on)
         out.append((game, settled_evening(key_of(game), day, facts.settlement, roster_map(game))))
     return out
+
+
+def in_other_currency(company: CompanyRecord, game: CompanyGame) -> bool:
+    """A game whose money is in another currency than the company's: shown apart."""
+    return currency_problem(company.options, game.game.options) is not None
 
 
 def payments_of(company: CompanyRecord) -> list[PaymentMade]:
@@ -137,6 +145,8 @@ class Overview:
     settle_up: list[Payment]
     running: list[dict[str, Decimal]] = field(default_factory=list)
     """Money summed after each evening of the period, for the chart."""
+    apart: list[CompanyGame] = field(default_factory=list)
+    """Games in another currency: listed, never summed with the company's money."""
 
 
 def overview(company: CompanyRecord, period: str, today: datetime.date) -> Overview:
@@ -153,10 +163,15 @@ def overview(company: CompanyRecord, period: str, today: datetime.date) -> Overv
         period=period,
         names={str(p.id): p.name for p in company.roster},
         evenings=chosen,
-        playing=[g for g in company.games if key_of(g) not in finished],
+        playing=[
+            g
+            for g in company.games
+            if key_of(g) not in finished and not in_other_currency(company, g)
+        ],
         standings=standings([e for _, e in chosen], ids),
         figures=merge_figures([(facts_of(g).figures, roster_map(g)) for g, _ in chosen], ids),
         owed=owed,
         settle_up=settle_up(owed, ids),
         running=running([e for _, e in chosen], ids),
+        apart=[g for g in company.games if in_other_currency(company, g)],
     )

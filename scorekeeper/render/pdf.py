@@ -15,7 +15,7 @@ import tempfile
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -129,6 +129,8 @@ class SheetView:
     """No hill at this table (§9): no hill columns, no amnesty."""
     chart: Markup = Markup("")
     """Each player's "if it ended now" after every deal (render/chart.py)."""
+    penalty_count: int = 0
+    """Penalties, counted apart from the corrections (both are no deal at the table)."""
 
 
 def sheet_view(
@@ -139,6 +141,7 @@ def sheet_view(
     edited_deals: Iterable[int] | None = None,
     page_size: str = "A4",
     words: Words = ENGLISH,
+    tz: Any = None,
 ) -> SheetView:
     """Word and format everything the PDF shows, in the language of `words`.
 
@@ -159,7 +162,7 @@ def sheet_view(
         full_name=_shorten(name, FULL_NAME_LIMIT) if len(name) > SHOWN_NAME_LIMIT else "",
         running_name=_shorten(name, 70),
         locale=words.locale,
-        when=time_span(created_at, updated_at),
+        when=time_span(created_at, updated_at, words, tz),
         players=players,
         short_names=[_shorten(p, 16) for p in players],
         seating=_(
@@ -173,7 +176,8 @@ def sheet_view(
         stake=words.money(game.options.stake, currency),
         finished=sheet.finished,
         deal_count=sheet.deal_count(),
-        correction_count=len(sheet.results) - sheet.deal_count(),
+        correction_count=sheet.count_of("correction"),
+        penalty_count=sheet.count_of("penalty"),
         pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT), words=words)),
         rows=_player_rows(sheet, result, words),
         settlement=_settlement_rows(sheet, result, words),
@@ -278,21 +282,25 @@ def changed_options(game: Game, words: Words = ENGLISH) -> list[tuple[str, str]]
             continue  # shown on their own line
         value = getattr(game.options, option.name)
         if value != getattr(preset, option.name):
-            changed.append((words.option_label(option.name), words.option_value(value)))
+            shown = words.option_value(value, option.name)
+            changed.append((words.option_label(option.name), shown))
     return changed
 
 
-def time_span(created_at: str | None, updated_at: str | None) -> str:
-    """When the game was played: "2026-11-28 19:05 – 23:40", or what is known of it."""
+def time_span(
+    created_at: str | None, updated_at: str | None, words: Words = ENGLISH, tz: Any = None
+) -> str:
+    """When the game was played, in the table's time zone (`tz`, else this machine's):
+    "28 ноября 2026, 19:05 – 23:40", or what is known of it."""
     start, end = _parse_time(created_at), _parse_time(updated_at)
     if start and end:
+        start, end = (t if t.tzinfo else t.replace(tzinfo=UTC) for t in (start, end))
+        start, end = (t.astimezone(tz) if tz else t.astimezone() for t in (start, end))
         if start.date() == end.date():
-            return f"{start:%Y-%m-%d %H:%M} – {end:%H:%M}"
-        return f"{start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
-    if start:
-        return f"{start:%Y-%m-%d %H:%M}"
-    if end:
-        return f"{end:%Y-%m-%d %H:%M}"
+            return f"{words.moment(start, tz)} – {end:%H:%M}"
+        return f"{words.moment(start, tz)} – {words.moment(end, tz)}"
+    if start or end:
+        return words.moment(start or end, tz)
     return " – ".join(_clean(t)[:40] for t in (created_at, updated_at) if t)
 
 
@@ -353,6 +361,7 @@ def sheet_pdf(
     edited_deals: set[int] | None = None,
     page_size: str = "A4",
     locale: str | None = None,
+    tz: Any = None,
 ) -> bytes:
     """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
     from weasyprint import HTML  # type: ignore[import-untyped]
@@ -364,6 +373,7 @@ def sheet_pdf(
         edited_deals=edited_deals,
         page_size=page_size,
         locale=locale,
+        tz=tz,
     )
     pdf = HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
     assert pdf is not None

@@ -695,7 +695,7 @@ class _Scorer:
             return False
         if level not in self.opts.half_whist:
             self._problem(
-                N_("{name}: no half-whist on a {level} in this game"),
+                N_("{name}: no half-whist on {level} in this game"),
                 f"answers.{name}",
                 name=name,
                 level=level,

@@ -51,8 +51,8 @@ def progress(words: Words, table: Table, rounds: int | None) -> str:
     played = table.sheet.deal_count()
     if rounds is None:
         return words.ngettext("%(num)s deal", "%(num)s deals", played)
-    return words.gettext(
-        "deal %(deal)s of %(deals)s", deal=played + 1, deals=rounds * len(table.players)
+    return words.pgettext(
+        "table", "deal %(deal)s of %(deals)s", deal=played + 1, deals=rounds * len(table.players)
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 from urllib.parse import urlencode
 
 from babel.support import Translations
@@ -35,6 +36,35 @@ def _choose_locale() -> str:
     if cookie in LANGUAGES:
         return cookie
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+#: The cookie in which the page's script keeps the browser's time zone ("Europe/Kyiv").
+TZ_COOKIE = "tz"
+
+
+def time_zone() -> Any:
+    """The table's time zone: the browser's, as static/tz.js keeps it in a cookie; None when
+    not known yet (then times are written in the server machine's own zone, which at a home
+    table is the laptop's)."""
+    if not has_request_context():
+        return None
+    from urllib.parse import unquote
+
+    name = unquote(request.cookies.get(TZ_COOKIE, ""))
+    return _zone(name) if name else None
+
+
+@functools.lru_cache(maxsize=64)
+def _zone(name: str) -> Any:
+    import re
+    from zoneinfo import ZoneInfo
+
+    if len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)*", name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ValueError, OSError, KeyError):
+        return None
 
 
 def words() -> Words:

@@ -9,10 +9,11 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Flask, g, url_for
-from flask_babel import format_datetime
 from markupsafe import Markup
 
-from .i18n import words
+from scorekeeper.rules.deals import OFF_TABLE_KINDS as OFF_TABLE
+
+from .i18n import time_zone, words
 from .widgets import new_key
 
 
@@ -51,14 +52,31 @@ def whists(value: Fraction | int) -> str:
 
 
 def when(iso: str) -> str:
-    """A stored UTC time ("2026-11-20T21:05:03Z") as the page's language writes it."""
-    try:
-        moment = datetime.datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except (TypeError, ValueError):
-        return iso
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=datetime.UTC)
-    return str(format_datetime(moment, "short"))
+    """A stored UTC time ("2026-11-20T21:05:03Z") as the page's language writes it, in the
+    table's time zone (the browser's): "20 ноября 2026, 23:05"."""
+    if not isinstance(iso, str | datetime.datetime):
+        return str(iso)
+    return words().moment(iso, time_zone())
+
+
+def about(value: Fraction | int) -> str:
+    """An average, rounded for reading: "+16,5", "−3" (never fifteenths)."""
+    shown = round(Decimal(value.numerator) / Decimal(value.denominator), 1)
+    if shown == shown.to_integral_value():
+        shown = shown.quantize(Decimal(1))
+    text = words().number(abs(shown))
+    return ("+" if shown > 0 else "−" if shown < 0 else "") + text
+
+
+def table_deals(deals: Any) -> int:
+    """How many of a game's stored deals were dealt at the table (no correction, no penalty):
+    the number the game page shows."""
+    return sum(1 for d in deals if getattr(d, "data", {}).get("type") not in OFF_TABLE)
+
+
+def day(value: str | datetime.date) -> str:
+    """A day as the page's language writes it: "1 декабря 2026" (ISO in the files only)."""
+    return words().date(value)
 
 
 def amount_class(value: Fraction | Decimal | int) -> str:
@@ -95,6 +113,9 @@ def init_app(app: Flask) -> None:
         signed=signed,
         number=number,
         when=when,
+        day=day,
+        about=about,
+        table_deals=table_deals,
         money=money,
         signed_money=signed_money,
         whists=whists,

@@ -23,6 +23,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from scorekeeper import gamefile
 from scorekeeper.rules.text import bad_character, normalize
 
+from ..i18n import words
 from ..main import options as opts
 from ..main.forms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, _option_field
 from ..widgets import WriteForm
@@ -44,7 +45,7 @@ def name_problem(name: str) -> str | None:
         return str(_l("At most 40 characters"))
     char = bad_character(name)
     if char is not None:
-        return str(_l("The name cannot hold %(char)s", char=char))
+        return str(_l("The name cannot hold %(char)s", char=words().character(char)))
     return None
 
 

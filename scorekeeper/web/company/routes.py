@@ -18,15 +18,17 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import _, format_date
+from flask_babel import _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
+from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -275,6 +277,18 @@ def rename_player(token: str, player_id: int) -> Response:
 # -- evenings ------------------------------------------------------------------------------
 
 
+#: What to pick for an evening, by the numbers of players the convention allows.
+_PICK = {
+    (2,): N_("Hussar is played by two: pick two players"),
+    (3, 4): N_("Pick three or four players"),
+    (3, 4, 5): N_("Pick three, four or five players"),
+}
+
+
+def _pick(counts: tuple[int, ...]) -> str:
+    return _(_PICK.get(tuple(counts), _PICK[3, 4, 5]))
+
+
 @bp.route("/c/<tok:token>/evening", methods=["GET", "POST"])
 def evening(token: str) -> str | Response:
     """Start an evening from the company: the players picked, seats and first dealer drawn
@@ -286,16 +300,12 @@ def evening(token: str) -> str | Response:
     if request.method == "GET":
         picked = [pid for pid in request.args.getlist("player") if pid in roster]
         if len(picked) not in counts:
-            flash(
-                _("Hussar is played by two: pick two players")
-                if counts == (2,)
-                else _("Pick three or four players")
-            )
+            flash(_pick(counts))
             return back(token, "#evening")
         random.shuffle(picked)
         seats = picked
         form.first_dealer.data = str(random.randrange(len(seats)))
-        form.name.data = str(format_date(datetime.date.today(), "d MMMM y"))
+        form.name.data = words().date(datetime.date.today())
     else:
         seats = [request.form.get(f"seat_{i}", "") for i in range(4)]
         seats = [s for s in seats if s]
@@ -304,7 +314,7 @@ def evening(token: str) -> str | Response:
         if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
             problems.append(_("Each seat needs a different player of the company"))
         elif len(seats) not in counts:
-            problems.append(_("Pick three or four players"))
+            problems.append(_pick(counts))
         try:
             dealer = int(form.first_dealer.data or 0)
         except ValueError:
@@ -334,7 +344,7 @@ def _start(
     if started is None:
         names = [p.name for pid in seats for p in company.roster if str(p.id) == pid]
         record = store.create_game(
-            name=clean_name(form.name.data) or str(format_date(datetime.date.today(), "d MMMM y")),
+            name=clean_name(form.name.data) or words().date(datetime.date.today()),
             convention=company.convention,
             options=resolve_options(company.convention, company.options)[0].to_json(),
             players=names,
@@ -374,6 +384,10 @@ def attach(token: str) -> Response:
         return back(token, "#attach")
     if game.access != "edit":
         flash(_("This is the game's read-only link: paste its edit link."))
+        return back(token, "#attach")
+    other = currency_problem(company.options, game.options)
+    if other is not None:
+        flash(_(OTHER_CURRENCY, **other))
         return back(token, "#attach")
     by_name = {p.name.casefold(): p.id for p in company.roster}
     mapping: dict[str, int | str] = {

@@ -348,7 +348,7 @@ def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading
                 where,
                 str(
                     _l(
-                        "Write an amount from −1000000 to 1000000 whists, e.g. 10, -4 or 2.5 "
+                        "Write an amount from −1,000,000 to 1,000,000 whists, e.g. 10, −4 or 2.5 "
                         "(no exponents)"
                     )
                 ),

@@ -318,7 +318,7 @@ def _save_edit(
     log = redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{deal.id}"))
     number = deal.position + 1
     if deal.data == data and form.base_version.data == loaded.record.version:
-        flash(_("Nothing changed in deal %(number)s.", number=number))
+        flash(words().said(deal.data.get("type", ""), "unchanged", number))
         return log
     record = get_store().update_deal(
         token,
@@ -384,12 +384,7 @@ def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
     result = check_delete(loaded, deal.position)
     if form.validate_on_submit() and result.ok:
         write_or_back(token, write)
-        flash(
-            _(
-                "Deal %(number)s deleted. It can be restored from the history.",
-                number=deal.position + 1,
-            )
-        )
+        flash(words().said(deal.data.get("type", ""), "deleted", deal.position + 1))
         return redirect(url_for("games.log", mode="g", token=token))
     return _confirm(loaded, deal, result, form, "delete")
 
@@ -413,12 +408,7 @@ def undo(token: str) -> str | Response | tuple[str, int]:
     result = check_delete(loaded, deal.position)
     if form.validate_on_submit():
         write_or_back(token, write)
-        flash(
-            _(
-                "Deal %(number)s undone. It can be restored from the history.",
-                number=deal.position + 1,
-            )
-        )
+        flash(words().said(deal.data.get("type", ""), "undone", deal.position + 1))
         return _to_game(token)
     return _confirm(loaded, deal, result, form, "undo")
 

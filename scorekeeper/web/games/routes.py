@@ -31,7 +31,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
 from ..context import edit_game, open_game, write_or_back
-from ..i18n import get_locale, words
+from ..i18n import get_locale, time_zone, words
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm, new_key
 from ..wire import style_inline
@@ -269,6 +269,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
             updated_at=record.updated_at,
             edited_deals=edited,
             locale=words().locale,
+            tz=time_zone(),
         )
     finally:
         _PDF_SLOTS.release()

@@ -7,8 +7,8 @@ import hmac
 from typing import Any
 
 from flask import current_app
-from flask_babel import format_date, ngettext
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
@@ -29,6 +29,7 @@ from scorekeeper.rules.options import OPTION_BOUNDS
 from scorekeeper.rules.text import bad_character, normalize
 
 from .. import attempts
+from ..i18n import words
 from ..widgets import MultiCheckboxField, choices
 from . import options as opts
 
@@ -67,6 +68,19 @@ class PasswordMixin:
             raise ValidationError(_l("Wrong password"))
 
 
+class _Between:
+    """NumberRange's message with its bounds written the language's way ("от 1 до 100 000"):
+    WTForms fills the message with `%`, which is done here."""
+
+    def __mod__(self, bounds: dict[str, Any]) -> str:
+        said = words()
+        return said.gettext(
+            "Write a whole number from %(min)s to %(max)s",
+            min=said.amount(bounds["min"]),
+            max=said.amount(bounds["max"]),
+        )
+
+
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
@@ -79,7 +93,7 @@ def _option_field(spec: opts.OptionSpec) -> Field:
                 NumberRange(
                     int(limits.low),
                     int(limits.high),
-                    message=_l("Write a whole number from %(min)s to %(max)s"),
+                    message=_Between(),
                 ),
             ],
         )
@@ -116,13 +130,13 @@ class NewGameBase(PasswordMixin, FlaskForm):
     def validate_name(self, field: Field) -> None:
         char = bad_character(field.data or "")
         if char is not None:
-            raise ValidationError(_l("The name cannot hold %(char)s", char=char))
+            raise ValidationError(_l("The name cannot hold %(char)s", char=words().character(char)))
         field.data = normalize((field.data or "").strip())
 
     def default_name(self) -> None:
         """Today's date as the game's name, when none was typed."""
         if not self.name.data:
-            self.name.data = format_date(datetime.date.today(), "d MMMM y")
+            self.name.data = words().date(datetime.date.today())
 
     def fill(self, settings: dict[str, Any]) -> None:
         """Offer the last game's players, convention, options and first dealer again."""
@@ -186,7 +200,8 @@ class NewGameBase(PasswordMixin, FlaskForm):
                 continue
             char = bad_character(name)
             if char is not None:
-                field.errors = [*field.errors, str(_l("The name cannot hold %(char)s", char=char))]
+                said = _l("The name cannot hold %(char)s", char=words().character(char))
+                field.errors = [*field.errors, str(said)]
                 ok = False
             elif name in seen:
                 field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]

@@ -103,6 +103,9 @@ NOT_FOR: dict[str, dict[str, Any]] = {
     "opt_allpass_progression": {"conventions": ["hussar"]},
     "opt_allpass_exit": {"conventions": ["hussar"]},
     "opt_allpass_min_amnesty": {"conventions": ["hussar"]},
+    "opt_allpass_exit_on": {"conventions": ["hussar"]},
+    "opt_stalingrad": {"conventions": ["hussar"]},
+    "opt_hill_divisor": {"conventions": ["hussar"]},
 }
 
 

@@ -6,7 +6,7 @@ import datetime
 from typing import Any
 
 from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import _, format_date
+from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
@@ -124,7 +124,7 @@ def rematch(token: str) -> Response:
     players = list(record.players)
     first = players[(players.index(record.first_dealer) + 1) % len(players)]
     fresh = get_store().create_game(
-        name=format_date(datetime.date.today(), "d MMMM y"),
+        name=words().date(datetime.date.today()),
         convention=record.convention,
         options=dict(record.options),
         players=players,
