@@ -113,6 +113,7 @@ const Follow = (function follow() {
         const next = main && $("#follow", main);
         if (!next) { location.reload(); return; }
         if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
+        unscripted(main);
         const focused = document.activeElement && document.activeElement.id;
         const x = window.scrollX, y = window.scrollY;
         $("main").replaceWith(document.adoptNode(main));
@@ -197,6 +198,7 @@ function showPage(html, url) {
     });
   }
   document.title = fresh.title;
+  unscripted(fresh.body);
   document.body.replaceWith(document.adoptNode(fresh.body));
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
@@ -205,6 +207,12 @@ function showPage(html, url) {
   NetState.draw();
   Follow.rebind();
   return true;
+}
+
+// A page parsed by DOMParser (scripting off) holds its <noscript> parts as elements: the
+// chart's <img> there would download the chart once more as soon as it is in the page.
+function unscripted(root) {
+  $$("noscript", root).forEach(function (n) { n.remove(); });
 }
 
 // A chart left out of a page (the page a Save answered with, a follower's refresh) is
