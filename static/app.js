@@ -82,10 +82,13 @@ const Follow = (function follow() {
   function bind() {
     el = $("#follow");
     url = el && el.getAttribute("data-watch");
-    version = el && el.getAttribute("data-version");
+    version = el && seen(el);
     return !!el;
   }
 
+  // What the page shows: the game's version, and on a page that shows the table's
+  // confirmations also their stamp ("12.5"), so an answer from a phone shows up here too.
+  function seen(node) { return node.getAttribute("data-seen") || node.getAttribute("data-version"); }
   function typing() {
     const a = document.activeElement;
     return !!(a && a.closest("main") && a.matches("input:not([type=hidden]), select, textarea"));
@@ -112,6 +115,7 @@ const Follow = (function follow() {
         const main = $("main", fresh);
         const next = main && $("#follow", main);
         if (!next) { location.reload(); return; }
+        if (noting()) { version = null; return; }  // look again at the next tick
         if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
         unscripted(main);
         const focused = document.activeElement && document.activeElement.id;
@@ -123,10 +127,17 @@ const Follow = (function follow() {
         if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
         copyButtons($("main"));
         el = next;
-        version = el.getAttribute("data-version");
+        version = seen(el);
+        document.dispatchEvent(new Event("scorekeeper:page"));
       });
   }
+  // A follower writing what is not so about a deal: the page waits until it is sent.
+  function noting() {
+    const a = document.activeElement;
+    return !!(a && a.closest("#confirm") && a.matches("input"));
+  }
   function changed(now) {
+    if (noting()) return null;
     if (el.getAttribute("data-follow") === "banner" || typing()) {
       version = now;
       banner();
@@ -152,10 +163,11 @@ const Follow = (function follow() {
         return r.ok ? r.json() : null;
       })
       .then(function (d) {
-        if (d && String(d.version) !== version) {
+        const now = d && (el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version));
+        if (d && now !== version) {
           period = FOLLOW_PERIOD;
           quietSince = Date.now();
-          return changed(String(d.version));
+          return changed(now);
         }
         if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
         return null;
@@ -206,6 +218,7 @@ function showPage(html, url) {
   charts(document.body);
   NetState.draw();
   Follow.rebind();
+  document.dispatchEvent(new Event("scorekeeper:page"));
   return true;
 }
 
