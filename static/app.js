@@ -169,7 +169,9 @@ const Follow = (function follow() {
           quietSince = Date.now();
           return changed(now);
         }
-        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
+        // The scorer's sheet keeps asking each second: the table's answers reach it at once.
+        const most = Number(el.getAttribute("data-idle-max")) || FOLLOW_IDLE_MAX;
+        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, most);
         return null;
       })
       .catch(function () { NetState.offline(); })

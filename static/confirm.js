@@ -13,6 +13,7 @@
   const PREFIX = "scorekeeper.confirm.";
   let ticket = null;  // { csrf_token, request_key } for the next answer
   let sending = false;
+  let said = null;  // { text, at }: what the last answer got back, shown on the page swapped in
 
   function read(name) {
     try { return JSON.parse(localStorage.getItem(PREFIX + name)); } catch (e) { return null; }
@@ -55,16 +56,24 @@
     b.querySelector(".confirm-who").hidden = !!mine;
     b.querySelector(".confirm-me").hidden = !mine;
     if (mine) b.querySelector(".confirm-name").textContent = mine.name;
+    if (said && Date.now() - said.at < 10000) b.querySelector(".confirm-status").textContent = said.text;
     const sent = (mine && mine.sent) || {};
+    let asked = 0;
     b.querySelectorAll("li[data-deal]").forEach(function (li) {
       const revision = Number(li.getAttribute("data-revision"));
       li.hidden = !mine || revision <= mine.since
         || list(li, "data-answered").indexOf(mine.name) >= 0
         || sent[li.getAttribute("data-deal")] === revision;
+      if (!li.hidden) asked++;
     });
+    // Nothing to ask and nothing to say: the sheet alone.
+    b.hidden = !!mine && !asked && !b.querySelector(".confirm-status").textContent;
   }
 
-  function status(b, text) { b.querySelector(".confirm-status").textContent = text || ""; }
+  function status(b, text) {
+    said = text ? { text: text, at: Date.now() } : null;
+    b.querySelector(".confirm-status").textContent = text || "";
+  }
 
   function withTicket(b) {
     if (ticket) return Promise.resolve(ticket);
