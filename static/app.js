@@ -40,6 +40,16 @@ function show(el, visible) {
   });
 })();
 
+/* -- today, as the table's phone sees it -------------------------------------------------- */
+
+// A date that starts as the server's today takes this phone's own today (a server elsewhere
+// may already be in another day).
+$$("input[type=date][data-today]").forEach(function (input) {
+  if (input.value !== input.getAttribute("data-today")) return;
+  const now = new Date();
+  input.value = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+});
+
 /* -- copy buttons ------------------------------------------------------------------------ */
 
 function copyButtons(root) {
