@@ -88,6 +88,16 @@ def stamp(store: Store, token: str) -> int:
     return Confirmations(store).stamp(token)
 
 
+def version_seen(store: Store, token: str) -> tuple[int, str, int]:
+    """The game's (version, updated_at) and its answers' stamp, in one query."""
+    return Confirmations(store).version_seen(token)
+
+
+def unused(record: GameRecord) -> TableAnswers:
+    """What a game nobody answered on shows (no query needed)."""
+    return TableAnswers(used=False, confirmed=[(p, 0) for p in record.players])
+
+
 def answers(store: Store, record: GameRecord) -> TableAnswers:
     """The answers on the current revision of each live deal of the game."""
     kept = Confirmations(store)

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import StoreError
+from .errors import GameNotFound, StoreError
 from .store import Store, _now
 
 Verdict = Literal["right", "wrong"]
@@ -65,6 +65,21 @@ class Confirmations:
                 [token, token],
             ).fetchone()
         return int(row[0] or 0)
+
+    def version_seen(self, token: str) -> tuple[int, str, int]:
+        """(version, updated_at, stamp) of the game with this token in one query: what each
+        following phone asks for every second. Raises GameNotFound."""
+        if isinstance(token, str) and token:
+            with self.store._reading():
+                row = self.store._conn.execute(
+                    "SELECT g.version, g.updated_at, (SELECT max(c.id) FROM deal_confirmations c"
+                    " WHERE c.game_id = g.id) FROM games g WHERE (g.edit_token = ?"
+                    " OR g.view_token = ?) AND g.deleted_at IS NULL LIMIT 1",
+                    [token, token],
+                ).fetchone()
+            if row is not None:
+                return int(row[0]), str(row[1]), int(row[2] or 0)
+        raise GameNotFound("no game has this link")
 
     def revisions(self, game_id: int) -> dict[int, int]:
         """Each deal's current revision (the id of its latest change)."""
@@ -156,7 +171,7 @@ class Confirmations:
 
 
 def _confirmation(row: dict[str, object]) -> Confirmation:
-    verdict = "wrong" if row["verdict"] == "wrong" else "right"
+    verdict: Verdict = "wrong" if row["verdict"] == "wrong" else "right"
     return Confirmation(
         id=int(str(row["id"])),
         deal_id=int(str(row["deal_id"])),

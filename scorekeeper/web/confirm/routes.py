@@ -39,7 +39,11 @@ def answers_of(loaded: Loaded) -> confirmations.TableAnswers:
     """What the table said about this game's deals (once per request)."""
     kept = g.get("confirm_answers")
     if kept is None or kept[0] is not loaded:
-        kept = (loaded, confirmations.answers(get_store(), loaded.record))
+        if loaded.editable and not seen(loaded.token):
+            table = confirmations.unused(loaded.record)  # the scorer's page: nothing to show
+        else:
+            table = confirmations.answers(get_store(), loaded.record)
+        kept = (loaded, table)
         g.confirm_answers = kept
     return kept[1]
 

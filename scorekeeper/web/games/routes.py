@@ -27,7 +27,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile
+from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
 from ..confirm.routes import answers_of, seen
@@ -203,9 +203,8 @@ def version(mode: str, token: str) -> Response:
     Tiny and conditional: the ETag names the game's state, so an unchanged game costs a
     304 with no body; the page's script fetches the sheet itself only when it changed.
     """
-    number, updated_at = get_store().game_version(token)
     # `seen` also changes with each confirmation (the pages that show them follow it).
-    said = seen(token)
+    number, updated_at, said = confirmations.version_seen(get_store(), token)
     body = json.dumps({"version": number, "seen": said})
     response = Response(body, mimetype="application/json")
     response.set_etag(f"{number}-{updated_at}-{said}")
