@@ -116,7 +116,9 @@ def _refused(reason: str, detail: str, status: int) -> Response:
 def _expired(_error: CSRFError) -> Response:
     return _json(
         {
-            "error": _("This page was opened in another session: reload it and try again."),
+            "error": _("The form has expired")
+            + ": "
+            + _("This page was opened in another session: reload it and try again."),
             "reason": "csrf",
         },
         400,
