@@ -156,3 +156,13 @@ def test_a_purged_game_takes_its_confirmations_with_it(db: Store) -> None:
     assert db.purge_deleted(now=later) == 1
     left = db._conn.execute("SELECT count(*) FROM deal_confirmations").fetchone()[0]
     assert left == 0
+
+
+def test_an_answer_leaves_the_store_writing_as_safely_as_before(db: Store) -> None:
+    # An answer is committed without waiting for the disk; the Saves after it still are.
+    record = _game(db, deals=1)
+    _said(db, record.view_token, 0, "Vera", "right")
+    assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with pytest.raises(Refused):
+        _said(db, record.view_token, 0, "Zoe", "right")
+    assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2
