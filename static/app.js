@@ -130,6 +130,12 @@ const Follow = (function follow() {
         unscripted(main);
         const focused = document.activeElement && document.activeElement.id;
         const x = window.scrollX, y = window.scrollY;
+        // The same state of the game (only the table's answers changed): the chart drawn
+        // already is the same chart, kept rather than fetched again.
+        const drawn = $(".chart-box:not([data-chart])"), empty = $(".chart-box[data-chart]", main);
+        if (drawn && empty && el.getAttribute("data-version") === next.getAttribute("data-version")) {
+          empty.replaceWith(drawn);
+        }
         $("main").replaceWith(document.adoptNode(main));
         charts($("main"), true);
         document.title = fresh.title;

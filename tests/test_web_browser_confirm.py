@@ -87,6 +87,9 @@ def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
             timeout=2000,
         )
         shot(scorer, "confirm-scorer", full=False)
+        # The answers changed the page three times, not the game: its chart was kept.
+        assert scorer.locator(".chart-box svg polyline").count() > 0
+        assert len(charts) == 1, charts
 
         # "I am" is said once: reloaded, the page knows who this phone is, and with nothing
         # to ask it shows the sheet alone.
