@@ -40,6 +40,16 @@ function show(el, visible) {
   });
 })();
 
+/* -- today, as the table's phone sees it -------------------------------------------------- */
+
+// A date that starts as the server's today takes this phone's own today (a server elsewhere
+// may already be in another day).
+$$("input[type=date][data-today]").forEach(function (input) {
+  if (input.value !== input.getAttribute("data-today")) return;
+  const now = new Date();
+  input.value = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+});
+
 /* -- copy buttons ------------------------------------------------------------------------ */
 
 function copyButtons(root) {
@@ -82,10 +92,13 @@ const Follow = (function follow() {
   function bind() {
     el = $("#follow");
     url = el && el.getAttribute("data-watch");
-    version = el && el.getAttribute("data-version");
+    version = el && seen(el);
     return !!el;
   }
 
+  // What the page shows: the game's version, and on a page that shows the table's
+  // confirmations also their stamp ("12.5"), so an answer from a phone shows up here too.
+  function seen(node) { return node.getAttribute("data-seen") || node.getAttribute("data-version"); }
   function typing() {
     const a = document.activeElement;
     return !!(a && a.closest("main") && a.matches("input:not([type=hidden]), select, textarea"));
@@ -112,9 +125,17 @@ const Follow = (function follow() {
         const main = $("main", fresh);
         const next = main && $("#follow", main);
         if (!next) { location.reload(); return; }
+        if (noting()) { version = null; return; }  // look again at the next tick
         if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
+        unscripted(main);
         const focused = document.activeElement && document.activeElement.id;
         const x = window.scrollX, y = window.scrollY;
+        // The same state of the game (only the table's answers changed): the chart drawn
+        // already is the same chart, kept rather than fetched again.
+        const drawn = $(".chart-box:not([data-chart])"), empty = $(".chart-box[data-chart]", main);
+        if (drawn && empty && el.getAttribute("data-version") === next.getAttribute("data-version")) {
+          empty.replaceWith(drawn);
+        }
         $("main").replaceWith(document.adoptNode(main));
         charts($("main"), true);
         document.title = fresh.title;
@@ -122,10 +143,17 @@ const Follow = (function follow() {
         if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
         copyButtons($("main"));
         el = next;
-        version = el.getAttribute("data-version");
+        version = seen(el);
+        document.dispatchEvent(new Event("scorekeeper:page"));
       });
   }
+  // A follower writing what is not so about a deal: the page waits until it is sent.
+  function noting() {
+    const a = document.activeElement;
+    return !!(a && a.closest("#confirm") && a.matches("input"));
+  }
   function changed(now) {
+    if (noting()) return null;
     if (el.getAttribute("data-follow") === "banner" || typing()) {
       version = now;
       banner();
@@ -151,12 +179,15 @@ const Follow = (function follow() {
         return r.ok ? r.json() : null;
       })
       .then(function (d) {
-        if (d && String(d.version) !== version) {
+        const now = d && (el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version));
+        if (d && now !== version) {
           period = FOLLOW_PERIOD;
           quietSince = Date.now();
-          return changed(String(d.version));
+          return changed(now);
         }
-        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
+        // The scorer's sheet keeps asking each second: the table's answers reach it at once.
+        const most = Number(el.getAttribute("data-idle-max")) || FOLLOW_IDLE_MAX;
+        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, most);
         return null;
       })
       .catch(function () { NetState.offline(); })
@@ -197,6 +228,7 @@ function showPage(html, url) {
     });
   }
   document.title = fresh.title;
+  unscripted(fresh.body);
   document.body.replaceWith(document.adoptNode(fresh.body));
   const target = location.hash && document.getElementById(location.hash.slice(1));
   if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
@@ -204,7 +236,14 @@ function showPage(html, url) {
   charts(document.body);
   NetState.draw();
   Follow.rebind();
+  document.dispatchEvent(new Event("scorekeeper:page"));
   return true;
+}
+
+// A page parsed by DOMParser (scripting off) holds its <noscript> parts as elements: the
+// chart's <img> there would download the chart once more as soon as it is in the page.
+function unscripted(root) {
+  $$("noscript", root).forEach(function (n) { n.remove(); });
 }
 
 // A chart left out of a page (the page a Save answered with, a follower's refresh) is

@@ -288,11 +288,15 @@ def test_every_write_through_the_read_only_link_is_refused(
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
     data = web.check(page, form).form("deal-form").set(action="save").data()
-    # (a company's writes take a company's token: refused read-only in test_web_company.py)
+    # (a company's writes take a company's token: refused read-only in test_web_company.py;
+    # a deal's confirmation is the one write of the read-only link: test_web_confirm.py,
+    # and below it changes nothing of the game)
     routes = [
         r
         for r in _post_routes(app)
-        if "token" in r.arguments and not r.endpoint.startswith("company.")
+        if "token" in r.arguments
+        and not r.endpoint.startswith("company.")
+        and r.endpoint != "confirm.answer"
     ]
     assert {r.endpoint for r in routes} >= {
         "deals.new",
@@ -317,6 +321,8 @@ def test_every_write_through_the_read_only_link_is_refused(
         response = web.client.post(url, data=data)
         assert response.status_code == 403, url
         assert "only shows the game" in response.get_data(as_text=True), url
+    confirmed = web.client.post(f"/v/{view}/confirm", data=data)
+    assert confirmed.status_code == 400  # not an answer: refused, and nothing written
     # The read-only pages (/v/...) take no POST at all, whichever token is in them.
     for rule in app.url_map.iter_rules():
         if "mode" in rule.arguments and not rule.endpoint.startswith("company."):
@@ -368,6 +374,13 @@ def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[
         "games.replace_link": page_form(f"/g/{token}/links", "/links/edit"),
         "games.delete_game": page_form(f"/g/{token}/delete"),
         "games.restore_game": page_form(f"/g/{token}/links", "/links/view"),
+        "confirm.answer": lambda: {
+            **web.client.get(f"/v/{token}/confirm/key").get_json(),
+            "deal": [str(deal_id)],
+            "revision": ["1"],
+            "player": ["Anna"],
+            "verdict": ["right"],
+        },
     }
 
 

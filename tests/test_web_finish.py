@@ -176,3 +176,23 @@ def test_play_on_refuses_a_pool_that_would_still_be_over(
     assert "The new pool must be larger than 2." in done.text()
     assert store.get_game(ended).version == version
     assert store.get_game(ended).options["pool_target"] == 2
+
+
+def _primaries_of_the_card(html: str) -> list[str]:
+    import re
+
+    card = html[html.index('class="card finished"') :]
+    card = card[: card.index("</section>")]
+    return re.findall(r'class="button primary[^"]*"[^>]*>([^<]*)<', card)
+
+
+def test_the_game_over_card_has_one_primary_action(web: Web, ended: str) -> None:
+    page = web.get(f"/g/{ended}")
+    assert _primaries_of_the_card(page.html) == ["Record the settlement"]
+    html = page.html
+    # Rematch comes after what ends the evening, not on top of it.
+    assert html.index("Record the settlement") < html.index('id="rematch"')
+    web.submit(page, page.form("/finish"))
+    assert _primaries_of_the_card(web.get(f"/g/{ended}").html) == [
+        "Rematch: same players and rules"
+    ]

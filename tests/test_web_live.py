@@ -25,7 +25,7 @@ def test_the_version_is_tiny_and_conditional(web: Web, store: Store) -> None:
     view = store.get_game(token).view_token
     url = f"/v/{view}/version"
     first = web.get(url)
-    assert json.loads(first.html) == {"version": store.get_game(token).version}
+    assert json.loads(first.html) == {"version": store.get_game(token).version, "seen": 0}
     assert len(first.response.get_data()) < 40
     assert first.response.headers["Cache-Control"] == "no-cache"
     etag = first.response.headers["ETag"]
@@ -35,7 +35,7 @@ def test_the_version_is_tiny_and_conditional(web: Web, store: Store) -> None:
     changed = web.client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
-    assert json.loads(changed.get_data()) == {"version": store.get_game(token).version}
+    assert json.loads(changed.get_data()) == {"version": store.get_game(token).version, "seen": 0}
     # The edit link answers the same; a link that is no game's does not.
     assert web.get(f"/g/{token}/version").html == changed.get_data(as_text=True)
     web.get(f"/v/{'x' * 30}/version", status=404)

@@ -337,8 +337,15 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def sheet_html(game: Game, *, locale: str | None = None, **kw: Any) -> str:
-    """The score sheet as the HTML page WeasyPrint lays out, in the language asked for."""
+def sheet_html(
+    game: Game,
+    *,
+    locale: str | None = None,
+    confirmed: list[tuple[str, int]] | None = None,
+    **kw: Any,
+) -> str:
+    """The score sheet as the HTML page WeasyPrint lays out, in the language asked for;
+    with `confirmed`, how many deals each player confirmed at the table."""
     words = words_for(locale).at_table(game)
     view = sheet_view(game, words=words, **kw)
     return (
@@ -346,6 +353,7 @@ def sheet_html(game: Game, *, locale: str | None = None, **kw: Any) -> str:
         .get_template(TEMPLATE)
         .render(
             view=view,
+            confirmed=confirmed,
             _=words.gettext,
             gettext=words.gettext,
             ngettext=words.ngettext,
@@ -362,6 +370,7 @@ def sheet_pdf(
     page_size: str = "A4",
     locale: str | None = None,
     tz: Any = None,
+    confirmed: list[tuple[str, int]] | None = None,
 ) -> bytes:
     """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
     from weasyprint import HTML  # type: ignore[import-untyped]
@@ -374,6 +383,7 @@ def sheet_pdf(
         page_size=page_size,
         locale=locale,
         tz=tz,
+        confirmed=confirmed,
     )
     pdf = HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
     assert pdf is not None

@@ -137,7 +137,8 @@ def balance(
 
 
 def settle_up(owed: Mapping[str, Decimal], players: Sequence[str]) -> list[Payment]:
-    """The fewest payments that square the whole company now (largest debtor first)."""
+    """The fewest payments that square the whole company now (exact for up to sixteen people
+    owed or owing: rules/payments.py)."""
     order = tuple(dict.fromkeys([*players, *owed]))
     return fewest_payments({p: owed.get(p, Decimal(0)) for p in order}, order)
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .options import HillDivisor
+from .payments import fewest
 from .scoring import Sheet
 
 
@@ -113,18 +114,6 @@ def split_money(
 
 
 def fewest_payments(money: dict[str, Decimal], players: tuple[str, ...]) -> list[Payment]:
-    """Largest debtor pays largest creditor until all are square: at most N - 1 transfers."""
-    balance = dict(money)
-    payments: list[Payment] = []
-    while True:
-        debtors = [p for p in players if balance[p] < 0]
-        creditors = [p for p in players if balance[p] > 0]
-        if not debtors or not creditors:
-            break
-        payer = min(debtors, key=lambda p: (balance[p], players.index(p)))
-        payee = max(creditors, key=lambda p: (balance[p], -players.index(p)))
-        amount = min(-balance[payer], balance[payee])
-        payments.append(Payment(payer, payee, amount))
-        balance[payer] += amount
-        balance[payee] -= amount
-    return payments
+    """The fewest transfers that square everyone (exact: see rules/payments.py), the
+    largest debtor paying the largest creditor whenever that is as few."""
+    return [Payment(*t) for t in fewest(money, players)]

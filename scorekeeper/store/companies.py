@@ -225,6 +225,25 @@ class Companies:
 
         return self._write(token, change)
 
+    def attach_rematch(self, game_id: int, rematch_id: int, played_on: str) -> bool:
+        """Attach a rematch to the company of the game it follows, with the same players
+        (its seats carry the same names); False if that game belongs to no company."""
+        with self.store._writing():
+            rows = self.store._rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
+            if not rows:
+                return False
+            link, now = rows[0], _now()
+            self.store._conn.execute(
+                "INSERT OR IGNORE INTO company_games"
+                " (game_id, company_id, players, played_on, attached_at, request_key)"
+                " VALUES (?, ?, ?, ?, ?, NULL)",
+                [rematch_id, link["company_id"], link["players"], played_on, now],
+            )
+            self.store._conn.execute(
+                "UPDATE companies SET updated_at = ? WHERE id = ?", [now, link["company_id"]]
+            )
+        return True
+
     def game_for_key(self, token: str, request_key: str) -> int | None:
         """The game an evening form with this key already started, if it did."""
         with self.store._reading():

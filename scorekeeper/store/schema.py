@@ -195,3 +195,32 @@ def m003_companies(db: Database) -> None:
         strict=True,
     )
     db.table("company_payments").create_index(["company_id", "request_key"], unique=True)
+
+
+# -- deal confirmations (issue 23): the table says each deal is right, from its own phones ----
+# Self-contained: it only adds a table, so it can take any place after m001.
+
+
+@MIGRATIONS()
+def m004_deal_confirmations(db: Database) -> None:
+    """Create deal_confirmations: a player's "right" or "not so" on one revision of a deal."""
+    db.table("deal_confirmations").create(
+        {
+            "id": int,
+            "game_id": int,
+            "deal_id": int,
+            "revision": int,  # deal_revisions.id the player saw: a later change clears it
+            "player": str,  # a seat name of the game
+            "verdict": str,  # right | wrong
+            "note": str,  # what is not so, in a few words ("" if none)
+            "at": str,
+            "request_key": str,  # the tap that sent it, so a resend writes nothing
+        },
+        pk="id",
+        foreign_keys=[("game_id", "games", "id"), ("deal_id", "deals", "id")],
+        not_null=["game_id", "deal_id", "revision", "player", "verdict", "note", "at"],
+        strict=True,
+    )
+    db.table("deal_confirmations").create_index(["game_id", "id"])
+    db.table("deal_confirmations").create_index(["deal_id", "player", "id"])
+    db.table("deal_confirmations").create_index(["game_id", "request_key"], unique=True)

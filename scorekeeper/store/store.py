@@ -688,7 +688,7 @@ class Store:
                     )
                 ]
                 for game_id in ids:
-                    for table in ("request_keys", "deal_revisions", "deals"):
+                    for table in ("request_keys", "deal_confirmations", "deal_revisions", "deals"):
                         self._conn.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
                     self._conn.execute("DELETE FROM games WHERE id = ?", [game_id])
             if ids:

@@ -81,6 +81,7 @@ def _register(app: Flask) -> None:
     wire.init_app(app)
 
     from .company import bp as company_bp
+    from .confirm import bp as confirm_bp
     from .deals import bp as deals_bp
     from .games import bp as games_bp
     from .main import bp as main_bp
@@ -89,6 +90,7 @@ def _register(app: Flask) -> None:
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
     app.register_blueprint(company_bp)
+    app.register_blueprint(confirm_bp)
 
 
 def _instance_secret(app: Flask) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from decimal import Decimal
 from typing import Any
@@ -110,6 +111,25 @@ class AttachForm(FlaskForm):
         validators=[InputRequired(), Length(max=400)],
         description=_l("Paste the link of the game's page (the one that can add deals)."),
     )
+    played_on = DateField(
+        _l("The evening's date"),
+        validators=[Optional()],
+        description=_l("Left empty: the day the game was started."),
+    )
+
+    def validate_played_on(self, field: Field) -> None:
+        evening_date_problem(field)
+
+
+def evening_date_problem(field: Field) -> None:
+    """An evening's date is a real day, not far in the future (a typo in the year)."""
+    day = field.data
+    if day is not None and not (FIRST_DAY <= day <= datetime.date.today() + ONE_DAY):
+        raise ValidationError(_l("Give the day the evening was played."))
+
+
+FIRST_DAY = datetime.date(1900, 1, 1)
+ONE_DAY = datetime.timedelta(days=1)
 
 
 class EveningForm(WriteForm):
@@ -118,6 +138,10 @@ class EveningForm(WriteForm):
 
     name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
     first_dealer = RadioField(_l("Deals first"), validate_choice=False, default="0")
+    played_on = DateField(_l("The evening's date"), validators=[InputRequired()])
+
+    def validate_played_on(self, field: Field) -> None:
+        evening_date_problem(field)
 
 
 class PaymentForm(WriteForm):

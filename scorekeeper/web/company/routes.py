@@ -28,7 +28,6 @@ from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
-from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -277,44 +276,33 @@ def rename_player(token: str, player_id: int) -> Response:
 # -- evenings ------------------------------------------------------------------------------
 
 
-#: What to pick for an evening, by the numbers of players the convention allows.
-_PICK = {
-    (2,): N_("Hussar is played by two: pick two players"),
-    (3, 4): N_("Pick three or four players"),
-    (3, 4, 5): N_("Pick three, four or five players"),
-}
-
-
-def _pick(counts: tuple[int, ...]) -> str:
-    return _(_PICK.get(tuple(counts), _PICK[3, 4, 5]))
-
-
 @bp.route("/c/<tok:token>/evening", methods=["GET", "POST"])
 def evening(token: str) -> str | Response:
     """Start an evening from the company: the players picked, seats and first dealer drawn
     (or chosen), the game filled in from this company's house rules."""
     company = edit_company(token)
     roster = {str(p.id): p.name for p in company.roster}
-    counts = PLAYER_COUNTS.get(company.convention, (3, 4))
+    counts = evening_counts(company.convention)
     form = EveningForm(version=0)
     if request.method == "GET":
         picked = [pid for pid in request.args.getlist("player") if pid in roster]
         if len(picked) not in counts:
-            flash(_pick(counts))
+            flash(pick_message(counts))
             return back(token, "#evening")
         random.shuffle(picked)
         seats = picked
         form.first_dealer.data = str(random.randrange(len(seats)))
         form.name.data = words().date(datetime.date.today())
+        form.played_on.data = datetime.date.today()
     else:
-        seats = [request.form.get(f"seat_{i}", "") for i in range(4)]
+        seats = [request.form.get(f"seat_{i}", "") for i in range(max(counts))]
         seats = [s for s in seats if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
         if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
             problems.append(_("Each seat needs a different player of the company"))
         elif len(seats) not in counts:
-            problems.append(_pick(counts))
+            problems.append(pick_message(counts))
         try:
             dealer = int(form.first_dealer.data or 0)
         except ValueError:
@@ -332,7 +320,36 @@ def evening(token: str) -> str | Response:
         roster=roster,
         problems=problems,
         redraw=url_for("company.evening", token=token, player=seats),
+        hussar=evening_convention(company.convention, len(seats)) == "hussar",
+        today_iso=datetime.date.today().isoformat(),
     )
+
+
+def evening_counts(convention: str) -> tuple[int, ...]:
+    """How many players an evening of the company may seat: its convention's counts, and
+    two for a Hussar evening of a preferans company."""
+    counts = PLAYER_COUNTS.get(convention, (3, 4, 5))
+    return counts if 2 in counts else (2, *counts)
+
+
+def evening_convention(convention: str, players: int) -> str:
+    """The convention of an evening: the company's, or Hussar when two play."""
+    return "hussar" if players == 2 else convention
+
+
+def pick_message(counts: tuple[int, ...]) -> str:
+    if counts == (2,):
+        return str(_("Hussar is played by two: pick two players"))
+    return str(_("Pick two players (Hussar), or three, four or five"))
+
+
+def evening_options(company: CompanyRecord, convention: str) -> dict[str, object]:
+    """The game's options: the company's house rules, or for a Hussar evening of a
+    preferans company Hussar's preset with the company's money (stake, currency, unit)."""
+    if convention == company.convention:
+        return resolve_options(convention, company.options)[0].to_json()
+    money = {k: v for k, v in company.options.items() if k in ("stake", "currency", "money_unit")}
+    return resolve_options(convention, money)[0].to_json()
 
 
 def _start(
@@ -343,10 +360,12 @@ def _start(
     started = companies().game_for_key(token, key)
     if started is None:
         names = [p.name for pid in seats for p in company.roster if str(p.id) == pid]
+        convention = evening_convention(company.convention, len(names))
+        day = form.played_on.data or datetime.date.today()
         record = store.create_game(
-            name=clean_name(form.name.data) or words().date(datetime.date.today()),
-            convention=company.convention,
-            options=resolve_options(company.convention, company.options)[0].to_json(),
+            name=clean_name(form.name.data) or words().date(day),
+            convention=convention,
+            options=evening_options(company, convention),
             players=names,
             first_dealer=names[dealer],
         )
@@ -354,7 +373,7 @@ def _start(
             token,
             record.id,
             {name: int(pid) for name, pid in zip(names, seats, strict=True)},
-            played_on=datetime.date.today().isoformat(),
+            played_on=day.isoformat(),
             request_key=key,
         )
         game_token = record.edit_token
@@ -371,7 +390,7 @@ def attach(token: str) -> Response:
     company = edit_company(token)
     form = AttachForm()
     if not form.validate_on_submit():
-        for error in form.link.errors:
+        for error in [*form.link.errors, *form.played_on.errors]:
             flash(str(error))
         return back(token, "#attach")
     match = _LINK_TOKEN.search((form.link.data or "").strip())
@@ -393,8 +412,9 @@ def attach(token: str) -> Response:
     mapping: dict[str, int | str] = {
         name: by_name.get(name.strip().casefold(), name) for name in game.players
     }
+    day = form.played_on.data
     try:
-        companies().attach(token, game.id, mapping)
+        companies().attach(token, game.id, mapping, played_on=day.isoformat() if day else None)
     except StoreError:
         flash(_("This game already belongs to another company."))
         return back(token, "#attach")

@@ -27,9 +27,10 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile
+from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
+from ..confirm.routes import answers_of, seen
 from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, time_zone, words
 from ..storage import get_store
@@ -55,10 +56,14 @@ def show(mode: str, token: str) -> str | Response:
     # values of the scorer's forms (CSRF token, request keys).
     pages: dict[tuple[object, ...], Drawn] = loaded.kept("pages", dict)
     path = g.get("page_path", request.path)  # a Save's answer names the page it shows
+    said = seen(loaded.token)  # the table's confirmations show on the page too
     key = (path, get_locale(), request.host_url, "X-Follow" in request.headers, style_inline())
+    key += (said,)
     drawn = pages.get(key)
     if drawn is None:
         drawn = _draw(loaded)
+        for old in [k for k in list(pages) if k[-1] != said]:
+            pages.pop(old, None)  # drawn before the last confirmation: never shown again
         if len(pages) < KEPT_PAGES:
             pages[key] = drawn
         return _with_messages(drawn.page)
@@ -198,9 +203,11 @@ def version(mode: str, token: str) -> Response:
     Tiny and conditional: the ETag names the game's state, so an unchanged game costs a
     304 with no body; the page's script fetches the sheet itself only when it changed.
     """
-    number, updated_at = get_store().game_version(token)
-    response = Response(json.dumps({"version": number}), mimetype="application/json")
-    response.set_etag(f"{number}-{updated_at}")
+    # `seen` also changes with each confirmation (the pages that show them follow it).
+    number, updated_at, said = confirmations.version_seen(get_store(), token)
+    body = json.dumps({"version": number, "seen": said})
+    response = Response(body, mimetype="application/json")
+    response.set_etag(f"{number}-{updated_at}-{said}")
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
@@ -247,7 +254,8 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
     from scorekeeper.render.pdf import sheet_pdf
 
     loaded = open_game(mode, token)
-    cached = _fresh(loaded, "pdf")
+    kind = f"pdf.{seen(token)}"  # its counts of confirmed deals change without a new version
+    cached = _fresh(loaded, kind)
     if cached is not None:
         return cached
     record = loaded.record
@@ -270,18 +278,26 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
             edited_deals=edited,
             locale=words().locale,
             tz=time_zone(),
+            confirmed=_confirmed(loaded),
         )
     finally:
         _PDF_SLOTS.release()
         _give_back_memory()
     response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
-    return _no_cache(response, loaded, "pdf")
+    return _no_cache(response, loaded, kind)
+
+
+def _confirmed(loaded: Loaded) -> list[tuple[str, int]] | None:
+    """How many deals each player confirmed, if the table confirms at all."""
+    table = answers_of(loaded)
+    return table.confirmed if table.used else None
 
 
 @bp.route(GAME + "/log")
 def log(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
     rows = list(zip(loaded.record.deals, loaded.sheet.results, strict=True))
+    seen(token)  # the log shows who confirmed each deal, and follows the answers
     return render_template("log.html", loaded=loaded, rows=rows)
 
 

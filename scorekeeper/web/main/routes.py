@@ -13,6 +13,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import create_from_game
 from scorekeeper.rules import CONVENTIONS, resolve_options
 from scorekeeper.store import GameNotFound
+from scorekeeper.store.companies import Companies
 
 from .. import recent
 from ..context import edit_game
@@ -130,6 +131,8 @@ def rematch(token: str) -> Response:
         players=players,
         first_dealer=first,
     )
+    # A company's evening: the rematch is the company's next evening, the same people.
+    Companies(get_store()).attach_rematch(record.id, fresh.id, datetime.date.today().isoformat())
     recent.remember(fresh.edit_token)
     flash(_("A new game for the same table: %(name)s deals first.", name=first))
     return redirect(url_for("games.show", mode="g", token=fresh.edit_token))

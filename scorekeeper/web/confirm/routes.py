@@ -1,0 +1,125 @@
+"""Confirmations from the read-only link: a key to answer with, the answer, and what the
+pages show of the answers.
+
+The read-only link writes nothing else: one answer a request, with the session's CSRF token
+and a one-time request key, into its own table (never the game's version, never the
+sheet). A refusal is a 4xx with a message; the answer reaches every phone following the game
+through the version they ask for each second (its `seen` part).
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import g, jsonify, request
+from flask_babel import _, ngettext
+from flask_wtf.csrf import CSRFError, generate_csrf
+from werkzeug.wrappers import Response
+
+from scorekeeper import confirmations
+from scorekeeper.games import Loaded
+from scorekeeper.store import GameNotFound
+
+from ..storage import get_store
+from ..widgets import new_key
+from . import bp
+
+_NUMBER = re.compile(r"[0-9]{1,12}")
+
+
+def seen(token: str) -> int:
+    """The game's confirmation stamp, asked once per request (the page drawn for it shows it)."""
+    if "confirm_seen" not in g:
+        g.confirm_seen = confirmations.stamp(get_store(), token)
+    return int(g.confirm_seen)
+
+
+@bp.app_template_global("confirm_answers")
+def answers_of(loaded: Loaded) -> confirmations.TableAnswers:
+    """What the table said about this game's deals (once per request)."""
+    kept = g.get("confirm_answers")
+    if kept is None or kept[0] is not loaded:
+        if loaded.editable and not seen(loaded.token):
+            table = confirmations.unused(loaded.record)  # the scorer's page: nothing to show
+        else:
+            table = confirmations.answers(get_store(), loaded.record)
+        kept = (loaded, table)
+        g.confirm_answers = kept
+    return kept[1]
+
+
+def _json(body: dict[str, object], status: int = 200) -> Response:
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("/v/<tok:token>/confirm/key")
+def key(token: str) -> Response:
+    """What an answer is sent with: the session's CSRF token and a one-time request key."""
+    get_store().game_version(token)  # GameNotFound: a 404 like every page of a wrong link
+    return _json({"csrf_token": generate_csrf(), "request_key": new_key()})
+
+
+@bp.route("/v/<tok:token>/confirm", methods=["POST"])
+def answer(token: str) -> Response:
+    """One player's answer on one revision of one deal."""
+    form = request.form
+    deal, revision = form.get("deal", ""), form.get("revision", "")
+    player = form.get("player", "")
+    if not (_NUMBER.fullmatch(deal) and _NUMBER.fullmatch(revision) and player):
+        return _refused("incomplete", "", 400)
+    try:
+        given, _written = confirmations.confirm(
+            get_store(),
+            token,
+            deal_id=int(deal),
+            revision=int(revision),
+            player=player,
+            verdict=form.get("verdict", ""),
+            note=form.get("note", ""),
+            request_key=form.get("request_key", ""),
+        )
+    except confirmations.Refused as refused:
+        status = {"changed": 409, "deal": 409, "key": 409, "many": 429}.get(refused.reason, 400)
+        return _refused(refused.reason, refused.detail, status)
+    except GameNotFound:
+        return _json({"error": _("There is no game at this address."), "reason": "game"}, 404)
+    said = _("Thank you: right.") if given.verdict == "right" else _("Thank you: not so.")
+    return _json({"ok": True, "message": said, "request_key": new_key()})
+
+
+def _refused(reason: str, detail: str, status: int) -> Response:
+    messages = {
+        "incomplete": _("The answer came incomplete: reload the page and try again."),
+        "verdict": _("Say whether the deal is right or not so."),
+        "note": _("A note may not hold %(character)s.", character=detail),
+        "long": ngettext(
+            "A note holds at most %(num)d character.",
+            "A note holds at most %(num)d characters.",
+            confirmations.NOTE_MAX,
+        ),
+        "key": _("This answer was already sent."),
+        "player": _("%(name)s does not play this game.", name=detail),
+        "deal": _("This deal is no longer on the sheet."),
+        "changed": _("The scorer changed this deal meanwhile: look at it again."),
+        "many": _("Too many answers on this deal."),
+    }
+    return _json(
+        {"error": messages.get(reason, reason), "reason": reason, "request_key": new_key()},
+        status,
+    )
+
+
+@bp.errorhandler(CSRFError)
+def _expired(_error: CSRFError) -> Response:
+    return _json(
+        {
+            "error": _("The form has expired")
+            + ": "
+            + _("This page was opened in another session: reload it and try again."),
+            "reason": "csrf",
+        },
+        400,
+    )

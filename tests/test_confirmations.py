@@ -1,0 +1,168 @@
+"""The table confirms: the service on a real SQLite file (answers, revisions, refusals)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import confirmations
+from scorekeeper.confirmations import Refused, answers, confirm, stamp
+from scorekeeper.store import GameNotFound, Store
+from scorekeeper.store.confirmations import ANSWERS_PER_DEAL
+
+PLAYERS = ["Anna", "Boris", "Vera", "Dmitri"]
+ALLPASS = {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
+
+
+@pytest.fixture
+def db(tmp_path: Path):
+    with Store(tmp_path / "games.sqlite") as store:
+        yield store
+
+
+def _game(store: Store, deals: int = 2):
+    record = store.create_game(
+        name="Friday",
+        convention="sochi",
+        options={},
+        players=PLAYERS,
+        first_dealer="Anna",
+        deals=[ALLPASS] * deals,
+    )
+    return record
+
+
+def _said(store: Store, token: str, deal_index: int, player: str, verdict: str, **kw):
+    record = store.get_game(token)
+    deal = record.deals[deal_index]
+    revision = answers(store, record).of(deal.id).revision
+    return confirm(
+        store,
+        token,
+        deal_id=deal.id,
+        revision=kw.pop("revision", revision),
+        player=player,
+        verdict=verdict,
+        note=kw.pop("note", ""),
+        request_key=kw.pop("key", f"{player}-{deal_index}-{verdict}-{revision}"),
+    )
+
+
+def test_nothing_is_shown_before_anybody_answers(db: Store) -> None:
+    record = _game(db)
+    table = answers(db, record)
+    assert not table.used and not table.answered and not table.disputed
+    assert table.confirmed == [(p, 0) for p in PLAYERS]
+    assert stamp(db, record.view_token) == 0
+
+
+def test_answers_count_per_player_and_a_dispute_keeps_its_note(db: Store) -> None:
+    record = _game(db)
+    view = record.view_token
+    for player in ("Boris", "Vera"):
+        _said(db, view, 0, player, "right")
+        _said(db, view, 1, player, "right")
+    given, written = _said(db, view, 1, "Dmitri", "wrong", note="  Vera had\n5 tricks ")
+    assert written and given.note == "Vera had 5 tricks"
+    table = answers(db, record)
+    assert table.used
+    assert dict(table.confirmed) == {"Anna": 0, "Boris": 2, "Vera": 2, "Dmitri": 0}
+    [disputed] = table.disputed
+    assert disputed.number == 2 and disputed.wrong == (("Dmitri", "Vera had 5 tricks"),)
+    assert disputed.right == ("Boris", "Vera")
+    # The version of the game is untouched: a Save is never refused because of an answer.
+    assert db.get_game(record.edit_token).version == record.version
+    assert stamp(db, view) == stamp(db, record.edit_token) > 0
+
+
+def test_a_player_may_change_his_mind_the_latest_answer_counts(db: Store) -> None:
+    record = _game(db)
+    _said(db, record.view_token, 0, "Anna", "wrong", note="no", key="k1")
+    _said(db, record.view_token, 0, "Anna", "right", key="k2")
+    table = answers(db, record)
+    assert table.of(record.deals[0].id).right == ("Anna",) and not table.disputed
+
+
+def test_changing_a_deal_clears_its_confirmations(db: Store) -> None:
+    record = _game(db)
+    _said(db, record.view_token, 1, "Boris", "right")
+    _said(db, record.view_token, 0, "Boris", "right")
+    deal = record.deals[1]
+    old = answers(db, record).of(deal.id).revision
+    db.update_deal(
+        record.edit_token,
+        deal.id,
+        {"type": "allpass", "tricks": {"Anna": 3, "Boris": 3, "Vera": 4}},
+        base_version=record.version,
+    )
+    after = answers(db, db.get_game(record.edit_token))
+    assert after.of(deal.id).revision > old
+    assert after.of(deal.id).right == ()
+    assert dict(after.confirmed)["Boris"] == 1  # the first deal still counts
+    # An answer on the old revision is refused: the phone must look at the change first.
+    with pytest.raises(Refused) as refused:
+        _said(db, record.view_token, 1, "Boris", "right", revision=old, key="late")
+    assert refused.value.reason == "changed"
+
+
+def test_refusals_write_nothing(db: Store) -> None:
+    record = _game(db)
+    view, deal = record.view_token, record.deals[0]
+    revision = answers(db, record).of(deal.id).revision
+    base = {"deal_id": deal.id, "revision": revision, "note": "", "request_key": "key-1"}
+
+    def reason(**kw: object) -> str:
+        with pytest.raises(Refused) as refused:
+            confirm(
+                db, kw.pop("token", view), **{**base, "player": "Anna", "verdict": "right", **kw}
+            )
+        return refused.value.reason
+
+    assert reason(player="Zoe") == "player"
+    assert reason(verdict="maybe") == "verdict"
+    assert reason(note="a\u202eb") == "note"
+    assert reason(note="x" * (confirmations.NOTE_MAX + 1)) == "long"
+    assert reason(request_key="") == "key"
+    assert reason(deal_id=deal.id + 1000) == "deal"
+    with pytest.raises(GameNotFound):
+        confirm(db, "x" * 30, **{**base, "player": "Anna", "verdict": "right"})
+    assert not answers(db, record).used
+    # The same key again: the same answer is not written twice; another answer is refused.
+    confirm(db, view, **{**base, "player": "Anna", "verdict": "right"})
+    _, written = confirm(db, view, **{**base, "player": "Anna", "verdict": "right"})
+    assert not written
+    assert reason(verdict="wrong") == "key"
+    # A deleted deal takes no answers.
+    db.delete_deal(record.edit_token, deal.id, base_version=record.version)
+    assert reason(request_key="key-2") == "deal"
+
+
+def test_answers_per_deal_are_bounded(db: Store) -> None:
+    record = _game(db, deals=1)
+    for i in range(ANSWERS_PER_DEAL):
+        _said(db, record.view_token, 0, "Vera", "right" if i % 2 else "wrong", key=f"k{i}")
+    with pytest.raises(Refused) as refused:
+        _said(db, record.view_token, 0, "Vera", "right", key="one-more")
+    assert refused.value.reason == "many"
+
+
+def test_a_purged_game_takes_its_confirmations_with_it(db: Store) -> None:
+    record = _game(db, deals=1)
+    _said(db, record.view_token, 0, "Vera", "right")
+    db.delete_game(record.edit_token)
+    later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
+    assert db.purge_deleted(now=later) == 1
+    left = db._conn.execute("SELECT count(*) FROM deal_confirmations").fetchone()[0]
+    assert left == 0
+
+
+def test_an_answer_leaves_the_store_writing_as_safely_as_before(db: Store) -> None:
+    # An answer is committed without waiting for the disk; the Saves after it still are.
+    record = _game(db, deals=1)
+    _said(db, record.view_token, 0, "Vera", "right")
+    assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with pytest.raises(Refused):
+        _said(db, record.view_token, 0, "Zoe", "right")
+    assert db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2

@@ -1,0 +1,122 @@
+"""Browser tier: a four-player evening, three following phones confirm, one disputes.
+
+Each phone is its own browser context (its own cookies and storage). The scorer does nothing
+more than enter deals; the dispute reaches the scorer's sheet by itself, within 2 s (waited
+for with a 2 s timeout: that is the bar, not a measure of this machine's speed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper.store import Store
+
+from .browser import (  # noqa: F401 (the store and phone fixtures)
+    SMALL_PHONE,
+    enter_deal,
+    new_game,
+    served_store,
+    shot,
+    table_phone,
+)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Boris", "Vera", "Dmitri"]
+ANSWERS = {"Boris": ("right", ""), "Vera": ("right", ""), "Dmitri": ("wrong", "Vera took 4")}
+
+
+def _follower(chromium: Any, server: str, view: str) -> tuple[Any, Any, list[str]]:
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"{server}/v/{view}")
+    return context, page, problems
+
+
+def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    scorer, server, problems = phone
+    token = new_game(scorer, server, PLAYERS)
+    view = store.get_game(token).view_token
+    charts: list[str] = []
+    scorer.on("request", lambda r: charts.append(r.url) if "/chart.svg" in r.url else None)
+    # Deal 1: Anna deals and sits out; an all-pass.
+    scorer.goto(f"{server}/g/{token}/deal/new")
+    enter_deal(scorer, PLAYERS, "allpass", tricks={"Boris": 4, "Vera": 3, "Dmitri": 3})
+    scorer.locator("#save-button").click()
+    scorer.wait_for_url(f"{server}/g/{token}")
+    scorer.wait_for_selector(".chart-box svg polyline", state="attached")
+    scorer.wait_for_timeout(300)
+    assert len(charts) == 1, charts  # the chart is fetched once, not again as an <img>
+    assert scorer.locator("#confirmations").count() == 0  # nobody answered: nothing shown
+
+    phones = {}
+    try:
+        for name in ANSWERS:
+            context, page, trouble = _follower(chromium, server, view)
+            phones[name] = (context, page, trouble)
+            page.wait_for_selector("#confirm .confirm-who", state="visible")
+            page.locator(f'#confirm [data-iam="{name}"]').click()
+            page.wait_for_selector("#confirm li[data-deal]:not([hidden])")
+        shot(phones["Dmitri"][1], "confirm-follower", full=False)
+        for name, (verdict, note) in ANSWERS.items():
+            page = phones[name][1]
+            deal = page.locator("#confirm li[data-deal]:not([hidden])")
+            assert deal.count() == 1
+            deal.locator(f'[data-verdict="{verdict}"]').first.click()
+            if verdict == "wrong":
+                deal.locator(".confirm-note input").fill(note)
+                deal.locator("[data-send]").click()
+            page.wait_for_selector("#confirm .confirm-status:not(:empty)")
+            status = page.inner_text("#confirm .confirm-status")
+            assert "Thank you" in status, status
+            assert page.locator("#confirm li[data-deal]:not([hidden])").count() == 0
+        # The dispute appears on the scorer's sheet by itself, note and all.
+        scorer.wait_for_selector("#confirmations .disputed", timeout=2000)
+        disputed = scorer.inner_text("#confirmations .disputed")
+        assert "Dmitri" in disputed and "Vera took 4" in disputed
+        scorer.wait_for_function(
+            "() => /Boris\\s*1/.test(document.querySelector('#confirmations').innerText)"
+            " && /Vera\\s*1/.test(document.querySelector('#confirmations').innerText)",
+            timeout=2000,
+        )
+        shot(scorer, "confirm-scorer", full=False)
+        # The answers changed the page three times, not the game: its chart was kept.
+        assert scorer.locator(".chart-box svg polyline").count() > 0
+        assert len(charts) == 1, charts
+
+        # "I am" is said once: reloaded, the page knows who this phone is, and with nothing
+        # to ask it shows the sheet alone.
+        page = phones["Vera"][1]
+        page.reload()
+        page.wait_for_load_state()
+        assert page.locator("#confirm").is_hidden()
+        # Deal 2 is saved: each phone is asked about it, and only about it.
+        scorer.goto(f"{server}/g/{token}/deal/new")
+        enter_deal(scorer, PLAYERS, "allpass", tricks={"Anna": 2, "Vera": 4, "Dmitri": 4})
+        scorer.locator("#save-button").click()
+        scorer.wait_for_url(f"{server}/g/{token}")
+        for name in ANSWERS:
+            page = phones[name][1]
+            page.wait_for_selector("#confirm li[data-deal]:not([hidden])", timeout=5000)
+            assert page.locator("#confirm li[data-deal]:not([hidden])").count() == 1
+            assert page.locator("#confirm .confirm-who").is_hidden()
+            assert page.inner_text("#confirm .confirm-name") == name
+            page.locator("#confirm li[data-deal]:not([hidden]) [data-verdict=right]").click()
+            page.wait_for_selector("#confirm li[data-deal]:not([hidden])", state="detached")
+        scorer.wait_for_function(
+            "() => /Vera\\s*2/.test(document.querySelector('#confirmations').innerText)",
+            timeout=2000,
+        )
+        for name, (_, _, trouble) in phones.items():
+            assert trouble == [], (name, trouble)
+    finally:
+        for context, _, _ in phones.values():
+            context.close()
+    assert problems == []
