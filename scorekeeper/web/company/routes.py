@@ -24,14 +24,14 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
 from scorekeeper.company.table import PERIODS, Overview, overview
-from scorekeeper.games import Loaded, net_points
-from scorekeeper.render.chart import evening_chart, standings_chart
+from scorekeeper.games import Loaded
+from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
-from ..i18n import get_locale, words
+from ..i18n import words
 from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
@@ -492,17 +492,6 @@ def known_companies() -> list[CompanyRecord]:
 
 
 @bp.app_template_global()
-def evening_chart_svg(loaded: Loaded) -> Markup:
-    """The game as a chart of each player's "if it ended now" after every deal."""
-    if not loaded.sheet.results or loaded.problems:
-        return Markup("")
-    svg = loaded.kept(
-        ("chart", get_locale()),
-        lambda: evening_chart(loaded.sheet, words(), net_points(loaded)),
-    )
-    return Markup(svg)
-
-
 @bp.app_template_global()
 def company_of_game(loaded: Loaded) -> tuple[str, str] | None:
     """The name and read-only link of the company a game belongs to (a game's link never

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from flask import url_for
+from flask import g, render_template, request, url_for
 from flask_babel import _
 from markupsafe import Markup
 
-from scorekeeper.games import Loaded
+from scorekeeper.games import Loaded, net_points
+from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import DealResult, seat
 
@@ -51,8 +52,28 @@ class Summary:
     view_url: str
 
 
+def fragment(name: str) -> Markup:
+    """A part of the game page that every phone opening this state alike sees (templates/game/),
+    drawn once per state, language, link and address of the site, and kept with the state.
+
+    The key names every input of the drawing: the language, whether the link is the edit or
+    the read-only one (the links in it carry that token), and the address the site is reached
+    at (scheme, host and path prefix: every link and the follow link are drawn with it). The
+    per-request parts of the page (forms, messages) are drawn around these, never into them.
+    """
+    loaded: Loaded = g.loaded
+    key = ("fragment", name, get_locale(), loaded.editable, request.url_root)
+    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+
+
 def game_summary(loaded: Loaded) -> Summary:
-    """The rows, the next deal, the last deal and the pulka drawing of a game."""
+    """The rows, the next deal, the last deal and the pulka drawing of a game (kept with the
+    state, per language and site address: the share link is drawn with the address)."""
+    key = ("summary", get_locale(), request.url_root)
+    return loaded.kept(key, lambda: _summary(loaded))
+
+
+def _summary(loaded: Loaded) -> Summary:
     sheet, settlement = loaded.sheet, loaded.settlement
     players = sheet.players
     rows = [
@@ -95,6 +116,18 @@ def pulka(loaded: Loaded) -> Markup:
     svg = loaded.kept(
         ("pulka", get_locale()),
         lambda: pulka_svg(loaded.sheet, title=record.name or None, words=words()),
+    )
+    return Markup(svg)
+
+
+def evening_chart_svg(loaded: Loaded) -> Markup:
+    """The game as a chart of each player's "if it ended now" after every deal, drawn once
+    per state and language."""
+    if not loaded.sheet.results or loaded.problems:
+        return Markup("")
+    svg = loaded.kept(
+        ("chart", get_locale()),
+        lambda: evening_chart(loaded.sheet, words(), net_points(loaded)),
     )
     return Markup(svg)
 
