@@ -13,8 +13,12 @@ from scorekeeper.store import Store
 from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
-SEVEN = dict(declarer="Anna", contract="7S", answers={"Boris": "whist", "Vera": "pass"},
-             tricks={"Anna": 7, "Boris": 2, "Vera": 1})
+SEVEN = dict(
+    declarer="Anna",
+    contract="7S",
+    answers={"Boris": "whist", "Vera": "pass"},
+    tricks={"Anna": 7, "Boris": 2, "Vera": 1},
+)
 EIGHT = {**SEVEN, "contract": "8S", "tricks": {"Anna": 8, "Boris": 1, "Vera": 1}}
 SCRIPT = {"X-Save": "json"}
 
@@ -27,8 +31,9 @@ def token(web: Web) -> str:
 def save(web: Web, token: str, headers: dict[str, str]) -> dict:  # type: ignore[type-arg]
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
-    answer = web.client.post(f"/g/{token}/deal/new", data=form.set(action="save").data(),
-                             headers=headers)
+    answer = web.client.post(
+        f"/g/{token}/deal/new", data=form.set(action="save").data(), headers=headers
+    )
     assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
     return answer.get_json()  # type: ignore[no-any-return]
 
@@ -73,8 +78,9 @@ def test_a_change_returns_to_the_sheet_with_next_deal(web: Web, store: Store, to
     deal = store.get_game(token).deals[0]
     page, form = web.deal_form(token, deal.id)
     web.fill_deal(form, PLAYERS, "contract", **EIGHT)
-    answer = web.client.post(f"/g/{token}/deal/{deal.id}/edit",
-                             data=form.set(action="save").data(), headers=SCRIPT).get_json()
+    answer = web.client.post(
+        f"/g/{token}/deal/{deal.id}/edit", data=form.set(action="save").data(), headers=SCRIPT
+    ).get_json()
     assert answer == {"saved": True, "deal": 1, "next": f"/g/{token}"}
     assert [d.data["contract"] for d in store.get_game(token).deals] == ["8S"]
     sheet = web.get(answer["next"])

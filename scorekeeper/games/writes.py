@@ -256,6 +256,40 @@ def used_form(store: Store, loaded: Loaded, request_key: str) -> tuple[bool, Dea
 # -- the game -----------------------------------------------------------------------------------
 
 
+def create_game(
+    store: Store,
+    *,
+    name: str,
+    convention: str,
+    options: dict[str, Any],
+    players: list[str],
+    first_dealer: str,
+) -> GameRecord:
+    """A new game with its options resolved (a game file goes through create_from_game)."""
+    return store.create_game(
+        name=name,
+        convention=convention,
+        options=options,
+        players=players,
+        first_dealer=first_dealer,
+    )
+
+
+def rematch(store: Store, loaded: Loaded, *, name: str) -> GameRecord:
+    """A new game for the same table: same players and rules, the next player deals first."""
+    record = loaded.record
+    players = list(record.players)
+    first = players[(players.index(record.first_dealer) + 1) % len(players)]
+    return create_game(
+        store,
+        name=name,
+        convention=record.convention,
+        options=dict(record.options),
+        players=players,
+        first_dealer=first,
+    )
+
+
 def set_finished(
     store: Store, loaded: Loaded, finished: bool, *, base_version: int, request_key: str
 ) -> Written:

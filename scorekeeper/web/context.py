@@ -90,6 +90,23 @@ def _get_game(token: str, mode: str) -> GameRecord:
         raise
 
 
+def forms_not_stored(response: Response) -> Response:
+    """A page with a form is never stored by the browser (Cache-Control: no-store): its
+    one-time key and CSRF token are this request's, and Back or a restart must ask the
+    server again (a form restored from the browser's cache would be sent twice).
+
+    Registered on a blueprint (web/games) so that it runs before the answer is compressed.
+    """
+    if (
+        response.mimetype == "text/html"
+        and not response.is_streamed
+        and not response.direct_passthrough
+        and b"<form" in response.get_data()
+    ):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Register the token converter and the one answer to a write conflict."""
     app.url_map.converters["tok"] = TokenConverter

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
+from scorekeeper.company import writes as company_writes
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
@@ -123,7 +124,8 @@ def new() -> str | Response:
         options = _resolved(form)
         if options is not None:
             name = clean_name(form.name.data) or _("Our table")
-            record = companies().create(
+            record = company_writes.create(
+                get_store(),
                 name=name,
                 convention=form.convention.data,
                 options=options,
@@ -228,8 +230,9 @@ def rules(token: str) -> str | Response:
     if form.validate_on_submit():
         options = _resolved(form)
         if options is not None:
-            companies().update_rules(
-                token,
+            company_writes.update_rules(
+                get_store(),
+                company,
                 name=clean_name(form.name.data) or company.name,
                 convention=form.convention.data,
                 options=options,
@@ -244,11 +247,10 @@ def add_player(token: str) -> Response:
     company = edit_company(token)
     form = PlayerForm()
     if form.validate_on_submit():
-        name = clean_name(form.name.data)
-        if any(p.name == name for p in company.roster):
-            flash(_("%(name)s is already a player of the company.", name=name))
-        else:
-            companies().add_player(token, name)
+        try:
+            company_writes.add_player(get_store(), company, clean_name(form.name.data))
+        except company_writes.NameTaken as taken:
+            flash(_("%(name)s is already a player of the company.", name=taken.name))
     else:
         for error in form.name.errors:
             flash(str(error))
@@ -259,13 +261,13 @@ def add_player(token: str) -> Response:
 def rename_player(token: str, player_id: int) -> Response:
     company = edit_company(token)
     form = PlayerForm()
-    player = company.player(player_id)
+    company.player(player_id)  # 404 for a player not on the roster
     if form.validate_on_submit():
         name = clean_name(form.name.data)
-        if any(p.name == name and p.id != player.id for p in company.roster):
-            flash(_("%(name)s is already a player of the company.", name=name))
-        else:
-            companies().rename_player(token, player_id, name)
+        try:
+            company_writes.rename_player(get_store(), company, player_id, name)
+        except company_writes.NameTaken as taken:
+            flash(_("%(name)s is already a player of the company.", name=taken.name))
     else:
         for error in form.name.errors:
             flash(str(error))
@@ -328,28 +330,17 @@ def evening(token: str) -> str | Response:
 def _start(
     company: CompanyRecord, token: str, form: EveningForm, seats: list[str], dealer: int
 ) -> Response:
-    store = get_store()
-    key = form.request_key.data
-    started = companies().game_for_key(token, key)
-    if started is None:
-        names = [p.name for pid in seats for p in company.roster if str(p.id) == pid]
-        record = store.create_game(
-            name=clean_name(form.name.data) or str(format_date(datetime.date.today(), "d MMMM y")),
-            convention=company.convention,
-            options=resolve_options(company.convention, company.options)[0].to_json(),
-            players=names,
-            first_dealer=names[dealer],
-        )
-        companies().attach(
-            token,
-            record.id,
-            {name: int(pid) for name, pid in zip(names, seats, strict=True)},
-            played_on=datetime.date.today().isoformat(),
-            request_key=key,
-        )
-        game_token = record.edit_token
-    else:
-        game_token = next(g.game.edit_token for g in company.games if g.game.id == started)
+    today = datetime.date.today()
+    record = company_writes.start_evening(
+        get_store(),
+        company,
+        seats=[int(pid) for pid in seats],
+        first_dealer=dealer,
+        name=clean_name(form.name.data) or str(format_date(today, "d MMMM y")),
+        request_key=form.request_key.data,
+        played_on=today,
+    )
+    game_token = record.edit_token
     recent.remember(game_token)
     return redirect(url_for("games.show", mode="g", token=game_token))
 
@@ -380,7 +371,7 @@ def attach(token: str) -> Response:
         name: by_name.get(name.strip().casefold(), name) for name in game.players
     }
     try:
-        companies().attach(token, game.id, mapping)
+        company_writes.attach_game(get_store(), company, game, mapping)
     except StoreError:
         flash(_("This game already belongs to another company."))
         return back(token, "#attach")
@@ -409,14 +400,13 @@ def pay(token: str) -> Response:
         return back(token, "#balance")
     assert form.paid_on.data is not None
     game_id = int(form.game.data) if (form.game.data or "").isdigit() else None
-    if game_id is not None and game_id not in {g.game.id for g in company.games}:
-        game_id = None
-    companies().add_payment(
-        token,
+    company_writes.add_payment(
+        get_store(),
+        company,
         payer=int(form.payer.data),
         payee=int(form.payee.data),
         amount=str(amount),
-        paid_on=form.paid_on.data.isoformat(),
+        paid_on=form.paid_on.data,
         game_id=game_id,
         request_key=form.request_key.data,
     )
@@ -426,9 +416,9 @@ def pay(token: str) -> Response:
 
 @bp.route("/c/<tok:token>/payments/<int:payment_id>/delete", methods=["POST"])
 def delete_payment(token: str, payment_id: int) -> Response:
-    edit_company(token)
+    company = edit_company(token)
     if DeletePaymentForm().validate_on_submit():
-        companies().delete_payment(token, payment_id)
+        company_writes.delete_payment(get_store(), company, payment_id)
         flash(_("The payment was taken back."))
     return back(token, "#balance")
 

@@ -28,7 +28,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import Loaded, describe, writes
 from scorekeeper.render.pdf import sheet_pdf
 
-from ..context import edit_game, open_game
+from ..context import edit_game, forms_not_stored, open_game
 from ..i18n import get_locale, words
 from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
@@ -38,6 +38,7 @@ from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import evening_chart_svg, fragment, game_summary, settlement_text
 
 bp.add_app_template_global(fragment)
+bp.after_app_request(forms_not_stored)
 bp.add_app_template_global(game_summary)
 
 GAME = "/<any(g, v):mode>/<tok:token>"

@@ -10,7 +10,7 @@ from flask_babel import _, format_date
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
-from scorekeeper.games import create_from_game
+from scorekeeper.games import create_from_game, writes
 from scorekeeper.rules import CONVENTIONS, resolve_options
 from scorekeeper.store import GameNotFound
 
@@ -62,7 +62,8 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
                 errors.append(words().problem(problem))
         if not bad and not problems:
             form.default_name()
-            record = get_store().create_game(
+            record = writes.create_game(
+                get_store(),
                 name=form.name.data.strip(),
                 convention=convention,
                 options=options.to_json(),
@@ -117,21 +118,14 @@ def _this_browsers_last_game() -> dict[str, Any] | None:
 def rematch(token: str) -> Response:
     """A new game for the same table: same players and rules, the next player deals first."""
     loaded = edit_game(token)
-    record = loaded.record
     form = RematchForm()
     if not form.validate_on_submit():
         return redirect(url_for("games.show", mode="g", token=token))
-    players = list(record.players)
-    first = players[(players.index(record.first_dealer) + 1) % len(players)]
-    fresh = get_store().create_game(
-        name=format_date(datetime.date.today(), "d MMMM y"),
-        convention=record.convention,
-        options=dict(record.options),
-        players=players,
-        first_dealer=first,
+    fresh = writes.rematch(
+        get_store(), loaded, name=format_date(datetime.date.today(), "d MMMM y")
     )
     recent.remember(fresh.edit_token)
-    flash(_("A new game for the same table: %(name)s deals first.", name=first))
+    flash(_("A new game for the same table: %(name)s deals first.", name=fresh.first_dealer))
     return redirect(url_for("games.show", mode="g", token=fresh.edit_token))
 
 
