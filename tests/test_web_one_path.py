@@ -82,11 +82,11 @@ def test_no_view_calls_a_store_write_or_another_view() -> None:
             if on_store and node.func.attr in STORE_WRITES:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.func.attr}")
         for node in ast.walk(tree):
+            # Another blueprint's views (a blueprint's own package may import its bp).
             if (
                 isinstance(node, ast.ImportFrom)
-                and node.module
-                and node.module.endswith("routes")
-                and node.level
+                and node.level >= 2
+                and (node.module or "").endswith("routes")
             ):
-                found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports a view module")
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports another view")
     assert found == []

@@ -9,6 +9,7 @@ import random
 import re
 
 from flask import (
+    Blueprint,
     abort,
     current_app,
     flash,
@@ -37,7 +38,6 @@ from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
 from ..widgets import choices, read_upload
-from . import bp
 from .forms import (
     AttachForm,
     CompanyForm,
@@ -49,6 +49,8 @@ from .forms import (
     RulesForm,
     clean_name,
 )
+
+bp = Blueprint("company", __name__.rsplit(".", 1)[0])
 
 KEY = "companies"
 LIMIT = 12  # companies kept in this browser's cookie, beside its games

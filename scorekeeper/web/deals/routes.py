@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -31,8 +31,10 @@ from ..context import conflict_message, edit_game, remember_loaded
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
-from . import bp, drawn
+from . import drawn
 from .forms import DealForm, Reading, Seat, place, read, seat_for, sent_form
+
+bp = Blueprint("deals", __name__.rsplit(".", 1)[0])
 
 Answer = str | Response | tuple[str | Response, int]
 _KEY = re.compile(r"[0-9a-f]{32}")

@@ -21,7 +21,7 @@ from .. import recent
 from ..context import GameDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
-from . import bp
+from .routes import bp
 
 
 class LinkForm(FlaskForm):

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 
 from flask import (
+    Blueprint,
     current_app,
     flash,
     redirect,
@@ -33,9 +34,10 @@ from ..i18n import get_locale, words
 from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
-from . import bp
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import evening_chart_svg, fragment, game_summary, settlement_text
+
+bp = Blueprint("games", __name__.rsplit(".", 1)[0])
 
 bp.add_app_template_global(fragment)
 bp.after_app_request(forms_not_stored)

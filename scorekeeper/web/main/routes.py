@@ -5,23 +5,33 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import _, format_date
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile
+from scorekeeper import __version__, gamefile
 from scorekeeper.games import create_from_game, writes
 from scorekeeper.rules import CONVENTIONS, resolve_options
-from scorekeeper.store import GameNotFound
+from scorekeeper.store import GameNotFound, StoreError
 
 from .. import recent
 from ..context import edit_game
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import RematchForm, choices, read_upload
-from . import bp
 from . import options as opts
 from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
+
+bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 
 
 @bp.route("/")
@@ -193,9 +203,6 @@ def manifest() -> Response:
 @bp.route("/healthz")
 def healthz() -> tuple[Response, int]:
     """For monitors and container health checks: 200 when the database answers, else 503."""
-    from scorekeeper import __version__
-    from scorekeeper.store import StoreError
-
     try:
         get_store().ping()
     except StoreError as error:
