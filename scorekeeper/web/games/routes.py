@@ -35,11 +35,12 @@ from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
-from .view import evening_chart_svg, fragment, game_summary, settlement_text
+from .view import evening_chart_svg, fragment, game_summary, settlement_text, shell
 
 bp = Blueprint("games", __name__.rsplit(".", 1)[0])
 
 bp.add_app_template_global(fragment)
+bp.add_app_template_global(shell)
 bp.after_app_request(forms_not_stored)
 bp.add_app_template_global(game_summary)
 
@@ -80,9 +81,10 @@ stylesheet); past that, drawn for each request."""
 
 
 def _draw(loaded: Loaded) -> str:
-    version, empty = loaded.record.version, {"formdata": None}
     forms: dict[str, object] = {}
-    if loaded.editable:
+    if loaded.editable and loaded.sheet.finished:
+        # The forms of a finished game's card (reopen, re-score, play on, rematch).
+        version, empty = loaded.record.version, {"formdata": None}
         forms = {
             "finish_form": FinishForm(version=version, **empty),
             "reopen_form": ReopenForm(version=version, **empty),
@@ -93,7 +95,6 @@ def _draw(loaded: Loaded) -> str:
                 **empty,
             ),
             "rematch_form": RematchForm(**empty),
-            "undo_form": WriteForm(version=version, **empty),
         }
     return render_template("game.html", loaded=loaded, **forms)
 

@@ -16,6 +16,7 @@ from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import DealResult, seat
 
 from ..i18n import get_locale, words
+from ..wire import style_inline
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,23 @@ def fragment(name: str) -> Markup:
     """
     loaded: Loaded = g.loaded
     key = ("fragment", name, get_locale(), loaded.editable, request.url_root)
+    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+
+
+def shell(name: str) -> Markup:
+    """The game page's top or bottom (templates/game/_top.html, _bottom.html), kept with the
+    state like a fragment and also by what else it is drawn from: the page's address with
+    its arguments (the language links) and whether the stylesheet comes inside the page."""
+    loaded: Loaded = g.loaded
+    key = (
+        "shell",
+        name,
+        get_locale(),
+        loaded.editable,
+        request.url_root,
+        request.full_path,
+        style_inline(),
+    )
     return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
 
 
