@@ -753,6 +753,12 @@ if (Pending.all().length) Pending.flush();
     save.disabled = false;
   }
 
+  // A form opened with no connection is the copy the phone kept: it gets a one-time key of
+  // its own, so the deal entered in it is never taken for the one saved from that copy.
+  if (navigator.onLine === false && window.crypto && crypto.randomUUID) {
+    form.querySelector('input[name="request_key"]').value = crypto.randomUUID().replace(/-/g, "");
+  }
+
   // Save: one request that checks and writes; on a dropped connection the deal waits on
   // this phone with its one-time key and is sent again by itself (the key lands it once).
   form.addEventListener("submit", function (event) {
