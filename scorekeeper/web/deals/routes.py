@@ -138,7 +138,8 @@ def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script
     valid = bool(form.validate())
     stale = valid and form.base_version.data != loaded.record.version
     reading = read(form, seat) if valid else Reading(None)
-    if reading.data is None:
+    data = reading.data
+    if data is None:
         return _problems(loaded, form, seat, deal, reading, None, script)
     if not script and not stale and form.checked.data != reading.fingerprint:
         # Without the script Save writes what the Check showed: input changed since is
@@ -149,11 +150,11 @@ def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script
     try:
         if deal is None:
             done = writes.add_deal(
-                get_store(), loaded, reading.data, base_version=base, request_key=key
+                get_store(), loaded, data, base_version=base, request_key=key
             )
         else:
             done = writes.change_deal(
-                get_store(), loaded, deal.id, reading.data, base_version=base, request_key=key
+                get_store(), loaded, deal.id, data, base_version=base, request_key=key
             )
     except writes.Invalid as invalid:
         place(reading, invalid.check.problems, seat.players)
