@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, describe, writes
-from scorekeeper.render.pdf import sheet_pdf
+from scorekeeper.render import pdf as pdf_render
 
 from ..context import edit_game, forms_not_stored, open_game
 from ..i18n import get_locale, words
@@ -225,7 +225,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         )
         return page, status, {"Retry-After": "5"}
     try:
-        data = sheet_pdf(
+        data = pdf_render.sheet_pdf(
             loaded.game,
             created_at=record.created_at,
             updated_at=record.updated_at,
