@@ -35,7 +35,14 @@ from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
-from .view import evening_chart_svg, fragment, game_summary, settlement_text, shell
+from .view import (
+    evening_chart_svg,
+    fragment,
+    game_summary,
+    plain_address,
+    settlement_text,
+    shell,
+)
 
 bp = Blueprint("games", __name__.rsplit(".", 1)[0])
 
@@ -56,7 +63,7 @@ def show(mode: str, token: str) -> str | Response:
         return _draw(loaded)
     # A follower's page has nothing personal in it: kept whole, per state, by everything it
     # is drawn from. Messages (rare on a read-only page) or odd arguments: drawn anew.
-    if session.get("_flashes") or set(request.args) - {"lang"}:
+    if session.get("_flashes") or not plain_address():
         return _draw(loaded)
     key = (
         "page",

@@ -15,7 +15,7 @@ from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import DealResult, seat
 
-from ..i18n import get_locale, words
+from ..i18n import LANGUAGES, get_locale, words
 from ..wire import style_inline
 
 
@@ -72,6 +72,8 @@ def shell(name: str) -> Markup:
     state like a fragment and also by what else it is drawn from: the page's address with
     its arguments (the language links) and whether the stylesheet comes inside the page."""
     loaded: Loaded = g.loaded
+    if not plain_address():
+        return Markup(render_template(name, loaded=loaded))  # odd arguments: not kept
     key = (
         "shell",
         name,
@@ -82,6 +84,16 @@ def shell(name: str) -> Markup:
         style_inline(),
     )
     return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+
+
+_LANGUAGE_QUERIES = frozenset(f"lang={code}".encode() for code in LANGUAGES)
+
+
+def plain_address() -> bool:
+    """The page's address has no arguments but a known language: a drawing for it may be
+    kept (one per language at most; any other address is drawn for its request only)."""
+    query = request.query_string
+    return not query or query in _LANGUAGE_QUERIES
 
 
 def game_summary(loaded: Loaded) -> Summary:
