@@ -276,3 +276,20 @@ def test_a_clients_forwarded_headers_never_change_another_clients_page(
     # The scorer's own page drawn first for an odd address, then for a plain one.
     Web(app.test_client()).get(f"/g/{token}", headers=odd)
     assert "evil.example" not in web.get(f"/g/{token}").html
+
+
+def test_odd_addresses_are_drawn_but_never_kept(web: Web) -> None:
+    from scorekeeper import games
+
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    web.get(f"/g/{token}")
+
+    def kept() -> int:
+        return sum(len(state._memo) for state in games._KEPT.values())
+
+    before = kept()
+    for n in range(20):
+        page = web.get(f"/g/{token}?lang=ru&lang=x{n}")
+        assert "Anna" in page.html
+        web.get(f"/g/{token}?x={n}")
+    assert kept() == before
