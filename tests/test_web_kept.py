@@ -283,6 +283,7 @@ def test_odd_addresses_are_drawn_but_never_kept(web: Web) -> None:
 
     token = web.new_game(["Anna", "Boris", "Vera"])
     web.get(f"/g/{token}")
+    web.get(f"/g/{token}?lang=ru")  # the parts drawn in Russian are kept once
 
     def kept() -> int:
         return sum(len(state._memo) for state in games._KEPT.values())
