@@ -231,7 +231,7 @@ def enter_deal_by_script(phone: Phone, table: Table, n: int) -> None:
             "POST",
             url,
             fields | {"action": "save"},
-            extra={"X-Save": "json", "X-Save-Page": "1"},
+            extra={"X-Save": "json"},
         )
     except Failed:
         table.unanswered += 1
@@ -241,10 +241,9 @@ def enter_deal_by_script(phone: Phone, table: Table, n: int) -> None:
     if not answer.get("saved"):
         raise Failed(f"save: not saved: {body[:200]}")
     table.acked.append(reason or "allpass")
-    html = answer.get("page")
-    if html is None:  # the answer did not carry the sheet: the phone loads it
-        status, _, html = phone.request("page", "GET", urllib.parse.urlsplit(answer["url"]).path)
-        expect(status, 200, "sheet after saving", html)
+    # The answer names the sheet to show next: the phone loads it.
+    status, _, html = phone.request("page", "GET", urllib.parse.urlsplit(answer["next"]).path)
+    expect(status, 200, "sheet after saving", html)
     chart = CHART.search(html)
     if chart is not None:  # the sheet came without its chart: it follows on its own
         status, _, body = phone.request("page", "GET", chart.group(1))

@@ -358,7 +358,7 @@ class Words:
             try:
                 day = dt.date.fromisoformat(day[:10])
             except ValueError:
-                return day
+                return str(day)
         from babel.dates import format_date
 
         pattern = "long" if self.locale == "en" else "d MMMM y"
@@ -373,7 +373,7 @@ class Words:
             try:
                 when = dt.datetime.fromisoformat(when.strip().replace("Z", "+00:00"))
             except ValueError:
-                return when
+                return str(when)
         if when.tzinfo is None:
             when = when.replace(tzinfo=dt.UTC)
         when = when.astimezone(zone) if zone is not None else when.astimezone()

@@ -204,47 +204,12 @@ const Follow = (function follow() {
   };
 })();
 
-/* -- a Save that answers with the next page ---------------------------------------------- */
-
-// The game page a Save leads to comes in the Save's own answer (one round trip on a slow
-// phone, not two): it replaces the page in place, under its own address. Back reloads the
-// address it goes back to. A page whose files differ (an update meanwhile) is loaded as usual.
-function showPage(html, url) {
-  const fresh = new DOMParser().parseFromString(html, "text/html");
-  const files = function (doc) {
-    // A stylesheet inside the page is the file it names (data-keep): the same version.
-    return $$("link[rel=stylesheet], style[data-keep], script[src]", doc).map(function (e) {
-      return e.getAttribute("href") || e.getAttribute("data-keep") || e.getAttribute("src");
-    }).join(" ");
-  };
-  if (!fresh.body || !$("main", fresh) || files(fresh) !== files(document)) return false;
-  history.pushState({ swapped: true }, "", url);
-  shown = location.pathname + location.search;
-  if (!showPage.back) {
-    // Back (or Forward) to another address than the page shown: load that address.
-    showPage.back = true;
-    window.addEventListener("popstate", function () {
-      if (location.pathname + location.search !== shown) location.reload();
-    });
-  }
-  document.title = fresh.title;
-  unscripted(fresh.body);
-  document.body.replaceWith(document.adoptNode(fresh.body));
-  const target = location.hash && document.getElementById(location.hash.slice(1));
-  if (target) target.scrollIntoView(); else window.scrollTo(0, 0);
-  copyButtons(document.body);
-  charts(document.body);
-  NetState.draw();
-  Follow.rebind();
-  document.dispatchEvent(new Event("scorekeeper:page"));
-  return true;
-}
-
 // A page parsed by DOMParser (scripting off) holds its <noscript> parts as elements: the
 // chart's <img> there would download the chart once more as soon as it is in the page.
 function unscripted(root) {
   $$("noscript", root).forEach(function (n) { n.remove(); });
 }
+
 
 // A chart left out of a page (the page a Save answered with, a follower's refresh) is
 // fetched once the page is shown (a follower's: once it scrolls near, so a phone watching the
@@ -270,7 +235,6 @@ function charts(root, lazy) {
   });
 }
 charts(document);
-let shown = null;  // the address of the page a Save swapped in
 
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */
 
@@ -436,12 +400,12 @@ const Pending = (function () {
   }
   function add(item) { put(all().filter(function (i) { return i.key !== item.key; }).concat([item])); }
   function drop(key) { put(all().filter(function (i) { return i.key !== key; })); }
-  function send(item, withPage) {
+  function send(item) {
     // Sent urlencoded: a quarter of the bytes of multipart (no boundary per field) on a
-    // phone that uploads slowly.
+    // phone that uploads slowly. The answer is small JSON: {saved, deal, next} or, when
+    // nothing was written, the problems by field (and why it was refused).
     const body = new URLSearchParams(item.body);
     const headers = { "X-Save": "json" };
-    if (withPage) headers["X-Save-Page"] = "1";  // the next page in the answer
     return fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", headers: headers,
     }).then(function (r) {
@@ -450,8 +414,8 @@ const Pending = (function () {
         drop(item.key);
         NetState.online();
         if (d.saved) {
-          if (waiters[item.key]) waiters[item.key](d.url);
-          return { saved: true, url: d.url, page: d.page };
+          if (waiters[item.key]) waiters[item.key](d.next);
+          return { saved: true, url: d.next };
         }
         return { saved: false, body: d };
       });
@@ -853,6 +817,12 @@ if (Pending.all().length) Pending.flush();
     save.disabled = false;
   }
 
+  // A form opened with no connection is the copy the phone kept: it gets a one-time key of
+  // its own, so the deal entered in it is never taken for the one saved from that copy.
+  if (navigator.onLine === false && window.crypto && crypto.randomUUID) {
+    form.querySelector('input[name="request_key"]').value = crypto.randomUUID().replace(/-/g, "");
+  }
+
   // Save: one request that checks and writes; on a dropped connection the deal waits on
   // this phone with its one-time key and is sent again by itself (the key lands it once).
   form.addEventListener("submit", function (event) {
@@ -875,16 +845,15 @@ if (Pending.all().length) Pending.flush();
     Pending.add(item);
     preview.textContent = "";
     preview.appendChild(note(preview.dataset.sending, "sending"));
-    Pending.send(item, true).then(function (answer) {
+    Pending.send(item).then(function (answer) {
       saving = false;
-      if (answer.saved) {
-        if (!answer.page || !showPage(answer.page, answer.url)) location.assign(answer.url);
-        return;
-      }
+      // Saved: the page the answer names replaces the form in the history, so Back leads
+      // to the sheet before it, never to this form again (which would become a new deal).
+      if (answer.saved) { location.replace(answer.url); return; }
       if (answer.offline) {
         preview.textContent = "";
         preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
-        Pending.whenSent(item.key, function (url) { location.assign(url); });
+        Pending.whenSent(item.key, function (url) { location.replace(url); });
         return;
       }
       // Refused (already saved, another phone, or a problem): the input stays.
@@ -892,7 +861,7 @@ if (Pending.all().length) Pending.flush();
       if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
       if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
       render(d);
-      const why = d.refused || d.conflict;
+      const why = d.refused;
       if (why) {
         preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
         if (d.edit_url) {

@@ -37,7 +37,11 @@ function isPage(request) {
 
 function pageKey(url) {
   // A follower's refresh and a reload are the same page: key by the address, no fragment.
-  return url.origin + url.pathname + url.search;
+  // The deal form's one-time key (?k=) names no other page: one copy of the form is kept.
+  const search = new URLSearchParams(url.search);
+  search.delete("k");
+  const rest = search.toString();
+  return url.origin + url.pathname + (rest ? "?" + rest : "");
 }
 
 function keep(key, response) {

@@ -19,6 +19,7 @@ def _page_body(html: str) -> str:
     # and "Deal 3 saved." shows once.
     html = re.sub(r'<div class="flashes".*?</div>', "", html, flags=re.S)
     html = re.sub(r'value="[0-9a-zA-Z_.-]{20,}"', 'value=""', html)
+    html = re.sub(r"\?k=[0-9a-f]{32}", "?k=", html)  # the next deal form's one-time key
     return re.sub(r"\s+", " ", html)
 
 

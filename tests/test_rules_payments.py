@@ -48,8 +48,8 @@ def test_the_issue_case_needs_three_payments_not_four() -> None:
     transfers = settle_up(owed, list(owed))
     assert len(transfers) == 3
     _squares(owed, [(t.payer, t.payee, t.amount) for t in transfers])
-    # The evening's own settlement (five players) is as short.
-    assert len(fewest_payments(owed, tuple(owed))) == 3
+    # The evening's own settlement keeps the rules' largest-first payments (rules §6).
+    assert len(fewest_payments(owed, tuple(owed))) == 4
 
 
 def test_largest_first_is_kept_when_it_is_already_fewest() -> None:

@@ -783,7 +783,8 @@ def _check_outcome(
     if status == 302:
         if after == before and unchanged is not None:
             # An edit saved as it was: nothing written, and the sheet says so.
-            assert "Nothing changed in deal" in unchanged(response.headers["Location"])
+            page = unchanged(response.headers["Location"])
+            assert re.search(r"Nothing changed in (deal|correction|penalty) \d+", page)
             return
         assert after[0] == before[0] + 1 and after[2] == before[2] + 1
         return

@@ -1,8 +1,9 @@
-"""Browser tier: Save shows the new sheet from its own answer, and the page goes on living.
+"""Browser tier: one Save flow, and Back never doubles a deal.
 
-On a slow phone every request costs a round trip, so the game page comes in the Save's answer
-and replaces the form in place (bench/bench_phone.py measures it). Here: it is the real game
-page under its own address, it follows the game afterwards, and Back still works.
+Save sends one urlencoded request; its small JSON answer names the sheet, which the phone
+loads in the form's place in the history. Back after a Save leads to the sheet before it,
+never to a blank form that would silently become the next deal. (Without the script the
+form's address, opened again, leads to the saved deal's change form: test_web_save_page.)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from scorekeeper.store import Store
 
 from .browser import (  # noqa: F401 (the store and phone fixtures)
+    SMALL_PHONE,
     enter_deal,
     new_game,
     served_store,
@@ -23,46 +25,72 @@ from .browser import (  # noqa: F401 (the store and phone fixtures)
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Anna", "Boris", "Vera"]
+SEVEN = dict(
+    declarer="Anna",
+    contract="7S",
+    answers={"Boris": "whist", "Vera": "pass"},
+    tricks={"Anna": 7, "Boris": 2, "Vera": 1},
+)
+EIGHT = {**SEVEN, "contract": "8S", "tricks": {"Anna": 8, "Boris": 1, "Vera": 1}}
 
 
-def test_save_swaps_in_the_game_page_which_then_follows_the_game(
+def _save(page: Any) -> None:
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        page.locator("#save-button").click()
+
+
+def test_save_loads_the_sheet_it_names_and_back_never_doubles_a_deal(
     phone: tuple[Any, str, list[str]], store: Store
 ) -> None:
     page, server, problems = phone
     token = new_game(page, server, PLAYERS)
-    page.goto(f"{server}/g/{token}/deal/new")
+    page.locator("#next-deal").click()
+    page.wait_for_selector("#deal-form")
+    assert "/deal/new?k=" in page.url
     enter_deal(page, PLAYERS, "allpass", tricks={"Anna": 4, "Boris": 3, "Vera": 3})
-    page.evaluate("() => { window.sameDocument = true; }")
     posts: list[Any] = []
-    page.on("request", lambda r: posts.append(r) if r.method == "POST" else None)
-    page.locator("#save-button").click()
+    answers: list[Any] = []
+
+    def saving(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posts.append(route.request)
+        response = route.fetch()
+        answers.append(response.json())
+        route.fulfill(response=response)
+
+    page.route("**/deal/new*", saving)
+    _save(page)
     page.wait_for_url(f"{server}/g/{token}")
-    page.wait_for_selector("#deal-form", state="detached")
-    # One request, urlencoded (a slow phone uploads a quarter of multipart's bytes).
-    assert [r.headers.get("x-save-page") for r in posts] == ["1"]
+    answer = answers[0]
+    # One request, urlencoded (a slow phone uploads a quarter of multipart's bytes); its
+    # answer a small JSON naming the page to load.
+    assert len(posts) == 1
     assert posts[0].headers["content-type"].startswith("application/x-www-form-urlencoded")
-    # The page was swapped in, not loaded: what this document held is still there.
-    assert page.evaluate("() => window.sameDocument") is True
+    assert answer == {"saved": True, "deal": 1, "next": f"/g/{token}"}
     version = store.get_game(token).version
     assert page.get_attribute("#follow", "data-version") == str(version)
-    assert page.get_attribute("#follow", "data-follow") in (None, "swap")
-    assert "1" in page.inner_text(".flashes")  # "Deal 1 saved."
-    assert page.title() != "" and "deal/new" not in page.get_attribute("[lang=ru]", "href")
+    # "Deal 1 saved" with Change and Undo, and Next deal in view.
+    assert "1" in page.inner_text("#saved-message")
+    assert page.locator("#saved-change").is_visible() and page.locator("#saved-undo").is_visible()
+    box = page.locator("#next-deal").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= SMALL_PHONE["height"]
     # The chart came after, in its own request, and is drawn in the page.
     page.wait_for_selector(".chart-box svg polyline", state="attached")
-    assert page.locator(".chart-box[data-chart]").count() == 0
-    # It follows the game from here: a deal saved by another phone appears by itself.
-    store.add_deal(token, {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}},
-                   base_version=version)
-    page.wait_for_selector(f'#follow[data-version="{version + 1}"]', state="attached",
-                           timeout=10_000)
-    assert page.locator("#follow-banner").count() == 0
-    # The refreshed page's chart came in its own request once near the screen.
-    page.locator(".chart-box").scroll_into_view_if_needed()
-    page.wait_for_selector(".chart-box svg polyline", state="attached")
-    # Back leads to the form's address, loaded afresh.
+    # Back: the sheet before the deal, not the form (which would become deal 2).
     page.go_back()
-    page.wait_for_selector("#deal-form")
-    assert page.url == f"{server}/g/{token}/deal/new"
-    assert page.evaluate("() => window.sameDocument") is None
+    page.wait_for_load_state("domcontentloaded")
+    assert page.locator("#deal-form").count() == 0
+    assert page.url == f"{server}/g/{token}"
+    # Change from the message: the same deal, changed; one deal stored.
+    page.goto(f"{server}/g/{token}")
+    page.locator("#next-deal").wait_for()
+    deal = store.get_game(token).deals[0]
+    page.goto(f"{server}/g/{token}/deal/{deal.id}/edit")
+    enter_deal(page, PLAYERS, "contract", **SEVEN)
+    _save(page)
+    page.wait_for_url(f"{server}/g/{token}")
+    assert [d.data.get("contract") for d in store.get_game(token).deals] == ["7S"]
+    assert page.locator("#next-deal").is_visible()
     assert problems == []

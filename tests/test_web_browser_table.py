@@ -44,7 +44,7 @@ def in_view(page: Any, selector: str) -> bool:
 def open_form(page: Any, server: str, token: str) -> None:
     page.goto(f"{server}/g/{token}")
     page.locator("#next-deal").click()
-    page.wait_for_url("**/deal/new")
+    page.wait_for_url("**/deal/new?k=*")
     page.taps = 1  # the "Next deal" tap
 
 
@@ -215,17 +215,22 @@ def test_network_cut_during_save_lands_the_deal_once(phone: Any, store: Store) -
     assert problems == [] or all("net::" in p for p in problems)
 
 
-def test_back_after_save_then_a_change_is_refused_with_the_input_kept(
+def test_back_after_save_leads_to_the_sheet_and_a_change_lands_on_that_deal(
     phone: Any, store: Store
 ) -> None:
-    page, server, _problems = phone
+    page, server, problems = phone
     token = new_game(page, server, THREE)
     open_form(page, server, token)
     enter_deal(page, THREE, "contract", **ANNA_SIX)
     save_deal(page)
     page.go_back()
+    page.wait_for_load_state("domcontentloaded")
+    # The sheet (the Save's page replaced the form in the history), never a blank form
+    # that would silently become deal 2.
+    assert page.url == f"{server}/g/{token}" and page.locator("#deal-form").count() == 0
+    # The scorer changes the deal from the sheet and saves: the change is on deal 1.
+    page.locator("section.last a[href$='/edit']").click()
     page.wait_for_selector("#deal-form")
-    # Whatever the browser restored, the scorer changes the contract and saves.
     enter_deal(
         page,
         THREE,
@@ -235,19 +240,20 @@ def test_back_after_save_then_a_change_is_refused_with_the_input_kept(
         answers={"Vera": "pass"},
         tricks={"Anna": 7},
     )
-    page.locator("#save-button").click()
-    page.wait_for_selector("#next-deal, #preview .errors")
-    deals = store.get_game(token).deals
-    restored = page.evaluate("performance.getEntriesByType('navigation')[0].type")
-    print(f"Back after Save: the page was {restored}; deals now {len(deals)}")
-    if len(deals) == 2:
-        assert deals[1].data["contract"] == "7S"  # a fresh form: the change saved as a deal
-    else:
-        page.wait_for_selector("#preview .errors")
-        assert "already saved" in page.inner_text("#preview")
-        assert page.is_checked('#contract input[value="7S"]')  # the input is kept
-        assert [d.data["contract"] for d in deals] == ["6S"]
-        # One more tap turns the saved deal into what the form says.
-        page.locator("#change-saved").click()
-        page.wait_for_url("**/log**")
-        assert [d.data["contract"] for d in store.get_game(token).deals] == ["7S"]
+    save_deal(page)
+    assert [d.data["contract"] for d in store.get_game(token).deals] == ["7S"]
+    assert page.url == f"{server}/g/{token}" and page.locator("#next-deal").is_visible()
+    # The form's address opened again (Back without the script does that) leads to the
+    # saved deal's change form, not to a new deal.
+    page.goto(f"{server}/g/{token}")
+    page.locator("#next-deal").click()
+    page.wait_for_url("**/deal/new?k=*")
+    used = page.url
+    enter_deal(page, THREE, "allpass", tricks={"Anna": 4, "Boris": 3, "Vera": 3})
+    save_deal(page)
+    page.goto(used)
+    page.wait_for_selector("#deal-form")
+    second = store.get_game(token).deals[1]
+    assert page.url == f"{server}/g/{token}/deal/{second.id}/edit"
+    assert len(store.get_game(token).deals) == 2
+    assert problems == []

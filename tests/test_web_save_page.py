@@ -1,4 +1,6 @@
-"""A Save sent by the script may carry the next page in its answer (one round trip, not two)."""
+"""One Save flow: the same endpoint answers the script with a small JSON (saved, the deal's
+number, the page to go to) and a form without the script with a redirect; the page it names
+says "Deal N saved" with Change and Undo beside it, and Back to the form never doubles a deal."""
 
 from __future__ import annotations
 
@@ -8,11 +10,17 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .harness import Web, forms_of
+from .harness import Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
-SEVEN = dict(declarer="Anna", contract="7S", answers={"Boris": "whist", "Vera": "pass"},
-             tricks={"Anna": 7, "Boris": 2, "Vera": 1})
+SEVEN = dict(
+    declarer="Anna",
+    contract="7S",
+    answers={"Boris": "whist", "Vera": "pass"},
+    tricks={"Anna": 7, "Boris": 2, "Vera": 1},
+)
+EIGHT = {**SEVEN, "contract": "8S", "tricks": {"Anna": 8, "Boris": 1, "Vera": 1}}
+SCRIPT = {"X-Save": "json"}
 
 
 @pytest.fixture
@@ -23,70 +31,126 @@ def token(web: Web) -> str:
 def save(web: Web, token: str, headers: dict[str, str]) -> dict:  # type: ignore[type-arg]
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
-    answer = web.client.post(f"/g/{token}/deal/new", data=form.set(action="save").data(),
-                             headers=headers)
+    answer = web.client.post(
+        f"/g/{token}/deal/new", data=form.set(action="save").data(), headers=headers
+    )
     assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
     return answer.get_json()  # type: ignore[no-any-return]
 
 
-def test_a_save_asking_for_the_page_gets_the_game_page_with_the_new_deal(
+def test_the_script_gets_a_small_answer_naming_the_page_to_load(
     web: Web, store: Store, token: str
 ) -> None:
-    answer = save(web, token, {"X-Save": "json", "X-Save-Page": "1", "Accept-Language": "ru"})
-    assert answer["saved"] is True and answer["url"] == f"/g/{token}"
-    page = answer["page"]
+    answer = save(web, token, {**SCRIPT, "Accept-Language": "ru"})
+    # No page inside the answer: the deal's number and where to go, nothing more.
+    assert answer == {"saved": True, "deal": 1, "next": f"/g/{token}"}
     assert len(store.get_game(token).deals) == 1
-    assert 'id="follow"' in page
-    assert f'data-version="{store.get_game(token).version}"' in page  # the sheet after the deal
-    assert "Раздача 1 записана." in page  # the Save's message is shown on that page ...
-    assert "Раздача 1 записана." not in web.client.get(f"/g/{token}").get_data(as_text=True)
-    # ... and the language links lead to the game page, not to the form that was sent.
-    links = re.findall(r'href="([^"]*lang=[a-z]+)"', page)
-    assert links and all(link.startswith(f"/g/{token}?lang=") for link in links), links
+    page = web.get(answer["next"])
+    assert "Раздача 1 записана." in page.html  # the Save's message, on the page it names ...
+    assert f'data-version="{store.get_game(token).version}"' in page.html
+    assert "Раздача 1 записана." not in web.get(f"/g/{token}").html  # ... once
 
 
-def test_the_forms_of_the_page_in_the_answer_are_fresh_and_work(
-    web: Web, store: Store, token: str
-) -> None:
+def test_without_the_script_the_same_endpoint_redirects(web: Web, store: Store, token: str) -> None:
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
-    data = form.set(action="save").data()
-    answer = web.client.post(f"/g/{token}/deal/new", data=data,
-                             headers={"X-Save": "json", "X-Save-Page": "1"}).get_json()
-    finish = [f for f in forms_of(answer["page"]) if f.action == f"/g/{token}/finish"]
-    assert finish, "the game page offers Finish now"
-    # Not the deal form's key and version: its own, for the game as it is now.
-    assert finish[0].value("request_key") != data["request_key"][0]
-    assert finish[0].value("base_version") == str(store.get_game(token).version)
-    done = web.client.post(f"/g/{token}/finish", data=finish[0].data())
-    assert done.status_code in (200, 302), done.get_data(as_text=True)[:300]
-    assert "already used" not in done.get_data(as_text=True)
+    checked = web.check(page, form)
+    saved = web.save(checked, checked.form("deal-form"))
+    assert saved.status == 302 and saved.response.headers["Location"] == f"/g/{token}"
+    assert "Deal 1 saved." in web.get(f"/g/{token}").html
+
+
+def test_saved_carries_change_and_undo_one_tap_each(web: Web, store: Store, token: str) -> None:
+    save(web, token, SCRIPT)
+    deal = store.get_game(token).deals[0]
+    page = web.get(f"/g/{token}")
+    message = re.search(r'<section class="saved".*?</section>', page.html, flags=re.S)
+    assert message and "Deal 1 saved." in message.group(0)
+    assert f'href="/g/{token}/deal/{deal.id}/edit"' in message.group(0)
+    undo = page.form(f"/g/{token}/undo")
+    done = web.submit(page, undo)  # one tap: no confirmation page between
+    assert done.status == 302 and store.get_game(token).deals == []
+    assert "Deal 1 undone." in web.get(f"/g/{token}").html
+
+
+def test_a_change_returns_to_the_sheet_with_next_deal(web: Web, store: Store, token: str) -> None:
+    save(web, token, SCRIPT)
+    deal = store.get_game(token).deals[0]
+    page, form = web.deal_form(token, deal.id)
+    web.fill_deal(form, PLAYERS, "contract", **EIGHT)
+    answer = web.client.post(
+        f"/g/{token}/deal/{deal.id}/edit", data=form.set(action="save").data(), headers=SCRIPT
+    ).get_json()
+    assert answer == {"saved": True, "deal": 1, "next": f"/g/{token}"}
+    assert [d.data["contract"] for d in store.get_game(token).deals] == ["8S"]
+    sheet = web.get(answer["next"])
+    assert "Deal 1 changed." in sheet.html and 'id="next-deal"' in sheet.html
+
+
+def test_back_to_a_saved_form_leads_to_that_deal_never_to_a_new_one(
+    web: Web, store: Store, token: str
+) -> None:
+    # "Next deal" opens the form under an address carrying its one-time key.
+    sheet = web.get(f"/g/{token}")
+    href = re.search(r'id="next-deal" href="([^"]+)"', sheet.html)
+    assert href and "?k=" in href.group(1)
+    url = href.group(1).replace("&amp;", "&")
+    page = web.get(url)
+    form = page.form("deal-form")
+    assert form.value("request_key") == url.rsplit("=", 1)[1]
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    checked = web.submit(page, form, button=("action", "check"))
+    assert web.save(checked, checked.form("deal-form")).status == 302
+    # Back: the browser opens that address again, fresh. It leads to the saved deal's
+    # change form, not to a blank form that would become deal 2.
+    back = web.client.get(url)
+    deal = store.get_game(token).deals[0]
+    assert back.status_code == 302
+    assert back.headers["Location"] == f"/g/{token}/deal/{deal.id}/edit"
+    change = web.get(back.headers["Location"])
+    assert "Deal 1 is saved: change it here" in change.html
+    form = change.form("deal-form")
+    web.fill_deal(form, PLAYERS, "contract", **EIGHT)
+    checked = web.submit(change, form, button=("action", "check"))
+    assert web.save(checked, checked.form("deal-form")).status == 302
+    assert [d.data["contract"] for d in store.get_game(token).deals] == ["8S"]
+
+
+def test_a_conflict_is_one_answer_for_both(web: Web, store: Store, token: str) -> None:
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    save(web, token, SCRIPT)  # another phone saves first
+    stale = form.set(action="save").data()
+    as_script = web.client.post(f"/g/{token}/deal/new", data=stale, headers=SCRIPT)
+    body = as_script.get_json()
+    assert as_script.status_code == 409 and body["saved"] is False
+    assert body["refused"].startswith("Another phone changed this game")
+    assert body["base_version"] == store.get_game(token).version  # a fresh form, input kept
+    assert body["request_key"] != stale["request_key"][0]
+    plain = web.client.post(f"/g/{token}/deal/new", data=stale)
+    assert plain.status_code == 409
+    assert "Another phone changed this game" in plain.get_data(as_text=True)
+    assert len(store.get_game(token).deals) == 1
 
 
 def test_the_chart_follows_the_page_in_its_own_request(web: Web, token: str) -> None:
-    answer = save(web, token, {"X-Save": "json", "X-Save-Page": "1"})
-    page = answer["page"]
+    answer = save(web, token, SCRIPT)
     chart_url = f"/g/{token}/chart.svg"
-    assert f'data-chart="{chart_url}"' in page
-    assert "chart-line" not in page  # not drawn into the answer: fetched once it is shown
+    html = web.get(answer["next"]).html
+    assert f'data-chart="{chart_url}"' in html and "chart-line" not in html
+    assert f'<noscript><img src="{chart_url}"' in html  # without the script: an image
     chart = web.client.get(chart_url)
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
     svg = chart.get_data(as_text=True)
     assert svg.startswith("<svg") and svg.count("chart-line") >= 3
     again = web.client.get(chart_url, headers={"If-None-Match": chart.headers["ETag"]})
     assert again.status_code == 304
-    # The game page loaded as usual leaves it to its own request too (the sheet paints
-    # sooner: the chart is over half of a long evening's page); without the script it is
-    # an image of the same drawing.
-    html = web.client.get(f"/g/{token}").get_data(as_text=True)
-    assert f'data-chart="{chart_url}"' in html and "chart-line" not in html
-    assert f'<noscript><img src="{chart_url}"' in html
 
 
 def test_a_followers_refresh_leaves_the_chart_to_its_own_request(
     web: Web, store: Store, token: str
 ) -> None:
-    save(web, token, {"X-Save": "json"})
+    save(web, token, SCRIPT)
     view = store.get_game(token).view_token
     refresh = web.client.get(f"/v/{view}", headers={"X-Follow": "1"}).get_data(as_text=True)
     assert f'data-chart="/v/{view}/chart.svg"' in refresh and "chart-line" not in refresh
@@ -94,24 +158,3 @@ def test_a_followers_refresh_leaves_the_chart_to_its_own_request(
     assert chart.count("chart-line") >= 3
     opened = web.client.get(f"/v/{view}").get_data(as_text=True)  # opened as usual: the same
     assert f'data-chart="/v/{view}/chart.svg"' in opened and "chart-line" not in opened
-
-
-def test_without_asking_the_answer_stays_small(web: Web, token: str) -> None:
-    answer = save(web, token, {"X-Save": "json"})
-    assert answer == {"saved": True, "url": f"/g/{token}"}
-
-
-def test_an_edit_leads_to_the_log_and_brings_no_page(
-    web: Web, store: Store, token: str
-) -> None:
-    save(web, token, {"X-Save": "json"})
-    deal = store.get_game(token).deals[0]
-    page, form = web.deal_form(token, deal.id)
-    eight = {**SEVEN, "contract": "8S", "tricks": {"Anna": 8, "Boris": 1, "Vera": 1}}
-    web.fill_deal(form, PLAYERS, "contract", **eight)
-    answer = web.client.post(f"/g/{token}/deal/{deal.id}/edit",
-                             data=form.set(action="save").data(),
-                             headers={"X-Save": "json", "X-Save-Page": "1"})
-    body = answer.get_json()
-    assert body["saved"] is True and "/log" in body["url"] and "page" not in body
-    assert [d.data["contract"] for d in store.get_game(token).deals] == ["8S"]

@@ -15,8 +15,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .deals import AllPassDeal, Answer, ContractDeal, MisereDeal
+from .payments import fewest
 from .scoring import Sheet, _Totals
-from .settlement import Payment, Settlement, fewest_payments, settle
+from .settlement import Payment, Settlement, settle
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def settle_up(owed: Mapping[str, Decimal], players: Sequence[str]) -> list[Payme
     """The fewest payments that square the whole company now (exact for up to sixteen people
     owed or owing: rules/payments.py)."""
     order = tuple(dict.fromkeys([*players, *owed]))
-    return fewest_payments({p: owed.get(p, Decimal(0)) for p in order}, order)
+    return [Payment(*t) for t in fewest({p: owed.get(p, Decimal(0)) for p in order}, order)]
 
 
 def running(evenings: Sequence[Evening], players: Sequence[str]) -> list[dict[str, Decimal]]:

@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .options import HillDivisor
-from .payments import fewest
+from .payments import largest_first
 from .scoring import Sheet
 
 
@@ -114,6 +114,7 @@ def split_money(
 
 
 def fewest_payments(money: dict[str, Decimal], players: tuple[str, ...]) -> list[Payment]:
-    """The fewest transfers that square everyone (exact: see rules/payments.py), the
-    largest debtor paying the largest creditor whenever that is as few."""
-    return [Payment(*t) for t in fewest(money, players)]
+    """The evening's payments (rules §6): the largest debtor pays the largest creditor as much
+    as settles one of them, repeated (ties: seating order) — at most N − 1 transfers. The
+    company's "square everybody now" uses the exact fewest instead (rules/payments.py)."""
+    return [Payment(*t) for t in largest_first(money, players)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, cast
 
-from .errors import GameNotFound, ReadOnlyAccess, StoreError
+from .errors import GameNotFound, ReadOnlyAccess, RequestKeyReused, StoreError
 from .records import Access, GameRecord
 from .store import Row, Store, _dump, _now, new_token
 
@@ -270,9 +270,22 @@ class Companies:
 
         def change(row: Row, now: str) -> None:
             payments = self._db.table("company_payments")
-            if request_key is not None and list(
-                payments.rows_where("company_id = ? AND request_key = ?", [row["id"], request_key])
-            ):
+            sent = (
+                list(
+                    payments.rows_where(
+                        "company_id = ? AND request_key = ?", [row["id"], request_key]
+                    )
+                )
+                if request_key is not None
+                else []
+            )
+            if sent:
+                first = sent[0]
+                same = (first["payer"], first["payee"], first["amount"], first["paid_on"])
+                if same != (payer, payee, amount, paid_on) or first["game_id"] != game_id:
+                    # The form sent again with other values (Back, a change, Send): the
+                    # payment stays as first recorded, and the sender is told.
+                    raise RequestKeyReused("this payment form was already sent with other values")
                 return
             self._player_row(row["id"], payer)
             self._player_row(row["id"], payee)

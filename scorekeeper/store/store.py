@@ -802,6 +802,13 @@ class Store:
                 )
             return self._record(game["id"], "edit"), deal_id, True
 
+    def used_key(self, token: str, request_key: str) -> tuple[str, int | None] | None:
+        """(action, deal id) a one-time key already wrote on this game, or None if unused."""
+        with self._reading():
+            game, _ = self._find(token)
+            used = self._used_key(game["id"], request_key)
+        return None if used is None else (str(used["action"]), used["deal_id"])
+
     def _used_key(self, game_id: int, request_key: str | None) -> Row | None:
         """Return the request_keys row for a key already used on this game, if any."""
         if request_key is None:

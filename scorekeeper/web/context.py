@@ -1,18 +1,18 @@
-"""Opening the game a request is about (by its token, for reading or for writing), and
-writing to it: a write another phone got in first ends the request back on the game."""
+"""Opening the game a request is about (by its token, for reading or for writing); a write
+another phone got in first (the service's Conflict) ends the request back on the game."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import NoReturn, TypeVar
 
 from flask import Flask, abort, flash, g, redirect, request, url_for
 from flask_babel import _
 from werkzeug.routing import BaseConverter
+from werkzeug.wrappers import Response
 
 from scorekeeper.games import Loaded, load
-from scorekeeper.store import GameNotFound, GameRecord, VersionConflict
+from scorekeeper.games.writes import Conflict
+from scorekeeper.store import GameNotFound, GameRecord
 
 from . import recent
 from .storage import get_store
@@ -52,7 +52,9 @@ def edit_game(token: str) -> Loaded:
     return loaded
 
 
-_R = TypeVar("_R")
+def remember_loaded(loaded: Loaded) -> None:
+    """The game this request shows from now on (after a write: its new state)."""
+    g.loaded = loaded
 
 
 def conflict_message() -> str:
@@ -60,22 +62,12 @@ def conflict_message() -> str:
     return str(_("Another phone changed this game in the meantime. Look at it and try again."))
 
 
-def write_or_back(token: str, write: Callable[[], _R]) -> _R:
-    """Run one versioned store write; its result.
-
-    If another phone changed the game first (VersionConflict), nothing was written: the
-    conflict is flashed and the request ends here, back on the game's page.
-    """
-    try:
-        return write()
-    except VersionConflict:
-        flash(conflict_message())
-        back_to_game(token)
-
-
-def back_to_game(token: str) -> NoReturn:
-    """End the request with a redirect to the game's edit page."""
-    abort(redirect(url_for("games.show", mode="g", token=token)))
+def _conflict(_error: Conflict) -> Response:
+    """A write another phone got in first (nothing was written): said, and back to the game.
+    The deal form handles its own conflicts (it keeps the input)."""
+    flash(conflict_message())
+    token = (request.view_args or {}).get("token", "")
+    return redirect(url_for("games.show", mode="g", token=token))
 
 
 class GameDeleted(GameNotFound):
@@ -98,13 +90,24 @@ def _get_game(token: str, mode: str) -> GameRecord:
         raise
 
 
-def _deleted(error: GameDeleted) -> tuple[str, int]:
-    from .games.links import deleted_page
+def forms_not_stored(response: Response) -> Response:
+    """A page with a form is never stored by the browser (Cache-Control: no-store): its
+    one-time key and CSRF token are this request's, and Back or a restart must ask the
+    server again (a form restored from the browser's cache would be sent twice).
 
-    return deleted_page(error.token, error.name, error.deleted_at)
+    Registered on a blueprint (web/games) so that it runs before the answer is compressed.
+    """
+    if (
+        response.mimetype == "text/html"
+        and not response.is_streamed
+        and not response.direct_passthrough
+        and b"<form" in response.get_data()
+    ):
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def init_app(app: Flask) -> None:
-    """Register the token converter and the deleted game's page."""
+    """Register the token converter and the one answer to a write conflict."""
     app.url_map.converters["tok"] = TokenConverter
-    app.register_error_handler(GameDeleted, _deleted)
+    app.register_error_handler(Conflict, _conflict)

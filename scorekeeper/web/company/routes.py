@@ -9,6 +9,7 @@ import random
 import re
 
 from flask import (
+    Blueprint,
     abort,
     current_app,
     flash,
@@ -23,21 +24,22 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
+from scorekeeper.company import writes as company_writes
 from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
-from scorekeeper.games import Loaded, net_points
-from scorekeeper.render.chart import evening_chart, standings_chart
+from scorekeeper.company.writes import evening_convention
+from scorekeeper.games import Loaded
+from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
-from ..i18n import get_locale, words
+from ..i18n import words
 from ..main import options as opts
 from ..main.forms import NewGameBase
 from ..storage import get_store
 from ..widgets import choices, read_upload
-from . import bp
 from .forms import (
     AttachForm,
     CompanyForm,
@@ -49,6 +51,8 @@ from .forms import (
     RulesForm,
     clean_name,
 )
+
+bp = Blueprint("company", __name__.rsplit(".", 1)[0])
 
 KEY = "companies"
 LIMIT = 12  # companies kept in this browser's cookie, beside its games
@@ -124,7 +128,8 @@ def new() -> str | Response:
         options = _resolved(form)
         if options is not None:
             name = clean_name(form.name.data) or _("Our table")
-            record = companies().create(
+            record = company_writes.create(
+                get_store(),
                 name=name,
                 convention=form.convention.data,
                 options=options,
@@ -229,8 +234,9 @@ def rules(token: str) -> str | Response:
     if form.validate_on_submit():
         options = _resolved(form)
         if options is not None:
-            companies().update_rules(
-                token,
+            company_writes.update_rules(
+                get_store(),
+                company,
                 name=clean_name(form.name.data) or company.name,
                 convention=form.convention.data,
                 options=options,
@@ -245,11 +251,10 @@ def add_player(token: str) -> Response:
     company = edit_company(token)
     form = PlayerForm()
     if form.validate_on_submit():
-        name = clean_name(form.name.data)
-        if any(p.name == name for p in company.roster):
-            flash(_("%(name)s is already a player of the company.", name=name))
-        else:
-            companies().add_player(token, name)
+        try:
+            company_writes.add_player(get_store(), company, clean_name(form.name.data))
+        except company_writes.NameTaken as taken:
+            flash(_("%(name)s is already a player of the company.", name=taken.name))
     else:
         for error in form.name.errors:
             flash(str(error))
@@ -260,13 +265,13 @@ def add_player(token: str) -> Response:
 def rename_player(token: str, player_id: int) -> Response:
     company = edit_company(token)
     form = PlayerForm()
-    player = company.player(player_id)
+    company.player(player_id)  # 404 for a player not on the roster
     if form.validate_on_submit():
         name = clean_name(form.name.data)
-        if any(p.name == name and p.id != player.id for p in company.roster):
-            flash(_("%(name)s is already a player of the company.", name=name))
-        else:
-            companies().rename_player(token, player_id, name)
+        try:
+            company_writes.rename_player(get_store(), company, player_id, name)
+        except company_writes.NameTaken as taken:
+            flash(_("%(name)s is already a player of the company.", name=taken.name))
     else:
         for error in form.name.errors:
             flash(str(error))
@@ -332,53 +337,26 @@ def evening_counts(convention: str) -> tuple[int, ...]:
     return counts if 2 in counts else (2, *counts)
 
 
-def evening_convention(convention: str, players: int) -> str:
-    """The convention of an evening: the company's, or Hussar when two play."""
-    return "hussar" if players == 2 else convention
-
-
 def pick_message(counts: tuple[int, ...]) -> str:
     if counts == (2,):
         return str(_("Hussar is played by two: pick two players"))
     return str(_("Pick two players (Hussar), or three, four or five"))
 
 
-def evening_options(company: CompanyRecord, convention: str) -> dict[str, object]:
-    """The game's options: the company's house rules, or for a Hussar evening of a
-    preferans company Hussar's preset with the company's money (stake, currency, unit)."""
-    if convention == company.convention:
-        return resolve_options(convention, company.options)[0].to_json()
-    money = {k: v for k, v in company.options.items() if k in ("stake", "currency", "money_unit")}
-    return resolve_options(convention, money)[0].to_json()
-
-
 def _start(
     company: CompanyRecord, token: str, form: EveningForm, seats: list[str], dealer: int
 ) -> Response:
-    store = get_store()
-    key = form.request_key.data
-    started = companies().game_for_key(token, key)
-    if started is None:
-        names = [p.name for pid in seats for p in company.roster if str(p.id) == pid]
-        convention = evening_convention(company.convention, len(names))
-        day = form.played_on.data or datetime.date.today()
-        record = store.create_game(
-            name=clean_name(form.name.data) or words().date(day),
-            convention=convention,
-            options=evening_options(company, convention),
-            players=names,
-            first_dealer=names[dealer],
-        )
-        companies().attach(
-            token,
-            record.id,
-            {name: int(pid) for name, pid in zip(names, seats, strict=True)},
-            played_on=day.isoformat(),
-            request_key=key,
-        )
-        game_token = record.edit_token
-    else:
-        game_token = next(g.game.edit_token for g in company.games if g.game.id == started)
+    day = form.played_on.data or datetime.date.today()
+    record = company_writes.start_evening(
+        get_store(),
+        company,
+        seats=[int(pid) for pid in seats],
+        first_dealer=dealer,
+        name=clean_name(form.name.data) or words().date(day),
+        request_key=form.request_key.data,
+        played_on=day,
+    )
+    game_token = record.edit_token
     recent.remember(game_token)
     return redirect(url_for("games.show", mode="g", token=game_token))
 
@@ -414,7 +392,7 @@ def attach(token: str) -> Response:
     }
     day = form.played_on.data
     try:
-        companies().attach(token, game.id, mapping, played_on=day.isoformat() if day else None)
+        company_writes.attach_game(get_store(), company, game, mapping, played_on=day)
     except StoreError:
         flash(_("This game already belongs to another company."))
         return back(token, "#attach")
@@ -443,14 +421,13 @@ def pay(token: str) -> Response:
         return back(token, "#balance")
     assert form.paid_on.data is not None
     game_id = int(form.game.data) if (form.game.data or "").isdigit() else None
-    if game_id is not None and game_id not in {g.game.id for g in company.games}:
-        game_id = None
-    companies().add_payment(
-        token,
+    company_writes.add_payment(
+        get_store(),
+        company,
         payer=int(form.payer.data),
         payee=int(form.payee.data),
         amount=str(amount),
-        paid_on=form.paid_on.data.isoformat(),
+        paid_on=form.paid_on.data,
         game_id=game_id,
         request_key=form.request_key.data,
     )
@@ -460,9 +437,9 @@ def pay(token: str) -> Response:
 
 @bp.route("/c/<tok:token>/payments/<int:payment_id>/delete", methods=["POST"])
 def delete_payment(token: str, payment_id: int) -> Response:
-    edit_company(token)
+    company = edit_company(token)
     if DeletePaymentForm().validate_on_submit():
-        companies().delete_payment(token, payment_id)
+        company_writes.delete_payment(get_store(), company, payment_id)
         flash(_("The payment was taken back."))
     return back(token, "#balance")
 
@@ -526,17 +503,6 @@ def known_companies() -> list[CompanyRecord]:
 
 
 @bp.app_template_global()
-def evening_chart_svg(loaded: Loaded) -> Markup:
-    """The game as a chart of each player's "if it ended now" after every deal."""
-    if not loaded.sheet.results or loaded.problems:
-        return Markup("")
-    svg = loaded.kept(
-        ("chart", get_locale()),
-        lambda: evening_chart(loaded.sheet, words(), net_points(loaded)),
-    )
-    return Markup(svg)
-
-
 @bp.app_template_global()
 def company_of_game(loaded: Loaded) -> tuple[str, str] | None:
     """The name and read-only link of the company a game belongs to (a game's link never

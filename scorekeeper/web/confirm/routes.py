@@ -11,41 +11,22 @@ from __future__ import annotations
 
 import re
 
-from flask import g, jsonify, request
+from flask import Blueprint, jsonify, request
 from flask_babel import _, ngettext
 from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations
-from scorekeeper.games import Loaded
 from scorekeeper.store import GameNotFound
 
 from ..storage import get_store
 from ..widgets import new_key
-from . import bp
+from .answers import answers_of
+
+bp = Blueprint("confirm", __name__.rsplit(".", 1)[0])
+bp.add_app_template_global(answers_of, "confirm_answers")
 
 _NUMBER = re.compile(r"[0-9]{1,12}")
-
-
-def seen(token: str) -> int:
-    """The game's confirmation stamp, asked once per request (the page drawn for it shows it)."""
-    if "confirm_seen" not in g:
-        g.confirm_seen = confirmations.stamp(get_store(), token)
-    return int(g.confirm_seen)
-
-
-@bp.app_template_global("confirm_answers")
-def answers_of(loaded: Loaded) -> confirmations.TableAnswers:
-    """What the table said about this game's deals (once per request)."""
-    kept = g.get("confirm_answers")
-    if kept is None or kept[0] is not loaded:
-        if loaded.editable and not seen(loaded.token):
-            table = confirmations.unused(loaded.record)  # the scorer's page: nothing to show
-        else:
-            table = confirmations.answers(get_store(), loaded.record)
-        kept = (loaded, table)
-        g.confirm_answers = kept
-    return kept[1]
 
 
 def _json(body: dict[str, object], status: int = 200) -> Response:

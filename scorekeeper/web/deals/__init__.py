@@ -1,7 +1,5 @@
 """Entering, checking, editing, deleting, undoing and restoring deals."""
 
-from flask import Blueprint
+from .routes import bp
 
-bp = Blueprint("deals", __name__)
-
-from . import routes  # noqa: E402,F401  (routes register themselves on bp)
+__all__ = ["bp"]

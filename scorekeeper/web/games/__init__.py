@@ -1,7 +1,6 @@
 """A game's pages: the sheet, the log, the settlement, its files; finishing and reopening."""
 
-from flask import Blueprint
+from . import links  # noqa: F401  (its pages register themselves on bp)
+from .routes import bp
 
-bp = Blueprint("games", __name__)
-
-from . import links, routes  # noqa: E402,F401  (routes register themselves on bp)
+__all__ = ["bp"]

@@ -14,13 +14,14 @@ from flask_babel import _
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
+from scorekeeper.games import writes
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
 from .. import recent
-from ..context import edit_game
+from ..context import GameDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
-from . import bp
+from .routes import bp
 
 
 class LinkForm(FlaskForm):
@@ -43,11 +44,11 @@ def links(token: str) -> str:
 
 @bp.route("/g/<tok:token>/links/<any(edit, view):which>", methods=["POST"])
 def replace_link(token: str, which: str) -> Response:
-    edit_game(token)
+    loaded = edit_game(token)
     if not LinkForm().validate_on_submit():
         flash(_("The form has expired. Try again."))
         return redirect(url_for("games.links", token=token))
-    record = get_store().replace_token(token, "edit" if which == "edit" else "view")
+    record = writes.replace_link(get_store(), loaded, "edit" if which == "edit" else "view")
     if which == "edit":
         recent.forget(token)
         recent.remember(record.edit_token)
@@ -62,7 +63,7 @@ def delete_game(token: str) -> str | Response:
     loaded = edit_game(token)
     form = LinkForm()
     if form.validate_on_submit():
-        get_store().delete_game(token)
+        writes.delete_game(get_store(), loaded)
         return redirect(url_for("games.show", mode="g", token=token))
     return render_template(
         "delete_game.html", loaded=loaded, form=form, keep_days=DELETED_KEEP_DAYS
@@ -75,13 +76,15 @@ def restore_game(token: str) -> Response:
         edit_game(token)  # a live game: 403 through its read-only link, else nothing to do
         return redirect(url_for("games.show", mode="g", token=token))
     if LinkForm().validate_on_submit():
-        get_store().restore_game(token)
+        writes.restore_game(get_store(), token)
         flash(_("The game is back."))
     return redirect(url_for("games.show", mode="g", token=token))
 
 
-def deleted_page(token: str, name: str, deleted_at: str) -> tuple[str, int]:
+@bp.app_errorhandler(GameDeleted)
+def deleted_page(error: GameDeleted) -> tuple[str, int]:
     """What the edit link shows while its game is deleted: when it goes, and Restore."""
+    token, name, deleted_at = error.token, error.name, error.deleted_at
     try:
         moment = datetime.datetime.fromisoformat(deleted_at)
         purge = (moment + datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat()

@@ -12,9 +12,9 @@ import threading
 from collections.abc import Callable
 
 from flask import (
+    Blueprint,
     current_app,
     flash,
-    g,
     redirect,
     render_template,
     request,
@@ -23,22 +23,34 @@ from flask import (
     url_for,
 )
 from flask_babel import _
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations, gamefile
-from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
+from scorekeeper.games import Loaded, describe, writes
+from scorekeeper.render import pdf as pdf_render
 
-from ..confirm.routes import answers_of, seen
-from ..context import edit_game, open_game, write_or_back
+from ..confirm.answers import answers_of, seen
+from ..context import edit_game, forms_not_stored, open_game
 from ..i18n import get_locale, time_zone, words
-from ..storage import get_store
-from ..widgets import RematchForm, WriteForm, new_key
+from ..storage import error_page, get_store
+from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
-from . import bp
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
-from .view import game_summary, settlement_text
+from .view import (
+    evening_chart_svg,
+    fragment,
+    game_summary,
+    plain_address,
+    settlement_text,
+    shell,
+)
+
+bp = Blueprint("games", __name__.rsplit(".", 1)[0])
+
+bp.add_app_template_global(fragment)
+bp.add_app_template_global(shell)
+bp.after_app_request(forms_not_stored)
+bp.add_app_template_global(game_summary)
 
 GAME = "/<any(g, v):mode>/<tok:token>"
 
@@ -46,94 +58,57 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 @bp.route(GAME)
 def show(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
-    if set(request.args) - {"lang"}:
-        # An address with odd arguments: drawn for this request only.
-        return _with_messages(_draw(loaded).page)
-    # Every phone asks for the same page again and again (each follower after each change,
-    # the scorer after each Save and between deals): it is drawn once per state, link,
-    # language, address and way of carrying the stylesheet, and kept with the state. What
-    # differs per request is put in: the messages to show ("Deal 12 saved"), and the one-time
-    # values of the scorer's forms (CSRF token, request keys).
-    pages: dict[tuple[object, ...], Drawn] = loaded.kept("pages", dict)
-    path = g.get("page_path", request.path)  # a Save's answer names the page it shows
     said = seen(loaded.token)  # the table's confirmations show on the page too
-    key = (path, get_locale(), request.host_url, "X-Follow" in request.headers, style_inline())
-    key += (said,)
-    drawn = pages.get(key)
-    if drawn is None:
-        drawn = _draw(loaded)
+    if loaded.editable:
+        # The scorer's page: drawn for this request around the kept parts (its forms carry
+        # this session's CSRF token and new one-time keys; the messages are this request's).
+        return _draw(loaded)
+    # A follower's page has nothing personal in it: kept whole, per state, by everything it
+    # is drawn from. Messages (rare on a read-only page) or odd arguments: drawn anew.
+    if session.get("_flashes") or not plain_address():
+        return _draw(loaded)
+    key = (
+        "page",
+        request.full_path,
+        request.url_root,
+        get_locale(),
+        "X-Follow" in request.headers,
+        style_inline(),
+        said,
+    )
+    pages: dict[tuple[object, ...], str] = loaded.kept("pages", dict)
+    page = pages.get(key)
+    if page is None:
+        page = _draw(loaded)
         for old in [k for k in list(pages) if k[-1] != said]:
             pages.pop(old, None)  # drawn before the last confirmation: never shown again
         if len(pages) < KEPT_PAGES:
-            pages[key] = drawn
-        return _with_messages(drawn.page)
-    return _with_messages(drawn.anew())
-
-
-MESSAGES = "<!--messages-->"
-"""Where a kept page's messages go."""
-
-
-def _with_messages(page: str) -> str:
-    """The page with this request's messages in their place (the session's flashes, taken)."""
-    shown = render_template("_flashes.html") if session.get("_flashes") else ""
-    return page.replace(MESSAGES, shown, 1)
+            pages[key] = page
+    return page
 
 
 KEPT_PAGES = 12
-"""Drawings of one state's page kept at most (links × languages × addresses)."""
+"""Follower pages of one state kept at most (languages × addresses × ways of carrying the
+stylesheet); past that, drawn for each request."""
 
 
-class Drawn:
-    """A drawn game page and the one-time values in it: its forms' request keys, the CSRF
-    token (of the session it was drawn for)."""
-
-    __slots__ = ("page", "keys", "csrf")
-
-    def __init__(self, page: str, keys: tuple[str, ...], csrf: str | None) -> None:
-        self.page, self.keys, self.csrf = page, keys, csrf
-
-    def anew(self) -> str:
-        """The page for another request: new request keys, this session's CSRF token."""
-        page = self.page
-        for key in self.keys:
-            page = page.replace(key, new_key())
-        if self.csrf:
-            page = page.replace(self.csrf, generate_csrf())
-        return page
-
-
-def _draw(loaded: Loaded) -> Drawn:
-    # The page's forms post elsewhere: they start empty with new keys, never filled from the
-    # request (the page a Save answers with is drawn inside that Save's POST).
-    version, empty = loaded.record.version, {"formdata": None}
-    forms = {
-        "finish_form": FinishForm(version=version, **empty),
-        "reopen_form": ReopenForm(version=version, **empty),
-        "rescore_form": RescoreForm(version=version, **empty),
-        "extend_form": ExtendForm(
-            version=version, pool_target=_next_target(loaded.game.options.pool_target), **empty
-        ),
-        "rematch_form": RematchForm(**empty),
-    }
-    page = render_template(
-        "game.html",
-        loaded=loaded,
-        summary=game_summary(loaded),
-        messages_later=Markup(MESSAGES),
-        **forms,
-    )
-    keys = tuple(
-        form.request_key.data
-        for form in forms.values()
-        if isinstance(form, WriteForm) and form.request_key.data in page
-    )
-    csrf = None
-    if loaded.editable and current_app.config.get("WTF_CSRF_ENABLED", True):
-        csrf = generate_csrf()  # the token this request's forms carry
-        if csrf not in page:
-            csrf = None
-    return Drawn(page, keys, csrf)
+def _draw(loaded: Loaded) -> str:
+    forms: dict[str, object] = {}
+    if loaded.editable and loaded.sheet.finished:
+        # The forms of a finished game's card (reopen, re-score, play on, rematch).
+        version, empty = loaded.record.version, {"formdata": None}
+        forms = {
+            "finish_form": FinishForm(version=version, **empty),
+            "reopen_form": ReopenForm(version=version, **empty),
+            "rescore_form": RescoreForm(version=version, **empty),
+            "extend_form": ExtendForm(
+                version=version,
+                pool_target=_next_target(loaded.game.options.pool_target),
+                **empty,
+            ),
+            "rematch_form": RematchForm(**empty),
+        }
+    return render_template("game.html", loaded=loaded, **forms)
 
 
 def _next_target(target: int) -> int:
@@ -215,8 +190,6 @@ def version(mode: str, token: str) -> Response:
 @bp.route(GAME + "/chart.svg")
 def chart(mode: str, token: str) -> Response:
     """The evening's chart alone: every game page fetches it after the sheet is shown."""
-    from ..company.routes import evening_chart_svg
-
     loaded = open_game(mode, token)
     return _download(
         loaded, "chart", lambda: Response(str(evening_chart_svg(loaded)), mimetype="image/svg+xml")
@@ -251,8 +224,6 @@ def _give_back_memory() -> None:
 
 @bp.route(GAME + "/pulka.pdf")
 def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
-    from scorekeeper.render.pdf import sheet_pdf
-
     loaded = open_game(mode, token)
     kind = f"pdf.{seen(token)}"  # its counts of confirmed deals change without a new version
     cached = _fresh(loaded, kind)
@@ -262,8 +233,6 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
     edited = {d.position + 1 for d in record.deals if d.updated_at != d.created_at}
     # At most PDF_SLOTS drawings at once: each takes a core and tens of MB for a moment.
     if not _PDF_SLOTS.acquire(timeout=float(current_app.config.get("PDF_WAIT_SECONDS", 5))):
-        from ..storage import error_page
-
         page, status = error_page(
             503,
             _("The server is busy"),
@@ -271,7 +240,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         )
         return page, status, {"Retry-After": "5"}
     try:
-        data = sheet_pdf(
+        data = pdf_render.sheet_pdf(
             loaded.game,
             created_at=record.created_at,
             updated_at=record.updated_at,
@@ -352,7 +321,7 @@ def finish(token: str) -> str | Response:
         # One stray tap must not end an evening: "Finish now" asks first.
         return render_template("finish_confirm.html", loaded=loaded, form=form)
     if form.validate_on_submit():
-        _write_finished(loaded, form, True)
+        _set_finished(loaded, form, True)
     return redirect(url_for("games.show", mode="g", token=token))
 
 
@@ -363,7 +332,7 @@ def rescore(token: str) -> Response:
     if not loaded.record.finished:
         flash(_("The game is not finished: there is no kept settlement to replace."))
     elif form.validate_on_submit():
-        _write_finished(loaded, form, True)
+        _set_finished(loaded, form, True)
     return redirect(url_for("games.show", mode="g", token=token))
 
 
@@ -372,7 +341,7 @@ def reopen(token: str) -> Response:
     loaded = edit_game(token)
     form = ReopenForm()
     if form.validate_on_submit():
-        _write_finished(loaded, form, False)
+        _set_finished(loaded, form, False)
     return redirect(url_for("games.show", mode="g", token=token))
 
 
@@ -390,42 +359,33 @@ def extend(token: str) -> Response:
         return back
     target = form.pool_target.data
     assert target is not None
-    current = loaded.game.options.pool_target
-    if target == current and not loaded.record.finished:
-        return back  # sent again: already done
-    if target <= current:
-        flash(_("The new pool must be larger than %(target)s.", target=current))
-        return back
-    if over_with_pool(loaded, target):
-        flash(_("With a pool of %(target)s the game would still be over.", target=target))
-        return back
-    options = dict(loaded.record.options) | {"pool_target": target}
-    write_or_back(
-        token,
-        lambda: get_store().play_on(
-            token,
+    try:
+        done = writes.play_on(
+            get_store(),
+            loaded,
+            target,
             base_version=form.base_version.data,
-            options=options,
             request_key=form.request_key.data,
-        ),
-    )
-    flash(_("The pool is now %(target)s: play on.", target=target))
+        )
+    except writes.PoolRefused as refused:
+        if refused.still_over:
+            flash(_("With a pool of %(target)s the game would still be over.", target=target))
+        else:
+            flash(_("The new pool must be larger than %(target)s.", target=refused.current))
+        return back
+    if done.changed:
+        flash(_("The pool is now %(target)s: play on.", target=target))
     return back
 
 
-def _write_finished(loaded: Loaded, form: WriteForm, finished: bool) -> None:
-    """Finish (keeping the settlement) or reopen the game; a conflict goes back to the game."""
-    snapshot = finished_report(loaded) if finished else None
-    token = loaded.record.edit_token
-    write_or_back(
-        token,
-        lambda: get_store().set_finished(
-            token,
-            finished,
-            base_version=form.base_version.data,
-            snapshot=snapshot,
-            request_key=form.request_key.data,
-        ),
+def _set_finished(loaded: Loaded, form: WriteForm, finished: bool) -> None:
+    """Finish (keeping the settlement) or reopen the game (a conflict: back to the game)."""
+    writes.set_finished(
+        get_store(),
+        loaded,
+        finished,
+        base_version=form.base_version.data,
+        request_key=form.request_key.data,
     )
 
 

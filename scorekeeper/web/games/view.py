@@ -6,15 +6,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from flask import url_for
+from flask import g, render_template, request, url_for
 from flask_babel import _
 from markupsafe import Markup
 
-from scorekeeper.games import Loaded
+from scorekeeper.games import Loaded, net_points
+from scorekeeper.render.chart import evening_chart
 from scorekeeper.render.pulka import pulka_svg
 from scorekeeper.rules import DealResult, seat
 
-from ..i18n import get_locale, words
+from ..i18n import LANGUAGES, get_locale, words
+from ..wire import style_inline
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,58 @@ class Summary:
     view_url: str
 
 
+def fragment(name: str) -> Markup:
+    """A part of the game page that every phone opening this state alike sees (templates/game/),
+    drawn once per state, language, link and address of the site, and kept with the state.
+
+    The key names every input of the drawing: the language, whether the link is the edit or
+    the read-only one (the links in it carry that token), and the address the site is reached
+    at (scheme, host and path prefix: every link and the follow link are drawn with it). The
+    per-request parts of the page (forms, messages) are drawn around these, never into them.
+    """
+    loaded: Loaded = g.loaded
+    key = ("fragment", name, get_locale(), loaded.editable, request.url_root)
+    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+
+
+def shell(name: str) -> Markup:
+    """The game page's top or bottom (templates/game/_top.html, _bottom.html), kept with the
+    state like a fragment and also by what else it is drawn from: the page's address with
+    its arguments (the language links) and whether the stylesheet comes inside the page."""
+    loaded: Loaded = g.loaded
+    if not plain_address():
+        return Markup(render_template(name, loaded=loaded))  # odd arguments: not kept
+    key = (
+        "shell",
+        name,
+        get_locale(),
+        loaded.editable,
+        request.url_root,
+        request.full_path,
+        style_inline(),
+        g.get("confirm_seen"),  # the follow link names the table's last answer
+    )
+    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+
+
+_LANGUAGE_QUERIES = frozenset(f"lang={code}".encode() for code in LANGUAGES)
+
+
+def plain_address() -> bool:
+    """The page's address has no arguments but a known language: a drawing for it may be
+    kept (one per language at most; any other address is drawn for its request only)."""
+    query = request.query_string
+    return not query or query in _LANGUAGE_QUERIES
+
+
 def game_summary(loaded: Loaded) -> Summary:
-    """The rows, the next deal, the last deal and the pulka drawing of a game."""
+    """The rows, the next deal, the last deal and the pulka drawing of a game (kept with the
+    state, per language and site address: the share link is drawn with the address)."""
+    key = ("summary", get_locale(), request.url_root)
+    return loaded.kept(key, lambda: _summary(loaded))
+
+
+def _summary(loaded: Loaded) -> Summary:
     sheet, settlement = loaded.sheet, loaded.settlement
     players = sheet.players
     rows = [
@@ -95,6 +147,18 @@ def pulka(loaded: Loaded) -> Markup:
     svg = loaded.kept(
         ("pulka", get_locale()),
         lambda: pulka_svg(loaded.sheet, title=record.name or None, words=words()),
+    )
+    return Markup(svg)
+
+
+def evening_chart_svg(loaded: Loaded) -> Markup:
+    """The game as a chart of each player's "if it ended now" after every deal, drawn once
+    per state and language."""
+    if not loaded.sheet.results or loaded.problems:
+        return Markup("")
+    svg = loaded.kept(
+        ("chart", get_locale()),
+        lambda: evening_chart(loaded.sheet, words(), net_points(loaded)),
     )
     return Markup(svg)
 

@@ -5,24 +5,33 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from flask import current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile
-from scorekeeper.games import create_from_game
+from scorekeeper import __version__, gamefile
+from scorekeeper.games import create_from_game, writes
 from scorekeeper.rules import CONVENTIONS, resolve_options
-from scorekeeper.store import GameNotFound
-from scorekeeper.store.companies import Companies
+from scorekeeper.store import GameNotFound, StoreError
 
 from .. import recent
 from ..context import edit_game
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import RematchForm, choices, read_upload
-from . import bp
 from . import options as opts
 from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
+
+bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 
 
 @bp.route("/")
@@ -63,7 +72,8 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
                 errors.append(words().problem(problem))
         if not bad and not problems:
             form.default_name()
-            record = get_store().create_game(
+            record = writes.create_game(
+                get_store(),
                 name=form.name.data.strip(),
                 convention=convention,
                 options=options.to_json(),
@@ -118,23 +128,12 @@ def _this_browsers_last_game() -> dict[str, Any] | None:
 def rematch(token: str) -> Response:
     """A new game for the same table: same players and rules, the next player deals first."""
     loaded = edit_game(token)
-    record = loaded.record
     form = RematchForm()
     if not form.validate_on_submit():
         return redirect(url_for("games.show", mode="g", token=token))
-    players = list(record.players)
-    first = players[(players.index(record.first_dealer) + 1) % len(players)]
-    fresh = get_store().create_game(
-        name=words().date(datetime.date.today()),
-        convention=record.convention,
-        options=dict(record.options),
-        players=players,
-        first_dealer=first,
-    )
-    # A company's evening: the rematch is the company's next evening, the same people.
-    Companies(get_store()).attach_rematch(record.id, fresh.id, datetime.date.today().isoformat())
+    fresh = writes.rematch(get_store(), loaded, name=words().date(datetime.date.today()))
     recent.remember(fresh.edit_token)
-    flash(_("A new game for the same table: %(name)s deals first.", name=first))
+    flash(_("A new game for the same table: %(name)s deals first.", name=fresh.first_dealer))
     return redirect(url_for("games.show", mode="g", token=fresh.edit_token))
 
 
@@ -202,9 +201,6 @@ def manifest() -> Response:
 @bp.route("/healthz")
 def healthz() -> tuple[Response, int]:
     """For monitors and container health checks: 200 when the database answers, else 503."""
-    from scorekeeper import __version__
-    from scorekeeper.store import StoreError
-
     try:
         get_store().ping()
     except StoreError as error:

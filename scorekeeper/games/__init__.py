@@ -128,6 +128,11 @@ def load(record: GameRecord) -> Loaded:
     return loaded
 
 
+def current(store: Store, token: str) -> Loaded:
+    """The game of a token as stored now (e.g. after a write was refused)."""
+    return load(store.get_game(token))
+
+
 def _keep(loaded: Loaded) -> None:
     _KEPT.put(_key(loaded.record), loaded)
 

@@ -1,0 +1,155 @@
+"""Every write to a company: check → write → the company as it stands after it.
+
+The web and the tests call these; a view reads the form, calls one of them and shows the
+result, or the refusal (`Refused` with what to tell the person; the store's
+RequestKeyReused when a form is sent again with other values: nothing is written twice).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scorekeeper.rules import resolve_options
+from scorekeeper.store import GameRecord, Store
+from scorekeeper.store.companies import Companies, CompanyRecord
+
+
+class Refused(Exception):
+    """Nothing was written."""
+
+
+class NameTaken(Refused):
+    """Another roster player already has this name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is already a player of the company")
+        self.name = name
+
+
+def create(
+    store: Store, *, name: str, convention: str, options: dict[str, Any], roster: Iterable[str]
+) -> CompanyRecord:
+    """A new company with its house rules and roster."""
+    return Companies(store).create(name=name, convention=convention, options=options, roster=roster)
+
+
+def update_rules(
+    store: Store, company: CompanyRecord, *, name: str, convention: str, options: dict[str, Any]
+) -> CompanyRecord:
+    """Rename the company and replace the house rules new evenings start from."""
+    return Companies(store).update_rules(
+        company.edit_token, name=name, convention=convention, options=options
+    )
+
+
+def add_player(store: Store, company: CompanyRecord, name: str) -> CompanyRecord:
+    """Add a player to the roster; NameTaken if one has the name already."""
+    if any(p.name == name for p in company.roster):
+        raise NameTaken(name)
+    return Companies(store).add_player(company.edit_token, name)
+
+
+def rename_player(store: Store, company: CompanyRecord, player_id: int, name: str) -> CompanyRecord:
+    """Give a roster player another name (his history stays his); NameTaken if another has it."""
+    player = company.player(player_id)
+    if any(p.name == name and p.id != player.id for p in company.roster):
+        raise NameTaken(name)
+    return Companies(store).rename_player(company.edit_token, player_id, name)
+
+
+def evening_convention(convention: str, players: int) -> str:
+    """The convention of an evening: the company's, or Hussar when two play."""
+    return "hussar" if players == 2 else convention
+
+
+def evening_options(company: CompanyRecord, convention: str) -> dict[str, Any]:
+    """The game's options: the company's house rules, or for a Hussar evening of a
+    preferans company Hussar's preset with the company's money (stake, currency, unit)."""
+    if convention == company.convention:
+        return resolve_options(convention, company.options)[0].to_json()
+    money = {k: v for k, v in company.options.items() if k in ("stake", "currency", "money_unit")}
+    return resolve_options(convention, money)[0].to_json()
+
+
+def start_evening(
+    store: Store,
+    company: CompanyRecord,
+    *,
+    seats: list[int],
+    first_dealer: int,
+    name: str,
+    request_key: str,
+    played_on: datetime.date,
+) -> GameRecord:
+    """A new game of the company's players in these seats (roster ids), with its house rules,
+    attached as an evening. The same form sent again (its key) starts nothing new: the game
+    it started is returned."""
+    companies = Companies(store)
+    started = companies.game_for_key(company.edit_token, request_key)
+    if started is not None:
+        return next(g.game for g in company.games if g.game.id == started)
+    by_id = {p.id: p.name for p in company.roster}
+    names = [by_id[pid] for pid in seats]
+    convention = evening_convention(company.convention, len(names))
+    record = store.create_game(
+        name=name,
+        convention=convention,
+        options=evening_options(company, convention),
+        players=names,
+        first_dealer=names[first_dealer],
+    )
+    companies.attach(
+        company.edit_token,
+        record.id,
+        dict(zip(names, seats, strict=True)),
+        played_on=played_on.isoformat(),
+        request_key=request_key,
+    )
+    return record
+
+
+def attach_game(
+    store: Store,
+    company: CompanyRecord,
+    game: GameRecord,
+    players: Mapping[str, int | str],
+    *,
+    played_on: datetime.date | None = None,
+) -> CompanyRecord:
+    """Attach a game as an evening: each seat name to a roster id, or a name for a new player
+    (StoreError if it belongs to another company); played on that day, or the day it began."""
+    day = played_on.isoformat() if played_on else None
+    return Companies(store).attach(company.edit_token, game.id, players, played_on=day)
+
+
+def add_payment(
+    store: Store,
+    company: CompanyRecord,
+    *,
+    payer: int,
+    payee: int,
+    amount: str,
+    paid_on: datetime.date,
+    game_id: int | None,
+    request_key: str,
+) -> CompanyRecord:
+    """Record money handed over. The same form sent again writes nothing; sent again with
+    other values it is refused (RequestKeyReused) and the first payment stays."""
+    if game_id is not None and game_id not in {g.game.id for g in company.games}:
+        game_id = None
+    return Companies(store).add_payment(
+        company.edit_token,
+        payer=payer,
+        payee=payee,
+        amount=amount,
+        paid_on=paid_on.isoformat(),
+        game_id=game_id,
+        request_key=request_key,
+    )
+
+
+def delete_payment(store: Store, company: CompanyRecord, payment_id: int) -> CompanyRecord:
+    """Take back a payment recorded by mistake (deleting it twice is harmless)."""
+    return Companies(store).delete_payment(company.edit_token, payment_id)

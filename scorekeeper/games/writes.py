@@ -1,0 +1,359 @@
+"""Every write to a game: check → write under the version it was read at → the new state.
+
+The web, the CLI and the tests call these; a view only reads the request, calls one of them
+and shows what it returns (a `Written`) or why nothing was written (a `Refused`):
+
+- `Invalid`: the change does not check (its problems; nothing written);
+- `Conflict`: another phone changed the game since the form was read;
+- `AlreadySaved`: the form's one-time key already wrote something else (Back after Save,
+  then a change): the scorer is told, nothing is written twice.
+
+A form older than the game (its version is not the game's) is not checked again: the store
+either knows its one-time key (the same tap sent again: nothing is written, the answer is as
+the first time) or refuses it as a conflict. Checking first would refuse a resent deal that
+the sheet, changed by that very deal, now contradicts.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from scorekeeper.store import (
+    DealNotFound,
+    DealRecord,
+    GameRecord,
+    RevisionNotFound,
+    Store,
+    VersionConflict,
+)
+from scorekeeper.store.companies import Companies
+
+from . import (
+    Check,
+    Loaded,
+    check_deal,
+    check_delete,
+    check_restore,
+    finished_report,
+    load,
+    over_with_pool,
+    remember,
+)
+
+Kind = Literal["deal", "correction", "penalty"]
+
+
+class Refused(Exception):
+    """Nothing was written; the subclass says why."""
+
+
+class Invalid(Refused):
+    """The change does not check: its problems, for the form (nothing written)."""
+
+    def __init__(self, check: Check) -> None:
+        super().__init__("the change does not check")
+        self.check = check
+
+
+class Conflict(Refused):
+    """Another phone changed the game since the form was read (nothing written)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__("another phone changed the game first")
+        self.version = version
+
+
+class AlreadySaved(Refused):
+    """The form's one-time key already wrote another deal: `number` (1-based) is that deal."""
+
+    def __init__(self, deal_id: int, number: int, *, new: bool) -> None:
+        super().__init__("the form was already saved")
+        self.deal_id, self.number, self.new = deal_id, number, new
+
+
+class NothingToUndo(Refused):
+    """Undo on a game without deals."""
+
+
+class PoolRefused(Refused):
+    """Play on with a pool that is not larger, or with which the game would still be over."""
+
+    def __init__(self, target: int, current: int, *, still_over: bool) -> None:
+        super().__init__("the pool cannot be raised so")
+        self.target, self.current, self.still_over = target, current, still_over
+
+
+@dataclass(frozen=True)
+class Written:
+    """The game after a write, and what the write was about."""
+
+    state: Loaded
+    deal_id: int | None = None
+    number: int | None = None
+    """The 1-based place of the deal written (added, changed, taken off or put back)."""
+    kind: Kind = "deal"
+    changed: bool = True
+    """False when nothing needed writing (an edit that changes nothing, a resent form)."""
+
+
+def kind_of(data: dict[str, Any] | None) -> Kind:
+    """What a deal's data is, in the words the messages use."""
+    kind = (data or {}).get("type")
+    return kind if kind in ("correction", "penalty") else "deal"
+
+
+def live_deal(loaded: Loaded, deal_id: int) -> DealRecord:
+    """The deal of this id on the sheet; raises DealNotFound if it is not (any more)."""
+    for deal in loaded.record.deals:
+        if deal.id == deal_id:
+            return deal
+    raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
+
+
+def _stale(loaded: Loaded, base_version: int) -> bool:
+    return base_version != loaded.record.version
+
+
+# -- deals ------------------------------------------------------------------------------------
+
+
+def add_deal(
+    store: Store, loaded: Loaded, data: dict[str, Any], *, base_version: int, request_key: str
+) -> Written:
+    """Add a deal at the end of the sheet. Raises Invalid, Conflict, AlreadySaved."""
+    check = None
+    if not _stale(loaded, base_version):
+        check = check_deal(loaded, data)
+        if not check.ok:
+            raise Invalid(check)
+    try:
+        record, written, created = store.add_deal(
+            loaded.record.edit_token, data, base_version=base_version, request_key=request_key
+        )
+    except VersionConflict as error:
+        raise Conflict(error.current_version) from error
+    number = written.position + 1
+    if not created and written.data != data:
+        raise AlreadySaved(written.id, number, new=True)
+    if created and check is not None:
+        remember(record, check)
+    return Written(load(record), written.id, number, kind_of(data), created)
+
+
+def change_deal(
+    store: Store,
+    loaded: Loaded,
+    deal_id: int,
+    data: dict[str, Any],
+    *,
+    base_version: int,
+    request_key: str,
+) -> Written:
+    """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
+    deal = live_deal(loaded, deal_id)
+    number = deal.position + 1
+    if deal.data == data and not _stale(loaded, base_version):
+        return Written(loaded, deal.id, number, kind_of(data), changed=False)
+    check = None
+    if not _stale(loaded, base_version):
+        check = check_deal(loaded, data, deal.position)
+        if not check.ok:
+            raise Invalid(check)
+    try:
+        record = store.update_deal(
+            loaded.record.edit_token,
+            deal.id,
+            data,
+            base_version=base_version,
+            request_key=request_key,
+        )
+    except VersionConflict as error:
+        raise Conflict(error.current_version) from error
+    now = next((d for d in record.deals if d.id == deal.id), None)
+    if now is None or now.data != data:
+        raise AlreadySaved(deal.id, number, new=False)
+    if check is not None and record.version == base_version + 1:
+        remember(record, check)
+    return Written(load(record), deal.id, number, kind_of(data))
+
+
+def delete_deal(
+    store: Store, loaded: Loaded, deal_id: int, *, base_version: int, request_key: str
+) -> Written:
+    """Take a deal off the sheet (restorable from the history). Raises DealNotFound,
+    Invalid (later deals would break), Conflict."""
+    number, kind = None, kind_of(None)
+    if not _stale(loaded, base_version):
+        deal = live_deal(loaded, deal_id)
+        number, kind = deal.position + 1, kind_of(deal.data)
+        check = check_delete(loaded, deal.position)
+        if not check.ok:
+            raise Invalid(check)
+    record = _versioned(
+        lambda: store.delete_deal(
+            loaded.record.edit_token, deal_id, base_version=base_version, request_key=request_key
+        )
+    )
+    return Written(load(record), deal_id, number, kind)
+
+
+def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: str) -> Written:
+    """Take the last deal off the sheet. Raises NothingToUndo, Conflict."""
+    deal = None
+    if not _stale(loaded, base_version):
+        if not loaded.record.deals:
+            raise NothingToUndo("there is no deal to undo")
+        deal = loaded.record.deals[-1]
+    record = _versioned(
+        lambda: store.undo_last(
+            loaded.record.edit_token, base_version=base_version, request_key=request_key
+        )
+    )
+    if deal is None:
+        return Written(load(record))
+    return Written(load(record), deal.id, deal.position + 1, kind_of(deal.data))
+
+
+def restore_revision(
+    store: Store, loaded: Loaded, revision_id: int, *, base_version: int, request_key: str
+) -> Written:
+    """Put a deal back as one of its revisions had it. Raises RevisionNotFound, Invalid,
+    Conflict."""
+    deal_id = None
+    if not _stale(loaded, base_version):
+        token = loaded.record.edit_token
+        revision = next((r for r in store.revisions(token) if r.id == revision_id), None)
+        if revision is None:
+            raise RevisionNotFound(f"the game has no revision {revision_id}")
+        data = revision.previous if revision.action == "delete" else revision.data
+        if data is None:
+            raise RevisionNotFound(f"revision {revision_id} holds no deal")
+        check = check_restore(loaded, revision.deal_id, data)
+        if not check.ok:
+            raise Invalid(check)
+        deal_id = revision.deal_id
+    record = _versioned(
+        lambda: store.restore_revision(
+            loaded.record.edit_token,
+            revision_id,
+            base_version=base_version,
+            request_key=request_key,
+        )
+    )
+    return Written(load(record), deal_id)
+
+
+def used_form(store: Store, loaded: Loaded, request_key: str) -> tuple[bool, DealRecord | None]:
+    """Whether a new-deal form with this one-time key was saved already (its address opened
+    again by Back after its Save), and the deal it added if that is still on the sheet."""
+    used = store.used_key(loaded.record.edit_token, request_key)
+    if used is None:
+        return False, None
+    deal_id = used[1] if used[0] == "add_deal" else None
+    return True, next((d for d in loaded.record.deals if d.id == deal_id), None)
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+def create_game(
+    store: Store,
+    *,
+    name: str,
+    convention: str,
+    options: dict[str, Any],
+    players: list[str],
+    first_dealer: str,
+) -> GameRecord:
+    """A new game with its options resolved (a game file goes through create_from_game)."""
+    return store.create_game(
+        name=name,
+        convention=convention,
+        options=options,
+        players=players,
+        first_dealer=first_dealer,
+    )
+
+
+def rematch(store: Store, loaded: Loaded, *, name: str) -> GameRecord:
+    """A new game for the same table: same players and rules, the next player deals first."""
+    record = loaded.record
+    players = list(record.players)
+    first = players[(players.index(record.first_dealer) + 1) % len(players)]
+    fresh = create_game(
+        store,
+        name=name,
+        convention=record.convention,
+        options=dict(record.options),
+        players=players,
+        first_dealer=first,
+    )
+    # A company's evening: the rematch is the company's next evening, the same people.
+    Companies(store).attach_rematch(record.id, fresh.id, datetime.date.today().isoformat())
+    return fresh
+
+
+def set_finished(
+    store: Store, loaded: Loaded, finished: bool, *, base_version: int, request_key: str
+) -> Written:
+    """Finish the game (keeping its settlement as it stands) or reopen it. Raises Conflict."""
+    snapshot = finished_report(loaded) if finished else None
+    record = _versioned(
+        lambda: store.set_finished(
+            loaded.record.edit_token,
+            finished,
+            base_version=base_version,
+            snapshot=snapshot,
+            request_key=request_key,
+        )
+    )
+    return Written(load(record))
+
+
+def play_on(
+    store: Store, loaded: Loaded, target: int, *, base_version: int, request_key: str
+) -> Written:
+    """Raise the pool of a game whose end rule was met, and reopen it: refused (PoolRefused)
+    if the pool is not larger or the log would still end the game. Raises Conflict."""
+    current = loaded.game.options.pool_target
+    if target == current and not loaded.record.finished:
+        return Written(loaded, changed=False)  # sent again: already done
+    if target <= current:
+        raise PoolRefused(target, current, still_over=False)
+    if over_with_pool(loaded, target):
+        raise PoolRefused(target, current, still_over=True)
+    options = dict(loaded.record.options) | {"pool_target": target}
+    record = _versioned(
+        lambda: store.play_on(
+            loaded.record.edit_token,
+            base_version=base_version,
+            options=options,
+            request_key=request_key,
+        )
+    )
+    return Written(load(record))
+
+
+def replace_link(store: Store, loaded: Loaded, which: Literal["edit", "view"]) -> GameRecord:
+    """A new edit or read-only link for the game: the old one stops working at once."""
+    return store.replace_token(loaded.record.edit_token, which)
+
+
+def delete_game(store: Store, loaded: Loaded) -> str:
+    """Take the game off (restorable by its edit link for a while); when it was deleted."""
+    return store.delete_game(loaded.record.edit_token)
+
+
+def restore_game(store: Store, edit_token: str) -> GameRecord:
+    """Bring a deleted game back by its edit link; raises GameNotFound once purged."""
+    return store.restore_game(edit_token)
+
+
+def _versioned(write: Any) -> GameRecord:
+    try:
+        record: GameRecord = write()
+    except VersionConflict as error:
+        raise Conflict(error.current_version) from error
+    return record
