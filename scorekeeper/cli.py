@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from scorekeeper import __version__
 from scorekeeper.rules import InvalidGame, score
 from scorekeeper.rules.problems import N_
 from scorekeeper.wording import Words, locale_from_environment, words_for
@@ -60,6 +61,7 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _Parser(prog="scorekeeper", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
     commands = parser.add_subparsers(dest="command", required=True, prog=parser.prog)
 
@@ -81,11 +83,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
-    p.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
+    p.add_argument("--threads", type=int, default=8, help="threads per process (default: 8)")
     p.add_argument(
         "--workers",
         type=int,
-        help="processes serving at once (default: one per core, at most 4; plain HTTP only)",
+        default=1,
+        help="processes (default: 1, waitress; more: gunicorn, plain HTTP only)",
     )
     p.add_argument(
         "--https",
@@ -258,12 +261,13 @@ def _serve(args: argparse.Namespace) -> int:
     from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
-    if args.workers is None:
-        args.workers = serving.default_workers(https=args.https)
     if args.workers < 1:
         return _fail("--workers must be 1 or more")
     if args.https and args.workers > 1:
         return _fail("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)")
+    if args.workers > 1 and os.name == "nt":
+        return _fail("--workers needs a POSIX system (gunicorn); on Windows serve runs one")
+    serving.configure_logging()
     app = serving.web_app(args.db, https=args.https)
     database = app.config["DATABASE"]
     try:
@@ -279,7 +283,7 @@ def _serve(args: argparse.Namespace) -> int:
             return _fail(f"cannot keep the TLS certificate in {error.filename}: {error.strerror}")
     try:
         server = serving.server(
-            app, args.host, args.port, threads=max(8, args.threads), workers=args.workers, tls=tls
+            app, args.host, args.port, threads=max(1, args.threads), workers=args.workers, tls=tls
         )
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
@@ -287,7 +291,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server.run()
     except KeyboardInterrupt:
-        print("\nstopped")
+        pass
+    print("stopped", flush=True)
     return 0
 
 
