@@ -173,13 +173,14 @@ def test_the_stylesheet_comes_inside_the_page_until_the_phone_has_it(
 def test_a_compressed_static_file_still_answers_304_to_its_validator(
     client: FlaskClient,
 ) -> None:
-    plain = client.get("/static/app.css", headers={"Accept-Encoding": "identity"})
+    with client.get("/static/app.css", headers={"Accept-Encoding": "identity"}) as plain:
+        plain_tag = plain.headers["ETag"]
     for encoding in ("br", "gzip"):
-        first = client.get("/static/app.css", headers={"Accept-Encoding": encoding})
-        assert first.headers["Content-Encoding"] == encoding
-        etag = first.headers["ETag"]
+        with client.get("/static/app.css", headers={"Accept-Encoding": encoding}) as first:
+            assert first.headers["Content-Encoding"] == encoding
+            etag = first.headers["ETag"]
         # Other bytes than the plain file: a strong tag of their own, naming the encoding.
-        assert etag == plain.headers["ETag"][:-1] + f'-{encoding}"'
+        assert etag == plain_tag[:-1] + f'-{encoding}"'
         headers = {"Accept-Encoding": encoding, "If-None-Match": etag}
         with client.get("/static/app.css", headers=headers) as again:
             assert again.status_code == 304 and not again.get_data()

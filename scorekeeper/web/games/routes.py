@@ -8,7 +8,6 @@ import hashlib
 import io
 import json
 import re
-import threading
 from collections.abc import Callable
 
 from flask import (
@@ -32,6 +31,7 @@ from scorekeeper.games import Loaded, describe, finished_report, over_with_pool
 
 from ..context import edit_game, open_game, write_or_back
 from ..i18n import get_locale, words
+from ..limits import PdfSlots
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm, new_key
 from ..wire import style_inline
@@ -229,8 +229,9 @@ def download(mode: str, token: str) -> Response:
 
 
 PDF_SLOTS = 2
-"""PDFs drawn at the same time; the next phones wait up to PDF_WAIT_SECONDS, then 503."""
-_PDF_SLOTS = threading.BoundedSemaphore(PDF_SLOTS)
+"""PDFs drawn at the same time by the whole server (all its processes: limits.py); the next
+phones wait up to PDF_WAIT_SECONDS, then 503."""
+_PDF_SLOTS = PdfSlots(PDF_SLOTS)
 
 
 def _give_back_memory() -> None:
