@@ -380,6 +380,9 @@ class Waitress:
             # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
             connection_limit=1000,
             asyncore_use_poll=True,
+            # The app decides whose forwarded headers to believe (web/proxy.py), the same
+            # under every server: waitress passes them on instead of dropping them itself.
+            clear_untrusted_proxy_headers=False,
         )
         self._stopping = threading.Event()
         self._drained = threading.Event()
