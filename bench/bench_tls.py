@@ -300,7 +300,7 @@ def main() -> int:
             token = new_game(phone)
             n = 0
             alone = []
-            print(f"server: {args.server} over TLS, {args.saves} Saves per situation")
+            print(f"server: {args.server} over TLS, {args.saves} Saves per situation", flush=True)
             for _ in range(args.saves):
                 alone.append(timed_save(phone, token, n))
                 n += 1
