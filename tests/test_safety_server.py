@@ -448,15 +448,6 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
 # -- several worker processes -----------------------------------------------------------------
 
 
-def _running(pid: int) -> bool:
-    """Whether the process still runs (a zombie waiting for its parent to read it does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
-
-
 def _workers_of(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
