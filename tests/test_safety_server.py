@@ -72,9 +72,14 @@ class Server:
         output if it never does."""
         self.port = port or free_port()
         with self.log.open("ab") as out:
+            command = [CLI, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+            command += ["--db", str(self.db), *self.args]
+            if self.args[:1] == ["gunicorn"]:  # the deploy's own command (the Dockerfile's)
+                command = [str(ROOT / ".venv" / "bin" / "gunicorn"), *self.args[1:]]
+                self.env |= {"SCOREKEEPER_DB": str(self.db)}
+                self.env |= {"SCOREKEEPER_BIND": f"127.0.0.1:{self.port}"}
             self.process = subprocess.Popen(
-                [CLI, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-                + ["--db", str(self.db), *self.args],
+                command,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=self.env,

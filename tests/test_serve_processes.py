@@ -37,6 +37,7 @@ from .test_safety_server import (
     checked,
     correction,
     fill_new_game,
+    free_port,
     new_game,
 )
 from .test_serve_https_proxy import Browser, Caddy, Served
@@ -44,7 +45,13 @@ from .test_serve_https_proxy import Browser, Caddy, Served
 # -- stopping: SIGTERM answers the Save in flight ----------------------------------------------
 
 
-@pytest.mark.parametrize("args", [(), ("--workers", "2")], ids=["serve", "workers-2"])
+GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app")
+"""The Dockerfile's and the systemd unit's command."""
+
+
+@pytest.mark.parametrize(
+    "args", [(), ("--workers", "2"), GUNICORN], ids=["serve", "workers-2", "gunicorn-command"]
+)
 def test_sigterm_during_a_save_finishes_it_and_exits_0(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
@@ -400,3 +407,37 @@ def test_the_deploy_files_pin_their_images_and_run_gunicorn() -> None:
     assert "header_up -X-Forwarded-Prefix" in caddyfile
     unit = (ROOT / "deploy" / "scorekeeper.service").read_text()
     assert "gunicorn" in unit and "KillSignal=SIGTERM" in unit
+
+
+def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
+    """In a container without an init, `serve` is PID 1, which the kernel shields from
+    signals it has no handler for: serve handles SIGTERM itself and exits 0 at once."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE": str(tmp_path / "instance"),
+        "SCOREKEEPER_SECRET_KEY": "pid 1",
+    }
+    command = ["unshare", "--user", "--map-root-user", "--pid", "--fork", CLI, "serve"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "g.sqlite")]
+    with (tmp_path / "out").open("wb") as out:
+        outer = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        for _ in range(400):
+            assert outer.poll() is None, (tmp_path / "out").read_text()
+            try:
+                if Phone(port).get("/healthz").status == 200:
+                    break
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.05)
+        (inner,) = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
+        status = Path(f"/proc/{inner}/status").read_text()
+        assert re.search(r"^NSpid:\s+\d+\s+1$", status, re.M), "serve is not PID 1"
+        started = time.monotonic()
+        os.kill(int(inner), signal.SIGTERM)
+        assert outer.wait(timeout=20) == 0
+        assert time.monotonic() - started < 5  # not ignored until a timeout
+    finally:
+        if outer.poll() is None:
+            outer.kill()
+            outer.wait()
