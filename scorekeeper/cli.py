@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="serve over HTTPS with a self-signed certificate kept in the instance folder",
     )
+    p.add_argument(
+        "--prefix", help="the path it is served under behind a proxy, e.g. /pulka (default: none)"
+    )
     p.set_defaults(run=_serve)
 
     p = commands.add_parser("import", help="create a game from a game file; print its address")
@@ -269,6 +272,8 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail("--workers needs a POSIX system (gunicorn); on Windows serve runs one")
     serving.configure_logging()
     app = serving.web_app(args.db, https=args.https)
+    if args.prefix is not None:
+        app.config["PREFIX"] = args.prefix
     database = app.config["DATABASE"]
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page

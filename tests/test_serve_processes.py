@@ -361,7 +361,7 @@ def test_a_clients_forwarded_headers_change_no_page(
 
 
 def test_the_prefix_comes_from_configuration_only(serve: Callable[..., Served]) -> None:
-    served = serve(env={"SCOREKEEPER_TRUSTED_PROXY": "127.0.0.1", "SCOREKEEPER_PREFIX": "/pulka"})
+    served = serve("--prefix", "/pulka", env={"SCOREKEEPER_TRUSTED_PROXY": "127.0.0.1"})
     owner = Browser(served, {"X-Forwarded-Host": "pulka.example.org"})
     token = owner.new_game()
     status, _, html = owner.request("GET", f"/pulka/g/{token}")  # a proxy that keeps the prefix

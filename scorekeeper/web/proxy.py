@@ -22,8 +22,14 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 LOOPBACK = "127.0.0.1, ::1"
-_FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST")
-_FORWARDED += ("HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED")
+_FORWARDED = (
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+    "HTTP_X_FORWARDED_PREFIX",
+    "HTTP_FORWARDED",
+)
 
 
 @lru_cache(maxsize=16)
