@@ -1,19 +1,22 @@
-# scorekeeper in a container: the app under waitress, its database on a volume at /data.
+# scorekeeper in a container: the app under gunicorn (2 processes of 8 threads), its database
+# on a volume at /data.
 #   docker build -t scorekeeper .
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
 # Behind HTTPS, use deploy/compose.yaml (Caddy in front); docs/deploy.md says more.
 
-FROM python:3.11-slim AS build
+# An exact Python release on an exact Debian: a rebuild gets the same system.
+FROM python:3.11.14-slim-bookworm AS build
 WORKDIR /src
 COPY . .
 # The wheel carries templates, static files and the compiled translations (setup.py).
 RUN pip wheel --no-cache-dir --no-deps -w /wheels .
 
-FROM python:3.11-slim
-# Pango and HarfBuzz for WeasyPrint's PDF; DejaVu has Cyrillic and the card suits.
+FROM python:3.11.14-slim-bookworm
+# Pango and HarfBuzz for WeasyPrint's PDF; DejaVu has Cyrillic and the card suits; tini is
+# PID 1: it passes SIGTERM on to gunicorn and reaps what ends.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+        libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core tini \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wheels /wheels
 COPY constraints.txt /tmp/constraints.txt
@@ -22,12 +25,19 @@ RUN pip install --no-cache-dir -c /tmp/constraints.txt /wheels/*.whl \
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin scorekeeper \
     && mkdir -p /data && chown scorekeeper:scorekeeper /data
 USER scorekeeper
-# The instance folder holds the database, the secret key and any TLS certificate.
+# The instance folder holds the database, the secret key and the shared limits.
 ENV SCOREKEEPER_INSTANCE=/data \
     SCOREKEEPER_DB=/data/scorekeeper.sqlite \
+    SCOREKEEPER_BIND=0.0.0.0:8000 \
+    SCOREKEEPER_WORKERS=2 \
+    SCOREKEEPER_THREADS=8 \
     PYTHONUNBUFFERED=1
 VOLUME /data
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s \
     CMD python -c "import urllib.request as u; u.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"
-CMD ["scorekeeper", "serve", "--host", "0.0.0.0", "--port", "8000"]
+# `docker stop` sends SIGTERM: gunicorn answers the requests in flight (30 s at most), then
+# exits 0. Give it that long: docker stop --time 40 (compose.yaml says stop_grace_period).
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["gunicorn", "--config", "python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app"]

@@ -10,8 +10,10 @@ At the end it prints requests per second, latency percentiles for page loads, Ch
 Save, the errors, the server's CPU and memory, and checks every table's game file against
 what the server acknowledged: no deal lost, none doubled.
 
-Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers N]
-     [--flow form|script] (script: the page's script, live previews and a JSON Save)
+Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers 2]
+     [--server gunicorn|serve] [--flow form|script] (script: the page's script, live previews
+     and a JSON Save). The server by default is the deploy's: gunicorn with the shipped settings
+     (gthread, 2 processes of 8 threads), as the Docker image runs it.
 Targets: zero errors, zero lost or doubled deals, p99 < 250 ms (2-core machine).
 Loopback only: the server listens on 127.0.0.1.
 """
@@ -365,12 +367,23 @@ def rss_mb(pid: int) -> float:
 
 
 def start_server(
-    db: Path, port: int, threads: int, log: Path, workers: int | None = None
+    db: Path, port: int, threads: int, log: Path, workers: int, server: str = "gunicorn"
 ) -> subprocess.Popen[bytes]:
+    """The deploy's server (gunicorn with the shipped settings, as the Docker image runs it),
+    or `scorekeeper serve` (waitress in one process, or gunicorn with --workers)."""
     env = {**os.environ, "SCOREKEEPER_SECRET_KEY": "bench", "SCOREKEEPER_PASSWORD": ""}
-    command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--db", str(db), "--threads", str(threads)]
-    if workers is not None:  # else serve's own default: one process per core
+    if server == "gunicorn":
+        env |= {
+            "SCOREKEEPER_DB": str(db),
+            "SCOREKEEPER_BIND": f"127.0.0.1:{port}",
+            "SCOREKEEPER_WORKERS": str(workers),
+            "SCOREKEEPER_THREADS": str(threads),
+        }
+        command = [sys.executable, "-m", "gunicorn", "--config"]
+        command += ["python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app"]
+    else:
+        command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--db", str(db), "--threads", str(threads)]
         command += ["--workers", str(workers)]
     with log.open("wb") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -409,7 +422,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--poll", type=float, default=15.0, help="followers' polling period")
     parser.add_argument("--threads", type=int, default=8, help="server worker threads")
     parser.add_argument(
-        "--workers", type=int, help="server processes (serve --workers; default: serve's own)"
+        "--workers", type=int, default=2, help="server processes (default 2, as deployed)"
+    )
+    parser.add_argument(
+        "--server",
+        choices=("gunicorn", "serve"),
+        default="gunicorn",
+        help="gunicorn: the deploy's command (Dockerfile); serve: `scorekeeper serve`",
     )
     parser.add_argument(
         "--flow",
@@ -442,7 +461,9 @@ def run(args: argparse.Namespace) -> Run:
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
         db = Path(folder) / "games.sqlite"
         port = free_port()
-        server = start_server(db, port, args.threads, Path(folder) / "server.log", args.workers)
+        server = start_server(
+            db, port, args.threads, Path(folder) / "server.log", args.workers, args.server
+        )
         stats = Stats()
         tables = [Table(n) for n in range(args.tables)]
         try:
@@ -470,7 +491,7 @@ def run(args: argparse.Namespace) -> Run:
             cpu = cpu_seconds(server.pid) - cpu_before
             client = _own_cpu() - client_before
             memory = rss_mb(server.pid)
-            processes = len(_children(server.pid)) or 1  # serve's workers, or itself alone
+            processes = len(_children(server.pid)) or 1  # gunicorn's workers, or itself alone
             lost, doubled = verify(port, tables)
         finally:
             server.terminate()
@@ -485,8 +506,8 @@ def report(args: argparse.Namespace, done: Run) -> None:
     deals = sum(len(t.acked) for t in done.tables)
     print(
         f"{args.tables} tables, {args.followers} followers each, a deal every "
-        f"~{args.interval:g} s per table, {elapsed:.1f} s, server processes {done.processes} "
-        f"× threads {args.threads}, "
+        f"~{args.interval:g} s per table, {elapsed:.1f} s, {args.server}, "
+        f"processes {done.processes} × threads {args.threads}, "
         f"deals entered by {'the script' if args.flow == 'script' else 'plain form posts'}"
     )
     print(

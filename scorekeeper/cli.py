@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 
+from scorekeeper import __version__
 from scorekeeper.rules import InvalidGame, score
 from scorekeeper.rules.deals import OFF_TABLE_KINDS
 from scorekeeper.rules.problems import N_
@@ -156,6 +157,7 @@ def _main(argv: list[str]) -> int:
             "Score a game or tournament file, serve the pulka, export, import, back up."
         ),
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _lang_option(parser, N_("language of every message (default: $LANG)"))
     # With its prog given, argparse draws no help text (nor imports shutil) until asked for.
     commands = parser.add_subparsers(
@@ -214,18 +216,24 @@ def _main(argv: list[str]) -> int:
         type=int,
         default=8,
         metavar=N_("NUMBER"),
-        help=N_("worker threads (default: 8)"),
+        help=N_("threads per process (default: 8)"),
     )
     p.add_argument(
         "--workers",
         type=int,
+        default=1,
         metavar=N_("NUMBER"),
-        help=N_("processes serving at once (default: one per core, at most 4; plain HTTP only)"),
+        help=N_("processes (default: 1; more than one: plain HTTP only)"),
     )
     p.add_argument(
         "--https",
         action="store_true",
         help=N_("serve over HTTPS with a self-signed certificate kept in the instance folder"),
+    )
+    p.add_argument(
+        "--prefix",
+        metavar=N_("PATH"),
+        help=N_("the path it is served under behind a proxy, e.g. /pulka (default: none)"),
     )
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_serve)
@@ -432,15 +440,18 @@ def _serve(args: argparse.Namespace) -> int:
     from scorekeeper import serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
-    if args.workers is None:
-        args.workers = serving.default_workers(https=args.https)
     if args.workers < 1:
         return _fail(_t(N_("--workers must be 1 or more")))
     if args.https and args.workers > 1:
         return _fail(
             _t(N_("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)"))
         )
+    if args.workers > 1 and os.name == "nt":
+        return _fail(_t(N_("--workers needs Linux or macOS; on Windows serve runs one process")))
+    serving.configure_logging()
     app = serving.web_app(args.db, https=args.https)
+    if args.prefix is not None:
+        app.config["PREFIX"] = args.prefix
     database = app.config["DATABASE"]
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page
@@ -461,7 +472,7 @@ def _serve(args: argparse.Namespace) -> int:
             )
     try:
         server = serving.server(
-            app, args.host, args.port, threads=max(8, args.threads), workers=args.workers, tls=tls
+            app, args.host, args.port, threads=max(1, args.threads), workers=args.workers, tls=tls
         )
     except OSError as error:
         return _fail(
@@ -475,7 +486,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         server.run()
     except KeyboardInterrupt:
-        print("\n" + _t(N_("stopped")))
+        pass
+    print(_t(N_("stopped")), flush=True)
     return 0
 
 

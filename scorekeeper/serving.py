@@ -1,79 +1,200 @@
-"""How `scorekeeper serve` runs the app: the access log, HTTPS with a kept certificate, proxies.
+"""How the app is served: which server, its access log, HTTPS with a kept certificate.
 
-- Plain HTTP (the default) and behind a reverse proxy: waitress, in one process per core (at
-  most 4; `--workers N` says otherwise). With SCOREKEEPER_PROXY=1 it is told to trust the
-  proxy's X-Forwarded-For/-Proto/-Host/-Port (from the addresses in
-  SCOREKEEPER_TRUSTED_PROXY, default 127.0.0.1), which it otherwise strips before the app
-  can see them.
-- `--https`: cheroot, which speaks TLS itself, with a self-signed certificate made once and
-  kept in the instance folder (`tls/cert.pem`, `tls/key.pem`).
+- `scorekeeper serve` (a laptop at the table, any OS): waitress, one process.
+- `scorekeeper serve --workers N`, the Docker image and the systemd unit: gunicorn with its
+  gthread worker, N processes (settings in `scorekeeper.gunicorn_config`).
+- `scorekeeper serve --https`: hypercorn, one process, TLS with a self-made certificate kept
+  in the instance folder (`tls/cert.pem`, `tls/key.pem`). Its handshakes run concurrently on
+  an event loop with a timeout, so a client that connects and says nothing holds up no one
+  (bench/bench_tls.py); the app runs in a pool of threads.
+
+Each stops on SIGTERM after answering the requests in flight, and exits 0.
+
+Every request is one line in Combined Log Format (plus its duration) on the logger
+`scorekeeper.access`; every line the server writes, error lines and tracebacks included, has
+the secret part of game, company and tournament links replaced by `***`.
 """
 
 from __future__ import annotations
 
+import _thread
+import asyncio
+import concurrent.futures
 import contextlib
 import datetime
 import ipaddress
+import logging
+import logging.config
 import os
 import re
+import signal
 import socket
-import sys
+import threading
 import time
-import traceback
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+
+from flask import send_file
+
+from scorekeeper.web import create_app
+
+# Each server, and the certificate's library, is imported where it is used: `serve` runs one
+# of them, and importing the others would cost its start (measured: waitress 16 ms, gunicorn
+# 51 ms, hypercorn 68 ms, cryptography's x509 62 ms).
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
-#: The game links' secret part: /g/<token>, /v/<token> (and anything under them).
-_TOKEN_PATH = re.compile(r"^/([gv])/[^/]+")
+# -- the log ---------------------------------------------------------------------------------
+
+#: The secret part of a link: /g/ and /v/ (a game), /c/ and /cv/ (a company), /t/ and /tv/ (a
+#: tournament), wherever it shows in a line (a path, a Referer, an error message).
+_TOKEN = re.compile(r"/(g|v|c|cv|t|tv)/[^/\s?#\"'<>\\]+")
 
 
-def masked_path(path: str) -> str:
-    """The path as the log shows it: the game's secret token replaced by ***."""
-    return _TOKEN_PATH.sub(r"/\1/***", path)
+def mask(text: str) -> str:
+    """The text as the log shows it: every link's secret token replaced by ***."""
+    return _TOKEN.sub(r"/\1/***", text)
+
+
+class MaskedFormatter(logging.Formatter):
+    """A log formatter that masks secret tokens in the whole line, traceback included."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask(super().format(record))
+
+
+ACCESS = logging.getLogger("scorekeeper.access")
+SERVER_FORMAT = "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"
+
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "access": {"()": MaskedFormatter, "format": "%(message)s"},
+        "server": {"()": MaskedFormatter, "format": SERVER_FORMAT},
+    },
+    "handlers": {
+        "access": {
+            "class": "logging.StreamHandler",
+            "formatter": "access",
+            "stream": "ext://sys.stderr",
+        },
+        "server": {
+            "class": "logging.StreamHandler",
+            "formatter": "server",
+            "stream": "ext://sys.stderr",
+        },
+    },
+    "root": {"level": "INFO", "handlers": ["server"]},
+    "loggers": {
+        "scorekeeper.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
+        # gunicorn's own loggers go to the root's masked handler (its access log is off:
+        # scorekeeper.access writes one line per request whatever the server).
+        "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+        "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+        "hypercorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+        "hypercorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+    },
+}
+"""Where every server's lines go: stderr, masked (logging.config.dictConfig)."""
+
+
+def configure_logging() -> None:
+    """Send the access log and every other line to stderr, with tokens masked."""
+    logging.config.dictConfig(LOGGING)
+
+
+def _quoted(value: str) -> str:
+    """A header's value inside the double quotes of a log line: no quote, no control."""
+    out = value.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in out) or "-"
 
 
 class AccessLog:
-    """One line per request on a stream: method, path (tokens masked, no query), status, ms."""
+    """WSGI middleware: one Combined Log Format line per request, and the requests in flight.
 
-    def __init__(self, app: WSGIApp, stream: IO[str] | None = None) -> None:
+    `client - - [time] "METHOD /path PROTOCOL" status size "referrer" "agent" seconds`: the
+    path without its query, every token masked; the client as the app sees it (the proxy's
+    client when the proxy is trusted); the duration until the body was handed to the server.
+    """
+
+    def __init__(self, app: WSGIApp) -> None:
         self.app = app
-        self.stream = stream
+        self._busy = 0
+        self._idle = threading.Condition()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         started = time.perf_counter()
+        when = datetime.datetime.now().astimezone()
         status = ["-"]
+        with self._idle:
+            self._busy += 1
 
         def recording_start(code: str, headers: list[tuple[str, str]], *exc: Any) -> Any:
             status[0] = code.split(" ", 1)[0]
             return start_response(code, headers, *exc)
 
-        body = self.app(environ, recording_start)
-        return _Closing(body, lambda: self._write(environ, status[0], started))
-
-    def _write(self, environ: dict[str, Any], status: str, started: float) -> None:
-        ms = (time.perf_counter() - started) * 1000
-        path = masked_path(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""))
-        line = f"{environ.get('REQUEST_METHOD', '-')} {path} {status} {ms:.1f}ms\n"
-        stream = self.stream or sys.stderr
         try:
-            stream.write(line)
-            stream.flush()
-        except (OSError, ValueError):  # a closed or broken stderr must not fail the request
-            pass
+            body = self.app(environ, recording_start)
+        except BaseException:
+            self._done(environ, when, "500", 0, started)
+            raise
+        return _Counted(body, lambda size: self._done(environ, when, status[0], size, started))
+
+    def _done(
+        self, environ: dict[str, Any], when: datetime.datetime, status: str, size: int, t0: float
+    ) -> None:
+        try:
+            self._write(environ, when, status, size, time.perf_counter() - t0)
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
+
+    def _write(
+        self, environ: dict[str, Any], when: datetime.datetime, status: str, size: int, s: float
+    ) -> None:
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+        request = " ".join(
+            [
+                environ.get("REQUEST_METHOD", "-"),
+                urllib.parse.quote(path, safe="/%:@!$&'()*+,;=-._~"),
+                environ.get("SERVER_PROTOCOL", "-"),
+            ]
+        )
+        ACCESS.info(
+            '%s - - [%s] "%s" %s %s "%s" "%s" %.3f',
+            environ.get("REMOTE_ADDR") or "-",
+            when.strftime("%d/%b/%Y:%H:%M:%S %z"),
+            _quoted(request),
+            status,
+            size or "-",
+            _quoted(environ.get("HTTP_REFERER", "")),
+            _quoted(environ.get("HTTP_USER_AGENT", "")),
+            s,
+        )
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being answered (False if the time ran out first)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._busy == 0, timeout)
 
 
-class _Closing:
-    """A response body that runs `done` once the server has sent it (or given up)."""
+class _Counted:
+    """A response body that counts what it hands out and reports once the server is done."""
 
-    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
+    def __init__(self, body: Iterable[bytes], done: Callable[[int], None]) -> None:
         self.body = body
         self.done = done
+        self.size = 0
+        self._reported = False
 
     def __iter__(self) -> Iterator[bytes]:
-        return iter(self.body)
+        for chunk in self.body:
+            self.size += len(chunk)
+            yield chunk
 
     def close(self) -> None:
         try:
@@ -81,7 +202,9 @@ class _Closing:
             if close is not None:
                 close()
         finally:
-            self.done()
+            if not self._reported:
+                self._reported = True
+                self.done(self.size)
 
 
 # -- the certificate -------------------------------------------------------------------------
@@ -170,14 +293,21 @@ def fingerprint(cert_path: Path) -> str:
     return ":".join(f"{b:02X}" for b in digest)
 
 
-# -- the servers -----------------------------------------------------------------------------
+def offer_certificate(app: Any, cert_path: Path) -> None:
+    """Serve the certificate (public by nature) at CERT_PATH, as a phone installs it."""
+
+    def download() -> Any:
+        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
+
+    app.add_url_rule(CERT_PATH, "certificate", download)
+
+
+# -- the app -----------------------------------------------------------------------------------
 
 
 def web_app(db: str | None, *, https: bool = False) -> Any:
     """The web app `serve` runs, with its configuration (instance/config.py, SCOREKEEPER_*),
     --db on top; with https, its cookies are Secure."""
-    from scorekeeper.web import create_app
-
     app = create_app(create_database=False)  # serve opens (or makes) the file itself
     if db:
         app.config["DATABASE"] = db
@@ -190,10 +320,6 @@ def tls_certificate(app: Any, urls: list[str]) -> tuple[Path, Path]:
     """The certificate and key for the addresses `serve --https` prints, made once and kept
     in the instance folder, and offered to phones at CERT_PATH. Raises OSError (with the
     folder as its filename) if it cannot be kept."""
-    import urllib.parse
-
-    from scorekeeper.web.wire import offer_certificate
-
     folder = Path(app.instance_path) / "tls"
     try:
         cert, key = certificate(folder, [urllib.parse.urlsplit(u).hostname or "" for u in urls])
@@ -203,220 +329,165 @@ def tls_certificate(app: Any, urls: list[str]) -> tuple[Path, Path]:
     return cert, key
 
 
-MAX_DEFAULT_WORKERS = 4
-"""Processes `serve` starts by default at most, whatever the cores: each keeps its own games."""
+# -- the servers -----------------------------------------------------------------------------
+
+GRACE_SECONDS = 30
+"""How long a stopping server waits for the requests in flight to be answered."""
 
 
-def default_workers(*, https: bool) -> int:
-    """Processes `serve` starts unless told: one per core this process may run on (Python runs
-    one thread at a time in a process), at most MAX_DEFAULT_WORKERS; one over TLS, or where
-    processes cannot be forked."""
-    if https or not hasattr(os, "fork"):
-        return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(cores or 1, MAX_DEFAULT_WORKERS))
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound and listening on host:port (a busy port raises OSError here, before any
+    server starts), handed to the server as an open file descriptor."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if os.name != "nt":  # on Windows it would let a second server share the port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def server(
     app: Any, host: str, port: int, *, threads: int, workers: int, tls: tuple[Path, Path] | None
 ) -> Any:
-    """The server `serve` runs (bound already: a busy port raises OSError here): cheroot over
-    TLS, waitress in `workers` processes, or waitress; each request in the access log."""
-    app.config["WORKERS"] = 1 if tls is not None else workers  # the password count shares
+    """The server `serve` runs, bound already (a busy port raises OSError here): hypercorn
+    over TLS, gunicorn for several processes, else waitress."""
     logged = AccessLog(app)
+    sock = listening_socket(host, port)
     if tls is not None:
-        return TLSServer(logged, host, port, threads, *tls)
-    proxy = str(app.config.get("TRUSTED_PROXY") or "127.0.0.1")
-    trusted = proxy if app.config.get("PROXY") else None
+        return TLSServer(logged, sock, threads, *tls)
     if workers > 1:
-        return Workers(logged, host, port, threads, trusted, workers)
-    return waitress_server(logged, host, port, threads, trusted)
+        return Gunicorn(logged, sock, threads, workers)
+    return Waitress(logged, sock, threads)
 
 
-def waitress_server(
-    app: WSGIApp,
-    host: str,
-    port: int,
-    threads: int,
-    proxy: str | None,
-    *,
-    sockets: list[socket.socket] | None = None,
-) -> Any:
-    """The plain-HTTP server; `proxy` is the address(es) whose X-Forwarded-* are trusted.
-    With `sockets`, it accepts on those (already listening) instead of binding host:port."""
-    import waitress
+class Waitress:
+    """waitress in this process. SIGTERM: the requests in flight are answered, then it stops.
 
-    trust: dict[str, Any] = {}
-    if proxy:
-        trust = {
-            "trusted_proxy": proxy,
-            "trusted_proxy_count": 1,
-            "trusted_proxy_headers": {
-                "x-forwarded-for",
-                "x-forwarded-proto",
-                "x-forwarded-host",
-                "x-forwarded-port",
-            },
-        }
-    where: dict[str, Any] = {"sockets": sockets} if sockets else {"host": host, "port": port}
-    server = waitress.create_server(
-        app,
-        **where,
-        threads=threads,
-        ident="scorekeeper",
-        # Phones keep idle connections open for minutes: waitress's default of 100 would
-        # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
-        connection_limit=1000,
-        asyncore_use_poll=True,
-        **trust,
-    )
-    channel = _keep_alive_channel()
-    for listener in [server, *getattr(server, "map", {}).values()]:
-        if hasattr(listener, "channel_class"):
-            listener.channel_class = channel
-    return server
-
-
-def _keep_alive_channel() -> Any:
-    """waitress's connection, minus one habit: closing after every 304 and 204.
-
-    waitress ends the connection after any reply without a Content-Length, and a 304 (the
-    answer to nearly every poll of a following phone) may not carry one; so each poll paid a
-    new TCP connection. A reply with no body needs no length to end: keep the connection.
-    """
-    from waitress.channel import HTTPChannel
-    from waitress.task import WSGITask
-
-    class KeepAliveTask(WSGITask):  # type: ignore[misc]
-        def set_close_on_finish(self) -> None:
-            if (
-                not self.has_body
-                and not self.wrote_header
-                and self.version == "1.1"
-                and self.request.headers.get("CONNECTION", "").lower() != "close"
-                and self.status[:3] in ("204", "304")
-            ):
-                return
-            super().set_close_on_finish()
-
-    class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]
-        task_class = KeepAliveTask
-
-    return KeepAliveChannel
-
-
-class Workers:
-    """The plain-HTTP server in several processes that share one listening socket.
-
-    Python runs one thread at a time in a process, so one process uses one core however
-    many threads it has; on a machine with more cores a busy evening (dozens of tables
-    saving at once) is served by as many processes. Every state the processes keep is
-    named by a game's version, so what one process keeps is never stale in another. The
-    wrong-password count (web/attempts.py) is kept per process, each allowing its share of
-    the tries. A worker that dies is started again; stopping the parent stops them all, and
-    a parent killed outright takes its workers with it (so the port is free again).
+    waitress itself stops at once on a signal (a Save in flight would be cut off), so the
+    signal only starts the wait; once nothing is being answered, the server is interrupted
+    as Ctrl+C would, and returns.
     """
 
-    def __init__(
-        self, app: WSGIApp, host: str, port: int, threads: int, proxy: str | None, count: int
-    ) -> None:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.socket = socket.socket(family, socket.SOCK_STREAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self.socket.bind((host, port))  # a busy port fails here, with a clear message
-            self.socket.listen(1024)
-        except OSError:
-            self.socket.close()
-            raise
-        self.socket.setblocking(False)
-        self._make = lambda: waitress_server(app, host, port, threads, proxy, sockets=[self.socket])
-        self.count = count
-        self._parent = os.getpid()
-        self._children: set[int] = set()
-        self._stopping = False
+    def __init__(self, app: AccessLog, sock: socket.socket, threads: int) -> None:
+        import waitress
+
+        self.app = app
+        self.server = waitress.create_server(
+            app,
+            sockets=[sock],
+            threads=threads,
+            ident="scorekeeper",
+            # Phones keep idle connections open for minutes: waitress's default of 100 would
+            # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
+            connection_limit=1000,
+            asyncore_use_poll=True,
+            # The app decides whose forwarded headers to believe (web/proxy.py), the same
+            # under every server: waitress passes them on instead of dropping them itself.
+            clear_untrusted_proxy_headers=False,
+        )
+        self._stopping = threading.Event()
+        self._drained = threading.Event()
 
     def run(self) -> None:
-        import signal
-
-        def stop(signum: int, _frame: object) -> None:
-            self._stopping = True
-            for pid in list(self._children):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGTERM)
-
-        signal.signal(signal.SIGTERM, stop)
+        previous = signal.signal(signal.SIGTERM, self._terminate)
         try:
-            for _ in range(self.count):
-                self._start()
-            while self._children:
-                try:
-                    pid, status = os.wait()
-                except ChildProcessError:
-                    break
-                self._children.discard(pid)
-                if not self._stopping:
-                    print(f"a worker stopped ({status}); starting another", file=sys.stderr)
-                    time.sleep(0.5)
-                    self._start()
-        except KeyboardInterrupt:
-            stop(signal.SIGINT, None)
-            while self._children:
-                with contextlib.suppress(ChildProcessError):
-                    self._children.discard(os.wait()[0])
-            raise
+            self.server.run()  # returns once interrupted (waitress catches KeyboardInterrupt)
         finally:
-            self.socket.close()
+            signal.signal(signal.SIGTERM, previous)
+            self.server.close()
 
-    def _start(self) -> None:
-        pid = os.fork()
-        if pid:
-            self._children.add(pid)
-            return
-        import signal
+    def _terminate(self, _signum: int, _frame: object) -> None:
+        if self._drained.is_set():  # sent by _drain: now leave waitress's loop
+            raise KeyboardInterrupt
+        if not self._stopping.is_set():
+            self._stopping.set()
+            threading.Thread(target=self._drain, name="stopping", daemon=True).start()
 
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _end_with_parent(self._parent)
+    def _drain(self) -> None:
+        self.app.wait_idle(GRACE_SECONDS)
+        time.sleep(0.3)  # the last answers' bytes leave waitress's buffers for the sockets
+        self._drained.set()
+        _thread.interrupt_main(signal.SIGTERM)  # _terminate, in the main thread
+        self.server.pull_trigger()  # wake its loop now, not at its next timeout
+
+
+class Gunicorn:
+    """gunicorn's gthread worker in `workers` processes, as the Docker image runs it."""
+
+    def __init__(self, app: WSGIApp, sock: socket.socket, threads: int, workers: int) -> None:
+        from gunicorn.app.base import BaseApplication
+
+        from scorekeeper import gunicorn_config
+
+        settings = gunicorn_config.settings(workers=workers, threads=threads)
+        settings["bind"] = [f"fd://{sock.fileno()}"]
+        self.sock = sock
+
+        class Application(BaseApplication):  # type: ignore[misc]
+            def load_config(self) -> None:
+                for name, value in settings.items():
+                    self.cfg.set(name, value)
+
+            def load(self) -> WSGIApp:
+                return app
+
+        self.application = Application()
+
+    def run(self) -> None:
+        arbiter = os.getpid()
         try:
-            self._make().run()
-        except KeyboardInterrupt:
-            os._exit(0)
-        except BaseException:
-            traceback.print_exc()
-            os._exit(1)
-        os._exit(0)
-
-
-def _end_with_parent(parent: int) -> None:
-    """Have the kernel stop this worker when the process that forked it dies, even by kill -9
-    (Linux's PR_SET_PDEATHSIG; elsewhere a stopped parent still stops its workers)."""
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # it died before that was set
-        os._exit(0)
+            self.application.run()
+        except SystemExit as stop:  # the arbiter exits once its workers have stopped
+            if os.getpid() != arbiter or stop.code not in (0, None):
+                raise  # a worker's end is its own; a failed start is the command's
+        finally:
+            with contextlib.suppress(OSError):
+                self.sock.close()
 
 
 class TLSServer:
-    """cheroot serving the app over TLS; `run()` blocks until interrupted."""
+    """hypercorn serving the app over TLS in this process; `run()` blocks until stopped
+    (SIGTERM or Ctrl+C: the requests in flight are answered first)."""
 
     def __init__(
-        self, app: WSGIApp, host: str, port: int, threads: int, cert: Path, key: Path
+        self, app: WSGIApp, sock: socket.socket, threads: int, cert: Path, key: Path
     ) -> None:
-        from cheroot import wsgi
-        from cheroot.ssl.builtin import BuiltinSSLAdapter
+        from hypercorn.config import Config
 
-        self.server = wsgi.Server(
-            (host, port), app, numthreads=threads, server_name="scorekeeper", timeout=30
-        )
-        self.server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
-        self.server.prepare()  # binds now: a busy port fails here with a clear message
+        self.app = app
+        self.sock = sock
+        self.threads = threads
+        config = Config()
+        config.bind = [f"fd://{sock.fileno()}"]
+        config.certfile = str(cert)
+        config.keyfile = str(key)
+        config.accesslog = None  # scorekeeper.access has the line
+        config.errorlog = logging.getLogger("hypercorn.error")
+        config.graceful_timeout = GRACE_SECONDS
+        config.ssl_handshake_timeout = 10  # a client that never finishes it is dropped
+        config.read_timeout = 30  # and one that stops sending its request
+        config.wsgi_max_body_size = 16 * 1024 * 1024  # Flask refuses past MAX_CONTENT_LENGTH
+        config.server_names = []
+        self.config = config
 
     def run(self) -> None:
+        from hypercorn.asyncio import serve
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            loop.set_default_executor(
+                concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="app")
+            )
+            await serve(self.app, self.config, mode="wsgi")
+
         try:
-            self.server.serve()
+            asyncio.run(main())
         finally:
-            self.server.stop()
+            with contextlib.suppress(OSError):  # hypercorn closed its copy of the descriptor
+                self.sock.close()

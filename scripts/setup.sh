@@ -24,7 +24,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-python3 -m venv .venv
+[ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip >/dev/null
 if [ $want_test = 1 ]; then
   .venv/bin/pip install -q -c constraints.txt -e '.[test]'
@@ -34,3 +34,5 @@ fi
 if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
   .venv/bin/pybabel compile -d scorekeeper/translations >/dev/null
 fi
+# What scripts/serve.sh compares to know whether to set up again.
+cat pyproject.toml constraints.txt | sha256sum | cut -d' ' -f1 > .venv/.setup-stamp

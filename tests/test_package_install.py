@@ -205,3 +205,35 @@ def the_command_line_works_on_it(
     assert data["players"] == PLAYERS
     imported = run(cli, "import", game_file, cwd=elsewhere, env=env).stdout
     assert "edit: /g/" in imported and "http" not in imported.split("edit:")[1].split("\n")[0]
+
+
+def test_the_source_distribution_carries_no_half_test_suite(tmp_path: Path) -> None:
+    """The sdist has the app, the docs and the deploy files; of the tests, none (they run
+    from a checkout), never test files without their conftest, harness and oracle."""
+    import tarfile
+
+    source = clean_copy(tmp_path / "src")
+    out = tmp_path / "dist"
+    tools = tmp_path / "build-tools"  # the build system pyproject.toml asks for, as pip gets it
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--target",
+        tools,
+        "setuptools>=77",
+        "babel",
+        cwd=source,
+        env={**os.environ},
+    )
+    script = "import sys; from setuptools import build_meta as b; b.build_sdist(sys.argv[1])"
+    run(sys.executable, "-c", script, out, cwd=source, env={**os.environ, "PYTHONPATH": str(tools)})
+    (sdist,) = out.glob("*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
+    assert "scorekeeper/serving.py" in names and "scorekeeper/gunicorn_config.py" in names
+    assert "Dockerfile" in names and "deploy/compose.yaml" in names and "constraints.txt" in names
+    assert "templates/game.html" in names and "docs/deploy.md" in names
+    assert not [name for name in names if name.startswith(("tests/", "bench/"))]

@@ -73,12 +73,31 @@ def test_the_window_passes(late: float) -> None:
     assert attempts.wait_seconds("a", late) == 0
 
 
-@pytest.mark.parametrize(("workers", "share"), [(1, 5), (2, 3), (3, 2), (4, 2)])
-def test_each_of_the_servers_processes_allows_its_share(
-    app: Flask, web: Web, workers: int, share: int
-) -> None:
-    # serve's N processes count apart: each allows ⌈5 / N⌉, so at most 5 + N - 1 in all.
-    app.config.update(PASSWORD="1234", WORKERS=workers)
-    statuses = [_try_new(web, f"{guess:04d}").status for guess in range(share + 1)]
-    assert statuses == [422] * share + [429]
-    assert share * workers <= LIMIT + workers - 1
+def test_the_count_is_kept_in_a_file_every_process_of_the_server_shares(
+    app: Flask, web: Web, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    from scorekeeper.web import create_app
+
+    app.config["PASSWORD"] = "1234"
+    for guess in range(LIMIT - 2):
+        assert _try_new(web, f"{guess:04d}").status == 422
+    # Another process of the same server (another app on the same database): it sees them.
+    other = create_app(
+        {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test secret"}
+    )
+    other.config["PASSWORD"] = "1234"
+    second = Web(other.test_client())
+    assert [_try_new(second, f"{g:04d}").status for g in range(3)] == [422, 422, 429]
+    assert _try_new(web, "1234").status == 429
+    assert (tmp_path / "scorekeeper.limits.sqlite").is_file()
+
+
+def test_a_shared_count_that_cannot_be_kept_falls_back_to_the_process(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from scorekeeper.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "g.sqlite"), "SECRET_KEY": "s"})
+    app.config.update(PASSWORD="1234")
+    (tmp_path / "g.limits.sqlite").mkdir()  # not a file: the count stays in memory
+    web = Web(app.test_client())
+    statuses = [_try_new(web, f"{guess:04d}").status for guess in range(LIMIT + 1)]
+    assert statuses == [422] * LIMIT + [429]

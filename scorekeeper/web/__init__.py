@@ -46,7 +46,10 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PASSWORD="",
         HTTPS=False,
+        # Behind a proxy (web/proxy.py): whose forwarded headers are believed, the path prefix.
+        TRUSTED_PROXY="",
         PROXY=False,
+        PREFIX="",
         WTF_CSRF_TIME_LIMIT=None,
         # Over HTTPS Flask-WTF also demands a same-site Referer, which browsers never send
         # here (Referrer-Policy: no-referrer keeps the game tokens private): every form would

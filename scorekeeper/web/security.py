@@ -1,4 +1,5 @@
-"""Web hygiene: security headers on every response, cookies, proxies, oversized input."""
+"""Web hygiene: security headers on every response, cookies, proxies (proxy.py), oversized
+input."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_babel import _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
-from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import proxy
 from .storage import error_page
 from .wire import current_style
 
@@ -63,8 +64,7 @@ def _csrf(_error: CSRFError) -> tuple[str, int]:
 
 def init_app(app: Flask) -> None:
     """Add the headers, apply the proxy and cookie settings, register the error pages."""
-    if app.config.get("PROXY"):
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1, x_prefix=1)  # type: ignore[method-assign]
+    proxy.init_app(app)  # forwarded headers from the trusted proxy only; the prefix
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax")
     app.session_interface = _SessionInterface()
     app.after_request(_headers)

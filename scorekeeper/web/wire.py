@@ -9,6 +9,10 @@
   allows by its hash, saving a round trip; once the page has loaded, app.js fetches the file
   into the browser's cache and sets the cookie, and later pages link it. Such a page names
   the stylesheet in a `Link: rel=preload` header too.
+- A compressed answer's ETag names its encoding (`"<tag>-br"`, `"<tag>-gzip"`, strong): the
+  same content in another encoding is other bytes. A phone that sends such a tag back gets
+  its 304: the suffix is taken off before the view compares it with the content's own tag,
+  and put back on the 304.
 - `/sw.js`, the offline shell's service worker, is served from the root so it may control
   every page, and never cached so an update reaches the phones.
 """
@@ -26,6 +30,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request, send_file, url_for
 from markupsafe import Markup
+from werkzeug.http import parse_etags, quote_etag
 
 COMPRESSIBLE = {
     "text/html",
@@ -156,7 +161,42 @@ def _after(response: Response) -> Response:
         style = url_for("static", filename=STYLESHEET)
         response.headers.add("Link", f"<{style}>; rel=preload; as=style")
     _compress(response)
+    if response.status_code == 304:
+        _tag_not_modified(response)
     return response
+
+
+_ENCODED_TAGS = "scorekeeper.encoded_etags"
+"""Where _before keeps the encoded tags the phone sent (the request's environ)."""
+
+
+def _before() -> None:
+    """A validator the phone got with a compressed answer names the encoding: compare its
+    content's tag (the view's) when this answer would be compressed the same way."""
+    header = request.environ.get("HTTP_IF_NONE_MATCH")
+    encoding = _chosen_encoding() if header else None
+    if not header or encoding is None:
+        return
+    suffix = f"-{encoding}"
+    sent = parse_etags(header)
+    encoded = {tag for tag in sent.as_set() if tag.endswith(suffix)}
+    if not encoded:
+        return
+    request.environ[_ENCODED_TAGS] = encoded
+    bases = {tag.removesuffix(suffix) for tag in encoded}
+    tags = sent.as_set() | bases
+    request.environ["HTTP_IF_NONE_MATCH"] = ", ".join(quote_etag(t) for t in sorted(tags))
+    request.__dict__.pop("if_none_match", None)  # read again from the header
+
+
+def _tag_not_modified(response: Response) -> None:
+    """A 304 answers with the tag the phone holds: its encoded form, when it sent that."""
+    encoding = _chosen_encoding()
+    etag, weak = response.get_etag()
+    encoded = request.environ.get(_ENCODED_TAGS) or set()
+    if etag and not weak and encoding and f"{etag}-{encoding}" in encoded:
+        response.set_etag(f"{etag}-{encoding}")
+        response.vary.add("Accept-Encoding")
 
 
 def _compress(response: Response) -> None:
@@ -191,8 +231,8 @@ def _compress(response: Response) -> None:
     response.set_data(body)
     response.headers["Content-Encoding"] = encoding
     etag, weak = response.get_etag()
-    if etag and not weak:  # the same content in another encoding: a weak validator
-        response.set_etag(etag, weak=True)
+    if etag and not weak:  # other bytes than the content's own: a tag of their own
+        response.set_etag(f"{etag}-{encoding}")
 
 
 def service_worker() -> Response:
@@ -210,16 +250,8 @@ def init_app(app: Flask) -> None:
     """Version the static URLs, set their cache lifetimes, compress, serve /sw.js."""
     app.url_defaults(_versioned_static)
     app.jinja_env.globals["inline_style"] = inline_style
+    app.before_request(_before)
     app.after_request(_after)
     if Path(app.static_folder or "", "sw.js").is_file():
         app.add_url_rule("/sw.js", "service_worker", service_worker)
 
-
-def offer_certificate(app: Flask, cert_path: Path) -> None:
-    """Serve the certificate (public by nature) at CERT_PATH, as a phone installs it."""
-    from scorekeeper.serving import CERT_PATH
-
-    def download() -> Any:
-        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
-
-    app.add_url_rule(CERT_PATH, "certificate", download)

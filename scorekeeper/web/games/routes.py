@@ -8,7 +8,6 @@ import hashlib
 import io
 import json
 import re
-import threading
 from collections.abc import Callable
 
 from flask import (
@@ -32,6 +31,7 @@ from scorekeeper.render import pdf as pdf_render
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
 from ..i18n import get_locale, time_zone, words
+from ..limits import PdfSlots
 from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
@@ -209,8 +209,9 @@ def download(mode: str, token: str) -> Response:
 
 
 PDF_SLOTS = 2
-"""PDFs drawn at the same time; the next phones wait up to PDF_WAIT_SECONDS, then 503."""
-_PDF_SLOTS = threading.BoundedSemaphore(PDF_SLOTS)
+"""PDFs drawn at the same time by the whole server (all its processes: limits.py); the next
+phones wait up to PDF_WAIT_SECONDS, then 503."""
+_PDF_SLOTS = PdfSlots(PDF_SLOTS)
 
 
 def _give_back_memory() -> None:

@@ -1,0 +1,73 @@
+"""gunicorn's settings for scorekeeper, as the Docker image and the systemd unit run it:
+
+    gunicorn --config python:scorekeeper.gunicorn_config scorekeeper.wsgi:app
+
+and as `scorekeeper serve --workers N` runs it. The gthread worker: each process answers
+with a pool of threads and keeps idle connections (phones between two polls) in a poller,
+not in a thread. Environment: SCOREKEEPER_WORKERS (processes, default 2),
+SCOREKEEPER_THREADS (per process, default 8), SCOREKEEPER_BIND (default 0.0.0.0:8000).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from scorekeeper.serving import GRACE_SECONDS, LOGGING
+
+DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 8
+
+
+def settings(*, workers: int, threads: int) -> dict[str, Any]:
+    """The settings, by gunicorn's names."""
+    return {
+        "worker_class": "gthread",
+        "workers": workers,
+        "threads": threads,
+        # Phones poll every few seconds: an idle connection kept open saves a new one.
+        "keepalive": 20,
+        "worker_connections": 1000,
+        "timeout": 60,
+        "graceful_timeout": GRACE_SECONDS,
+        # Forwarded headers are the app's to believe or not (SCOREKEEPER_TRUSTED_PROXY):
+        # gunicorn takes neither a scheme nor a SCRIPT_NAME from any client.
+        "forwarded_allow_ips": "",
+        "forwarder_headers": "",
+        "secure_scheme_headers": {},
+        # One line per request comes from scorekeeper.access (masked), not gunicorn's.
+        "accesslog": None,
+        "errorlog": "-",
+        "logconfig_dict": LOGGING,
+        "control_socket_disable": True,  # no socket under $HOME (a service has none)
+        "proc_name": "scorekeeper",
+    }
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return max(1, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+_settings = settings(
+    workers=_env_int("SCOREKEEPER_WORKERS", DEFAULT_WORKERS),
+    threads=_env_int("SCOREKEEPER_THREADS", DEFAULT_THREADS),
+)
+bind = [os.environ.get("SCOREKEEPER_BIND", "0.0.0.0:8000")]
+worker_class = _settings["worker_class"]
+workers = _settings["workers"]
+threads = _settings["threads"]
+keepalive = _settings["keepalive"]
+worker_connections = _settings["worker_connections"]
+timeout = _settings["timeout"]
+graceful_timeout = _settings["graceful_timeout"]
+forwarded_allow_ips = _settings["forwarded_allow_ips"]
+forwarder_headers = _settings["forwarder_headers"]
+secure_scheme_headers = _settings["secure_scheme_headers"]
+accesslog = _settings["accesslog"]
+errorlog = _settings["errorlog"]
+logconfig_dict = _settings["logconfig_dict"]
+control_socket_disable = _settings["control_socket_disable"]
+proc_name = _settings["proc_name"]
