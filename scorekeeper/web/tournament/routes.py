@@ -23,6 +23,7 @@ from flask import (
 from flask_babel import _, format_date, ngettext
 from werkzeug.wrappers import Response
 
+from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
 from scorekeeper.rules import resolve_options
 from scorekeeper.store import StoreError, VersionConflict
@@ -204,18 +205,32 @@ def show(mode: str, token: str) -> str | Response:
 @bp.route(TOURNAMENT + "/board")
 def board(mode: str, token: str) -> str | Response:
     """The board for a projector or a TV: standings and every table's progress, no
-    controls, refreshed by itself (the follower's script swaps in the new page)."""
-    record = service.tournaments(get_store()).get(token)
-    if record.access == "edit":
-        record = service.tournaments(get_store()).get(record.view_token)
+    controls, refreshed by itself (the follower's script swaps in the new page).
+
+    Every screen showing the board asks for the same page after each saved deal: it is
+    drawn once per state of the tournament, language and address (it carries no form and
+    nothing of the request), and kept.
+    """
+    tournaments = service.tournaments(get_store())
+    state = tournaments.version_of(token)
     if mode == "t":
+        record = tournaments.get(token)
         return redirect(url_for("tournament.board", mode="tv", token=record.view_token))
-    return render_template(
-        "tournament/board.html",
-        t=record,
-        view=service.overview(record),
-        state=service.tournaments(get_store()).version_of(record.view_token),
-    )
+    key = (token, state, get_locale(), request.host_url)
+    page = _BOARDS.get(key)
+    if page is None:
+        record = tournaments.get(token)
+        if record.access == "edit":
+            return redirect(url_for("tournament.board", mode="tv", token=record.view_token))
+        page = render_template(
+            "tournament/board.html", t=record, view=service.overview(record), state=state
+        )
+        _BOARDS.put(key, page)
+    return page
+
+
+_BOARDS: Kept[tuple[str, ...], str] = Kept(32)
+"""Boards drawn lately, by view token, state, language and address."""
 
 
 @bp.route(TOURNAMENT + "/version")
