@@ -1,4 +1,5 @@
-"""The `scorekeeper` command: score a game file, serve the app, export, import, back up."""
+"""The `scorekeeper` command: score a game or tournament file, serve the app, export, import,
+back up."""
 
 from __future__ import annotations
 
@@ -69,6 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--format", choices=("json", "text"), default="json")
     p.add_argument("--lang", choices=LANGS, help="language of the text output (default: $LANG)")
     p.set_defaults(run=_score)
+
+    p = commands.add_parser(
+        "tournament", help="print the standings and tables of a tournament file"
+    )
+    p.add_argument("file", help="a tournament file (JSON), or - for standard input")
+    p.add_argument("--format", choices=("json", "text"), default="json")
+    p.add_argument("--lang", choices=LANGS, help="language of the text output (default: $LANG)")
+    p.set_defaults(run=_tournament)
 
     p = commands.add_parser("export", help="write a game's PDF score sheet (into exports/)")
     p.add_argument("game", help="the game's edit or view token, or a game file (JSON)")
@@ -175,6 +184,35 @@ def _score(args: argparse.Namespace) -> int:
         sys.stdout.write(report.text_report(sheet, with_settlement=args.settle, words=words))
     else:
         out = report.score_report(sheet, with_settlement=args.settle)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from scorekeeper import gamefile
+    from scorekeeper.tournament import file as tournament_file
+    from scorekeeper.tournament import text as tournament_text
+
+    words = _words(args)
+    try:
+        if args.file == "-":
+            text = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as file:
+                text = file.read()
+    except OSError as error:
+        return _unreadable(words, args.file, error)
+    try:
+        # As `score`: a file made elsewhere may hold longer tables than the server keeps.
+        tournament = tournament_file.loads(text, max_deals=gamefile.FORMAT_MAX_DEALS)
+    except tournament_file.InvalidTournament as invalid:
+        for located in invalid.located:
+            print(tournament_text.problem(words, located), file=sys.stderr)
+        return 2
+    if args.format == "text":
+        sys.stdout.write(tournament_text.text_report(tournament, words=words))
+    else:
+        out = tournament_file.report(tournament)
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     return 0
 

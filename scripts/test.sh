@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 .venv/bin/ruff check scorekeeper tests bench
-.venv/bin/mypy scorekeeper/rules scorekeeper/games.py scorekeeper/kept.py scorekeeper/gamefile.py scorekeeper/report.py scorekeeper/company
+.venv/bin/mypy scorekeeper/rules scorekeeper/games.py scorekeeper/kept.py scorekeeper/gamefile.py scorekeeper/report.py scorekeeper/company scorekeeper/tournament/file.py scorekeeper/tournament/text.py scorekeeper/tournament/sample.py
 exec .venv/bin/pytest "$@"

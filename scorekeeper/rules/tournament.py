@@ -9,6 +9,7 @@ Nothing here reads a file or a clock; the random draws take the generator they u
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,7 +54,13 @@ def points(result: Fraction, bands: Sequence[Band]) -> Fraction:
     """
     if not bands:
         return Fraction(result)
-    size = abs(Fraction(result))
+    return _points(Fraction(result), tuple(bands))
+
+
+@functools.lru_cache(maxsize=4096)
+def _points(result: Fraction, bands: tuple[Band, ...]) -> Fraction:
+    """points(), kept: the standings convert the same results again after every tour."""
+    size = abs(result)
     total = Fraction(0)
     below = Fraction(0)
     for upto, factor in bands:

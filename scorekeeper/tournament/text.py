@@ -1,0 +1,136 @@
+"""A tournament for people: the standings, every tour's tables, the next tour's seating, and
+the problems of a tournament file, in the language of `words` (`scorekeeper tournament
+--format text`). The JSON report is a file format and lives in `file`."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from scorekeeper.rules.tournament import Band, points
+from scorekeeper.tournament.file import Located, Table, Tournament
+from scorekeeper.wording import ENGLISH, Words
+
+
+def problem(words: Words, located: Located) -> str:
+    """One problem of a tournament file, its tour and table named: "тур 2, стол 1: …"."""
+    text = words.problem(located.problem)
+    if located.tour is None:
+        return text
+    if located.table is None:
+        return words.gettext("tour %(tour)s: %(problem)s", tour=located.tour, problem=text)
+    return words.gettext(
+        "tour %(tour)s, table %(table)s: %(problem)s",
+        tour=located.tour,
+        table=located.table,
+        problem=text,
+    )
+
+
+def bands_text(words: Words, bands: list[Band]) -> str:
+    """The bands in a line: "up to 200: × 1; up to 650: × 1/10; above: × 0"."""
+    if not bands:
+        return words.gettext("points = whists")
+    parts = []
+    for upto, factor in bands:
+        times = words.amount(factor)
+        if upto is None:
+            parts.append(words.gettext("above: × %(factor)s", factor=times))
+        else:
+            parts.append(
+                words.gettext("up to %(upto)s: × %(factor)s", upto=words.amount(upto), factor=times)
+            )
+    if bands[-1][0] is not None:
+        parts.append(words.gettext("above: × %(factor)s", factor=words.amount(Fraction(0))))
+    return "; ".join(parts)
+
+
+def progress(words: Words, table: Table, rounds: int | None) -> str:
+    """A table's progress: "finished", "deal 7 of 9"."""
+    if table.over:
+        return words.pgettext("table", "finished")
+    played = table.sheet.deal_count()
+    if rounds is None:
+        return words.ngettext("%(num)s deal", "%(num)s deals", played)
+    return words.gettext(
+        "deal %(deal)s of %(deals)s", deal=played + 1, deals=rounds * len(table.players)
+    )
+
+
+def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
+    """The tournament for people, in the language of `words`."""
+    _ = words.gettext
+    rounds = t.resolved.round_limit
+    lines: list[str] = []
+    if t.name:
+        lines.append(t.name)
+    lines.append(
+        words.ngettext(
+            "%(convention)s, tables of %(size)s, %(num)s round a tour",
+            "%(convention)s, tables of %(size)s, %(num)s rounds a tour",
+            rounds or 0,
+            convention=words.convention(t.convention),
+            size=t.table_size,
+        )
+    )
+    lines.append(_("Tournament points: %(bands)s", bands=bands_text(words, t.bands)))
+    lines.append("")
+    played = len(t.tours)
+    if played:
+        lines.append(
+            words.ngettext("Standings after %(num)s tour", "Standings after %(num)s tours", played)
+        )
+    else:
+        lines.append(_("Standings: no tour played yet"))
+    heads = [_("place"), _("player"), _("points"), _("whists"), _("tours"), _("table wins")]
+    rows = [
+        [
+            str(s.place),
+            s.player,
+            words.amount(s.points),
+            words.amount(s.whists),
+            str(s.tours),
+            str(s.table_wins),
+        ]
+        for s in t.standings()
+    ]
+    widths = [max(len(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+
+    def line(row: list[str]) -> str:
+        cells = [
+            cell.ljust(widths[i]) if i == 1 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        ]
+        return "  ".join(cells).rstrip()
+
+    lines.append(line(heads))
+    for row in rows:
+        withdrawn = t.withdrawn.get(row[1])
+        mark = "" if withdrawn is None else "  " + _("withdrew after tour %(tour)s", tour=withdrawn)
+        lines.append(line(row) + mark)
+    for number, tour in enumerate(t.tours, start=1):
+        lines.append("")
+        lines.append(_("Tour %(tour)s", tour=number))
+        for n, tab in enumerate(tour, start=1):
+            title = _("Table %(table)s", table=n)
+            if tab.name:
+                title += f" ({tab.name})"
+            lines.append(f"  {title}: {progress(words, tab, rounds)}")
+            for player, result in tab.results.items():
+                lines.append(
+                    "    "
+                    + _(
+                        "%(player)s: %(result)s whists, %(points)s points",
+                        player=player,
+                        result=words.signed(result),
+                        points=words.signed(points(result, t.bands)),
+                    )
+                )
+    lines.append("")
+    seating = t.next_tour()
+    if seating:
+        lines.append(_("Tour %(tour)s, seated by the standings:", tour=played + 1))
+        for n, names in enumerate(seating, start=1):
+            title = _("Table %(table)s", table=n)
+            lines.append(f"  {title}: {', '.join(names)}")
+    else:
+        lines.append(_("No next tour: fewer than 3 players are left."))
+    return "\n".join(lines) + "\n"
