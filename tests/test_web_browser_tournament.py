@@ -18,7 +18,6 @@ import pytest
 from scorekeeper.games import load
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
-from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 
 from .browser import (
@@ -75,14 +74,12 @@ def standings_on(page: Any) -> list[tuple[str, str, str]]:
 
 
 def report_of(data: dict[str, Any], tmp_path: Any) -> dict[str, Any]:
-    """`scorekeeper tournament FILE` of a downloaded file (the file module's report when
-    the command is not there)."""
+    """`scorekeeper tournament FILE` of a downloaded file."""
     path = tmp_path / "downloaded.json"
     path.write_text(json.dumps(data, ensure_ascii=False))
     done = subprocess.run([str(SERVE), "tournament", str(path)], capture_output=True, text=True)
-    if done.returncode == 0:
-        return dict(json.loads(done.stdout))
-    return tfile.report(tfile.parse_tournament(data))
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout))
 
 
 def play_table(page: Any, server: str, store: Store, game_token: str, shift: int) -> None:

@@ -20,7 +20,7 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import _, format_date, ngettext
+from flask_babel import _, format_date, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.kept import Kept
@@ -432,7 +432,7 @@ def known_tournaments() -> list[TournamentRecord]:
 def progress(table: service.TableView) -> str:
     """A table's progress: "deal 7 of 9", or finished."""
     if table.finished:
-        return _("finished")
+        return pgettext("table", "finished")
     return _("deal %(n)s of %(total)s", n=min(table.deals + 1, table.planned), total=table.planned)
 
 
