@@ -175,6 +175,8 @@ def test_withdraw_between_tours_and_the_roster_before_tour_one(web: Web, store: 
     assert [len(t.game.players) for t in second] == [4, 4]  # floor(8 / 3) = 2 tables
     page = web.get(f"/t/{token}")
     assert "withdrew" in page.text()
+    board = web.get(f"/tv/{record.view_token}/board")
+    assert "Anna withdrew" in board.text()
 
 
 def test_downloads_csv_pdf_and_the_file(web: Web, store: Store) -> None:
