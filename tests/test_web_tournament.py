@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import subprocess
+from fractions import Fraction
 
 from scorekeeper.games import load
 from scorekeeper.store import Store
@@ -193,6 +194,10 @@ def test_downloads_csv_pdf_and_the_file(web: Web, store: Store) -> None:
         for s in report["standings"]
     ]
     assert "'=Anna" in english  # a formula is never run by the spreadsheet
+    for cells, standing in zip(rows[1:], report["standings"], strict=True):
+        points = Fraction(standing["points"])
+        shown = str(points) if points.denominator == 1 else f"{float(points):.2f}"
+        assert cells[2] == shown  # whole, or to the hundredth
 
     web.client.get("/?lang=ru")
     russian = web.client.get(f"/t/{token}/standings.csv").get_data()

@@ -420,17 +420,14 @@ def _cell(text: str) -> str:
 
 
 def decimal_text(value: str | Fraction, comma: bool) -> str:
-    """An exact number as a spreadsheet reads it: exact when it has a short decimal form,
-    else rounded to hundredths; a decimal comma for ru and uk."""
+    """An exact number as a spreadsheet reads it (as the company CSV writes them): whole, or
+    rounded to hundredths (the exact values stay in the tournament file); a decimal comma
+    for ru and uk."""
     number = Fraction(value)
-    for places in range(0, 5):
-        scaled = number * 10**places
-        if scaled.denominator == 1:
-            text = f"{Decimal(scaled.numerator).scaleb(-places):f}"
-            break
-    else:
-        exact = Decimal(number.numerator) / Decimal(number.denominator)
-        text = f"{exact.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}"
+    if number.denominator == 1:
+        return str(number.numerator)
+    exact = Decimal(number.numerator) / Decimal(number.denominator)
+    text = f"{exact.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}"
     return text.replace(".", ",") if comma else text
 
 
