@@ -440,3 +440,9 @@ def progress(table: service.TableView) -> str:
 def frac(value: object) -> Fraction:
     """A number of the tournament report ("210", "65/2") as an exact Fraction."""
     return Fraction(str(value))
+
+
+@bp.context_processor
+def _words() -> dict[str, object]:
+    """The page's words, looked up once a page (the standings sign many numbers)."""
+    return {"w": words()}
