@@ -344,3 +344,16 @@ def test_links_read_only_board_and_revoked_scorer_link(web: Web, store: Store) -
     # the home page lists the tournament and offers a new one
     home = web.get("/")
     assert "December cup" in home.text() and "/tournament/new" in home.html
+
+
+def test_tables_of_four_and_the_sizes_of_section_four(web: Web, store: Store) -> None:
+    """Ten players at tables of four: 4, 3, 3, table 1 the largest; a four-player table
+    plays by the four-player rules (the dealer sits out)."""
+    token = new_tournament(web, roster=[*NINE, "Lev"], table_size="4", rounds="1")
+    seat(web, token)
+    first = tables(store, token, 1)
+    assert [len(t.game.players) for t in first] == [4, 3, 3]
+    play(web, store, first[0].game.edit_token, 4)
+    page = web.get(f"/t/{token}")
+    assert page.html.count('<span class="progress">finished</span>') == 1
+    assert page.html.count('<span class="progress">deal 1 of 3</span>') == 2
