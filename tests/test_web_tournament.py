@@ -357,3 +357,64 @@ def test_tables_of_four_and_the_sizes_of_section_four(web: Web, store: Store) ->
     page = web.get(f"/t/{token}")
     assert page.html.count('<span class="progress">finished</span>') == 1
     assert page.html.count('<span class="progress">deal 1 of 3</span>') == 2
+
+
+def test_every_tournament_page_carries_the_headers_and_no_inline_code(web, store, app) -> None:
+    from .test_safety_hostile import assert_hygienic, crawl
+
+    token = new_tournament(web)
+    seat(web, token)
+    first = tables(store, token, 1)
+    play(web, store, first[0].game.edit_token, 1)
+    view = Tournaments(store).get(token).view_token
+    starts = [f"/t/{token}", f"/tv/{view}", f"/tv/{view}/board", f"/t/{token}/board"]
+    starts += ["/tournament/new", "/tournament/import", f"/tv/{view}/version"]
+    pages = crawl(app.test_client(), starts)
+    assert {
+        f"/tv/{view}/tournament.json",
+        f"/tv/{view}/standings.csv",
+        f"/t/{token}/tournament.pdf",
+        f"/g/{first[0].game.edit_token}",
+    } <= set(pages)
+    for url, response in pages.items():
+        assert response.status_code in (200, 302), url
+        assert_hygienic(response, url)
+
+
+def test_every_tournament_form_refuses_a_post_without_its_csrf_token_or_the_edit_link(
+    web, store, app
+) -> None:
+    token = new_tournament(web)
+    seat(web, token)
+    record = Tournaments(store).get(token)
+    game_id = record.tour(1)[0].game.id
+    page = web.get(f"/t/{token}")
+    sources = {
+        "tournament.seat": lambda: page.form("/close").data(),
+        "tournament.close": lambda: page.form("/close").data(),
+        "tournament.withdraw": lambda: page.form("/close").data(),
+        "tournament.revoke": lambda: page.form(f"/tables/{game_id}/revoke").data(),
+        "tournament.links": lambda: {**page.form("/links").data(), "which": ["view"]},
+        "tournament.new": lambda: web.get("/tournament/new").form("new-tournament").data(),
+        "tournament.import_tournament": lambda: (
+            web.get("/tournament/import").form("import-tournament").data()
+        ),
+    }
+    values = {"token": token, "game_id": game_id}
+    before = web.client.get(f"/t/{token}/tournament.json").data
+    routes = [r for r in app.url_map.iter_rules() if r.endpoint.startswith("tournament.")]
+    for rule in [r for r in routes if "POST" in (r.methods or ())]:
+        assert rule.endpoint in sources, f"{rule.rule}: add it to this test"
+        url = rule.build(values, append_unknown=False)[1]
+        for sent in (None, "", "forged"):
+            data = sources[rule.endpoint]()
+            data.pop("csrf_token")
+            if sent is not None:
+                data["csrf_token"] = [sent]
+            assert web.client.post(url, data=data).status_code == 400, (url, sent)
+        if "token" in rule.arguments:  # the read-only link writes nothing
+            url = rule.build({**values, "token": record.view_token}, append_unknown=False)[1]
+            assert web.client.post(url, data=sources[rule.endpoint]()).status_code == 403, url
+    assert web.client.get(f"/t/{token}/tournament.json").data == before
+    assert Tournaments(store).get(token).version == record.version
+    assert store._db.execute("SELECT count(*) FROM tournaments").fetchone()[0] == 1
