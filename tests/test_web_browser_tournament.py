@@ -25,10 +25,13 @@ from .browser import (
     SERVE,
     SMALL_PHONE,
     enter_deal,
+    low_contrast,
     no_overflow,
     save_deal,
     shot,
+    small_targets,
     sticking_out,
+    unnamed_controls,
 )
 
 pytestmark = pytest.mark.browser
@@ -133,6 +136,9 @@ def test_nine_players_three_tours_director_tables_and_board(real_server, context
             assert sticking_out(director) == []
             if tour == 1:
                 shot(director, "tournament-director")
+                assert small_targets(director) == []
+                assert unnamed_controls(director) == []
+                assert low_contrast(director) == []
             links = [a.get_attribute("href") for a in director.locator("a.scorer-link").all()]
             assert len(links) == 3 and director.locator(".ttable .qr svg").count() == 3
             seated = Tournaments(store).get(token).tour(tour)
@@ -216,6 +222,7 @@ def test_the_board_shows_24_players_and_8_tables_without_scrolling(real_server, 
         )
         assert size >= 26  # readable from across the room
         assert page.locator("form, button, input, select").count() == 0
+        assert low_contrast(page) == []
         if (ARTIFACTS / "tournament-board.png").exists():
             shutil.copy(ARTIFACTS / "tournament-board.png", ARTIFACTS / "board-1920.png")
     finally:
