@@ -67,9 +67,10 @@ def table_data(game: GameRecord) -> dict[str, Any]:
 
 def file_dict(record: TournamentRecord) -> dict[str, Any]:
     """The tournament file (§5) of the stored tournament, every table as it stands."""
+    named = {"name": record.name} if record.name else {}
     return {
         "format": FORMAT,
-        "name": record.name,
+        **named,
         "convention": record.convention,
         "options": dict(record.options),
         "table_size": record.table_size,
