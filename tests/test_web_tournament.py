@@ -448,3 +448,26 @@ def test_random_tournament_files_come_back_exactly(web: Web, store: Store) -> No
         report = tfile.report(tfile.parse_tournament(data))
         for row in report["standings"]:
             assert f'data-player="{row["player"]}" data-place="{row["place"]}"' in view.html
+
+
+def test_the_director_may_type_the_seating_of_tour_one(web: Web, store: Store) -> None:
+    token = new_tournament(web, roster=[*NINE, "Lev"], table_size="4")
+    page = web.get(f"/t/{token}")
+    form = page.form("/seat")
+    form.set(seating="Anna, Boris, Vera\nGleb, Dasha, Egor, Zoya\nIvan; Klara; Anna")
+    refused = web.submit(page, form)
+    assert refused.status == 400  # shown again with what was typed and what is wrong
+    errors = refused.errors()
+    assert "Anna sits at two tables" in errors and "Lev sits at no table" in errors
+    assert "The tables must seat 4, 3, 3 players, in this order" in errors
+    assert 'id="seating-errors"' in refused.html and "Ivan; Klara; Anna" in refused.html
+    assert Tournaments(store).get(token).tours_seated == 0
+    form = refused.form("/seat")
+    form.set(seating="Gleb, Dasha, Egor, Zoya\nAnna, Boris, Vera\nIvan, Klara, Lev")
+    assert web.submit(refused, form).status == 302
+    seated = [t.game.players for t in tables(store, token, 1)]
+    assert seated == [
+        ["Gleb", "Dasha", "Egor", "Zoya"],
+        ["Anna", "Boris", "Vera"],
+        ["Ivan", "Klara", "Lev"],
+    ]

@@ -21,7 +21,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.rules import resolve_options
-from scorekeeper.rules.tournament import TournamentError, draw_seating, draw_seats
+from scorekeeper.rules.tournament import TournamentError, draw_seating, draw_seats, table_sizes
 from scorekeeper.store import GameRecord, Store, VersionConflict
 from scorekeeper.store.tournaments import NewTable, TableRecord, TournamentRecord, Tournaments
 from scorekeeper.tournament import file as tfile
@@ -274,9 +274,11 @@ def seat(
     *,
     table_name: Callable[[int, int], str],
     rng: random.Random | None = None,
+    typed: Sequence[Sequence[str]] | None = None,
 ) -> TournamentRecord:
-    """Seat the next tour: tour 1 drawn at random, later tours by the standings (§4); seats
-    and first dealer drawn within each table; one new game per table."""
+    """Seat the next tour: tour 1 drawn at random (or as the director typed it: each table's
+    players clockwise), later tours by the standings (§4); the seats (unless typed) and the
+    first dealer drawn within each table; one new game per table."""
     rng = rng or random.SystemRandom()
     record = tournaments(store).get(token)
     view = overview(record)
@@ -288,8 +290,14 @@ def seat(
     if len(active) < MIN_PLAYERS:
         raise ServiceError("too_few")
     number = view.next_number
+    if typed is not None:
+        if number != 1:
+            raise ServiceError("typed_later")
+        check_typed(typed, active, record.table_size)
     try:
-        if number == 1:
+        if typed is not None:
+            tables = [list(t) for t in typed]
+        elif number == 1:
             tables = draw_seating(active, record.table_size, rng)
         else:
             tables = [list(t) for t in view.report["next_tour"]]
@@ -298,11 +306,35 @@ def seat(
     new = []
     for index, table in enumerate(tables, start=1):
         seats, dealer = draw_seats(table, rng)
+        if typed is not None:
+            seats = list(table)  # as typed, clockwise
         new.append(NewTable(table_name(number, index), seats, dealer))
     options = resolve_options(record.convention, record.options)[0].to_json()
     return tournaments(store).seat(
         token, base_version, number, new, convention=record.convention, options=options
     )
+
+
+def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_size: int) -> None:
+    """A typed seating of tour 1: every active player at exactly one table, nobody else, the
+    tables of the §4 sizes in order (largest first); raises ServiceError("typed", problems)."""
+    problems: list[tuple[str, dict[str, Any]]] = []
+    seen: dict[str, int] = {}
+    for number, table in enumerate(typed, start=1):
+        for name in table:
+            if name not in active:
+                problems.append(("not_on_roster", {"name": name}))
+            elif name in seen:
+                problems.append(("twice", {"name": name}))
+            seen[name] = number
+    for name in active:
+        if name not in seen:
+            problems.append(("missing", {"name": name}))
+    sizes = table_sizes(len(active), table_size)
+    if [len(t) for t in typed] != sizes:
+        problems.append(("sizes", {"sizes": ", ".join(map(str, sizes))}))
+    if problems:
+        raise ServiceError("typed", problems=problems)
 
 
 def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> TournamentRecord:

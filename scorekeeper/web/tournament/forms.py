@@ -138,7 +138,23 @@ TournamentForm = _with_options("TournamentForm", TournamentBase)
 
 
 class SeatForm(WriteForm):
-    """Seat the next tour (one tap)."""
+    """Seat the next tour (one tap); tour 1 may be typed instead of drawn."""
+
+    seating = TextAreaField(
+        _l("Or type the seating of tour 1"),
+        description=_l(
+            "One table a line, its players clockwise, separated by commas; the largest "
+            "tables first. The first dealer is drawn."
+        ),
+        validators=[Length(max=6000)],
+    )
+
+    def typed(self) -> list[list[str]] | None:
+        """The tables typed, or None when the seating is to be drawn."""
+        lines = [line for line in (self.seating.data or "").splitlines() if line.strip()]
+        if not lines:
+            return None
+        return [[clean_name(n) for n in re.split(r"[,;]", line) if n.strip()] for line in lines]
 
 
 class CloseForm(WriteForm):

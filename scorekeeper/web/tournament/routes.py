@@ -127,6 +127,8 @@ def _problem(error: ServiceError) -> str:
         return _("Fewer than three players are left: no tour can be seated.")
     if code == "invalid":
         return _("The tournament cannot be scored as it stands: see the problems on the page.")
+    if code == "typed_later":
+        return _("Only tour 1 can be typed: later tours follow the standings.")
     if code == "no_player":
         return _("There is no such player in the tournament.")
     return _("There is no such table in the tournament.")
@@ -173,7 +175,11 @@ def _today() -> str:
 
 @bp.route(TOURNAMENT)
 def show(mode: str, token: str) -> str | Response:
-    record = open_tournament(mode, token)
+    return _page(open_tournament(mode, token))
+
+
+def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
+    """The director's page (or its read-only twin), with a refused seat form if given."""
     view = service.overview(record)
     editable = record.access == "edit"
     withdraw = WithdrawForm(version=record.version)
@@ -186,7 +192,7 @@ def show(mode: str, token: str) -> str | Response:
         editable=editable,
         mode="t" if editable else "tv",
         token=record.edit_token if editable else record.view_token,
-        seat_form=SeatForm(version=record.version),
+        seat_form=seat_form or SeatForm(version=record.version),
         close_form=CloseForm(version=record.version),
         withdraw_form=withdraw,
         revoke_form=RevokeForm(),
@@ -258,25 +264,53 @@ def _write(token: str, anchor: str, call: object) -> Response:
 
 
 @bp.route("/t/<tok:token>/seat", methods=["POST"])
-def seat(token: str) -> Response:
+def seat(token: str) -> Response | tuple[str, int]:
     record = edit_tournament(token)
     form = SeatForm()
     if not form.validate_on_submit():
+        if form.seating.errors:
+            return _page(record, form), 400
         flash(_changed())
         return back(token)
 
     def table_name(tour: int, table: int) -> str:
         return _(
-            "%(name)s — tour %(tour)s, table %(table)s", name=record.name, tour=tour, table=table
+            "%(name)s — tour %(tour)s, table %(table)s",
+            name=record.name or _("Tournament"),
+            tour=tour,
+            table=table,
         )
 
-    def call() -> None:
-        service.seat(get_store(), token, int(form.base_version.data), table_name=table_name)
-        flash(
-            _("Tour %(n)s is seated: each table scans its scorer code.", n=record.tours_seated + 1)
+    try:
+        service.seat(
+            get_store(),
+            token,
+            int(form.base_version.data),
+            table_name=table_name,
+            typed=form.typed(),
         )
+    except ServiceError as error:
+        if error.code != "typed":
+            flash(_problem(error))
+            return back(token)
+        form.seating.errors = [_typed_problem(c, p) for c, p in error.params["problems"]]
+        return _page(record, form), 400
+    except VersionConflict:
+        flash(_changed())
+        return back(token)
+    flash(_("Tour %(n)s is seated: each table scans its scorer code.", n=record.tours_seated + 1))
+    return back(token, "#tables")
 
-    return _write(token, "#tables", call)
+
+def _typed_problem(code: str, params: dict[str, str]) -> str:
+    """What is wrong with a typed seating, in words."""
+    if code == "not_on_roster":
+        return _("%(name)s is not on the roster", **params)
+    if code == "twice":
+        return _("%(name)s sits at two tables", **params)
+    if code == "missing":
+        return _("%(name)s sits at no table", **params)
+    return _("The tables must seat %(sizes)s players, in this order", **params)
 
 
 @bp.route("/t/<tok:token>/close", methods=["POST"])
