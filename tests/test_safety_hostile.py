@@ -202,11 +202,14 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
     deal_id = store.get_game(token).deals[0].id
     starts = []
     for rule in app.url_map.iter_rules():  # every page of the app, for both links ...
-        # (a company's pages take a company's token: crawled in test_web_company.py)
+        # (a company's or a tournament's pages take its own token: crawled in
+        # test_web_company.py and test_web_tournament.py)
         if (
             "GET" in (rule.methods or ())
             and rule.endpoint != "static"
-            and not (rule.endpoint.startswith("company.") and "token" in rule.arguments)
+            and not (
+                rule.endpoint.startswith(("company.", "tournament.")) and "token" in rule.arguments
+            )
         ):
             for mode, each in (("g", token), ("v", view)):
                 values = {"mode": mode, "token": each, "deal_id": deal_id}
@@ -295,7 +298,7 @@ def test_every_write_through_the_read_only_link_is_refused(
         r
         for r in _post_routes(app)
         if "token" in r.arguments
-        and not r.endpoint.startswith("company.")
+        and not r.endpoint.startswith(("company.", "tournament."))
         and r.endpoint != "confirm.answer"
     ]
     assert {r.endpoint for r in routes} >= {
@@ -325,7 +328,7 @@ def test_every_write_through_the_read_only_link_is_refused(
     assert confirmed.status_code == 400  # not an answer: refused, and nothing written
     # The read-only pages (/v/...) take no POST at all, whichever token is in them.
     for rule in app.url_map.iter_rules():
-        if "mode" in rule.arguments and not rule.endpoint.startswith("company."):
+        if "mode" in rule.arguments and not rule.endpoint.startswith(("company.", "tournament.")):
             for each in (view, token):
                 url = rule.build({**values, "mode": "v", "token": each}, append_unknown=False)[1]
                 assert web.client.post(url, data=data).status_code == 405, url
@@ -407,8 +410,8 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
     before, games = state(store, token), count_games(db_path)
     foreign = another_browsers_csrf_token(app)
     for rule in _post_routes(app):
-        if rule.endpoint.startswith("company."):
-            continue  # a company's forms: test_web_company.py
+        if rule.endpoint.startswith(("company.", "tournament.")):
+            continue  # a company's or a tournament's forms: test_web_company.py, *_tournament.py
         assert rule.endpoint in sources, f"{rule.rule}: add it to this test"
         url = rule.build(values, append_unknown=False)[1]
         for token_sent in (None, "", "forged", foreign):

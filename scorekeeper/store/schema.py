@@ -224,3 +224,63 @@ def m004_deal_confirmations(db: Database) -> None:
     db.table("deal_confirmations").create_index(["game_id", "id"])
     db.table("deal_confirmations").create_index(["deal_id", "player", "id"])
     db.table("deal_confirmations").create_index(["game_id", "request_key"], unique=True)
+
+
+# -- tournaments (issue 25): tours, tables, Swiss seating ------------------------------------
+# Self-contained: it only adds tables, so it can take any place after m003.
+
+
+@MIGRATIONS()
+def m005_tournaments(db: Database) -> None:
+    """Create tournaments and the tables of their tours (each an ordinary stored game)."""
+    db.table("tournaments").create(
+        {
+            "id": int,
+            "name": str,
+            "convention": str,
+            "options": str,  # JSON object: the options every table game is created with
+            "table_size": int,  # the preferred size, 3 or 4
+            "bands": str,  # JSON array of [upto or null, factor text]
+            "roster": str,  # JSON array of names, in the order typed
+            "withdrawals": str,  # JSON array of {"player": name, "after_tour": k}
+            "tours_closed": int,  # tours 1..k are over; tour k + 1, if seated, is being played
+            "created_at": str,
+            "updated_at": str,
+            "version": int,
+            "edit_token": str,
+            "view_token": str,
+        },
+        pk="id",
+        not_null=[
+            "name",
+            "convention",
+            "options",
+            "table_size",
+            "bands",
+            "roster",
+            "withdrawals",
+            "tours_closed",
+            "created_at",
+            "updated_at",
+            "version",
+            "edit_token",
+            "view_token",
+        ],
+        strict=True,
+    )
+    db.table("tournaments").create_index(["edit_token"], unique=True)
+    db.table("tournaments").create_index(["view_token"], unique=True)
+
+    db.table("tournament_tables").create(
+        {
+            "tournament_id": int,
+            "tour": int,  # 1-based
+            "table_no": int,  # 1-based; table 1 is the largest
+            "game_id": int,
+        },
+        pk=("tournament_id", "tour", "table_no"),
+        foreign_keys=[("tournament_id", "tournaments", "id"), ("game_id", "games", "id")],
+        not_null=["game_id"],
+        strict=True,
+    )
+    db.table("tournament_tables").create_index(["game_id"], unique=True)

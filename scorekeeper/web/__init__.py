@@ -88,12 +88,14 @@ def _register(app: Flask) -> None:
     from .deals import bp as deals_bp
     from .games import bp as games_bp
     from .main import bp as main_bp
+    from .tournament import bp as tournament_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(games_bp)
     app.register_blueprint(deals_bp)
     app.register_blueprint(company_bp)
     app.register_blueprint(confirm_bp)
+    app.register_blueprint(tournament_bp)
 
 
 def _instance_secret(app: Flask) -> str:

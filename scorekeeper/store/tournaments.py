@@ -1,0 +1,321 @@
+"""Tournaments in the same SQLite file: roster, rules, bands, tours and their table games.
+
+A tournament has an edit and a view token like a game; a game's tokens never open a
+tournament, and a tournament's never open a game. Each table of a tour is an ordinary
+stored game (its own edit link is the table's scorer link). It uses the Store's connection
+and transactions::
+
+    tournaments = Tournaments(store)
+    record = tournaments.create(name="December cup", convention="sochi", options={...},
+                                table_size=3, bands=[], roster=["Anna", "Boris", "Vera"])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from .errors import GameNotFound, ReadOnlyAccess, StoreError, VersionConflict
+from .records import Access, GameRecord
+from .store import Row, Store, _dump, _now, new_token
+
+
+class TournamentNotFound(GameNotFound):
+    """No tournament has this token (a GameNotFound, so one 404 handler covers both)."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """One table of one tour: its numbers and its game (seen through the edit token when
+    the tournament was opened with its edit token, else through the view token)."""
+
+    tour: int
+    table_no: int
+    game: GameRecord
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table about to be seated: its game's name, players clockwise and first dealer."""
+
+    name: str
+    players: list[str]
+    first_dealer: str
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as seen through one of its tokens."""
+
+    id: int
+    name: str
+    convention: str
+    options: dict[str, Any]
+    table_size: int
+    bands: list[list[Any]]
+    roster: list[str]
+    withdrawals: list[dict[str, Any]]
+    tours_closed: int
+    created_at: str
+    updated_at: str
+    version: int
+    edit_token: str  # "" through the view token
+    view_token: str
+    access: Access
+    tables: list[TableRecord] = field(default_factory=list)
+
+    @property
+    def tours_seated(self) -> int:
+        """The number of tours seated so far."""
+        return max((t.tour for t in self.tables), default=0)
+
+    def tour(self, number: int) -> list[TableRecord]:
+        """The tables of tour `number`, in table order."""
+        return [t for t in self.tables if t.tour == number]
+
+
+class Tournaments:
+    """Reads and writes tournaments through an open Store (same connection, same thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._db = store._db
+
+    # -- reading ------------------------------------------------------------------------
+
+    def get(self, token: str) -> TournamentRecord:
+        """The tournament with this edit or view token; raises TournamentNotFound."""
+        with self.store._reading():
+            row, access = self._find(token)
+            return self._record(row, access)
+
+    def version_of(self, token: str) -> str:
+        """A text naming the tournament's state and every table game's state: it changes
+        whenever a deal is saved at any table (the board asks for it every second)."""
+        with self.store._reading():
+            row, _ = self._find(token)
+            found = self.store._rows(
+                "SELECT count(*) AS n, coalesce(sum(g.version), 0) AS v,"
+                " coalesce(max(g.updated_at), '') AS at"
+                " FROM tournament_tables AS t JOIN games AS g ON g.id = t.game_id"
+                " WHERE t.tournament_id = ?",
+                [row["id"]],
+            )[0]
+        return f"{row['version']}.{found['n']}.{found['v']}.{found['at']}"
+
+    def for_tokens(self, tokens: Iterable[str]) -> list[TournamentRecord]:
+        """The tournaments these tokens open (edit wins), newest first; unknown ones ignored."""
+        found: dict[int, tuple[Row, Access]] = {}
+        with self.store._reading():
+            for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
+                try:
+                    row, access = self._find(token)
+                except TournamentNotFound:
+                    continue
+                if row["id"] not in found or access == "edit":
+                    found[row["id"]] = (row, access)
+            records = [self._record(row, access, tables=False) for row, access in found.values()]
+        return sorted(records, key=lambda t: (t.created_at, t.id), reverse=True)
+
+    def of_game(self, game_id: int) -> tuple[str, str, int, int] | None:
+        """The name, view token, tour and table of the tournament a game is a table of."""
+        rows = self.store._rows(
+            "SELECT t.name, t.view_token, l.tour, l.table_no FROM tournament_tables AS l"
+            " JOIN tournaments AS t ON t.id = l.tournament_id WHERE l.game_id = ?",
+            [game_id],
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return str(r["name"]), str(r["view_token"]), int(r["tour"]), int(r["table_no"])
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        name: str,
+        convention: str,
+        options: dict[str, Any],
+        table_size: int,
+        bands: Sequence[Sequence[Any]],
+        roster: Sequence[str],
+        withdrawals: Sequence[dict[str, Any]] = (),
+        tours_closed: int = 0,
+        tables: Sequence[tuple[int, int, int]] = (),
+    ) -> TournamentRecord:
+        """A new tournament with new tokens; `tables` links already stored games to it as
+        (tour, table, game id) (an imported file)."""
+        options_text = _dump(options, "options")
+        now = _now()
+        with self.store._writing():
+            rows = self._db.table("tournaments")
+            rows.insert(
+                {
+                    "name": name,
+                    "convention": convention,
+                    "options": options_text,
+                    "table_size": int(table_size),
+                    "bands": json.dumps([list(b) for b in bands], ensure_ascii=False),
+                    "roster": json.dumps(list(roster), ensure_ascii=False),
+                    "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
+                    "tours_closed": int(tours_closed),
+                    "created_at": now,
+                    "updated_at": now,
+                    "version": 1,
+                    "edit_token": new_token(),
+                    "view_token": new_token(),
+                }
+            )
+            tournament_id = cast(int, rows.last_pk)
+            for tour, table_no, game_id in tables:
+                self._link(tournament_id, tour, table_no, game_id)
+            return self._record(self._row(tournament_id), "edit")
+
+    def seat(
+        self,
+        token: str,
+        base_version: int,
+        tour: int,
+        tables: Sequence[NewTable],
+        *,
+        convention: str,
+        options: dict[str, Any],
+    ) -> TournamentRecord:
+        """Seat a tour: one new game per table, all in one transaction (a resent form finds
+        the version moved on and writes nothing)."""
+        options_text = _dump(options, "options")
+
+        def change(row: Row, now: str) -> None:
+            if self.store._rows(
+                "SELECT 1 FROM tournament_tables WHERE tournament_id = ? AND tour = ?",
+                [row["id"], tour],
+            ):
+                raise StoreError(f"tour {tour} is already seated")
+            for number, table in enumerate(tables, start=1):
+                game_id = self._new_game(table, convention, options_text, now)
+                self._link(row["id"], tour, number, game_id)
+
+        return self._write(token, base_version, change)
+
+    def update(self, token: str, base_version: int, **values: Any) -> TournamentRecord:
+        """Change the tournament's own columns (roster, withdrawals, tours_closed, ...)."""
+        allowed = {"name", "roster", "withdrawals", "tours_closed"}
+        if set(values) - allowed:
+            raise ValueError(f"cannot change {sorted(set(values) - allowed)}")
+        data = {
+            key: json.dumps(value, ensure_ascii=False)
+            if key in ("roster", "withdrawals")
+            else value
+            for key, value in values.items()
+        }
+
+        def change(row: Row, now: str) -> None:
+            self._db.table("tournaments").update(row["id"], data)
+
+        return self._write(token, base_version, change)
+
+    def replace_token(self, token: str, which: Access) -> TournamentRecord:
+        """A new edit or view token (from the edit token); the old one stops working."""
+        column = "edit_token" if which == "edit" else "view_token"
+        with self.store._writing():
+            row, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("only the edit link can replace a link")
+            self._db.table("tournaments").update(row["id"], {column: new_token()})
+            return self._record(self._row(row["id"]), "edit")
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _write(
+        self, token: str, base_version: int, change: Callable[[Row, str], None]
+    ) -> TournamentRecord:
+        with self.store._writing():
+            row, access = self._find(token)
+            if access != "edit":
+                raise ReadOnlyAccess("this link only shows the tournament; use the edit link")
+            if base_version != row["version"]:
+                raise VersionConflict(
+                    f"the tournament was changed elsewhere (it is at version {row['version']},"
+                    f" not {base_version}); reload it and try again",
+                    current_version=row["version"],
+                )
+            now = _now()
+            change(row, now)
+            self._conn_update(row["id"], row["version"] + 1, now)
+            return self._record(self._row(row["id"]), "edit")
+
+    def _conn_update(self, tournament_id: int, version: int, now: str) -> None:
+        self.store._conn.execute(
+            "UPDATE tournaments SET version = ?, updated_at = ? WHERE id = ?",
+            [version, now, tournament_id],
+        )
+
+    def _new_game(self, table: NewTable, convention: str, options_text: str, now: str) -> int:
+        """A new game row, as Store.create_game writes one (inside our transaction)."""
+        games = self._db.table("games")
+        games.insert(
+            {
+                "name": table.name,
+                "convention": convention,
+                "options": options_text,
+                "players": json.dumps(list(table.players), ensure_ascii=False),
+                "first_dealer": table.first_dealer,
+                "finished": 0,
+                "finished_snapshot": None,
+                "created_at": now,
+                "updated_at": now,
+                "version": 1,
+                "edit_token": new_token(),
+                "view_token": new_token(),
+            }
+        )
+        return cast(int, games.last_pk)
+
+    def _link(self, tournament_id: int, tour: int, table_no: int, game_id: int) -> None:
+        self._db.table("tournament_tables").insert(
+            {"tournament_id": tournament_id, "tour": tour, "table_no": table_no, "game_id": game_id}
+        )
+
+    def _find(self, token: str) -> tuple[Row, Access]:
+        if isinstance(token, str) and token:
+            rows = self.store._rows(
+                "SELECT * FROM tournaments WHERE edit_token = ? OR view_token = ? LIMIT 1",
+                [token, token],
+            )
+            if rows:
+                return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
+        raise TournamentNotFound("no tournament has this link")
+
+    def _row(self, tournament_id: int) -> Row:
+        return self.store._rows("SELECT * FROM tournaments WHERE id = ?", [tournament_id])[0]
+
+    def _record(self, row: Row, access: Access, *, tables: bool = True) -> TournamentRecord:
+        linked = []
+        if tables:
+            for link in self.store._rows(
+                "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY tour, table_no",
+                [row["id"]],
+            ):
+                game = self.store._record(link["game_id"], access)
+                linked.append(TableRecord(link["tour"], link["table_no"], game))
+        return TournamentRecord(
+            id=row["id"],
+            name=row["name"],
+            convention=row["convention"],
+            options=json.loads(row["options"]),
+            table_size=row["table_size"],
+            bands=json.loads(row["bands"]),
+            roster=json.loads(row["roster"]),
+            withdrawals=json.loads(row["withdrawals"]),
+            tours_closed=row["tours_closed"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            version=row["version"],
+            edit_token=row["edit_token"] if access == "edit" else "",
+            view_token=row["view_token"],
+            access=access,
+            tables=linked,
+        )

@@ -1,0 +1,495 @@
+"""The tournament service, between the store and the rules: a stored tournament as the
+tournament file of tournament.md §5, its standings now, and every write the club makes
+(create, seat a tour, close it, withdraw a player, import, replace or revoke links).
+
+No Flask here: the web pages parse a form, call one function, and draw what it returns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
+
+from scorekeeper import gamefile
+from scorekeeper.games import create_from_game, file_data, finished_report, load
+from scorekeeper.kept import Kept
+from scorekeeper.rules import resolve_options
+from scorekeeper.rules.tournament import TournamentError, draw_seating, draw_seats, table_sizes
+from scorekeeper.store import GameRecord, Store, VersionConflict
+from scorekeeper.store.tournaments import NewTable, TableRecord, TournamentRecord, Tournaments
+from scorekeeper.tournament import file as tfile
+
+FORMAT = "scorekeeper-tournament/1"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 100
+
+#: The band presets the director picks from (tournament.md §2): whists 1:1 (no bands) and the
+#: two published club formats.
+BAND_PRESETS: dict[str, list[list[Any]]] = {
+    "plain": [],
+    "cup": [[200, "1"], [650, "1/10"], [None, "0"]],
+    "halves": [[50, "1"], [100, "1/2"], [None, "1/10"]],
+}
+
+
+class ServiceError(Exception):
+    """A write the tournament's state does not allow now; `code` names which, for the page."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def tournaments(store: Store) -> Tournaments:
+    """The tournament store of this Store."""
+    return Tournaments(store)
+
+
+def table_data(game: GameRecord) -> dict[str, Any]:
+    """A table's game in the tournament file: the game file without format, convention and
+    options (the tournament's apply)."""
+    data = file_data(game)
+    for key in ("format", "convention", "options"):
+        data.pop(key, None)
+    return data
+
+
+def file_dict(record: TournamentRecord) -> dict[str, Any]:
+    """The tournament file (§5) of the stored tournament, every table as it stands."""
+    named = {"name": record.name} if record.name else {}
+    return {
+        "format": FORMAT,
+        **named,
+        "convention": record.convention,
+        "options": dict(record.options),
+        "table_size": record.table_size,
+        "scale": {"bands": [list(b) for b in record.bands]},
+        "players": list(record.roster),
+        "withdrawn": [dict(w) for w in record.withdrawals],
+        "tours": [
+            {"tables": [table_data(t.game) for t in record.tour(number)]}
+            for number in range(1, record.tours_seated + 1)
+        ],
+    }
+
+
+def file_text(record: TournamentRecord) -> str:
+    """The tournament file as the download carries it."""
+    return json.dumps(file_dict(record), ensure_ascii=False, indent=2) + "\n"
+
+
+@dataclass
+class TableView:
+    """One table of a tour as the director's page and the board show it."""
+
+    tour: int
+    number: int
+    game: GameRecord
+    players: list[str]
+    deals: int
+    """Deals played so far."""
+    planned: int
+    """Deals the tour has at this table at most (tour length × players)."""
+    finished: bool
+    """Over: by its end rule, its tour length, or by hand."""
+    results: dict[str, str] = field(default_factory=dict)
+    points: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Overview:
+    """Everything the tournament's pages show, computed once per state of the tournament."""
+
+    record: TournamentRecord
+    report: dict[str, Any] | None
+    """The §5 report (standings, tours, next tour), unfinished tables settled now; None
+    when the stored tournament is not a valid file (problems says why)."""
+    problems: list[str]
+    tours: list[list[TableView]]
+
+    @property
+    def seated(self) -> int:
+        """Tours seated so far."""
+        return self.record.tours_seated
+
+    @property
+    def playing(self) -> bool:
+        """A tour is seated and not closed."""
+        return self.record.tours_seated > self.record.tours_closed
+
+    @property
+    def current(self) -> list[TableView]:
+        """The tables of the tour being played (or the last one played)."""
+        return self.tours[-1] if self.tours else []
+
+    @property
+    def unfinished(self) -> int:
+        """Tables of the tour being played that have not finished."""
+        return sum(1 for t in self.current if not t.finished) if self.playing else 0
+
+    @property
+    def standings(self) -> list[dict[str, Any]]:
+        """The standings rows of the report (empty without a report)."""
+        return list(self.report["standings"]) if self.report else []
+
+    @property
+    def active(self) -> list[str]:
+        """Players not withdrawn, in roster order."""
+        gone = {w["player"] for w in self.record.withdrawals}
+        return [p for p in self.record.roster if p not in gone]
+
+    @property
+    def next_number(self) -> int:
+        """The number of the next tour to seat."""
+        return self.record.tours_seated + 1
+
+    @property
+    def can_seat(self) -> bool:
+        """The next tour may be seated now."""
+        return not self.playing and len(self.active) >= MIN_PLAYERS and self.report is not None
+
+
+_OVERVIEWS: Kept[tuple[object, ...], Overview] = Kept(64)
+
+
+def _state(record: TournamentRecord) -> tuple[object, ...]:
+    return (
+        record.view_token,
+        record.version,
+        record.updated_at,
+        tuple((t.game.view_token, t.game.version, t.game.updated_at) for t in record.tables),
+    )
+
+
+def overview(record: TournamentRecord) -> Overview:
+    """The tournament's standings now (unfinished tables settled now) and each table's
+    progress, kept per state of the tournament and its tables."""
+    key = _state(record)
+    kept = _OVERVIEWS.get(key)
+    if kept is not None:
+        return Overview(record, kept.report, kept.problems, _with_games(kept.tours, record))
+    view = _overview(record)
+    _OVERVIEWS.put(key, view)
+    return view
+
+
+def _with_games(tours: list[list[TableView]], record: TournamentRecord) -> list[list[TableView]]:
+    """The kept tables with the games as opened now (the edit links differ by access)."""
+    games = {(t.tour, t.table_no): t.game for t in record.tables}
+    return [
+        [
+            TableView(
+                t.tour,
+                t.number,
+                games[(t.tour, t.number)],
+                t.players,
+                t.deals,
+                t.planned,
+                t.finished,
+                t.results,
+                t.points,
+            )
+            for t in tour
+        ]
+        for tour in tours
+    ]
+
+
+def _overview(record: TournamentRecord) -> Overview:
+    problems: list[str] = []
+    report: dict[str, Any] | None = None
+    try:
+        report = tfile.report(tfile.parse_tournament(file_dict(record)))
+    except tfile.InvalidTournament as bad:
+        problems = [str(p) for p in bad.problems]
+    rounds = int(record.options.get("round_limit") or 0)
+    tours: list[list[TableView]] = []
+    for number in range(1, record.tours_seated + 1):
+        reported = report["tours"][number - 1]["tables"] if report else []
+        tables = []
+        for index, table in enumerate(record.tour(number)):
+            tables.append(_table_view(table, rounds, reported[index] if report else None))
+        tours.append(tables)
+    return Overview(record, report, problems, tours)
+
+
+def _table_view(table: TableRecord, rounds: int, reported: dict[str, Any] | None) -> TableView:
+    game = table.game
+    loaded = load(game)
+    players = list(game.players)
+    return TableView(
+        tour=table.tour,
+        number=table.table_no,
+        game=game,
+        players=players,
+        deals=len(game.deals),
+        planned=rounds * len(players),
+        finished=bool(loaded.sheet.finished or game.finished),
+        results=dict(reported.get("results", {})) if reported else {},
+        points=dict(reported.get("points", {})) if reported else {},
+    )
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def create(
+    store: Store,
+    *,
+    name: str,
+    convention: str,
+    options: dict[str, Any],
+    table_size: int,
+    bands: Sequence[Sequence[Any]],
+    roster: Sequence[str],
+) -> TournamentRecord:
+    """A new tournament, no tour seated yet."""
+    if not MIN_PLAYERS <= len(roster) <= MAX_PLAYERS:
+        raise ServiceError("roster")
+    return tournaments(store).create(
+        name=name,
+        convention=convention,
+        options=options,
+        table_size=table_size,
+        bands=bands,
+        roster=roster,
+    )
+
+
+def seat(
+    store: Store,
+    token: str,
+    base_version: int,
+    *,
+    table_name: Callable[[int, int], str],
+    rng: random.Random | None = None,
+    typed: Sequence[Sequence[str]] | None = None,
+) -> TournamentRecord:
+    """Seat the next tour: tour 1 drawn at random (or as the director typed it: each table's
+    players clockwise), later tours by the standings (§4); the seats (unless typed) and the
+    first dealer drawn within each table; one new game per table."""
+    rng = rng or random.SystemRandom()
+    record = tournaments(store).get(token)
+    view = overview(record)
+    if view.playing:
+        raise ServiceError("playing")
+    if view.report is None:
+        raise ServiceError("invalid")
+    active = view.active
+    if len(active) < MIN_PLAYERS:
+        raise ServiceError("too_few")
+    number = view.next_number
+    if typed is not None:
+        if number != 1:
+            raise ServiceError("typed_later")
+        check_typed(typed, active, record.table_size)
+    try:
+        if typed is not None:
+            tables = [list(t) for t in typed]
+        elif number == 1:
+            tables = draw_seating(active, record.table_size, rng)
+        else:
+            tables = [list(t) for t in view.report["next_tour"]]
+    except TournamentError as error:
+        raise ServiceError("too_few") from error
+    new = []
+    for index, table in enumerate(tables, start=1):
+        seats, dealer = draw_seats(table, rng)
+        if typed is not None:
+            seats = list(table)  # as typed, clockwise
+        new.append(NewTable(table_name(number, index), seats, dealer))
+    options = resolve_options(record.convention, record.options)[0].to_json()
+    return tournaments(store).seat(
+        token, base_version, number, new, convention=record.convention, options=options
+    )
+
+
+def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_size: int) -> None:
+    """A typed seating of tour 1: every active player at exactly one table, nobody else, the
+    tables of the §4 sizes in order (largest first); raises ServiceError("typed", problems)."""
+    problems: list[tuple[str, dict[str, Any]]] = []
+    seen: dict[str, int] = {}
+    for number, table in enumerate(typed, start=1):
+        for name in table:
+            if name not in active:
+                problems.append(("not_on_roster", {"name": name}))
+            elif name in seen:
+                problems.append(("twice", {"name": name}))
+            seen[name] = number
+    for name in active:
+        if name not in seen:
+            problems.append(("missing", {"name": name}))
+    sizes = table_sizes(len(active), table_size)
+    if [len(t) for t in typed] != sizes:
+        problems.append(("sizes", {"sizes": ", ".join(map(str, sizes))}))
+    if problems:
+        raise ServiceError("typed", problems=problems)
+
+
+def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> TournamentRecord:
+    """Close the tour being played: every table finished, or (early) the unfinished ones
+    count as settled now. Every table's game is marked finished with its settlement."""
+    record = tournaments(store).get(token)
+    view = overview(record)
+    if not view.playing:
+        raise ServiceError("not_playing")
+    if base_version != record.version:
+        raise VersionConflict(
+            "the tournament was changed elsewhere", current_version=record.version
+        )
+    if view.unfinished and not early:
+        raise ServiceError("unfinished", count=view.unfinished)
+    for table in record.tour(record.tours_seated):
+        _finish(store, table.game)
+    return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
+
+
+def _finish(store: Store, game: GameRecord) -> None:
+    """Mark a table's game finished with its settlement now (again after a deal saved in
+    between)."""
+    for _ in range(5):
+        if game.finished:
+            return
+        try:
+            store.set_finished(
+                game.edit_token,
+                True,
+                base_version=game.version,
+                snapshot=finished_report(load(game)),
+            )
+            return
+        except VersionConflict:
+            game = store.get_game(game.edit_token)
+    raise VersionConflict("a table kept changing", current_version=game.version)
+
+
+def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:
+    """A player leaves: before tour 1 the name comes off the roster; between tours they keep
+    their points and sit in no later tour."""
+    record = tournaments(store).get(token)
+    if player not in record.roster or any(w["player"] == player for w in record.withdrawals):
+        raise ServiceError("no_player")
+    if record.tours_seated == 0:
+        roster = [p for p in record.roster if p != player]
+        if len(roster) < MIN_PLAYERS:
+            raise ServiceError("too_few")
+        return tournaments(store).update(token, base_version, roster=roster)
+    if record.tours_seated > record.tours_closed:
+        raise ServiceError("playing")
+    withdrawals = [*record.withdrawals, {"player": player, "after_tour": record.tours_closed}]
+    return tournaments(store).update(token, base_version, withdrawals=withdrawals)
+
+
+def revoke_table(store: Store, token: str, game_id: int) -> GameRecord:
+    """A new scorer link for one table (the old one stops working at once)."""
+    record = tournaments(store).get(token)
+    if record.access != "edit":
+        raise ServiceError("read_only")
+    for table in record.tables:
+        if table.game.id == game_id:
+            return store.replace_token(table.game.edit_token, "edit")
+    raise ServiceError("no_table")
+
+
+def replace_link(store: Store, token: str, which: str) -> TournamentRecord:
+    """A new edit or read-only link for the tournament."""
+    return tournaments(store).replace_token(token, "edit" if which == "edit" else "view")
+
+
+def import_file(store: Store, data: Any) -> TournamentRecord:
+    """A tournament file opened as a new tournament, exactly as it was (raises
+    tfile.InvalidTournament with its problems)."""
+    tfile.parse_tournament(data)  # refuses a bad file before anything is written
+    links = []
+    open_tour = False
+    for number, tour in enumerate(data["tours"], start=1):
+        for index, table in enumerate(tour["tables"], start=1):
+            game = gamefile.load(
+                {
+                    **table,
+                    "format": gamefile.FORMAT,
+                    "convention": data["convention"],
+                    "options": data.get("options", {}),
+                },
+                check=True,
+            )
+            record = create_from_game(store, game)
+            if number == len(data["tours"]) and not load(record).sheet.finished:
+                open_tour = True
+            links.append((number, index, record.id))
+    played = len(data["tours"])
+    return tournaments(store).create(
+        name=str(data.get("name", "")),
+        convention=data["convention"],
+        options=dict(data.get("options", {})),
+        table_size=int(data["table_size"]),
+        bands=(data.get("scale") or {}).get("bands", []),
+        roster=list(data["players"]),
+        withdrawals=list(data.get("withdrawn", [])),
+        tours_closed=played - 1 if open_tour else played,
+        tables=links,
+    )
+
+
+# -- the standings as a spreadsheet ---------------------------------------------------------
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A cell a spreadsheet shows as text: one starting like a formula gets a quote first."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def decimal_text(value: str | Fraction, comma: bool) -> str:
+    """An exact number as a spreadsheet reads it (as the company CSV writes them): whole, or
+    rounded to hundredths (the exact values stay in the tournament file); a decimal comma
+    for ru and uk."""
+    number = Fraction(value)
+    if number.denominator == 1:
+        return str(number.numerator)
+    exact = Decimal(number.numerator) / Decimal(number.denominator)
+    text = f"{exact.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}"
+    return text.replace(".", ",") if comma else text
+
+
+def standings_csv(view: Overview, locale: str, header: Sequence[str]) -> bytes:
+    """The standings as CSV: for ru and uk `;` between cells, a decimal comma and a byte
+    order mark (as their spreadsheets expect); for en `,` and `.`."""
+    comma = locale in ("ru", "uk")
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n")
+    writer.writerow([_cell(h) for h in header])
+    for row in view.standings:
+        writer.writerow(
+            [
+                str(row["place"]),
+                _cell(str(row["player"])),
+                decimal_text(row["points"], comma),
+                decimal_text(row["whists"], comma),
+                str(row["tours"]),
+                str(row["table_wins"]),
+            ]
+        )
+    text = out.getvalue()
+    return (("\ufeff" + text) if comma else text).encode("utf-8")
+
+
+def pdf(html: str, base_url: str) -> bytes:
+    """A page laid out as PDF (WeasyPrint, imported only when a PDF is made)."""
+    from weasyprint import HTML  # type: ignore[import-untyped]
+
+    made = HTML(string=html, base_url=base_url).write_pdf()
+    assert made is not None
+    return bytes(made)

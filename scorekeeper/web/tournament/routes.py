@@ -1,0 +1,484 @@
+"""A tournament's pages: create, the director's page (edit) and its read-only twin, the
+board for a big screen, and the writes (seat, close, withdraw, links), each one service call
+followed by a redirect (post → redirect → get)."""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import re
+from fractions import Fraction
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
+from flask_babel import _, format_date, ngettext, pgettext
+from werkzeug.wrappers import Response
+
+from scorekeeper.kept import Kept
+from scorekeeper.paths import TEMPLATES
+from scorekeeper.rules import resolve_options
+from scorekeeper.store import StoreError, VersionConflict
+from scorekeeper.store.tournaments import TournamentRecord
+from scorekeeper.tournament import file as tfile
+from scorekeeper.tournament import service
+from scorekeeper.tournament.service import ServiceError
+
+from .. import recent
+from ..i18n import get_locale, words
+from ..main import options as opts
+from ..main.forms import NewGameBase
+from ..storage import get_store
+from ..widgets import choices
+from .forms import (
+    CloseForm,
+    LinkForm,
+    RevokeForm,
+    SeatForm,
+    TournamentForm,
+    TournamentImportForm,
+    WithdrawForm,
+)
+
+bp = Blueprint("tournament", __name__.rsplit(".", 1)[0])
+
+KEY = "tournaments"
+LIMIT = 12
+TOURNAMENT = "/<any(t, tv):mode>/<tok:token>"
+_SLUG = re.compile(r"[^\w-]+")
+
+
+def open_tournament(mode: str, token: str) -> TournamentRecord:
+    """The tournament for a page: /t/ with the edit token, /tv/ always read-only (a view
+    token under /t/ is redirected to /tv/)."""
+    record = service.tournaments(get_store()).get(token)
+    if mode == "t" and record.access != "edit":
+        args = request.view_args or {}
+        abort(redirect(url_for(request.endpoint or "tournament.show", **{**args, "mode": "tv"})))
+    if mode == "tv" and record.access == "edit":
+        record = service.tournaments(get_store()).get(record.view_token)
+    recent.remember(token, KEY, LIMIT)
+    return record
+
+
+def edit_tournament(token: str) -> TournamentRecord:
+    """The tournament for a write: 403 unless opened with its edit token."""
+    record = service.tournaments(get_store()).get(token)
+    if record.access != "edit":
+        abort(403)
+    return record
+
+
+def back(token: str, anchor: str = "") -> Response:
+    """Back to the director's page (post/redirect/get)."""
+    return redirect(url_for("tournament.show", mode="t", token=token) + anchor)
+
+
+def _options_context() -> dict[str, object]:
+    return {
+        "main_specs": [s for s in opts.MAIN if s.name == "pool_target"],
+        "money_specs": [s for s in opts.MAIN if s.name in ("stake", "currency", "money_unit")],
+        "house_specs": opts.HOUSE,
+        "need_password": bool(current_app.config.get("PASSWORD")),
+    }
+
+
+def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
+    """The form's options resolved with the tour length, or None with the errors next to
+    the fields."""
+    overrides, bad = form.overrides()
+    for field, message in bad.items():
+        form[field].errors = [message]
+    overrides["round_limit"] = rounds
+    options, problems = resolve_options(form.convention.data, overrides)
+    for problem in problems:
+        name = (problem.field or "").replace("options.", "opt_", 1)
+        if name == "opt_round_limit":
+            name = "rounds"
+        target = form[name] if name in form else form.convention
+        target.errors = [*target.errors, words().problem(problem)]
+    if bad or problems:
+        return None
+    return options.to_json()
+
+
+def _problem(error: ServiceError) -> str:
+    """What a refused write means, in words."""
+    code = error.code
+    if code == "playing":
+        return _("A tour is being played: close it first.")
+    if code == "not_playing":
+        return _("No tour is being played.")
+    if code == "unfinished":
+        count = int(error.params.get("count", 0))
+        return ngettext(
+            "%(num)d table has not finished: tick the box to close the tour now.",
+            "%(num)d tables have not finished: tick the box to close the tour now.",
+            count,
+        )
+    if code == "too_few":
+        return _("Fewer than three players are left: no tour can be seated.")
+    if code == "invalid":
+        return _("The tournament cannot be scored as it stands: see the problems on the page.")
+    if code == "typed_later":
+        return _("Only tour 1 can be typed: later tours follow the standings.")
+    if code == "no_player":
+        return _("There is no such player in the tournament.")
+    return _("There is no such table in the tournament.")
+
+
+def _changed() -> str:
+    return _("The tournament was changed meanwhile (on another phone?). Look and try again.")
+
+
+# -- creating and opening ------------------------------------------------------------------
+
+
+@bp.route("/tournament/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    form = TournamentForm()
+    if request.method == "GET":
+        form.fill_preset("sochi")
+    if form.is_submitted():
+        # Every problem of the form at once, each next to its field.
+        ok = all([form.validate(), form.check_roster()])
+        bands = form.bands()
+        rounds = form.rounds.data
+        options = _resolved(form, rounds) if isinstance(rounds, int) else None
+        if ok and options is not None and bands is not None:
+            name = form.name.data or _("Tournament of %(day)s", day=_today())
+            record = service.create(
+                get_store(),
+                name=name,
+                convention=form.convention.data,
+                options=options,
+                table_size=int(form.table_size.data),
+                bands=bands,
+                roster=form.roster_names(),
+            )
+            recent.remember(record.edit_token, KEY, LIMIT)
+            flash(_("The tournament is made. Seat tour 1 when the players are in the room."))
+            return back(record.edit_token)
+    return render_template("tournament/new.html", form=form, **_options_context())
+
+
+def _today() -> str:
+    return str(format_date(datetime.date.today(), "d MMMM y"))
+
+
+@bp.route(TOURNAMENT)
+def show(mode: str, token: str) -> str | Response:
+    return _page(open_tournament(mode, token))
+
+
+def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
+    """The director's page (or its read-only twin), with a refused seat form if given."""
+    view = service.overview(record)
+    editable = record.access == "edit"
+    withdraw = WithdrawForm(version=record.version)
+    gone = {w["player"] for w in record.withdrawals}
+    withdraw.player.choices = choices((p, p) for p in record.roster if p not in gone)
+    return render_template(
+        "tournament/show.html",
+        t=record,
+        view=view,
+        editable=editable,
+        mode="t" if editable else "tv",
+        token=record.edit_token if editable else record.view_token,
+        seat_form=seat_form or SeatForm(version=record.version),
+        close_form=CloseForm(version=record.version),
+        withdraw_form=withdraw,
+        revoke_form=RevokeForm(),
+        link_form=LinkForm(),
+        board_url=url_for("tournament.board", mode="tv", token=record.view_token, _external=True),
+        view_url=url_for("tournament.show", mode="tv", token=record.view_token, _external=True),
+        state=service.tournaments(get_store()).version_of(record.view_token),
+        edit_url=(
+            url_for("tournament.show", mode="t", token=record.edit_token, _external=True)
+            if editable
+            else ""
+        ),
+    )
+
+
+@bp.route(TOURNAMENT + "/board")
+def board(mode: str, token: str) -> str | Response:
+    """The board for a projector or a TV: standings and every table's progress, no
+    controls, refreshed by itself (the follower's script swaps in the new page).
+
+    Every screen showing the board asks for the same page after each saved deal: it is
+    drawn once per state of the tournament, language and address (it carries no form and
+    nothing of the request), and kept.
+    """
+    tournaments = service.tournaments(get_store())
+    state = tournaments.version_of(token)
+    if mode == "t":
+        record = tournaments.get(token)
+        return redirect(url_for("tournament.board", mode="tv", token=record.view_token))
+    key = (token, state, get_locale(), request.host_url)
+    page = _BOARDS.get(key)
+    if page is None:
+        record = tournaments.get(token)
+        if record.access == "edit":
+            return redirect(url_for("tournament.board", mode="tv", token=record.view_token))
+        page = render_template(
+            "tournament/board.html", t=record, view=service.overview(record), state=state
+        )
+        _BOARDS.put(key, page)
+    return page
+
+
+_BOARDS: Kept[tuple[str, ...], str] = Kept(32)
+"""Boards drawn lately, by view token, state, language and address."""
+
+
+@bp.route(TOURNAMENT + "/version")
+def version(mode: str, token: str) -> Response:
+    """The tournament's state with its tables' (asked for every second by the board)."""
+    state = service.tournaments(get_store()).version_of(token)
+    response = Response(json.dumps({"version": state}), mimetype="application/json")
+    response.set_etag(state)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+# -- the director's writes -----------------------------------------------------------------
+
+
+def _write(token: str, anchor: str, call: object) -> Response:
+    """Run one service write; a refused one comes back as a message on the page."""
+    try:
+        call()  # type: ignore[operator]
+    except ServiceError as error:
+        flash(_problem(error))
+    except VersionConflict:
+        flash(_changed())
+    return back(token, anchor)
+
+
+@bp.route("/t/<tok:token>/seat", methods=["POST"])
+def seat(token: str) -> Response | tuple[str, int]:
+    record = edit_tournament(token)
+    form = SeatForm()
+    if not form.validate_on_submit():
+        if form.seating.errors:
+            return _page(record, form), 400
+        flash(_changed())
+        return back(token)
+
+    def table_name(tour: int, table: int) -> str:
+        return _(
+            "%(name)s — tour %(tour)s, table %(table)s",
+            name=record.name or _("Tournament"),
+            tour=tour,
+            table=table,
+        )
+
+    try:
+        service.seat(
+            get_store(),
+            token,
+            int(form.base_version.data),
+            table_name=table_name,
+            typed=form.typed(),
+        )
+    except ServiceError as error:
+        if error.code != "typed":
+            flash(_problem(error))
+            return back(token)
+        form.seating.errors = [_typed_problem(c, p) for c, p in error.params["problems"]]
+        return _page(record, form), 400
+    except VersionConflict:
+        flash(_changed())
+        return back(token)
+    flash(_("Tour %(n)s is seated: each table scans its scorer code.", n=record.tours_seated + 1))
+    return back(token, "#tables")
+
+
+def _typed_problem(code: str, params: dict[str, str]) -> str:
+    """What is wrong with a typed seating, in words."""
+    if code == "not_on_roster":
+        return _("%(name)s is not on the roster", **params)
+    if code == "twice":
+        return _("%(name)s sits at two tables", **params)
+    if code == "missing":
+        return _("%(name)s sits at no table", **params)
+    return _("The tables must seat %(sizes)s players, in this order", **params)
+
+
+@bp.route("/t/<tok:token>/close", methods=["POST"])
+def close(token: str) -> Response:
+    record = edit_tournament(token)
+    form = CloseForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+
+    def call() -> None:
+        service.close_tour(get_store(), token, int(form.base_version.data), early=form.early.data)
+        flash(_("Tour %(n)s is closed.", n=record.tours_seated))
+
+    return _write(token, "#standings", call)
+
+
+@bp.route("/t/<tok:token>/withdraw", methods=["POST"])
+def withdraw(token: str) -> Response:
+    edit_tournament(token)
+    form = WithdrawForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+    player = form.player.data or ""
+
+    def call() -> None:
+        service.withdraw(get_store(), token, int(form.base_version.data), player)
+        flash(_("%(name)s has left the tournament.", name=player))
+
+    return _write(token, "#players", call)
+
+
+@bp.route("/t/<tok:token>/tables/<int:game_id>/revoke", methods=["POST"])
+def revoke(token: str, game_id: int) -> Response:
+    edit_tournament(token)
+    if not RevokeForm().validate_on_submit():
+        return back(token, "#tables")
+
+    def call() -> None:
+        service.revoke_table(get_store(), token, game_id)
+        flash(_("The table has a new scorer link: the old one no longer opens it."))
+
+    return _write(token, "#tables", call)
+
+
+@bp.route("/t/<tok:token>/links", methods=["POST"])
+def links(token: str) -> Response:
+    edit_tournament(token)
+    form = LinkForm()
+    if not form.validate_on_submit():
+        return back(token, "#links")
+    record = service.replace_link(get_store(), token, form.which.data or "view")
+    recent.forget(token, KEY)
+    recent.remember(record.edit_token, KEY, LIMIT)
+    if form.which.data == "edit":
+        flash(_("This page has a new address: the old edit link no longer opens it."))
+    else:
+        flash(_("New read-only and board links: the old ones no longer open the tournament."))
+    return back(record.edit_token, "#links")
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+def _file_name(record: TournamentRecord, ext: str) -> str:
+    slug = _SLUG.sub("-", record.name).strip("-")[:60] or "tournament"
+    return f"{slug}.{ext}"
+
+
+def _attachment(data: bytes, mimetype: str, name: str) -> Response:
+    response = send_file(
+        io.BytesIO(data), mimetype=mimetype, as_attachment=True, download_name=name
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route(TOURNAMENT + "/tournament.json")
+def download(mode: str, token: str) -> Response:
+    record = open_tournament(mode, token)
+    return _attachment(
+        service.file_text(record).encode(), "application/json", _file_name(record, "json")
+    )
+
+
+@bp.route(TOURNAMENT + "/standings.csv")
+def standings_csv(mode: str, token: str) -> Response:
+    record = open_tournament(mode, token)
+    header = [
+        _("Place"),
+        _("Player"),
+        _("Tournament points"),
+        _("Whists"),
+        _("Tours"),
+        _("Table wins"),
+    ]
+    data = service.standings_csv(service.overview(record), get_locale(), header)
+    return _attachment(data, "text/csv", _file_name(record, "csv"))
+
+
+@bp.route(TOURNAMENT + "/tournament.pdf")
+def pdf(mode: str, token: str) -> Response:
+    record = open_tournament(mode, token)
+    html = render_template(
+        "tournament/pdf.html", t=record, view=service.overview(record), today=_today()
+    )
+    return _attachment(
+        service.pdf(html, str(TEMPLATES)), "application/pdf", _file_name(record, "pdf")
+    )
+
+
+@bp.route("/tournament/import", methods=["GET", "POST"])
+def import_tournament() -> str | Response | tuple[str, int]:
+    form = TournamentImportForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        raw = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            problems = [_("This is not a tournament file (it is not JSON).")]
+        else:
+            try:
+                record = service.import_file(get_store(), data)
+            except tfile.InvalidTournament as bad:
+                problems = [str(p) for p in bad.problems]
+            except StoreError:
+                problems = [_("This tournament file could not be opened.")]
+            else:
+                recent.remember(record.edit_token, KEY, LIMIT)
+                flash(_("The tournament file was opened as a new tournament."))
+                return back(record.edit_token)
+    status = 400 if request.method == "POST" else 200
+    return render_template(
+        "tournament/import.html",
+        form=form,
+        problems=problems,
+        need_password=bool(current_app.config.get("PASSWORD")),
+    ), status
+
+
+# -- hooks for the other pages --------------------------------------------------------------
+
+
+@bp.app_template_global()
+def known_tournaments() -> list[TournamentRecord]:
+    """The tournaments this browser created or opened (the home page lists them)."""
+    return service.tournaments(get_store()).for_tokens(recent.known(KEY))
+
+
+@bp.app_template_filter("progress")
+def progress(table: service.TableView) -> str:
+    """A table's progress: "deal 7 of 9", or finished."""
+    if table.finished:
+        return pgettext("table", "finished")
+    return _("deal %(n)s of %(total)s", n=min(table.deals + 1, table.planned), total=table.planned)
+
+
+@bp.app_template_filter("frac")
+def frac(value: object) -> Fraction:
+    """A number of the tournament report ("210", "65/2") as an exact Fraction."""
+    return Fraction(str(value))
+
+
+@bp.context_processor
+def _words() -> dict[str, object]:
+    """The page's words, looked up once a page (the standings sign many numbers)."""
+    return {"w": words()}
