@@ -233,6 +233,56 @@ function charts(root, lazy) {
 charts(document);
 let shown = null;  // the address of the page a Save swapped in
 
+/* -- the pulka on the whole screen ----------------------------------------------------------- */
+
+// One tap on the drawing (or its button) shows it on the whole screen, drawn large enough for
+// text of at least 16 px (more with a larger text setting); turned sideways it fills the
+// screen's width. Escape, Back-like Close, or a tap on Close returns to the page, focus too.
+(function pulkaFull() {
+  function open(section) {
+    const svg = $("svg", section);
+    const button = $(".pulka-zoom", section);
+    if (!svg || !button || !window.HTMLDialogElement) return;
+    const dialog = document.createElement("dialog");
+    dialog.className = "pulka-full";
+    dialog.setAttribute("aria-label", button.getAttribute("data-full"));
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "button pulka-close";
+    close.textContent = button.getAttribute("data-close");
+    const copy = svg.cloneNode(true);
+    // One text for the copy too, and no id twice on the page.
+    $$("[id]", copy).forEach(function (e) { e.removeAttribute("id"); });
+    copy.removeAttribute("aria-labelledby");
+    copy.removeAttribute("aria-describedby");
+    const desc = $("desc", copy);
+    copy.setAttribute("aria-label", desc ? desc.textContent : "");
+    dialog.appendChild(close);
+    dialog.appendChild(copy);
+    section.appendChild(dialog);
+    function done() {
+      if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
+      dialog.remove();
+      button.focus();
+    }
+    close.addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("close", done);
+    dialog.showModal();
+    close.focus();
+    if (dialog.requestFullscreen) {
+      dialog.requestFullscreen().then(function () {
+        if (screen.orientation && screen.orientation.lock) return screen.orientation.lock("landscape");
+        return null;
+      }).catch(function () { /* not allowed here: the dialog alone covers the page */ });
+    }
+  }
+  document.addEventListener("click", function (event) {
+    const section = event.target.closest && event.target.closest(".pulka");
+    if (!section || event.target.closest("dialog")) return;
+    if (event.target.closest(".pulka-zoom") || event.target.closest(".pulka-box svg")) open(section);
+  });
+})();
+
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */
 
 (function keepAwake() {
@@ -352,6 +402,8 @@ let shown = null;  // the address of the page a Save swapped in
   }
   form.addEventListener("change", function (event) {
     if (event.target.name === "convention") {
+      const named = $("#preset-name");
+      if (named) named.textContent = event.target.parentElement.textContent.trim();
       // A new convention: every option is that preset's, nothing kept from before.
       const to = presets[event.target.value];
       if (to) Object.keys(to).forEach(function (name) { setValue(name, to[name]); });
@@ -663,16 +715,32 @@ if (Pending.all().length) Pending.flush();
     if (current === null) {
       current = seats.filter(function (s) { return tricksOf(s) === ""; })[0] || seats[0] || null;
     }
+    const counts = data(pad, "counts") || [];
+    function said(seat, n) {
+      const name = nameOf(seat) || "";
+      return n === "" ? pad.getAttribute("data-unset").replace("{name}", name)
+        : (counts[Number(n)] || "{name}: " + n).replace("{name}", name);
+    }
     $$(".chip", pad).forEach(function (c) {
       const seat = c.getAttribute("data-seat");
       c.hidden = seats.indexOf(seat) < 0;
       c.setAttribute("aria-pressed", seat === current ? "true" : "false");
       c.querySelector("b").textContent = tricksOf(seat) === "" ? "–" : tricksOf(seat);
+      c.setAttribute("aria-label", said(seat, tricksOf(seat)));
     });
     const value = current === null ? "" : tricksOf(current);
     $$(".num", pad).forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-n") === value ? "true" : "false");
+      // Each key says whose tricks it sets: «Вера: 2 взятки».
+      if (current !== null) b.setAttribute("aria-label", said(current, b.getAttribute("data-n")));
     });
+    const whose = $("#pad-whose");
+    const now = current === null ? "" : pad.getAttribute("data-whose").replace("{name}", nameOf(current) || "");
+    // The pressed chip moved on: said once, politely.
+    if (whose && whose.getAttribute("data-now") !== now) {
+      whose.setAttribute("data-now", now);
+      whose.textContent = now;
+    }
   }
 
   if (pad) {
@@ -693,6 +761,20 @@ if (Pending.all().length) Pending.flush();
     });
   }
   if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });
+  // The minus key: the amount's sign, and the amount's field ready for the digits (one tap
+  // for both, where a phone's decimal keypad has no minus).
+  $$("[data-minus]", form).forEach(function (b) {
+    b.addEventListener("click", function () {
+      const input = document.getElementById(b.getAttribute("data-minus"));
+      const v = input.value.trim();
+      input.value = /^[-−]/.test(v) ? v.replace(/^[-−]\s*/, "") : "-" + v;
+      input.focus();
+      const end = input.value.length;
+      try { input.setSelectionRange(end, end); } catch (e) { /* not a text field */ }
+      corrections();
+      check();
+    });
+  });
   $$("[data-reason]", form).forEach(function (b) {
     b.addEventListener("click", function () { $("#reason").value = b.getAttribute("data-reason"); check(); });
   });
@@ -701,17 +783,18 @@ if (Pending.all().length) Pending.flush();
     // Rows: the filled ones and one empty; whists need the player written on.
     let emptyShown = false;
     $$(".corr-row", form).forEach(function (row) {
-      const player = row.querySelector('select[name^="corr_player_"]');
-      const column = row.querySelector('select[name^="corr_column_"]');
-      const on = row.querySelector('select[name^="corr_on_"]');
+      const j = row.getAttribute("data-row");
+      const player = radioValue(form, "corr_player_" + j);
+      const column = radioValue(form, "corr_column_" + j);
+      const on = document.getElementById("corr_on_" + j);
       const amount = row.querySelector('input[name^="corr_amount_"]');
-      const filled = player.value !== "" || amount.value.trim() !== "";
+      const filled = player !== "" || amount.value.trim() !== "";
       const visible = filled || !emptyShown;
       if (!filled) emptyShown = true;
       if (radioValue(form, "kind") === "correction") {
         show(row, visible);
-        if (visible) on.disabled = column.value !== "whists";
-        on.hidden = column.value !== "whists";
+        on.hidden = column !== "whists";
+        if (visible) $$("input", on).forEach(function (i) { i.disabled = column !== "whists"; });
       }
     });
   }
@@ -777,6 +860,11 @@ if (Pending.all().length) Pending.flush();
     previewOk = !!d.ok;
     save.hidden = false;
     save.disabled = !d.ok;
+    if (saveWhenReady && d.ok) {
+      saveWhenReady = false;
+      const a = document.activeElement;
+      if (!a || a === document.body || a === chip) save.focus();
+    }
   }
 
   function offlinePreview() {
@@ -844,6 +932,96 @@ if (Pending.all().length) Pending.flush();
     });
   });
 
+  // -- by keyboard and screen reader ---------------------------------------------------------
+  // In a group of taps (the contract grid above all) the arrows move between the choices
+  // without choosing; Enter or Space chooses, and focus goes on to the next question. A
+  // choice that folds or hides its group (the grid) never leaves focus on the page.
+  function visible(el) { return !!el && !el.closest("[hidden]") && el.getClientRects().length > 0; }
+  let saveWhenReady = false;
+  function focusIn(el, quiet) {
+    if (!el) return false;
+    let target = el;
+    if (el.matches(".taps")) {
+      const inputs = $$("input[type=radio]", el).filter(function (i) { return visible(i.parentElement) && !i.disabled; });
+      target = inputs.filter(function (i) { return i.checked; })[0] || inputs[0];
+    } else if (el.id === "trickpad") {
+      target = $('.num[aria-pressed="true"]', el) || $(".num", el);
+    } else if (el.classList.contains("corr-row")) {
+      target = $("input[type=radio]:checked, input[type=radio]", el);
+    }
+    if (!target || target.disabled) return false;
+    target.focus({ preventScroll: !!quiet });
+    return document.activeElement === target;
+  }
+  function nextQuestion(after, quiet) {
+    const all = $$(".taps, #trickpad, #reason, .corr-row, #save-button", form).filter(function (el) {
+      return !el.closest(".trickrows") && visible(el) && (after.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
+        && !after.contains(el);
+    });
+    for (const el of all) {
+      if (el === save && save.disabled) {
+        // Save is enabled once the preview is back: focus waits on the contract's button.
+        saveWhenReady = true;
+        if (chip && visible(chip)) chip.focus({ preventScroll: !!quiet });
+        return;
+      }
+      if (focusIn(el, quiet)) return;
+    }
+  }
+  const STEPS = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: "down", ArrowUp: "up", Home: "home", End: "end" };
+  form.addEventListener("keydown", function (event) {
+    const input = event.target;
+    if (input.type !== "radio" || !input.closest(".taps") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const group = input.closest(".taps");
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (!input.checked) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      nextQuestion(group);
+      return;
+    }
+    const step = STEPS[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const inputs = $$("input[type=radio]", group).filter(function (i) { return visible(i.parentElement) && !i.disabled; });
+    const at = inputs.indexOf(input);
+    const cols = group.classList.contains("contracts") ? 5 : 1;
+    const to = step === "home" ? 0 : step === "end" ? inputs.length - 1
+      : step === "down" ? at + cols : step === "up" ? at - cols : at + step;
+    if (inputs[to]) inputs[to].focus();
+  });
+  // Space chooses on its release in a browser's own radios: that is done above already.
+  form.addEventListener("keyup", function (event) {
+    if (event.key === " " && event.target.type === "radio") event.preventDefault();
+  });
+  if (chip) chip.addEventListener("keydown", function (event) {
+    // Opening the grid by keyboard puts focus on its chosen contract (done on click).
+    if (event.key === "Escape" && gridOpen) { gridOpen = false; layout(); chip.focus(); }
+  });
+
+  // -- the preview: one line, the whole of it one tap away -------------------------------------
+  const more = $("#preview-more");
+  function fitPreview() {
+    if (!more) return;
+    const open = preview.classList.contains("open");
+    preview.classList.remove("open");
+    const long = preview.scrollHeight > preview.clientHeight + 1 || $$("p", preview).some(function (p) { return p.scrollHeight > p.clientHeight + 1; });
+    preview.classList.toggle("open", open && long);
+    more.hidden = !long;
+    more.setAttribute("aria-expanded", open && long ? "true" : "false");
+  }
+  if (more) {
+    more.addEventListener("click", function () {
+      const open = !preview.classList.contains("open");
+      preview.classList.toggle("open", open);
+      more.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    new MutationObserver(fitPreview).observe(preview, { childList: true, subtree: true, characterData: true });
+    window.addEventListener("resize", fitPreview);
+  }
+
   form.addEventListener("change", function (event) {
     const t = event.target;
     if (t.name === "contract") gridOpen = false;
@@ -854,6 +1032,12 @@ if (Pending.all().length) Pending.flush();
     if (t.name && t.name.indexOf("answer_") === 0) t.closest(".answer").setAttribute("data-user", "1");
     if (t.type === "radio" || t.tagName === "SELECT") layout();
     if (t.type === "radio" || t.tagName === "SELECT") check();
+    // A choice that folded its group (the contract grid) or hid it: on to the next question,
+    // without scrolling under a thumb.
+    const a = document.activeElement;
+    if (t.type === "radio" && (!a || a === document.body || (form.contains(a) && !visible(a)))) {
+      nextQuestion(t.closest(".taps") || t, true);
+    }
   });
   form.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();
