@@ -779,10 +779,29 @@ if (Pending.all().length) Pending.flush();
     b.addEventListener("click", function () { $("#reason").value = b.getAttribute("data-reason"); check(); });
   });
 
+  let moreRows = 0;  // rows asked for with "+ Another amount"
+  const moreButton = $("#more-rows");
+  if (moreButton) moreButton.addEventListener("click", function () {
+    moreRows = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).length + 1;
+    corrections();
+    const row = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).pop();
+    if (row) { const first = $("input[type=radio]", row); if (first) first.focus(); }
+  });
   function corrections() {
     // Rows: the filled ones and one empty; whists need the player written on.
+    // An empty row is shown while none is filled, or when asked for ("+ Another amount"): a
+    // second row waiting under the thumb would push the bar over what is being entered.
     let emptyShown = false;
-    $$(".corr-row", form).forEach(function (row) {
+    let filledRows = 0;
+    const rows = $$(".corr-row", form);
+    rows.forEach(function (row) {
+      const j = row.getAttribute("data-row");
+      if (radioValue(form, "corr_player_" + j) !== "" || row.querySelector('input[name^="corr_amount_"]').value.trim() !== "") filledRows++;
+    });
+    if (filledRows === 0 || moreRows > filledRows) emptyShown = false; else emptyShown = true;
+    const moreButton = $("#more-rows");
+    if (moreButton) moreButton.hidden = !emptyShown || filledRows >= rows.length;
+    rows.forEach(function (row) {
       const j = row.getAttribute("data-row");
       const player = radioValue(form, "corr_player_" + j);
       const column = radioValue(form, "corr_column_" + j);
