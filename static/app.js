@@ -233,6 +233,27 @@ function charts(root, lazy) {
 charts(document);
 let shown = null;  // the address of the page a Save swapped in
 
+/* -- the totals: a table while it fits, two lines a player when it does not ------------------ */
+
+// Large text, a long name or a language's long words can make the five columns wider than
+// the card: then each player's row is drawn in two lines (the name and the result, then pool,
+// hill and whists with their words), never a page that scrolls sideways or a name cut in two.
+function fitTotals() {
+  $$(".totals").forEach(function (box) {
+    const table = $("table", box);
+    if (!table) return;
+    box.classList.remove("stacked");
+    if (table.getBoundingClientRect().width > box.clientWidth + 1) box.classList.add("stacked");
+  });
+}
+fitTotals();
+window.addEventListener("resize", fitTotals);
+window.addEventListener("load", fitTotals);  // the fonts drawn
+// A page swapped in (after a Save, or another phone's change) is measured again.
+new MutationObserver(function (changes) {
+  if (changes.some(function (c) { return Array.from(c.addedNodes).some(function (n) { return n.querySelector && (n.matches(".totals") || n.querySelector(".totals")); }); })) fitTotals();
+}).observe(document.documentElement, { childList: true, subtree: true });
+
 /* -- the pulka on the whole screen ----------------------------------------------------------- */
 
 // One tap on the drawing (or its button) shows it on the whole screen, drawn large enough for
