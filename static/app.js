@@ -257,8 +257,9 @@ new MutationObserver(function (changes) {
 /* -- the pulka on the whole screen ----------------------------------------------------------- */
 
 // One tap on the drawing (or its button) shows it on the whole screen, drawn large enough for
-// text of at least 16 px (more with a larger text setting); turned sideways it fills the
-// screen's width. Escape, Back-like Close, or a tap on Close returns to the page, focus too.
+// text of at least 16 px (more with a larger text setting; it scrolls where the screen is
+// smaller); turned sideways it fills the screen's width. Escape or Close returns to the
+// page, and focus to the button.
 (function pulkaFull() {
   function open(section) {
     const svg = $("svg", section);
@@ -282,7 +283,6 @@ new MutationObserver(function (changes) {
     dialog.appendChild(copy);
     section.appendChild(dialog);
     function done() {
-      if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
       dialog.remove();
       button.focus();
     }
@@ -290,15 +290,9 @@ new MutationObserver(function (changes) {
     dialog.addEventListener("close", done);
     dialog.showModal();
     close.focus();
-    if (dialog.requestFullscreen) {
-      dialog.requestFullscreen().then(function () {
-        if (screen.orientation && screen.orientation.lock) return screen.orientation.lock("landscape");
-        return null;
-      }).catch(function () { /* not allowed here: the dialog alone covers the page */ });
-    }
   }
   document.addEventListener("click", function (event) {
-    const section = event.target.closest && event.target.closest(".pulka");
+    const section = event.target.closest && event.target.closest("section.pulka");
     if (!section || event.target.closest("dialog")) return;
     if (event.target.closest(".pulka-zoom") || event.target.closest(".pulka-box svg")) open(section);
   });
