@@ -635,7 +635,11 @@ if (Pending.all().length) Pending.flush();
       chip.hidden = gridOpen || !c;
       // Folded, not hidden: its choice is still sent.
       grid.classList.toggle("folded", !gridOpen && !!c);
-      if (c) chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
+      if (c) {
+        chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
+        // Said in words: «Игра: восемь червей — изменить».
+        chip.setAttribute("aria-label", chip.getAttribute("data-label").replace("{}", c.getAttribute("aria-label") || chip.textContent));
+      }
     }
     // Answers: the defenders only, in the order they answer; the answers the rules allow.
     $$(".answer", form).forEach(function (box) {
