@@ -1,13 +1,13 @@
 """Browser tier: every screen, large text, the keyboard and a screen reader.
 
-Every deal kind is entered by taps at 320 × 568, 360 × 640, 375 × 667, 390 × 844 and 667 × 375
-(landscape), in English, Russian and Ukrainian, and at 375 × 667 with the text 1.3× and 1.5×
-larger (the root font size, as a phone's text setting does; the stylesheet is rem-based).
-At the usual text size every control the deal needs is on screen and clear of the sticky
-bar (no scroll, nothing covered); at every size the taps per kind stay within the bars, no
-label is cut or spills out of its button, no name is broken inside a word, and nothing
-scrolls sideways. The game page is measured the same way, also at 1.5× page zoom; the pulka
-opens on the whole screen with text of at least 16 px.
+At 320 × 568, 360 × 640, 375 × 667, 390 × 844 and 667 × 375 (landscape), in English, Russian
+and Ukrainian, every kind of deal stands on one screen just before Save: every control it
+needs in view and clear of the sticky bar, nothing cut or spilling, no name broken inside a
+word, nothing sideways. Every kind is entered and saved by taps at 320 (uk), 375 (en) and
+sideways (uk), and at 375 × 667 with the text 1.3× and 1.5× larger (the root font size, as a
+phone's text setting does; the stylesheet is rem-based), the taps per kind within issue 23's
+bars. The game page is measured the same way, also at 1.5× page zoom; the pulka opens on the
+whole screen with text of at least 16 px.
 
 A deal is entered by keyboard alone; the deal form's accessibility tree is read in every
 language (every control named by what it does); axe-core finds nothing on the main pages.
@@ -152,11 +152,10 @@ def measured(page: Any, what: str) -> None:
 
 
 SCREENS = [
-    # (id, viewport, language, text scale)
+    # (id, viewport, language, text scale): every kind entered and saved, taps counted. The
+    # other sizes and languages are measured just before Save by the test after this one.
     ("320x568-uk", {"width": 320, "height": 568}, "uk", 1.0),
-    ("360x640-ru", {"width": 360, "height": 640}, "ru", 1.0),
     ("375x667-en", {"width": 375, "height": 667}, "en", 1.0),
-    ("390x844-ru", {"width": 390, "height": 844}, "ru", 1.0),
     ("667x375-uk", {"width": 667, "height": 375}, "uk", 1.0),
     ("375x667-ru-1.3x", {"width": 375, "height": 667}, "ru", 1.3),
     ("375x667-uk-1.5x", {"width": 375, "height": 667}, "uk", 1.5),
