@@ -1057,6 +1057,8 @@ if (Pending.all().length) Pending.flush();
       more.setAttribute("aria-expanded", open ? "true" : "false");
     });
     new MutationObserver(fitPreview).observe(preview, { childList: true, subtree: true, characterData: true });
+    // A tap on the folded lines unfolds them too (the key is there for the keyboard).
+    preview.addEventListener("click", function () { if (!more.hidden && !preview.classList.contains("open")) more.click(); });
     window.addEventListener("resize", fitPreview);
   }
 
