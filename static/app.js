@@ -245,6 +245,17 @@ function fitTotals() {
     box.classList.remove("stacked");
     if (table.getBoundingClientRect().width > box.clientWidth + 1) box.classList.add("stacked");
   });
+  // Any other table wider than its box (the settlement's, at large text): its headings may
+  // break where they must, and if it is still too wide it scrolls inside its box.
+  $$("main table").forEach(function (table) {
+    const box = table.parentElement;
+    if (box.classList.contains("totals") || (box.classList.contains("scroll") && !box.hasAttribute("data-fit"))) return;
+    table.classList.remove("tight");
+    box.classList.remove("scroll");
+    const wide = function () { return table.getBoundingClientRect().width > box.clientWidth + 1; };
+    if (wide()) table.classList.add("tight");
+    if (wide()) { box.classList.add("scroll"); box.setAttribute("data-fit", ""); }
+  });
 }
 fitTotals();
 window.addEventListener("resize", fitTotals);

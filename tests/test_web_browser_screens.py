@@ -108,7 +108,7 @@ _CUT_JS = """() => {
   const els = document.querySelectorAll('main button, main .button, main label.tap span, main th,'
     + ' main td, main h1, main h2, main legend, main label, main summary, main .preview p');
   for (const el of els) {
-    if (!el.getClientRects().length || el.closest('[hidden], dialog, .pulka-box, .sr-only, .sr-only-js')) continue;
+    if (!el.getClientRects().length || el.closest('[hidden], dialog, .pulka-box, .scroll, .sr-only, .sr-only-js')) continue;
     const r = el.getBoundingClientRect();
     if (r.width <= 2 || el.clientWidth === 0) continue;  // drawn for a screen reader only, or inline
     let clipped = false;  // inside a box drawn for a screen reader only (a table's head)
@@ -137,7 +137,7 @@ _BROKEN_JS = """(sel) => Array.from(document.querySelectorAll(sel))
   .map(e => e.textContent.trim())"""
 
 NAME_PLACES = (
-    ".totals tbody th bdi, #declarer .tap span, #offender .tap span, #trickpad .chip bdi,"
+    "main table tbody th bdi, #declarer .tap span, #offender .tap span, #trickpad .chip bdi,"
     " .answers legend, .corr-row .tap span"
 )
 
@@ -400,6 +400,11 @@ def test_the_game_page_at_large_text_and_zoom(chromium: Any, real_server: Any) -
             page.keyboard.press("Escape")
             page.wait_for_selector("dialog.pulka-full", state="detached")
             assert page.evaluate("document.activeElement.classList.contains('pulka-zoom')")
+            # The game's other pages, the same way.
+            for path in ("log", "settlement", "history", "links"):
+                page.goto(f"{real_server.url}/g/{token}/{path}?lang={lang}")
+                page.wait_for_load_state("load")
+                measured(page, f"{path}: {what}")
         finally:
             context.close()
     # Landscape welcome: turned sideways, the drawing fills the width, text still ≥ 16 px.
