@@ -256,6 +256,11 @@ function fitTotals() {
     if (wide()) table.classList.add("tight");
     if (wide()) { box.classList.add("scroll"); box.setAttribute("data-fit", ""); }
   });
+  // A box that scrolls sideways can be scrolled by keyboard too: it takes focus.
+  $$("main .scroll, main .pulka-box").forEach(function (box) {
+    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  });
 }
 fitTotals();
 window.addEventListener("resize", fitTotals);
@@ -648,8 +653,10 @@ if (Pending.all().length) Pending.flush();
       grid.classList.toggle("folded", !gridOpen && !!c);
       if (c) {
         chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
-        // Said in words: «Игра: восемь червей — изменить».
-        chip.setAttribute("aria-label", chip.getAttribute("data-label").replace("{}", c.getAttribute("aria-label") || chip.textContent));
+        // Said in words too (what it shows first, as a voice control user reads it):
+        // «Игра: 8♥ — изменить (восемь червей)».
+        const spoken = c.getAttribute("aria-label");
+        if (spoken) chip.setAttribute("aria-label", chip.textContent + " (" + spoken + ")");
       }
     }
     // Answers: the defenders only, in the order they answer; the answers the rules allow.
