@@ -111,9 +111,11 @@ def test_errors_are_shown_next_to_their_field_and_nothing_is_written(
     assert checked.status == 422
     assert message in checked.errors()
     if field in ("tricks", "entries"):
-        # Under the section (the corrections' message after their rows and their last button).
-        box = {"tricks": 'class="tricks', "entries": 'id="more-rows"'}[field]
-        assert message in checked.html.split(box)[1].split("</fieldset>")[0]
+        # Under the section: the tricks' fieldset, the corrections' after their last row.
+        if field == "tricks":
+            assert message in checked.html.split('class="tricks')[1].split("</fieldset>")[0]
+        else:
+            assert message in checked.html.split('data-row="5"')[1].split('id="deal-bar"')[0]
     elif field.startswith("corr_"):
         # The row's message, before the next row begins.
         row = checked.html.split(f'data-row="{field[5:]}"')[1].split('class="corr-row')[0]
