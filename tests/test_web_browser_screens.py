@@ -218,12 +218,12 @@ def test_every_kind_at_every_screen(
         # What a correction of one amount taps is on screen, clear of the bar (a second row
         # is one more tap away, below).
         check_form(page, f"{label} correction", scale, needed=False)
+        shot(page, f"screens-{label}-correction", full=False)
         if scale == 1 and viewport["height"] > viewport["width"]:
             # (Sideways, a correction's rows may scroll: 375 px hold its reason or its amounts.)
             assert clear_of_bar(
                 page, "[data-reason], #corr_player_0 .tap, [data-minus=corr_amount_0]"
             )
-        shot(page, f"screens-{label}-correction", full=False)
         save_deal(page)
         assert taps["penalty"] <= PENALTY_TAPS and taps["correction"] <= CORRECTION_TAPS, taps
         record = store.get_game(token)

@@ -55,6 +55,8 @@ def everything_in_view(page: Any) -> None:
         """() => Array.from(document.querySelectorAll('#deal-form label.tap, #deal-form button,'
              + ' #deal-form select, #deal-form textarea, #deal-form input:not([type=hidden]):not([type=radio])'))
              .filter(e => !e.closest('[hidden]') && e.offsetParent !== null)
+             // A second correction row is asked for below the first, scrolled to when needed.
+             .filter(e => e.id !== 'more-rows')
              .filter(e => { const r = e.getBoundingClientRect();
                             // Under the sticky bar counts as off screen: a thumb cannot reach it.
                             const bar = document.querySelector('#deal-bar').getBoundingClientRect();

@@ -111,11 +111,11 @@ def test_errors_are_shown_next_to_their_field_and_nothing_is_written(
     assert checked.status == 422
     assert message in checked.errors()
     if field in ("tricks", "entries"):
-        # Under the section: the tricks' fieldset, the corrections' after their last row.
+        # Under the section: the tricks' fieldset, the corrections' after their rows' button.
         if field == "tricks":
             assert message in checked.html.split('class="tricks')[1].split("</fieldset>")[0]
         else:
-            assert message in checked.html.split('data-row="5"')[1].split('id="deal-bar"')[0]
+            assert message in checked.html.split('id="more-rows"')[1].split("</fieldset>")[0]
     elif field.startswith("corr_"):
         # The row's message, before the next row begins.
         row = checked.html.split(f'data-row="{field[5:]}"')[1].split('class="corr-row')[0]
