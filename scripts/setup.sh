@@ -11,6 +11,8 @@ want_test=0
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
 [ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy)
+# axe-core (the accessibility checks of the browser tier) comes from the npm registry.
+[ $want_test = 1 ] && ! command -v npm >/dev/null 2>&1 && apt_pkgs+=(npm)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -30,6 +32,9 @@ if [ $want_test = 1 ]; then
   .venv/bin/pip install -q -c constraints.txt -e '.[test]'
 else
   .venv/bin/pip install -q -c constraints.txt -e .
+fi
+if [ $want_test = 1 ] && [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
+  npm install --silent --prefix .cache/axe axe-core@4 --no-audit --no-fund >/dev/null
 fi
 if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
   .venv/bin/pybabel compile -d scorekeeper/translations >/dev/null

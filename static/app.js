@@ -236,6 +236,87 @@ function charts(root, lazy) {
 }
 charts(document);
 
+/* -- the totals: a table while it fits, two lines a player when it does not ------------------ */
+
+// Large text, a long name or a language's long words can make the five columns wider than
+// the card: then each player's row is drawn in two lines (the name and the result, then pool,
+// hill and whists with their words), never a page that scrolls sideways or a name cut in two.
+function fitTotals() {
+  $$(".totals").forEach(function (box) {
+    const table = $("table", box);
+    if (!table) return;
+    box.classList.remove("stacked");
+    if (table.getBoundingClientRect().width > box.clientWidth + 1) box.classList.add("stacked");
+  });
+  // Any other table wider than its box (the settlement's, at large text): its headings may
+  // break where they must, and if it is still too wide it scrolls inside its box.
+  $$("main table").forEach(function (table) {
+    const box = table.parentElement;
+    if (box.classList.contains("totals") || (box.classList.contains("scroll") && !box.hasAttribute("data-fit"))) return;
+    table.classList.remove("tight");
+    box.classList.remove("scroll");
+    const wide = function () { return table.getBoundingClientRect().width > box.clientWidth + 1; };
+    if (wide()) table.classList.add("tight");
+    if (wide()) { box.classList.add("scroll"); box.setAttribute("data-fit", ""); }
+  });
+  // A box that scrolls sideways can be scrolled by keyboard too: it takes focus.
+  $$("main .scroll, main .pulka-box").forEach(function (box) {
+    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  });
+}
+fitTotals();
+window.addEventListener("resize", fitTotals);
+window.addEventListener("load", fitTotals);  // the fonts drawn
+// A page swapped in (after a Save, or another phone's change) is measured again.
+new MutationObserver(function (changes) {
+  if (changes.some(function (c) { return Array.from(c.addedNodes).some(function (n) { return n.querySelector && (n.matches(".totals") || n.querySelector(".totals")); }); })) fitTotals();
+}).observe(document.documentElement, { childList: true, subtree: true });
+
+/* -- the pulka on the whole screen ----------------------------------------------------------- */
+
+// One tap on the drawing (or its button) shows it on the whole screen, drawn large enough for
+// text of at least 16 px (more with a larger text setting; it scrolls where the screen is
+// smaller); turned sideways it fills the screen's width. Escape or Close returns to the
+// page, and focus to the button.
+(function pulkaFull() {
+  function open(section) {
+    const svg = $("svg", section);
+    const button = $(".pulka-zoom", section);
+    if (!svg || !button || !window.HTMLDialogElement) return;
+    const dialog = document.createElement("dialog");
+    dialog.className = "pulka-full";
+    dialog.setAttribute("aria-label", button.getAttribute("data-full"));
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "button pulka-close";
+    close.textContent = button.getAttribute("data-close");
+    const copy = svg.cloneNode(true);
+    // One text for the copy too, and no id twice on the page.
+    $$("[id]", copy).forEach(function (e) { e.removeAttribute("id"); });
+    copy.removeAttribute("aria-labelledby");
+    copy.removeAttribute("aria-describedby");
+    const desc = $("desc", copy);
+    copy.setAttribute("aria-label", desc ? desc.textContent : "");
+    dialog.appendChild(close);
+    dialog.appendChild(copy);
+    section.appendChild(dialog);
+    function done() {
+      dialog.remove();
+      button.focus();
+    }
+    close.addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("close", done);
+    dialog.showModal();
+    close.focus();
+  }
+  document.addEventListener("click", function (event) {
+    const section = event.target.closest && event.target.closest("section.pulka");
+    if (!section || event.target.closest("dialog")) return;
+    if (event.target.closest(".pulka-zoom") || event.target.closest(".pulka-box svg")) open(section);
+  });
+})();
+
 /* -- keep the screen on while a game is open (where the browser allows it) -------------- */
 
 (function keepAwake() {
@@ -355,6 +436,8 @@ charts(document);
   }
   form.addEventListener("change", function (event) {
     if (event.target.name === "convention") {
+      const named = $("#preset-name");
+      if (named) named.textContent = event.target.parentElement.textContent.trim();
       // A new convention: every option is that preset's, nothing kept from before.
       const to = presets[event.target.value];
       if (to) Object.keys(to).forEach(function (name) { setValue(name, to[name]); });
@@ -571,7 +654,13 @@ if (Pending.all().length) Pending.flush();
       chip.hidden = gridOpen || !c;
       // Folded, not hidden: its choice is still sent.
       grid.classList.toggle("folded", !gridOpen && !!c);
-      if (c) chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
+      if (c) {
+        chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
+        // Said in words too (what it shows first, as a voice control user reads it):
+        // «Игра: 8♥ — изменить (восемь червей)».
+        const spoken = c.getAttribute("aria-label");
+        if (spoken) chip.setAttribute("aria-label", chip.textContent + " (" + spoken + ")");
+      }
     }
     // Answers: the defenders only, in the order they answer; the answers the rules allow.
     $$(".answer", form).forEach(function (box) {
@@ -666,16 +755,32 @@ if (Pending.all().length) Pending.flush();
     if (current === null) {
       current = seats.filter(function (s) { return tricksOf(s) === ""; })[0] || seats[0] || null;
     }
+    const counts = data(pad, "counts") || [];
+    function said(seat, n) {
+      const name = nameOf(seat) || "";
+      return n === "" ? pad.getAttribute("data-unset").replace("{name}", name)
+        : (counts[Number(n)] || "{name}: " + n).replace("{name}", name);
+    }
     $$(".chip", pad).forEach(function (c) {
       const seat = c.getAttribute("data-seat");
       c.hidden = seats.indexOf(seat) < 0;
       c.setAttribute("aria-pressed", seat === current ? "true" : "false");
       c.querySelector("b").textContent = tricksOf(seat) === "" ? "–" : tricksOf(seat);
+      c.setAttribute("aria-label", said(seat, tricksOf(seat)));
     });
     const value = current === null ? "" : tricksOf(current);
     $$(".num", pad).forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-n") === value ? "true" : "false");
+      // Each key says whose tricks it sets: «Вера: 2 взятки».
+      if (current !== null) b.setAttribute("aria-label", said(current, b.getAttribute("data-n")));
     });
+    const whose = $("#pad-whose");
+    const now = current === null ? "" : pad.getAttribute("data-whose").replace("{name}", nameOf(current) || "");
+    // The pressed chip moved on: said once, politely.
+    if (whose && whose.getAttribute("data-now") !== now) {
+      whose.setAttribute("data-now", now);
+      whose.textContent = now;
+    }
   }
 
   if (pad) {
@@ -696,25 +801,59 @@ if (Pending.all().length) Pending.flush();
     });
   }
   if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });
+  // The minus key: the amount's sign, and the amount's field ready for the digits (one tap
+  // for both, where a phone's decimal keypad has no minus).
+  $$("[data-minus]", form).forEach(function (b) {
+    b.addEventListener("click", function () {
+      const input = document.getElementById(b.getAttribute("data-minus"));
+      const v = input.value.trim();
+      input.value = /^[-−]/.test(v) ? v.replace(/^[-−]\s*/, "") : "-" + v;
+      input.focus();
+      const end = input.value.length;
+      try { input.setSelectionRange(end, end); } catch (e) { /* not a text field */ }
+      corrections();
+      check();
+    });
+  });
   $$("[data-reason]", form).forEach(function (b) {
     b.addEventListener("click", function () { $("#reason").value = b.getAttribute("data-reason"); check(); });
   });
 
+  let moreRows = 0;  // rows asked for with "+ Another amount"
+  const moreButton = $("#more-rows");
+  if (moreButton) moreButton.addEventListener("click", function () {
+    moreRows = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).length + 1;
+    corrections();
+    const row = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).pop();
+    if (row) { const first = $("input[type=radio]", row); if (first) first.focus(); }
+  });
   function corrections() {
     // Rows: the filled ones and one empty; whists need the player written on.
+    // An empty row is shown while none is filled, or when asked for ("+ Another amount"): a
+    // second row waiting under the thumb would push the bar over what is being entered.
     let emptyShown = false;
-    $$(".corr-row", form).forEach(function (row) {
-      const player = row.querySelector('select[name^="corr_player_"]');
-      const column = row.querySelector('select[name^="corr_column_"]');
-      const on = row.querySelector('select[name^="corr_on_"]');
+    let filledRows = 0;
+    const rows = $$(".corr-row", form);
+    rows.forEach(function (row) {
+      const j = row.getAttribute("data-row");
+      if (radioValue(form, "corr_player_" + j) !== "" || row.querySelector('input[name^="corr_amount_"]').value.trim() !== "") filledRows++;
+    });
+    if (filledRows === 0 || moreRows > filledRows) emptyShown = false; else emptyShown = true;
+    const moreButton = $("#more-rows");
+    if (moreButton) moreButton.hidden = !emptyShown || filledRows >= rows.length;
+    rows.forEach(function (row) {
+      const j = row.getAttribute("data-row");
+      const player = radioValue(form, "corr_player_" + j);
+      const column = radioValue(form, "corr_column_" + j);
+      const on = document.getElementById("corr_on_" + j);
       const amount = row.querySelector('input[name^="corr_amount_"]');
-      const filled = player.value !== "" || amount.value.trim() !== "";
+      const filled = player !== "" || amount.value.trim() !== "";
       const visible = filled || !emptyShown;
       if (!filled) emptyShown = true;
       if (radioValue(form, "kind") === "correction") {
         show(row, visible);
-        if (visible) on.disabled = column.value !== "whists";
-        on.hidden = column.value !== "whists";
+        on.hidden = column !== "whists";
+        if (visible) $$("input", on).forEach(function (i) { i.disabled = column !== "whists"; });
       }
     });
   }
@@ -806,6 +945,11 @@ if (Pending.all().length) Pending.flush();
     previewOk = !!d.ok;
     save.hidden = false;
     save.disabled = !d.ok;
+    if (saveWhenReady && d.ok) {
+      saveWhenReady = false;
+      const a = document.activeElement;
+      if (!a || a === document.body || a === chip) save.focus();
+    }
   }
 
   function offlinePreview() {
@@ -878,6 +1022,98 @@ if (Pending.all().length) Pending.flush();
     });
   });
 
+  // -- by keyboard and screen reader ---------------------------------------------------------
+  // In a group of taps (the contract grid above all) the arrows move between the choices
+  // without choosing; Enter or Space chooses, and focus goes on to the next question. A
+  // choice that folds or hides its group (the grid) never leaves focus on the page.
+  function visible(el) { return !!el && !el.closest("[hidden]") && el.getClientRects().length > 0; }
+  let saveWhenReady = false;
+  function focusIn(el, quiet) {
+    if (!el) return false;
+    let target = el;
+    if (el.matches(".taps")) {
+      const inputs = $$("input[type=radio]", el).filter(function (i) { return visible(i.parentElement) && !i.disabled; });
+      target = inputs.filter(function (i) { return i.checked; })[0] || inputs[0];
+    } else if (el.id === "trickpad") {
+      target = $('.num[aria-pressed="true"]', el) || $(".num", el);
+    } else if (el.classList.contains("corr-row")) {
+      target = $("input[type=radio]:checked, input[type=radio]", el);
+    }
+    if (!target || target.disabled) return false;
+    target.focus({ preventScroll: !!quiet });
+    return document.activeElement === target;
+  }
+  function nextQuestion(after, quiet) {
+    const all = $$(".taps, #trickpad, #reason, .corr-row, #save-button", form).filter(function (el) {
+      return !el.closest(".trickrows") && visible(el) && (after.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)
+        && !after.contains(el);
+    });
+    for (const el of all) {
+      if (el === save && save.disabled) {
+        // Save is enabled once the preview is back: focus waits on the contract's button.
+        saveWhenReady = true;
+        if (chip && visible(chip)) chip.focus({ preventScroll: !!quiet });
+        return;
+      }
+      if (focusIn(el, quiet)) return;
+    }
+  }
+  const STEPS = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: "down", ArrowUp: "up", Home: "home", End: "end" };
+  form.addEventListener("keydown", function (event) {
+    const input = event.target;
+    if (input.type !== "radio" || !input.closest(".taps") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const group = input.closest(".taps");
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (!input.checked) {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      nextQuestion(group);
+      return;
+    }
+    const step = STEPS[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const inputs = $$("input[type=radio]", group).filter(function (i) { return visible(i.parentElement) && !i.disabled; });
+    const at = inputs.indexOf(input);
+    const cols = group.classList.contains("contracts") ? 5 : 1;
+    const to = step === "home" ? 0 : step === "end" ? inputs.length - 1
+      : step === "down" ? at + cols : step === "up" ? at - cols : at + step;
+    if (inputs[to]) inputs[to].focus();
+  });
+  // Space chooses on its release in a browser's own radios: that is done above already.
+  form.addEventListener("keyup", function (event) {
+    if (event.key === " " && event.target.type === "radio") event.preventDefault();
+  });
+  if (chip) chip.addEventListener("keydown", function (event) {
+    // Opening the grid by keyboard puts focus on its chosen contract (done on click).
+    if (event.key === "Escape" && gridOpen) { gridOpen = false; layout(); chip.focus(); }
+  });
+
+  // -- the preview: one line, the whole of it one tap away -------------------------------------
+  const more = $("#preview-more");
+  function fitPreview() {
+    if (!more) return;
+    const open = preview.classList.contains("open");
+    preview.classList.remove("open");
+    const long = preview.scrollHeight > preview.clientHeight + 1 || $$("p", preview).some(function (p) { return p.scrollHeight > p.clientHeight + 1; });
+    preview.classList.toggle("open", open && long);
+    more.hidden = !long;
+    more.setAttribute("aria-expanded", open && long ? "true" : "false");
+  }
+  if (more) {
+    more.addEventListener("click", function () {
+      const open = !preview.classList.contains("open");
+      preview.classList.toggle("open", open);
+      more.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    new MutationObserver(fitPreview).observe(preview, { childList: true, subtree: true, characterData: true });
+    // A tap on the folded lines unfolds them too (the key is there for the keyboard).
+    preview.addEventListener("click", function () { if (!more.hidden && !preview.classList.contains("open")) more.click(); });
+    window.addEventListener("resize", fitPreview);
+  }
+
   form.addEventListener("change", function (event) {
     const t = event.target;
     if (t.name === "contract") gridOpen = false;
@@ -888,6 +1124,12 @@ if (Pending.all().length) Pending.flush();
     if (t.name && t.name.indexOf("answer_") === 0) t.closest(".answer").setAttribute("data-user", "1");
     if (t.type === "radio" || t.tagName === "SELECT") layout();
     if (t.type === "radio" || t.tagName === "SELECT") check();
+    // A choice that folded its group (the contract grid) or hid it: on to the next question,
+    // without scrolling under a thumb.
+    const a = document.activeElement;
+    if (t.type === "radio" && (!a || a === document.body || (form.contains(a) && !visible(a)))) {
+      nextQuestion(t.closest(".taps") || t, true);
+    }
   });
   form.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();

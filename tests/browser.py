@@ -289,11 +289,18 @@ def enter_deal(page: Any, players: list[str], kind: str, **deal: Unpack[DealWord
     if deal.get("reason") is not None:
         page.fill("#reason", deal["reason"])
     for j, (player, column, on, amount) in enumerate(deal.get("entries") or []):
-        page.select_option(f"#corr_player_{j}", seat[player])
-        page.select_option(f"#corr_column_{j}", column)
+        # Chips for the player, the column and whom; the amount on the number keypad, its
+        # minus on the page (a tap that also opens the field).
+        thumb.choice(f"corr_player_{j}", seat[player])
+        thumb.choice(f"corr_column_{j}", column)
         if on is not None:
-            page.select_option(f"#corr_on_{j}", seat[on])
-        page.fill(f"#corr_amount_{j}", amount)
+            thumb.choice(f"corr_on_{j}", seat[on])
+        if amount.startswith(("-", "−")):
+            thumb.tap(f'[data-minus="corr_amount_{j}"]')
+            amount = amount[1:]
+        else:
+            thumb.tap(f"#corr_amount_{j}")
+        page.keyboard.type(amount)
     page.wait_for_selector("#save-button:not([disabled])")
     page.taps = getattr(page, "taps", 0) + thumb.taps
     return str(page.inner_text("#preview"))

@@ -148,7 +148,7 @@ def test_setup_compiles_and_git_ignores_the_compiled_catalogues() -> None:
 # -- the pages, the PDF and the forms speak the language -------------------------------------
 
 #: Words that stay as they are in every language: the switcher and the file formats.
-UNTRANSLATED = {"EN", "RU", "UK", "English", "PDF", "JSON", "json", "UTC"}
+UNTRANSLATED = {"EN", "RU", "UK", "English", "PDF", "JSON", "json", "UTC", "QR", "QR-"}
 
 
 def latin_words(html: str) -> set[str]:

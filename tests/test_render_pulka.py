@@ -135,7 +135,8 @@ def test_accessible_title_and_description(three: Sheet) -> None:
     desc = root.find("svg:desc", NS)
     assert title is not None and desc is not None
     assert title.text == "Friday at Boris's"
-    assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
+    assert root.get("aria-labelledby") == title.get("id")
+    assert root.get("aria-describedby") == desc.get("id")
     assert desc.text is not None
     assert "Anna: pool 10 (closed), hill 0, whists → Boris: 0, → Vera: 4." in desc.text
     assert "Boris: pool 0, hill 0, whists → Anna: 0, → Vera: 20." in desc.text

@@ -130,12 +130,19 @@ def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  
     assert page.is_visible("#reason")
     assert page.is_visible('[data-row="0"]') and not page.is_visible('[data-row="1"]')
     page.fill("#reason", "renonce")
-    page.select_option("#corr_player_0", label="Gleb")
-    page.select_option("#corr_column_0", "whists")
+    assert not page.is_visible("#corr_on_0")
+    page.click("#corr_player_0 >> text=Gleb")
+    page.click("#corr_column_0 .tap[data-value=whists]")
     assert page.is_visible("#corr_on_0")
-    page.select_option("#corr_on_0", label="Anna")
-    page.fill("#corr_amount_0", "-5")
-    assert page.is_visible('[data-row="1"]')  # one more empty row
+    page.click("#corr_on_0 >> text=Anna")
+    # The minus key on the page, then the digits on the number keypad.
+    assert page.get_attribute("#corr_amount_0", "inputmode") == "decimal"
+    page.click('[data-minus="corr_amount_0"]')
+    page.keyboard.type("5")
+    assert page.input_value("#corr_amount_0") == "-5"
+    assert not page.is_visible('[data-row="1"]')  # one more row when asked for
+    page.click("#more-rows")
+    assert page.is_visible('[data-row="1"]')
     page.wait_for_selector("#save-button:not([hidden])")
     page.wait_for_selector("#save-button:not([disabled])")
     assert "Gleb → Anna: −5 whists" in page.inner_text("#preview")

@@ -99,8 +99,8 @@ def open_everything(page: Any) -> None:
         page.locator("details.house summary").click()
     if page.locator("#deal-form").count():
         tap_choice(page, "kind", "correction")
-        page.select_option("#corr_player_0", index=1)
-        page.select_option("#corr_column_0", "whists")
+        page.locator("#corr_player_0 .tap").nth(1).click()
+        page.locator("#corr_column_0 .tap[data-value=whists]").click()
         tap_choice(page, "kind", "contract")
         tap_choice(
             page, "declarer", page.locator("#declarer .tap").first.get_attribute("data-value")
@@ -241,9 +241,9 @@ def test_the_pulka_drawing_has_a_text_alternative(context: Any, real_server: Any
     page.goto(f"{real_server.url}/v/{record.view_token}")
     svg = page.locator(".pulka svg")
     assert svg.get_attribute("role") == "img"
-    labelled = (svg.get_attribute("aria-labelledby") or "").split()
-    assert len(labelled) == 2
-    title, desc = (page.locator(f'[id="{i}"]') for i in labelled)
+    # The name once (the title), the summary once (the description): each read one time.
+    title = page.locator(f'[id="{svg.get_attribute("aria-labelledby")}"]')
+    desc = page.locator(f'[id="{svg.get_attribute("aria-describedby")}"]')
     assert title.evaluate("e => e.tagName") == "title"
     assert desc.evaluate("e => e.tagName") == "desc"
     assert title.text_content() == "Evening at the dacha"
@@ -257,7 +257,8 @@ def test_the_pulka_drawing_has_a_text_alternative(context: Any, real_server: Any
         )["nodes"][0]
     finally:
         cdp.detach()
-    assert node["name"]["value"].startswith("Evening at the dacha")
+    assert node["name"]["value"] == "Evening at the dacha"
+    assert node["description"]["value"] == described.strip()
 
 
 def _backend_id(cdp: Any, selector: str) -> int:

@@ -111,10 +111,14 @@ def test_errors_are_shown_next_to_their_field_and_nothing_is_written(
     assert checked.status == 422
     assert message in checked.errors()
     if field in ("tricks", "entries"):
-        box = {"tricks": "tricks", "entries": "corrections"}[field]
-        assert message in checked.html.split(f'class="{box}')[1].split("</fieldset>")[0]
+        # Under the section: the tricks' fieldset, the corrections' after their rows' button.
+        if field == "tricks":
+            assert message in checked.html.split('class="tricks')[1].split("</fieldset>")[0]
+        else:
+            assert message in checked.html.split('id="more-rows"')[1].split("</fieldset>")[0]
     elif field.startswith("corr_"):
-        row = checked.html.split(f'data-row="{field[5:]}"')[1].split("</div>")[0]
+        # The row's message, before the next row begins.
+        row = checked.html.split(f'data-row="{field[5:]}"')[1].split('class="corr-row')[0]
         assert message in row
     else:
         assert f'id="{field}-errors"' in checked.html

@@ -120,7 +120,10 @@ def pulka_svg(
             "viewBox": f"0 0 {WIDTH:g} {HEIGHT:g}",
             "class": css_class,
             "role": "img",
-            "aria-labelledby": f"{uid}-title {uid}-desc",
+            # The name once (the title), the summary once (the description): a screen reader
+            # reads each one time.
+            "aria-labelledby": f"{uid}-title",
+            "aria-describedby": f"{uid}-desc",
             "font-family": FONT_FAMILY,
             "preserveAspectRatio": "xMidYMid meet",
         },

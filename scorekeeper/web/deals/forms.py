@@ -81,6 +81,10 @@ class _DealBase(WriteForm):
         if not self.kind.data:
             self.kind.data = "contract"
 
+    def spoken(self, code: str) -> str:
+        """A contract in words for a screen reader (spoken_contract)."""
+        return spoken_contract(code)
+
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
         """The answer field of each active player: the defenders first, in answer order."""
         declarer = _player(self.declarer.data, seat.players)
@@ -177,6 +181,29 @@ def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
         out[f"corr_player_{j}"], out[f"corr_on_{j}"] = seats, seats
         out[f"corr_column_{j}"] = columns
     return out
+
+
+#: A contract as a screen reader says it (the grid shows symbols: 8♥, 6 БК).
+SPOKEN_LEVELS: dict[int, Any] = {
+    6: _l("six"),
+    7: _l("seven"),
+    8: _l("eight"),
+    9: _l("nine"),
+    10: _l("ten"),
+}
+SPOKEN_SUITS: dict[str, Any] = {
+    "S": _l("%(level)s spades"),
+    "C": _l("%(level)s clubs"),
+    "D": _l("%(level)s diamonds"),
+    "H": _l("%(level)s hearts"),
+    "NT": _l("%(level)s no trumps"),
+}
+
+
+def spoken_contract(code: str) -> str:
+    """A contract's code (8H, 6NT) in words, in the page's language: «восемь червей»."""
+    level, suit = int(code[:-2] if code.endswith("NT") else code[:-1]), code.lstrip("0123456789")
+    return str(SPOKEN_SUITS[suit]) % {"level": SPOKEN_LEVELS[level]}
 
 
 def contract_label(level: int, suit: Suit) -> str:
