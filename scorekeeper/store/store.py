@@ -316,6 +316,17 @@ class Store:
             raise StorageUnavailable(f"{_BUSY}: {self.path} (waiting for other writes)", _BUSY)
         with contextlib.ExitStack() as held, self._translated():
             held.callback(turn.release)
+            if self._conn.in_transaction:  # inside batch(): a savepoint of its transaction
+                self._conn.execute("SAVEPOINT nested_write")
+                try:
+                    yield
+                    self._conn.execute("RELEASE nested_write")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK TO nested_write")
+                        self._conn.execute("RELEASE nested_write")
+                    raise
+                return
             # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
             # writers queue. db.atomic()'s deferred BEGIN would let both read, then fail the
             # second one's upgrade to writing with SQLITE_BUSY, without waiting.
@@ -328,6 +339,13 @@ class Store:
                     with contextlib.suppress(sqlite3.Error):
                         self._conn.execute("ROLLBACK")
                 raise
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make every write in the block one transaction (one commit, one fsync): all of
+        it is written, or none of it. Used to import a company file of many games."""
+        with self._writing():
+            yield
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[None]:

@@ -27,6 +27,8 @@ from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules.numbers import whole_text
+from scorekeeper.rules.text import name_key
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -245,7 +247,7 @@ def add_player(token: str) -> Response:
     form = PlayerForm()
     if form.validate_on_submit():
         name = clean_name(form.name.data)
-        if any(p.name == name for p in company.roster):
+        if any(name_key(p.name) == name_key(name) for p in company.roster):
             flash(_("%(name)s is already a player of the company.", name=name))
         else:
             companies().add_player(token, name)
@@ -262,7 +264,7 @@ def rename_player(token: str, player_id: int) -> Response:
     player = company.player(player_id)
     if form.validate_on_submit():
         name = clean_name(form.name.data)
-        if any(p.name == name and p.id != player.id for p in company.roster):
+        if any(name_key(p.name) == name_key(name) and p.id != player.id for p in company.roster):
             flash(_("%(name)s is already a player of the company.", name=name))
         else:
             companies().rename_player(token, player_id, name)
@@ -305,9 +307,8 @@ def evening(token: str) -> str | Response:
             problems.append(_("Each seat needs a different player of the company"))
         elif len(seats) not in counts:
             problems.append(_("Pick three or four players"))
-        try:
-            dealer = int(form.first_dealer.data or 0)
-        except ValueError:
+        dealer = whole_text(form.first_dealer.data or "0")
+        if dealer is None:
             dealer = -1
         if not problems and not 0 <= dealer < len(seats):
             problems.append(_("Choose who deals first among the players"))
@@ -375,9 +376,9 @@ def attach(token: str) -> Response:
     if game.access != "edit":
         flash(_("This is the game's read-only link: paste its edit link."))
         return back(token, "#attach")
-    by_name = {p.name.casefold(): p.id for p in company.roster}
+    by_name = {name_key(p.name): p.id for p in company.roster}
     mapping: dict[str, int | str] = {
-        name: by_name.get(name.strip().casefold(), name) for name in game.players
+        name: by_name.get(name_key(name), name) for name in game.players
     }
     try:
         companies().attach(token, game.id, mapping)
@@ -408,7 +409,7 @@ def pay(token: str) -> Response:
             flash(error)
         return back(token, "#balance")
     assert form.paid_on.data is not None
-    game_id = int(form.game.data) if (form.game.data or "").isdigit() else None
+    game_id = whole_text(form.game.data or "")
     if game_id is not None and game_id not in {g.game.id for g in company.games}:
         game_id = None
     companies().add_payment(
