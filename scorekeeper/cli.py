@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import json
 import os
@@ -354,14 +353,18 @@ def _backup(args: argparse.Namespace) -> int:
     database = config.database_path(args.db)
     if not Path(database).is_file():
         return _fail(f"there is no database at {database}")
-    from scorekeeper.store.store import same_file
+    from scorekeeper.store.store import database_file_of
 
-    if same_file(Path(args.path), Path(database)):
-        return _fail(f"{args.path} is the database itself: write the backup to another file", 2)
+    used = database_file_of(Path(args.path), Path(database))
+    if used is not None:
+        return _fail(f"{args.path} is {used}: write the backup to another file", 2)
     try:
-        with Store(database) as store:
-            with contextlib.suppress(StoreError):  # a read-only file is still backed up
+        with Store(database, create=False) as store:
+            try:
                 store.purge_deleted()  # games deleted long ago are not copied
+            except StoreError as error:
+                # A backup that promises "deleted games are gone" must not keep them quietly.
+                return _fail(f"deleted games could not be purged, so no backup was made: {error}")
             store.backup(args.path)
         check = _integrity(Path(args.path))
     except StoreError as error:
