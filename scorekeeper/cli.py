@@ -183,7 +183,7 @@ def _export(args: argparse.Namespace) -> int:
 
     from scorekeeper import config, gamefile
     from scorekeeper.games import load
-    from scorekeeper.render.pdf import export_pdf
+    from scorekeeper.render.pdf import TooLongForPdf, export_pdf
     from scorekeeper.store import GameNotFound, Store, StoreError
 
     words = _words(args)
@@ -221,6 +221,15 @@ def _export(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     try:
         path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
+    except TooLongForPdf as error:
+        return _fail(
+            _(
+                "the game has %(count)s deals: the PDF is drawn for games of at most %(limit)s",
+                count=error.count,
+                limit=error.limit,
+            ),
+            2,
+        )
     except OSError as error:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path)

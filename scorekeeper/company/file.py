@@ -221,7 +221,7 @@ def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[Fil
             bad(N_("game {number}: needs played_on, players and game"), number=number)
             continue
         try:
-            game = gamefile.load(entry["game"])
+            game = gamefile.load(entry["game"], max_deals=gamefile.FORMAT_MAX_DEALS)
         except InvalidGame as invalid:
             for p in invalid.problems:
                 bad(N_("game {number}: {problem}"), number=number, problem=p)

@@ -345,6 +345,14 @@ def sheet_html(game: Game, *, locale: str | None = None, **kw: Any) -> str:
     )
 
 
+class TooLongForPdf(ValueError):
+    """A game of more deals than the PDF is drawn for."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__(f"{count} deals: the PDF is drawn for games of at most {limit}")
+        self.count, self.limit = count, limit
+
+
 def sheet_pdf(
     game: Game,
     *,
@@ -354,8 +362,16 @@ def sheet_pdf(
     page_size: str = "A4",
     locale: str | None = None,
 ) -> bytes:
-    """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
+    """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter.
+
+    Raises TooLongForPdf for a game of more deals than a game may hold now (one stored
+    before the limit): its drawing would take minutes (docs/limits.md)."""
     from weasyprint import HTML  # type: ignore[import-untyped]
+
+    from scorekeeper import gamefile
+
+    if len(game.deals) > gamefile.MAX_DEALS:
+        raise TooLongForPdf(len(game.deals), gamefile.MAX_DEALS)
 
     html = sheet_html(
         game,

@@ -247,6 +247,19 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
     from scorekeeper.render.pdf import sheet_pdf
 
     loaded = open_game(mode, token)
+    if loaded.over_limit:
+        from ..storage import error_page
+
+        return error_page(
+            422,
+            _("No PDF for this game"),
+            _(
+                "This game has %(count)s deals: the PDF is drawn for games of at most "
+                "%(limit)s. Download its game file instead.",
+                count=len(loaded.record.deals),
+                limit=gamefile.MAX_DEALS,
+            ),
+        )
     cached = _fresh(loaded, "pdf")
     if cached is not None:
         return cached
