@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 import random
@@ -24,6 +23,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
 from scorekeeper.company.table import PERIODS, Overview, overview
+from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import Loaded, net_points
 from scorekeeper.render.chart import evening_chart, standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
@@ -33,6 +33,7 @@ from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
+from ..extensions import csrf
 from ..i18n import get_locale, words
 from ..main import options as opts
 from ..main.forms import NewGameBase
@@ -195,7 +196,11 @@ def _pay_forms(company: CompanyRecord, view: Overview) -> list[PaymentForm]:
 
 
 @bp.route("/company/import", methods=["GET", "POST"])
+@csrf.exempt  # checked by the form itself, after the larger limit below is set: the app's
+# CSRF check reads the body before any view runs, with the 2 MB limit of every other form
 def import_company() -> str | Response | tuple[str, int]:
+    # Every company file the server writes opens here, up to the format's largest.
+    request.max_content_length = company_file.MAX_BYTES + 1024 * 1024  # and the form around it
     form = CompanyImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -456,25 +461,23 @@ def standings_csv(mode: str, token: str) -> Response:
     company = open_company(mode, token)
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["player", "evenings", "wins", "net_whists", "money", "average_whists", "average_money"]
-    )
+    header = ["player", "evenings", "wins", "net_whists", "money", "average_whists"]
+    rows: list[list[object]] = [[*header, "average_money"]]
     for row in view.standings:
-        writer.writerow(
+        rows.append(
             [
                 view.names.get(row.player, row.player),
                 row.evenings,
                 row.wins,
-                str(row.net),
-                str(row.money),
-                str(row.average),
-                str(row.average_money),
+                row.net,
+                row.money,
+                row.average,
+                row.average_money,
             ]
         )
+    data = csv_bytes(rows, words().locale)
     response = send_file(
-        io.BytesIO(out.getvalue().encode()),
+        io.BytesIO(data),
         mimetype="text/csv",
         as_attachment=True,
         download_name=f"standings-{view.period}.csv",
