@@ -118,7 +118,7 @@ def _resolved(form: NewGameBase) -> dict[str, object] | None:
 
 
 @bp.route("/company/new", methods=["GET", "POST"])
-def new() -> str | Response:
+def new() -> str | Response | tuple[str, int]:
     form = CompanyForm()
     if request.method == "GET":
         form.fill_preset("sochi")
@@ -134,7 +134,8 @@ def new() -> str | Response:
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             return back(record.edit_token)
-    return render_template("company/new.html", form=form, **_options_context())
+    page = render_template("company/new.html", form=form, **_options_context())
+    return (page, 422) if request.method == "POST" else page
 
 
 @bp.route(COMPANY)
@@ -222,7 +223,7 @@ def import_company() -> str | Response | tuple[str, int]:
 
 
 @bp.route("/c/<tok:token>/rules", methods=["GET", "POST"])
-def rules(token: str) -> str | Response:
+def rules(token: str) -> str | Response | tuple[str, int]:
     company = edit_company(token)
     form = RulesForm()
     if request.method == "GET":
@@ -243,7 +244,10 @@ def rules(token: str) -> str | Response:
             )
             flash(_("The house rules are kept: the next evening starts with them."))
             return back(token)
-    return render_template("company/rules.html", form=form, company=company, **_options_context())
+    page = render_template(
+        "company/rules.html", form=form, company=company, **_options_context()
+    )
+    return (page, 422) if request.method == "POST" else page
 
 
 @bp.route("/c/<tok:token>/players", methods=["POST"])
@@ -283,7 +287,7 @@ def rename_player(token: str, player_id: int) -> Response:
 
 
 @bp.route("/c/<tok:token>/evening", methods=["GET", "POST"])
-def evening(token: str) -> str | Response:
+def evening(token: str) -> str | Response | tuple[str, int]:
     """Start an evening from the company: the players picked, seats and first dealer drawn
     (or chosen), the game filled in from this company's house rules."""
     company = edit_company(token)
@@ -320,7 +324,7 @@ def evening(token: str) -> str | Response:
         if not problems:
             return _start(company, token, form, seats, dealer)
     form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
-    return render_template(
+    page = render_template(
         "company/evening.html",
         company=company,
         form=form,
@@ -329,6 +333,7 @@ def evening(token: str) -> str | Response:
         problems=problems,
         redraw=url_for("company.evening", token=token, player=seats),
     )
+    return (page, 422) if request.method == "POST" else page
 
 
 def _start(
