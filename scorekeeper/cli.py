@@ -93,8 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.set_defaults(run=_serve)
 
-    p = commands.add_parser("import", help="create a game from a game file; print its address")
-    p.add_argument("file", help="a game file (JSON), or - for standard input")
+    p = commands.add_parser(
+        "import", help="create a game (or a company) from its file; print its address"
+    )
+    p.add_argument("file", help="a game file or a company file (JSON), or - for standard input")
     p.add_argument("--db", help="the SQLite file (default: instance/scorekeeper.sqlite)")
     p.add_argument(
         "--url",
@@ -331,6 +333,8 @@ def _import(args: argparse.Namespace) -> int:
         text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as error:
         return _unreadable(words, args.file, error)
+    if _is_company_file(text):
+        return _import_company(args, words, text)
     try:
         game = gamefile.loads(text)
     except InvalidGame as invalid:
@@ -348,6 +352,46 @@ def _import(args: argparse.Namespace) -> int:
     print(f"imported {game.name or args.file}: {count} deal{'' if count == 1 else 's'}")
     print(f"edit: {base}/g/{record.edit_token}")
     print(f"view: {base}/v/{record.view_token}")
+    if not base:
+        print("(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)")
+    return 0
+
+
+def _is_company_file(text: bytes) -> bool:
+    """Whether a file says it is a company file (its "format"); anything else is read as a
+    game file, which names what is wrong with it."""
+    from scorekeeper.company.file import FORMAT
+
+    if FORMAT.encode() not in text[:4096]:
+        return False
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
+    from scorekeeper import config
+    from scorekeeper.company import file as company_file
+    from scorekeeper.store import Store, StoreError
+
+    try:
+        company = company_file.loads(text)
+    except InvalidGame as invalid:
+        return _invalid(words, invalid)
+    try:
+        with Store(config.database_path(args.db)) as store:
+            record = company_file.create(store, company)
+    except StoreError as error:
+        return _fail(str(error))
+    base = config.base_url(args.url)
+    print(
+        f"imported the company {record.name or args.file}: {len(record.games)} evenings,"
+        f" {len(record.payments)} payments"
+    )
+    print(f"edit: {base}/c/{record.edit_token}")
+    print(f"view: {base}/cv/{record.view_token}")
     if not base:
         print("(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)")
     return 0
