@@ -413,15 +413,16 @@ def pay(token: str) -> Response:
         form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
     elif form.payer.data == form.payee.data:
         form.payee.errors = [*form.payee.errors, _("A player cannot pay himself")]
+    game_text = (form.game.data or "").strip()
+    game_id = whole_text(game_text) if game_text else None
+    if game_text and game_id not in {g.game.id for g in company.games}:
+        form.game.errors = [*form.game.errors, _("The payment names no evening of the company")]
     errors = [str(e) for f in form for e in f.errors]
     if amount is None or errors:
         for error in errors or [_("The payment was not recorded.")]:
             flash(error)
         return back(token, "#balance")
     assert form.paid_on.data is not None
-    game_id = whole_text(form.game.data or "")
-    if game_id is not None and game_id not in {g.game.id for g in company.games}:
-        game_id = None
     companies().add_payment(
         token,
         payer=int(form.payer.data),
