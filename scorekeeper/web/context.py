@@ -135,4 +135,5 @@ def _deleted(error: GameDeleted) -> tuple[str, int]:
 def init_app(app: Flask) -> None:
     """Register the token converter and the deleted game's page."""
     app.url_map.converters["tok"] = TokenConverter
+    app.after_request(recent.send_drops)
     app.register_error_handler(GameDeleted, _deleted)

@@ -43,11 +43,12 @@ def links(token: str) -> str:
 
 @bp.route("/g/<tok:token>/links/<any(edit, view):which>", methods=["POST"])
 def replace_link(token: str, which: str) -> Response:
-    edit_game(token)
+    old = edit_game(token).record
     if not LinkForm().validate_on_submit():
         flash(_("The form has expired. Try again."))
         return redirect(url_for("games.links", token=token))
     record = get_store().replace_token(token, "edit" if which == "edit" else "view")
+    recent.drop_offline(old.edit_token if which == "edit" else old.view_token)
     if which == "edit":
         recent.forget(token)
         recent.remember(record.edit_token)
@@ -63,6 +64,7 @@ def delete_game(token: str) -> str | Response:
     form = LinkForm()
     if form.validate_on_submit():
         get_store().delete_game(token)
+        recent.drop_offline(token, loaded.record.view_token)
         return redirect(url_for("games.show", mode="g", token=token))
     return render_template(
         "delete_game.html", loaded=loaded, form=form, keep_days=DELETED_KEEP_DAYS
