@@ -77,7 +77,7 @@ class WholeField(IntegerField):
             return
         self.data = whole_text(str(valuelist[0]).strip())
         if self.data is None:
-            raise ValueError(self.gettext("Not a valid integer value."))
+            raise ValueError(str(_l("Write a whole number in the digits 0 to 9")))
 
 
 def _option_field(spec: opts.OptionSpec) -> Field:
