@@ -52,8 +52,7 @@ def company_data(evenings: int, deals: int) -> dict:
             }
         )
         data["payments"].append(
-            {"payer": ids[0], "payee": ids[1], "amount": "1.00", "paid_on": "2020-01-02",
-             "game": i}
+            {"payer": ids[0], "payee": ids[1], "amount": "1.00", "paid_on": "2020-01-02", "game": i}
         )
     return data
 
@@ -62,7 +61,9 @@ def run(evenings: int, deals: int) -> None:
     with tempfile.TemporaryDirectory() as where:
         db = Path(where) / "bench.sqlite"
         with Store(db) as store:
-            token = company_file.create(store, company_file.load_file(company_data(evenings, deals))).edit_token
+            token = company_file.create(
+                store, company_file.load_file(company_data(evenings, deals))
+            ).edit_token
         app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
         client = app.test_client()
         exported = client.get(f"/c/{token}/company.json")
