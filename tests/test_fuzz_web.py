@@ -278,6 +278,14 @@ WERKZEUG_DEFAULT = re.compile(r"<title>\d{3} [A-Za-z ]+</title>")
 PREVIEWS = ("check new deal", "check edited deal", "new deal", "edit deal")
 
 
+def follow(world: World, response: Any) -> None:
+    """Open the page a redirect leads to, as a browser does (its message is shown, and so
+    leaves the session cookie)."""
+    if response.status_code in (302, 303):
+        location = response.headers["Location"]
+        assert_answered(world.client.get(location), f"GET {location}", world.counter)
+
+
 def assert_answered(
     response: Any, what: str, counts: dict[str, int], key: str | None = None
 ) -> None:
@@ -356,6 +364,7 @@ def test_every_form_field_refuses_hostile_text_with_a_4xx_and_a_message(
             target.url, data=encode(fields), content_type="application/x-www-form-urlencoded"
         )
     assert_answered(response, f"POST {target.url} {fields!r}"[:3000], world.counter, key)
+    follow(world, response)
 
 
 @settings(
@@ -396,6 +405,7 @@ def test_every_field_of_every_form_with_the_sharpest_values(world: World) -> Non
                 try:
                     response = world.client.post(target.url, data=body, content_type=kind)
                     assert_answered(response, f"{key}: {name}={value[:20]!r}", world.counter, key)
+                    follow(world, response)
                 except Exception as error:  # noqa: BLE001 - every failure is listed
                     failures.append(
                         f"{key}: {name}={value[:20]!r}: {type(error).__name__}: {error}"[:300]

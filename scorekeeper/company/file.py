@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, load
-from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
+from scorekeeper.rules import Game, InvalidGame, Problem, find_convention, resolve_options
 from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, name_key, normalize
@@ -146,7 +146,13 @@ def load_file(data: Any) -> CompanyFile:
     options: dict[str, Any] = {}
     if not isinstance(convention, str) or not isinstance(raw_options, dict):
         bad(N_("the house rules cannot be read"))
+    elif find_convention(convention) is None:
+        bad(
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            name=json.dumps(convention, ensure_ascii=False)[:60],
+        )
     else:
+        convention = find_convention(convention) or convention
         resolved, option_problems = resolve_options(convention, raw_options)
         problems.extend(option_problems)
         options = resolved.to_json()

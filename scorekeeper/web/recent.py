@@ -6,6 +6,8 @@ other people on the same server.
 
 from __future__ import annotations
 
+import re
+
 from flask import request, session
 from werkzeug.wrappers import Response
 
@@ -35,6 +37,7 @@ def known(key: str = KEY) -> list[str]:
 
 
 DROPS = "offline_drops"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,100}")  # as a game's links are made (and nothing else)
 DROP_HEADER = "X-Drop-Pages"
 
 
@@ -42,7 +45,9 @@ def drop_offline(*tokens: str) -> None:
     """Have this browser's offline shell (static/sw.js) drop every page it keeps of these
     game tokens, edit or read-only: a replaced, forgotten or deleted link must not open
     offline. Sent with the next page (the X-Drop-Pages header, which the worker reads)."""
-    prefixes = [f"/{mode}/{token}" for token in tokens if token for mode in ("g", "v")]
+    prefixes = [
+        f"/{mode}/{token}" for token in tokens if _TOKEN.fullmatch(token) for mode in ("g", "v")
+    ]
     session[DROPS] = [*session.get(DROPS, []), *prefixes][-16:]
 
 
