@@ -163,3 +163,32 @@ def test_the_standings_csv_runs_no_formula_and_speaks_the_language(
             Decimal(number.replace(mark, "."))  # a number in the reader's notation
     total = sum(Decimal(row[4].replace(mark, ".")) for row in body)
     assert total == 0, "the money of a company sums to zero"
+
+
+def test_the_csv_helper_neutralises_every_formula_start_and_writes_numbers_per_language() -> None:
+    from fractions import Fraction
+
+    from scorekeeper.csvout import csv_bytes
+
+    rows = [
+        ["name", "whists", "money"],
+        ["=1+1", Fraction(-407, 3), Decimal("64.72")],
+        ["\tx", Fraction(5), Decimal("-0.50")],
+        ["\rx", 7, None],
+        ["@a", Fraction(1, 8), Decimal("0")],
+        ["Anna", Fraction(-1, 3), Decimal("1000000.00")],
+    ]
+    en = csv_bytes(rows, "en").decode()
+    assert list(csv.reader(io.StringIO(en)))[1:] == [
+        ["'=1+1", "-135.67", "64.72"],
+        ["'\tx", "5", "-0.50"],
+        ["'\rx", "7", ""],
+        ["'@a", "0.13", "0"],
+        ["Anna", "-0.33", "1000000.00"],
+    ]
+    for language in ("ru", "uk", "uk-UA"):
+        data = csv_bytes(rows, language)
+        assert data.startswith("\ufeff".encode())
+        parsed = list(csv.reader(io.StringIO(data.decode()[1:]), delimiter=";"))
+        assert parsed[1] == ["'=1+1", "-135,67", "64,72"]
+        assert parsed[5] == ["Anna", "-0,33", "1000000,00"]
