@@ -68,6 +68,9 @@ class PasswordMixin:
             raise ValidationError(_l("Wrong password"))
 
 
+_NOT_WHOLE = "Not a valid integer value."  # the form library's words, in its translations
+
+
 class WholeField(IntegerField):
     """A whole number in ASCII digits: "٩", "²" or "１２" are refused next to the field, not
     read (int() reads some of them and raises on others), and the length is bounded first."""
@@ -77,7 +80,7 @@ class WholeField(IntegerField):
             return
         self.data = whole_text(str(valuelist[0]).strip())
         if self.data is None:
-            raise ValueError(str(_l("Write a whole number in the digits 0 to 9")))
+            raise ValueError(self.gettext(_NOT_WHOLE))
 
 
 def _option_field(spec: opts.OptionSpec) -> Field:
