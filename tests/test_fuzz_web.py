@@ -201,6 +201,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         ),
         Target("/forget", {"csrf_token": csrf, "token": [spare]}),
         Target(f"/g/{game}/rematch", {"csrf_token": csrf}),
+        Target(f"/g/{game}/deal/{deal_id}/delete", {"csrf_token": csrf, "version": [version]}),
+        Target(f"/g/{game}/undo", {"csrf_token": csrf, "version": [version]}),
+        Target(f"/g/{game}/restore/1", {"csrf_token": csrf, "version": [version]}),
+        Target(f"/g/{game}/rescore", {"csrf_token": csrf, "version": [version]}),
+        Target(f"/g/{spare}/restore-game", {"csrf_token": csrf}),
+        Target(f"/c/{company}/payments/1/delete", {"csrf_token": csrf, "version": ["0"]}),
     ]
     # Each form as it stands is a real tap the server takes (so the hostile values reach
     # as deep as a real one does): checked once, before the fuzzing.
@@ -276,6 +282,8 @@ WERKZEUG_DEFAULT = re.compile(r"<title>\d{3} [A-Za-z ]+</title>")
 #: Forms whose answer to a tap is the same form again (a check shows what the deal would
 #: write, or what is wrong with it, and nothing is written): their 200 is no refusal.
 PREVIEWS = ("check new deal", "check edited deal", "new deal", "edit deal")
+#: Pages that ask first ("Delete deal 3?"): a tap they cannot take asks again, writing nothing.
+PREVIEWS += ("delete deal", "undo")
 
 
 def follow(world: World, response: Any) -> None:
@@ -323,6 +331,12 @@ TARGETS = [
     "extend",
     "forget",
     "rematch",
+    "delete deal",
+    "undo",
+    "restore a revision",
+    "rescore",
+    "restore game",
+    "delete payment",
 ]
 PER_TARGET = max(15, FUZZ_EXAMPLES // len(TARGETS))
 
