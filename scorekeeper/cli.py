@@ -4,7 +4,6 @@ back up."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import json
 import os
@@ -238,8 +237,14 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_serve)
 
-    p = commands.add_parser("import", help=N_("create a game from a game file; print its address"))
-    p.add_argument("file", metavar=N_("file"), help=FILE_HELP)
+    p = commands.add_parser(
+        "import", help=N_("create a game (or a company) from its file; print its address")
+    )
+    p.add_argument(
+        "file",
+        metavar=N_("file"),
+        help=N_("a game file or a company file (JSON), or - for standard input"),
+    )
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     p.add_argument(
         "--url",
@@ -366,7 +371,7 @@ def _export(args: argparse.Namespace) -> int:
 
     from scorekeeper import config, gamefile
     from scorekeeper.games import load
-    from scorekeeper.render.pdf import export_pdf
+    from scorekeeper.render.pdf import TooLongForPdf, export_pdf
     from scorekeeper.store import GameNotFound, Store, StoreError
 
     words = _words(args)
@@ -404,6 +409,15 @@ def _export(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     try:
         path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
+    except TooLongForPdf as error:
+        return _fail(
+            _(
+                "the game has %(count)s deals: the PDF is drawn for games of at most %(limit)s",
+                count=error.count,
+                limit=error.limit,
+            ),
+            2,
+        )
     except OSError as error:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path)
@@ -525,6 +539,8 @@ def _import(args: argparse.Namespace) -> int:
         text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as error:
         return _unreadable(words, args.file, error)
+    if _is_company_file(text):
+        return _import_company(args, words, text)
     try:
         game = gamefile.loads(text)
     except InvalidGame as invalid:
@@ -550,6 +566,54 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_company_file(text: bytes) -> bool:
+    """Whether a file says it is a company file (its "format"); anything else is read as a
+    game file, which names what is wrong with it."""
+    from scorekeeper.company.file import FORMAT
+
+    if FORMAT.encode() not in text[:4096]:
+        return False
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
+    from scorekeeper import config
+    from scorekeeper.company import file as company_file
+    from scorekeeper.store import Store, StoreError
+
+    try:
+        company = company_file.loads(text)
+    except InvalidGame as invalid:
+        return _invalid(words, invalid)
+    try:
+        with Store(config.database_path(args.db)) as store:
+            record = company_file.create(store, company)
+    except StoreError as error:
+        return _fail(str(error))
+    base = config.base_url(args.url)
+    evenings = words.ngettext("%(num)d evening", "%(num)d evenings", len(record.games))
+    payments = words.ngettext("%(num)d payment", "%(num)d payments", len(record.payments))
+    print(
+        words.gettext(
+            "imported the company %(name)s: %(evenings)s, %(payments)s",
+            name=record.name or args.file,
+            evenings=evenings,
+            payments=payments,
+        )
+    )
+    print(words.gettext("edit: %(url)s", url=f"{base}/c/{record.edit_token}"))
+    print(words.gettext("view: %(url)s", url=f"{base}/cv/{record.view_token}"))
+    if not base:
+        print(words.gettext(
+            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
+        ))
+    return 0
+
+
 def _backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -560,7 +624,7 @@ def _backup(args: argparse.Namespace) -> int:
     database = config.database_path(args.db)
     if not Path(database).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=database))
-    from scorekeeper.store.store import same_file
+    from scorekeeper.store.store import database_file_of, same_file
 
     if same_file(Path(args.path), Path(database)):
         return _fail(
@@ -570,10 +634,27 @@ def _backup(args: argparse.Namespace) -> int:
             ),
             2,
         )
+    if database_file_of(Path(args.path), Path(database)) is not None:
+        return _fail(
+            words.gettext(
+                "%(path)s is a file SQLite keeps beside the database: "
+                "write the backup to another file",
+                path=args.path,
+            ),
+            2,
+        )
     try:
-        with Store(database) as store:
-            with contextlib.suppress(StoreError):  # a read-only file is still backed up
+        with Store(database, create=False) as store:
+            try:
                 store.purge_deleted()  # games deleted long ago are not copied
+            except StoreError as error:
+                # A backup that promises "deleted games are gone" must not keep them quietly.
+                return _fail(
+                    words.gettext(
+                        "deleted games could not be purged, so no backup was made: %(why)s",
+                        why=str(error),
+                    )
+                )
             store.backup(args.path)
         check = _integrity(Path(args.path))
     except StoreError as error:

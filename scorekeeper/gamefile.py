@@ -18,7 +18,7 @@ from scorekeeper.rules import (
     resolve_options,
 )
 from scorekeeper.rules.problems import N_
-from scorekeeper.rules.text import bad_character, normalize, normalize_all
+from scorekeeper.rules.text import bad_character, first_surrogate, name_key, normalize_all
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,7 +55,16 @@ def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return load(normalize_all(data), max_deals=max_deals)
+    return load(normalize_all(readable(data)), max_deals=max_deals)
+
+
+def readable(data: Any) -> Any:
+    """Parsed JSON whose every text can be stored and shown: a lone surrogate ("\\ud800",
+    which JSON allows but UTF-8 cannot hold) refuses the whole file in one problem."""
+    char = first_surrogate(data)
+    if char is not None:
+        raise InvalidGame([Problem(N_("the file holds {char}: not valid text"), {"char": char})])
+    return data
 
 
 def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
@@ -225,7 +234,7 @@ def _players(raw: Any, convention: str | None, bad: _Bad) -> list[str]:
         elif (char := bad_character(name)) is not None:
             bad(N_("player {n}: the name holds {char}: remove it"), "players", n=n, char=char)
             ok = False
-        elif normalize(name) in {normalize(other) for other in names}:
+        elif name_key(name) in {name_key(other) for other in names}:
             bad(
                 N_("player {name} appears twice"),
                 "players",

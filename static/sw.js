@@ -5,10 +5,16 @@
  * the pending-deal queue that app.js keeps in localStorage with it. The static files have
  * versioned URLs (?v=<hash>) and are taken from the cache first. Everything else (saves,
  * checks, version polls, PDFs) goes to the network untouched.
+ *
+ * Secrets: the page of a game's links (and its delete page) is never kept: it shows the edit
+ * link. When a link is replaced, a game forgotten on this phone or deleted, the server names
+ * the pages to drop in the X-Drop-Pages header of the next page ("/g/<token> /v/<token>"):
+ * every kept page under those addresses goes at once, so the old link opens nothing offline.
  */
 "use strict";
 
-const CACHE = "pulka-shell-1";
+// A new name drops every page the earlier worker kept (it kept links pages too).
+const CACHE = "pulka-shell-2";
 const PAGES_KEPT = 40; // the most recently seen pages; older ones are dropped
 
 self.addEventListener("install", function () {
@@ -33,6 +39,26 @@ function isPage(request) {
   if (request.mode === "navigate") return true;
   // The game page refreshing itself for a follower (app.js sends X-Follow).
   return request.headers.get("X-Follow") === "1";
+}
+
+function isSecret(url) {
+  // The links page shows the edit link; the delete page is reached only from it.
+  return /^\/g\/[^/]+\/(links|delete)(\/|$)/.test(url.pathname);
+}
+
+function dropPages(header) {
+  const prefixes = (header || "").split(/\s+/).filter(function (p) { return /^\/[gv]\/[^/]+$/.test(p); });
+  if (!prefixes.length) return Promise.resolve();
+  return caches.open(CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (r) {
+        const path = new URL(r.url).pathname;
+        return prefixes.some(function (p) {
+          return path === p || path.indexOf(p + "/") === 0 || path.indexOf(p + ".") === 0;
+        });
+      }).map(function (r) { return cache.delete(r); }));
+    });
+  }).catch(function () {});
 }
 
 function pageKey(url) {
@@ -66,12 +92,15 @@ function trim(cache) {
   });
 }
 
-function fromNetworkFirst(request, key) {
+function fromNetworkFirst(request, key, secret) {
   return fetch(request)
     .then(function (response) {
-      keep(key, response.clone());
+      const drops = response.headers.get("X-Drop-Pages");
+      const copy = secret ? null : response.clone();
+      dropPages(drops).then(function () { if (copy) return keep(key, copy); });
       return response;
     }, function () {
+      if (secret) return Response.error();
       return caches.open(CACHE).then(function (cache) {
         return cache.match(key).then(function (hit) { return hit || Response.error(); });
       });
@@ -96,7 +125,7 @@ self.addEventListener("fetch", function (event) {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (isPage(request)) {
-    event.respondWith(fromNetworkFirst(request, pageKey(url)));
+    event.respondWith(fromNetworkFirst(request, pageKey(url), isSecret(url)));
   } else if (isStatic(url) || url.pathname.endsWith("/manifest.webmanifest")) {
     event.respondWith(fromCacheFirst(request));
   }
@@ -110,7 +139,7 @@ self.addEventListener("message", function (event) {
   event.waitUntil(
     Promise.all(data.urls.map(function (u) {
       const url = new URL(u, self.location.origin);
-      if (url.origin !== self.location.origin) return null;
+      if (url.origin !== self.location.origin || isSecret(url)) return null;
       return caches.open(CACHE).then(function (cache) {
         return cache.match(isStatic(url) ? url.href : pageKey(url)).then(function (hit) {
           if (hit && isStatic(url)) return null;

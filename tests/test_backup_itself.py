@@ -29,6 +29,7 @@ def db(tmp_path: Path) -> Path:
     file = tmp_path / "game.json"
     file.write_text(json.dumps(GAME))
     path = tmp_path / "data" / "games.sqlite"
+    path.parent.mkdir()  # only the instance folder is made for the database
     assert main(["import", str(file), "--db", str(path)]) == 0
     return path
 

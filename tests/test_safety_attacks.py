@@ -236,6 +236,7 @@ def test_password_guessing_is_limited(tmp_path: Path) -> None:
 
 def test_a_vanished_database_folder_is_a_503_not_a_new_database(tmp_path: Path) -> None:
     folder = tmp_path / "x"
+    folder.mkdir()
     db = folder / "games.sqlite"
     running = Server(db, tmp_path / "server.log")
     running.start()

@@ -240,11 +240,13 @@ def test_a_directory_that_cannot_be_written_is_a_503_on_every_page(tmp_path: Pat
 
 
 def test_a_missing_directory_that_cannot_be_made_is_a_503_and_nothing_is_created(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parent = tmp_path / "locked-away"
     parent.mkdir()
     db = parent / "instance" / "games.sqlite"
+    # The instance folder is the one folder made for the database (docs/limits.md).
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(parent / "instance"))
     with immutable(parent):
         app = new_app(db)  # the start-up cannot make it either
         client = app.test_client()
@@ -309,7 +311,7 @@ def test_import_where_no_directory_can_be_made_fails_in_one_line(
     parent.mkdir()
     with immutable(parent):
         result = cli("import", str(game_file), "--db", str(parent / "sub" / "games.sqlite"))
-        one_line_failure(result, "could not be used")
+        one_line_failure(result, "does not exist")
     assert list(parent.iterdir()) == []
 
 

@@ -29,12 +29,14 @@ def _assert_unavailable(page: Page, where: Path) -> None:
 
 def test_the_database_is_made_at_start_up(tmp_path: Path) -> None:
     db = tmp_path / "x" / "games.sqlite"
+    db.parent.mkdir()
     _app(db)
     assert db.is_file()
 
 
 def test_a_vanished_folder_is_a_503_and_no_new_database(tmp_path: Path) -> None:
     folder = tmp_path / "x"
+    folder.mkdir()
     db = folder / "games.sqlite"
     web = Web(_app(db).test_client())
     token = web.new_game(PLAYERS)

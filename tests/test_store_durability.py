@@ -16,7 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 
-from scorekeeper.store import MIGRATIONS, GameRecord, StorageUnavailable, Store, StoreError
+from scorekeeper.store import (
+    MIGRATIONS,
+    DatabaseMissing,
+    GameRecord,
+    StorageUnavailable,
+    Store,
+    StoreError,
+)
 
 DEAL = {"type": "contract", "declarer": "Анна", "contract": "7S", "answers": {"Борис": "whist"}}
 
@@ -53,8 +60,14 @@ def test_every_connection_is_set_up_for_durability(store: Store) -> None:
     assert pragma("foreign_keys") == 1
 
 
-def test_missing_directories_and_file_are_created(tmp_path: Path) -> None:
+def test_a_missing_folder_is_refused_but_the_instance_folder_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "instance" / "data" / "games.db"
+    with pytest.raises(DatabaseMissing, match="does not exist"):
+        Store(path)
+    assert not (tmp_path / "instance").exists()
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance" / "data"))
     with Store(path) as store:
         new_game(store)
     assert path.is_file()

@@ -304,7 +304,7 @@ def test_house_rules_changed_on_the_company_start_the_next_evening(web, store):
     assert web.submit(page, form).status == 302
     bad = page.form("company-rules").set(opt_pool_target="-5")
     refused = web.submit(page, bad)
-    assert refused.status == 200 and refused.errors()
+    assert refused.status == 422 and refused.errors()
     game = store.get_game(start_evening(web, store, token, ["Anna", "Boris", "Vera"]))
     assert (game.options["pool_target"], game.options["stake"]) == (30, "2")
 

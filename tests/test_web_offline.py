@@ -46,7 +46,7 @@ def trusting(chromium: Any) -> Iterator[Any]:
 
 def cached_urls(page: Any) -> list[str]:
     urls: list[str] = page.evaluate(
-        "() => caches.open('pulka-shell-1').then(c => c.keys()).then(rs => rs.map(r => r.url))"
+        "() => caches.open('pulka-shell-2').then(c => c.keys()).then(rs => rs.map(r => r.url))"
     )
     return urls
 

@@ -11,9 +11,10 @@ from typing import Any, Protocol
 
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, load
-from scorekeeper.rules import Game, InvalidGame, Problem, resolve_options
+from scorekeeper.rules import Game, InvalidGame, Problem, find_convention, resolve_options
 from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import bad_character, name_key, normalize
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -22,7 +23,13 @@ TOP_KEYS = {"format", "name", "convention", "options", "players", "games", "paym
 MAX_PLAYERS = 200
 MAX_GAMES = 2000
 MAX_PAYMENTS = 20000
-AMOUNT_RE = re.compile(r"^\d{1,12}(?:\.\d{1,2})?$")
+MAX_DEALS = 100_000
+"""The most deals of all the file's games together (each game holds at most
+gamefile.MAX_DEALS): 2,000 evenings of 50 deals."""
+MAX_BYTES = 32 * 1024 * 1024
+"""The largest company file the server opens (docs/company-format.md): a file of
+MAX_DEALS deals as the server writes it is about 25 MB."""
+AMOUNT_RE = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,2})?")
 
 
 @dataclass(frozen=True)
@@ -95,11 +102,17 @@ def dumps(company: CompanyRecord) -> str:
 
 def loads(text: str | bytes) -> CompanyFile:
     """Read a company file; raises InvalidGame naming every problem."""
+    if len(text) > MAX_BYTES:
+        raise InvalidGame(
+            [Problem(N_("the file is too large (at most {limit} MB)"), {"limit": MAX_BYTES >> 20})]
+        )
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as error:
+    except ValueError as error:
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
-    return load_file(data)
+    except RecursionError:
+        raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
+    return load_file(gamefile.readable(data))
 
 
 class _Bad(Protocol):
@@ -124,12 +137,22 @@ def load_file(data: Any) -> CompanyFile:
     if not isinstance(name, str) or len(name) > gamefile.MAX_NAME:
         bad(N_("the company's name must be a text of at most 200 characters"))
         name = ""
+    elif (char := bad_character(name)) is not None:
+        bad(N_("the company's name holds {char}: remove it"), char=char)
+        name = ""
+    name = normalize(name.strip())
     convention = data.get("convention", Convention.SOCHI)
     raw_options = data.get("options", {})
     options: dict[str, Any] = {}
     if not isinstance(convention, str) or not isinstance(raw_options, dict):
         bad(N_("the house rules cannot be read"))
+    elif find_convention(convention) is None:
+        bad(
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            name=json.dumps(convention, ensure_ascii=False)[:60],
+        )
     else:
+        convention = find_convention(convention) or convention
         resolved, option_problems = resolve_options(convention, raw_options)
         problems.extend(option_problems)
         options = resolved.to_json()
@@ -137,6 +160,17 @@ def load_file(data: Any) -> CompanyFile:
     raw_games = _listed(
         data.get("games", []), MAX_GAMES, bad, N_("games must be a list of at most {limit}")
     )
+    deal_count = sum(
+        len(g["game"]["deals"])
+        for g in raw_games
+        if isinstance(g, dict)
+        and isinstance(g.get("game"), dict)
+        and isinstance(g["game"].get("deals"), list)
+    )
+    if deal_count > MAX_DEALS:
+        bad(N_("too many deals: {count} (a company file holds at most {limit})"),
+            count=deal_count, limit=MAX_DEALS)
+        raise InvalidGame(problems)
     games = _games(raw_games, players, bad)
     payments = _payments(data.get("payments", []), players, len(raw_games), bad)
     if problems:
@@ -155,12 +189,12 @@ def _listed(raw: Any, limit: int, bad: _Bad, message: str) -> list[Any]:
 def _players(raw: Any, bad: _Bad) -> dict[int, str]:
     """The roster: file id → name."""
     players: dict[int, str] = {}
+    keys: set[str] = set()
     for entry in _listed(raw, MAX_PLAYERS, bad, N_("players must be a list of at most {limit}")):
         ok = isinstance(entry, dict) and set(entry) == {"id", "name"}
         pid, pname = (entry.get("id"), entry.get("name")) if ok else (None, None)
         if (
-            not isinstance(pid, int)
-            or isinstance(pid, bool)
+            not _is_id(pid)
             or not isinstance(pname, str)
             or not pname.strip()
             or len(pname) > gamefile.MAX_PLAYER_NAME
@@ -168,8 +202,22 @@ def _players(raw: Any, bad: _Bad) -> dict[int, str]:
         ):
             bad(N_("a player must have a new whole-number id and a name"))
             continue
-        players[pid] = pname.strip()
+        if (char := bad_character(pname)) is not None:
+            bad(N_("player {n}: the name holds {char}: remove it"), n=pid, char=char)
+            continue
+        pname = normalize(pname.strip())
+        if name_key(pname) in keys:
+            bad(N_("player {name} appears twice"), name=json.dumps(pname, ensure_ascii=False))
+            continue
+        keys.add(name_key(pname))
+        assert isinstance(pid, int)  # _is_id: a whole number
+        players[pid] = pname
     return players
+
+
+def _is_id(value: Any) -> bool:
+    """A file id: a whole number (not true/false, not a list or an object)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
 def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[FileGame]:
@@ -180,7 +228,7 @@ def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[Fil
             bad(N_("game {number}: needs played_on, players and game"), number=number)
             continue
         try:
-            game = gamefile.load(entry["game"])
+            game = gamefile.load(entry["game"], max_deals=gamefile.FORMAT_MAX_DEALS)
         except InvalidGame as invalid:
             for p in invalid.problems:
                 bad(N_("game {number}: {problem}"), number=number, problem=p)
@@ -189,7 +237,7 @@ def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[Fil
         if (
             not isinstance(seats, dict)
             or set(seats) != set(game.players)
-            or any(seats[s] not in players for s in seats)
+            or not all(_is_id(seats[s]) and seats[s] in players for s in seats)
             or len(set(seats.values())) != len(seats)
         ):
             bad(
@@ -214,15 +262,17 @@ def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> 
         game_index = entry.get("game") if ok else None
         if (
             not ok
+            or not _is_id(entry["payer"])
+            or not _is_id(entry["payee"])
             or entry["payer"] not in players
             or entry["payee"] not in players
             or entry["payer"] == entry["payee"]
             or not isinstance(entry["amount"], str)
-            or not AMOUNT_RE.match(entry["amount"])
+            or not AMOUNT_RE.fullmatch(entry["amount"])
             or Decimal(entry["amount"]) <= 0
             or not _is_date(entry["paid_on"])
             or not (
-                game_index is None or (isinstance(game_index, int) and 0 <= game_index < game_count)
+                game_index is None or (_is_id(game_index) and 0 <= game_index < game_count)
             )
         ):
             bad(N_("payment {number} cannot be read"), number=number)
@@ -236,40 +286,36 @@ def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> 
 
 
 def create(store: Store, company: CompanyFile) -> CompanyRecord:
-    """Store a company read from a file as a new company (new links, new games)."""
+    """Store a company read from a file as a new company (new links, new games), in one
+    transaction: all of it, or nothing. The work grows in step with the file."""
     companies = Companies(store)
     ids = list(company.players)
-    record = companies.create(
-        name=company.name,
-        convention=company.convention,
-        options=company.options,
-        roster=[company.players[i] for i in ids],
-    )
-    roster_id = {fid: p.id for fid, p in zip(ids, record.roster, strict=True)}
-    game_ids: list[int] = []
-    for entry in company.games:
-        game = create_from_game(store, entry.game)
-        game_ids.append(game.id)
-        record = companies.attach(
-            record.edit_token,
-            game.id,
-            {name: roster_id[fid] for name, fid in entry.players.items()},
-            played_on=entry.played_on,
+    with store.batch():
+        record = companies.create(
+            name=company.name,
+            convention=company.convention,
+            options=company.options,
+            roster=[company.players[i] for i in ids],
         )
-    for pay in company.payments:
-        record = companies.add_payment(
+        roster_id = {fid: p.id for fid, p in zip(ids, record.roster, strict=True)}
+        game_ids = [create_from_game(store, entry.game).id for entry in company.games]
+        return companies.fill(
             record.edit_token,
-            payer=roster_id[pay.payer],
-            payee=roster_id[pay.payee],
-            amount=pay.amount,
-            paid_on=pay.paid_on,
-            game_id=None if pay.game is None else game_ids[pay.game],
+            [
+                (game_id, {name: roster_id[fid] for name, fid in entry.players.items()},
+                 entry.played_on)
+                for game_id, entry in zip(game_ids, company.games, strict=True)
+            ],
+            [
+                (roster_id[pay.payer], roster_id[pay.payee], pay.amount, pay.paid_on,
+                 None if pay.game is None else game_ids[pay.game])
+                for pay in company.payments
+            ],
         )
-    return record
 
 
 def _is_date(value: Any) -> bool:
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value):
         return False
     try:
         datetime.date.fromisoformat(value)

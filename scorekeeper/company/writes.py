@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scorekeeper.rules import resolve_options
+from scorekeeper.rules.text import name_key
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -46,7 +47,7 @@ def update_rules(
 
 def add_player(store: Store, company: CompanyRecord, name: str) -> CompanyRecord:
     """Add a player to the roster; NameTaken if one has the name already."""
-    if any(p.name == name for p in company.roster):
+    if any(name_key(p.name) == name_key(name) for p in company.roster):
         raise NameTaken(name)
     return Companies(store).add_player(company.edit_token, name)
 
@@ -54,7 +55,8 @@ def add_player(store: Store, company: CompanyRecord, name: str) -> CompanyRecord
 def rename_player(store: Store, company: CompanyRecord, player_id: int, name: str) -> CompanyRecord:
     """Give a roster player another name (his history stays his); NameTaken if another has it."""
     player = company.player(player_id)
-    if any(p.name == name and p.id != player.id for p in company.roster):
+    key = name_key(name)
+    if any(name_key(p.name) == key and p.id != player.id for p in company.roster):
         raise NameTaken(name)
     return Companies(store).rename_player(company.edit_token, player_id, name)
 

@@ -84,6 +84,11 @@ class Loaded:
         return self.kept("settlement", lambda: settle(self.sheet))
 
     @property
+    def over_limit(self) -> bool:
+        """More deals than a game may hold now (stored before the limit): read-only."""
+        return len(self.record.deals) > gamefile.MAX_DEALS
+
+    @property
     def can_add_deal(self) -> bool:
         """A deal may be added: not finished by hand nor by the end rule."""
         return not self.sheet.finished
@@ -121,7 +126,9 @@ def load(record: GameRecord) -> Loaded:
     kept = _KEPT.get(_key(record))
     if kept is not None:
         return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
-    game = gamefile.load(file_data(record), check=False)
+    # A game stored before the deal limit (or by an older version) may hold more deals than
+    # a game may now: it still opens, read-only (over_limit), up to what a file may hold.
+    game = gamefile.load(file_data(record), check=False, max_deals=gamefile.FORMAT_MAX_DEALS)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)

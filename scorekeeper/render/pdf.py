@@ -361,6 +361,14 @@ def sheet_html(
     )
 
 
+class TooLongForPdf(ValueError):
+    """A game of more deals than the PDF is drawn for."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__(f"{count} deals: the PDF is drawn for games of at most {limit}")
+        self.count, self.limit = count, limit
+
+
 def sheet_pdf(
     game: Game,
     *,
@@ -372,8 +380,16 @@ def sheet_pdf(
     tz: Any = None,
     confirmed: list[tuple[str, int]] | None = None,
 ) -> bytes:
-    """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter."""
+    """The game's score sheet as PDF bytes; A4 portrait unless page_size is A5 or letter.
+
+    Raises TooLongForPdf for a game of more deals than a game may hold now (one stored
+    before the limit): its drawing would take minutes (docs/limits.md)."""
     from weasyprint import HTML  # type: ignore[import-untyped]
+
+    from scorekeeper import gamefile
+
+    if len(game.deals) > gamefile.MAX_DEALS:
+        raise TooLongForPdf(len(game.deals), gamefile.MAX_DEALS)
 
     html = sheet_html(
         game,

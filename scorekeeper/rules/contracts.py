@@ -59,7 +59,7 @@ _FROM_TEXT = {s.value: s for s in Suit} | {
     "♡": Suit.HEARTS,
     "BK": Suit.NO_TRUMP,
 }
-_CONTRACT_RE = re.compile(r"^\s*(\d+)\s*(\S+?)\s*$")
+_CONTRACT_RE = re.compile(r"^\s*([0-9]{1,2})\s*(\S+?)\s*$")
 
 
 class ContractError(ValueError):

@@ -25,9 +25,10 @@ MAX_TEXT = 40
 _DIGITS = 9  # whole-part digits: more than any bound below needs
 _PLACES = 6  # decimal places of an amount or an option
 _STAKE_PLACES = 4
-_DECIMAL = re.compile(rf"([+-]?)(\d{{1,{_DIGITS}}})(?:[.,](\d{{1,{_PLACES}}}))?")
-_RATIO = re.compile(rf"([+-]?)(\d{{1,{_DIGITS}}})/(\d{{1,{_DIGITS}}})")
+_DECIMAL = re.compile(rf"([+-]?)([0-9]{{1,{_DIGITS}}})(?:[.,]([0-9]{{1,{_PLACES}}}))?")
+_RATIO = re.compile(rf"([+-]?)([0-9]{{1,{_DIGITS}}})/([0-9]{{1,{_DIGITS}}})")
 _MINUS = str.maketrans({"−": "-", "–": "-"})
+_WHOLE = re.compile(rf"[+-]?[0-9]{{1,{_DIGITS}}}")
 
 
 class NumberError(ValueError):
@@ -145,3 +146,23 @@ def read_stake(raw: object) -> Decimal:
         raise NumberError("form")
     read_number(text, STAKE)  # the bounds
     return Decimal(text)
+
+
+def whole_text(raw: object, *, digits: int = _DIGITS) -> int | None:
+    """A whole number written in ASCII digits ("12", "-3", at most `digits` of them), else None.
+
+    `int()` alone is not enough for text people send: it reads "٩" (Arabic-Indic nine) and
+    "１２" (fullwidth) as numbers, accepts "1_000" and spaces, and raises on more than 4,300
+    digits; `str.isdigit()` passes "²", which `int()` then refuses. This reads only
+    [0-9], after bounding the length.
+    """
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if -(10**digits) < raw < 10**digits else None
+    if not isinstance(raw, str) or len(raw) > digits + 1:
+        return None
+    text = raw.translate(_MINUS)
+    if _WHOLE.fullmatch(text) is None or len(text.lstrip("+-")) > digits:
+        return None
+    return int(text)

@@ -431,7 +431,7 @@ def _stake(raw: Any) -> Decimal:
     return read_stake(raw)
 
 
-_MONEY_UNIT = re.compile(r"(\d{1,7})(?:\.(\d{1,2}))?")
+_MONEY_UNIT = re.compile(r"([0-9]{1,7})(?:\.([0-9]{1,2}))?")
 
 
 def _money_unit(raw: Any) -> Decimal:

@@ -1,29 +1,45 @@
-"""Text people type or send: names, game names and correction reasons.
+"""Text people type or send: names, game names, correction reasons and the currency.
 
 Every such text is NFC-normalised (so "Anna" typed two ways is one name) and refused if it
-holds a control character (ESC, NUL, a newline in a name...), an invisible zero-width
-character, or a bidi override that would show "\u202eevil" as "live". Every entry path
-(form, web import, `scorekeeper import`, `score`) calls this one check.
+holds a character that shows nothing or changes how the text around it shows. That is
+decided by Unicode property, never by a list of examples:
+
+- general category Cc (controls: NUL, ESC, a new line in a name), Cf (format: zero-width
+  space, bidi overrides, soft hyphen, tag characters, interlinear annotation...), Co (private
+  use), Cn (unassigned), Cs (lone surrogates);
+- Default_Ignorable_Code_Point (combining grapheme joiner, variation selectors, the Hangul
+  fillers U+115F, U+1160, U+3164, U+FFA0...);
+- the other blanks that look like nothing: fillers (characters named "... FILLER" of
+  category Lo or Mn, and U+2800 braille pattern blank, the dotless braille cell);
+- separators other than the plain space U+0020 (U+00A0, U+200A hair space, U+2028...).
+
+Two names are the same player when they are equal after NFKC and case folding ("Anna",
+"ANNA" and "Ａｎｎａ" are one person). Every entry path (the new-game form, the company
+roster, a rename, the web import of a game or company file, `scorekeeper import`, `score`)
+calls `bad_character` and `name_key` here, and nothing else.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+
+import regex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-#: Invisible characters that make two equal-looking names differ.
-ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
-#: Characters that reorder the text around them (embedding, override, isolate, marks).
-BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+#: General categories refused anywhere in a text: control, format, private use, unassigned,
+#: surrogate.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs"})
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_BRAILLE_BLANK = "\u2800"  # BRAILLE PATTERN BLANK: a braille cell with no dots raised
 
 _NAMES = {
     "\u200b": "zero-width space",
     "\u200c": "zero-width non-joiner",
     "\u200d": "zero-width joiner",
-    "\u2060": "word joiner",
     "\ufeff": "zero-width no-break space",
     "\x1b": "escape",
     "\x00": "NUL",
@@ -35,27 +51,77 @@ _NAMES = {
 
 def normalize(text: str) -> str:
     """The text in Unicode NFC (composed) form."""
+    if has_surrogate(text):  # NFC of a lone surrogate is itself; keep it for the check
+        return text
     return unicodedata.normalize("NFC", text)
 
 
+def name_key(name: str) -> str:
+    """What two names must differ in to be two players: NFKC, then case folded (and NFKC
+    again, as case folding can undo it)."""
+    folded = unicodedata.normalize("NFKC", name.strip()).casefold()
+    return unicodedata.normalize("NFKC", folded)
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether the text holds a lone surrogate (JSON's "\\ud800" reads as one)."""
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def refused(ch: str) -> bool:
+    """Whether a text may never hold this character (see the module's docstring)."""
+    category = unicodedata.category(ch)
+    if category in REFUSED_CATEGORIES or category in ("Zl", "Zp"):
+        return True
+    if category == "Zs":
+        return ch != " "
+    if _IGNORABLE.match(ch) is not None or ch == _BRAILLE_BLANK:
+        return True
+    return category in ("Lo", "Mn") and unicodedata.name(ch, "").endswith(" FILLER")
+
+
 def bad_character(text: str, *, newlines: bool = False) -> str | None:
-    """The first character a name or reason may not hold, described ("U+200B zero-width
+    """The first character a name or reason may not hold, described ("U+200B zero width
     space"), or None if there is none. With newlines, line breaks (and tabs) are allowed."""
     for ch in text:
-        code = ord(ch)
         if newlines and ch in "\n\r\t":
             continue
-        if code < 32 or 0x7F <= code <= 0x9F or ch in ZERO_WIDTH or ch in BIDI:
-            return describe(ch)
-        if ch in "\u2028\u2029":  # line and paragraph separators
+        if refused(ch):
             return describe(ch)
     return None
 
 
 def describe(ch: str) -> str:
     """A character as people can look it up: "U+202E right-to-left override"."""
-    name = _NAMES.get(ch) or unicodedata.name(ch, "control character").lower()
+    if "\ud800" <= ch <= "\udfff":
+        return f"U+{ord(ch):04X} lone surrogate"
+    name = _NAMES.get(ch) or unicodedata.name(ch, "").lower()
+    if not name:
+        name = {"Co": "private use character", "Cn": "unassigned character"}.get(
+            unicodedata.category(ch), "control character"
+        )
     return f"U+{ord(ch):04X} {name}"
+
+
+def first_surrogate(value: Any) -> str | None:
+    """The first lone surrogate anywhere in a parsed JSON value (keys too), described."""
+    if isinstance(value, str):
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":
+                return describe(ch)
+        return None
+    if isinstance(value, list):
+        for item in value:
+            if (found := first_surrogate(item)) is not None:
+                return found
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if (found := first_surrogate(key)) is not None:
+                return found
+            if (found := first_surrogate(item)) is not None:
+                return found
+    return None
 
 
 def normalize_all(value: Any) -> Any:

@@ -13,6 +13,7 @@ A Store belongs to the thread that opened it; the web app opens one per request:
 from .errors import (
     DatabaseMissing,
     DealNotFound,
+    EmptyDatabase,
     GameNotFound,
     ReadOnlyAccess,
     RequestKeyReused,
@@ -28,6 +29,7 @@ from .store import Store
 __all__ = [
     "MIGRATIONS",
     "DatabaseMissing",
+    "EmptyDatabase",
     "DealNotFound",
     "DealRecord",
     "GameNotFound",

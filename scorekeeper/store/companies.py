@@ -244,6 +244,42 @@ class Companies:
             )
         return True
 
+    def fill(
+        self,
+        token: str,
+        games: Iterable[tuple[int, Mapping[str, int], str]],
+        payments: Iterable[tuple[int, int, str, str, int | None]],
+    ) -> CompanyRecord:
+        """Attach many games (game id, seat name → roster id, date) and record many payments
+        (payer, payee, amount, date, game id) in one write, for a company file being opened:
+        the company is read once at the end, so the work grows with the file, not with its
+        square. The ids must be this company's (the file was checked)."""
+
+        def change(row: Row, now: str) -> None:
+            self._conn().executemany(
+                "INSERT INTO company_games"
+                " (game_id, company_id, players, played_on, attached_at, request_key)"
+                " VALUES (?, ?, ?, ?, ?, NULL)",
+                [
+                    (game_id, row["id"], json.dumps(dict(seats), ensure_ascii=False), day, now)
+                    for game_id, seats, day in games
+                ],
+            )
+            self._conn().executemany(
+                "INSERT INTO company_payments"
+                " (company_id, payer, payee, amount, paid_on, game_id, created_at, request_key)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                [
+                    (row["id"], payer, payee, amount, day, game_id, now)
+                    for payer, payee, amount, day, game_id in payments
+                ],
+            )
+
+        return self._write(token, change)
+
+    def _conn(self) -> Any:
+        return self.store._conn
+
     def game_for_key(self, token: str, request_key: str) -> int | None:
         """The game an evening form with this key already started, if it did."""
         with self.store._reading():

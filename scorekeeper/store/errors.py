@@ -57,6 +57,10 @@ class DatabaseMissing(StorageUnavailable):
     """The database file (or its directory) is not where the server was started with it."""
 
 
+class EmptyDatabase(StorageUnavailable):
+    """A file of 0 bytes is where the database should be (never taken for a new one)."""
+
+
 # Primary SQLite result codes (https://sqlite.org/rescode.html) that mean "the file, not the
 # caller, is the problem", each with the sentence a person running the server can act on.
 _REASONS = {

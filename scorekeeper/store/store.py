@@ -24,6 +24,7 @@ from .errors import (
     BackupOntoItself,
     DatabaseMissing,
     DealNotFound,
+    EmptyDatabase,
     GameNotFound,
     ReadOnlyAccess,
     RequestKeyReused,
@@ -190,8 +191,9 @@ class Store:
         self.path = Path(path)
         self._busy_seconds = busy_timeout_ms / 1000
         try:
+            _check_not_empty(self.path)
             if create:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                _check_folder(self.path.parent)
                 target: str | Path = self.path
             else:
                 if not self.path.is_file():
@@ -270,6 +272,8 @@ class Store:
             info = self.path.stat()
         except OSError:
             return None
+        if info.st_size == 0:  # emptied in place: never a database this Store may go on with
+            return None
         return info.st_dev, info.st_ino
 
     def reusable(self) -> bool:
@@ -316,6 +320,17 @@ class Store:
             raise StorageUnavailable(f"{_BUSY}: {self.path} (waiting for other writes)", _BUSY)
         with contextlib.ExitStack() as held, self._translated():
             held.callback(turn.release)
+            if self._conn.in_transaction:  # inside batch(): a savepoint of its transaction
+                self._conn.execute("SAVEPOINT nested_write")
+                try:
+                    yield
+                    self._conn.execute("RELEASE nested_write")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK TO nested_write")
+                        self._conn.execute("RELEASE nested_write")
+                    raise
+                return
             # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
             # writers queue. db.atomic()'s deferred BEGIN would let both read, then fail the
             # second one's upgrade to writing with SQLITE_BUSY, without waiting.
@@ -328,6 +343,13 @@ class Store:
                     with contextlib.suppress(sqlite3.Error):
                         self._conn.execute("ROLLBACK")
                 raise
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make every write in the block one transaction (one commit, one fsync): all of
+        it is written, or none of it. Used to import a company file of many games."""
+        with self._writing():
+            yield
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[None]:
@@ -676,21 +698,16 @@ class Store:
         cutoff = (moment - datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat(
             timespec="microseconds"
         )
+        due = "SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at < ?"
         with self._translated():
+            if not self._conn.execute(due, [cutoff]).fetchall():
+                return 0  # nothing to write (a read-only file is still read and backed up)
             self._conn.execute("PRAGMA secure_delete = ON")
         try:
             with self._writing():
-                ids = [
-                    row[0]
-                    for row in self._conn.execute(
-                        "SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at < ?",
-                        [cutoff],
-                    )
-                ]
+                ids = [row[0] for row in self._conn.execute(due, [cutoff])]
                 for game_id in ids:
-                    for table in ("request_keys", "deal_confirmations", "deal_revisions", "deals"):
-                        self._conn.execute(f"DELETE FROM {table} WHERE game_id = ?", [game_id])
-                    self._conn.execute("DELETE FROM games WHERE id = ?", [game_id])
+                    self._purge_rows("games", "id", game_id, frozenset())
             if ids:
                 with self._translated():
                     # Copy the zeroed pages from the write-ahead log into the file itself.
@@ -699,6 +716,52 @@ class Store:
             with self._translated():
                 self._conn.execute("PRAGMA secure_delete = OFF")
         return len(ids)
+
+    def _purge_rows(self, table: str, column: str, value: Any, seen: frozenset[str]) -> None:
+        """Delete the rows of `table` whose `column` is `value`, after every row that points
+        at them through a foreign key (found in the schema, so a table added later, such as
+        a company's evenings or a deal's confirmations, is purged too). A reference that may
+        be empty (a payment's game) is emptied instead: the payment stays."""
+        seen = seen | {table}
+        for child_table, child_column, parent_column, required in self._referencing(table):
+            if child_table in seen:
+                continue
+            targets = [
+                r[0]
+                for r in self._conn.execute(
+                    f"SELECT {parent_column} FROM {table} WHERE {column} = ?", [value]
+                )
+            ]
+            for target in targets:
+                if required:
+                    self._purge_rows(child_table, child_column, target, seen)
+                else:
+                    self._conn.execute(
+                        f"UPDATE {child_table} SET {child_column} = NULL"
+                        f" WHERE {child_column} = ?",
+                        [target],
+                    )
+        self._conn.execute(f"DELETE FROM {table} WHERE {column} = ?", [value])
+
+    def _referencing(self, parent: str) -> list[tuple[str, str, str, bool]]:
+        """(table, column, parent column, whether the column must hold a value) of every
+        foreign key that points at `parent`."""
+        found = []
+        tables = [
+            r[0]
+            for r in self._conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+            )
+        ]
+        for table in tables:
+            required = {
+                r[1]: bool(r[3] or r[5]) for r in self._conn.execute(f"PRAGMA table_info({table})")
+            }
+            for fk in self._conn.execute(f"PRAGMA foreign_key_list({table})"):
+                if fk[2] == parent:
+                    column, parent_column = fk[3], fk[4] or "id"
+                    found.append((table, column, parent_column, required.get(column, False)))
+        return found
 
     # -- maintenance -------------------------------------------------------------------
 
@@ -709,9 +772,10 @@ class Store:
         written. Raises StorageUnavailable.
         """
         dest = Path(dest)
-        if same_file(dest, self.path):
+        used = database_file_of(dest, self.path)
+        if used is not None:
             raise BackupOntoItself(
-                f"the backup target {dest} is the database itself: choose another file"
+                f"the backup target {dest} is {used}: choose another file"
             )
         partial = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.partial")
         try:
@@ -932,8 +996,67 @@ class Store:
         )
 
 
+def _check_not_empty(path: Path) -> None:
+    """Raise EmptyDatabase for an existing file of 0 bytes: SQLite would take it for a new,
+    empty database and the server would go on with no games, as if they were lost. A
+    database this program made always has its header written (it is never 0 bytes)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return
+    if size == 0 and path.is_file():
+        raise EmptyDatabase(
+            f"the database file {path} is empty (0 bytes): it is not a games database;"
+            " put the real file back (or a backup), or remove the empty file to start anew",
+            "the database file is empty",
+        )
+
+
+def _check_folder(folder: Path) -> None:
+    """Make the instance folder if it is missing (the default home of the database); any
+    other folder must exist: a mistyped --db is refused, not made into a new database."""
+    if folder.is_dir():
+        return
+    from scorekeeper import config
+
+    try:
+        default = config.instance_path().resolve()
+        if folder.resolve() == default:
+            folder.mkdir(parents=True, exist_ok=True)
+            return
+    except OSError:
+        pass
+    raise DatabaseMissing(
+        f"the folder {folder} does not exist: create it first, or give another --db",
+        "the database folder does not exist",
+    )
+
+
 _MIGRATED: set[tuple[int, int, int]] = set()
 """(device, inode, schema version) of the files this process has brought up to date."""
+
+
+#: The files SQLite keeps beside a database while it is in use.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def database_file_of(target: Path, database: Path) -> str | None:
+    """Which file of the database a path names, in words ("the database itself", "the
+    database's write-ahead log -wal"), or None. Compared by resolved path (symlinks, "..")
+    and by device and inode (hard links), for the database and each file SQLite keeps
+    beside it, whether that file exists now or not."""
+    if same_file(target, database):
+        return "the database itself"
+    try:
+        resolved = target.resolve()
+        base = database.resolve()
+    except OSError:
+        return None
+    for suffix in SIDE_FILES:
+        side = Path(f"{base}{suffix}")
+        if resolved == side or same_file(target, side):
+            return f"a file SQLite uses for the database ({side.name})"
+    return None
 
 
 def same_file(a: Path, b: Path) -> bool:

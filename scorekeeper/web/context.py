@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, flash, g, redirect, request, url_for
+from flask import Flask, abort, flash, g, make_response, redirect, request, url_for
 from flask_babel import _
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response
 
+from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
 from scorekeeper.games.writes import Conflict
 from scorekeeper.store import GameNotFound, GameRecord
@@ -36,6 +37,10 @@ def open_game(mode: str, token: str) -> Loaded:
         abort(redirect(url_for(request.endpoint or "games.show", **{**args, "mode": "v"})))
     if mode == "v" and record.access == "edit":
         record = dataclasses.replace(record, access="view", edit_token="")
+    elif mode == "g" and len(record.deals) > gamefile.MAX_DEALS:
+        # Stored before the deal limit: shown as its followers see it, with the reason.
+        record = dataclasses.replace(record, access="view", edit_token="")
+        flash(over_limit_message(len(record.deals)))
     loaded = load(record)
     g.loaded = loaded
     recent.remember(token)
@@ -47,6 +52,12 @@ def edit_game(token: str) -> Loaded:
     record = _get_game(token, "g")
     if record.access != "edit":
         abort(403)
+    # Its links can still be replaced and the game deleted; its deals and rules cannot change.
+    if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
+        from .storage import error_page
+
+        page, status = error_page(403, _("Read-only game"), over_limit_message(len(record.deals)))
+        abort(make_response(page, status))
     loaded = load(record)
     g.loaded = loaded
     return loaded
@@ -55,6 +66,24 @@ def edit_game(token: str) -> Loaded:
 def remember_loaded(loaded: Loaded) -> None:
     """The game this request shows from now on (after a write: its new state)."""
     g.loaded = loaded
+
+
+_LINK_PAGES = frozenset(
+    {"games.links", "games.replace_link", "games.delete_game", "games.restore_game"}
+)
+
+
+def over_limit_message(count: int) -> str:
+    """Why a game stored before the deal limit is read-only, and what can be done."""
+    return str(
+        _(
+            "This game has %(count)s deals, more than the %(limit)s one game holds now: it "
+            "is shown read-only. Its game file downloads whole; start a new game to play on.",
+            count=count,
+            limit=gamefile.MAX_DEALS,
+        )
+    )
+
 
 
 def conflict_message() -> str:
@@ -111,3 +140,4 @@ def init_app(app: Flask) -> None:
     """Register the token converter and the one answer to a write conflict."""
     app.url_map.converters["tok"] = TokenConverter
     app.register_error_handler(Conflict, _conflict)
+    app.after_request(recent.send_drops)

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from flask import current_app
+from flask import request
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectChoice, SelectMultipleField
 from wtforms.validators import InputRequired, Length, NumberRange, Regexp
@@ -67,7 +67,7 @@ def read_upload(form: Any, loads: Callable[[bytes], _T]) -> tuple[_T | None, lis
 
     At most one byte more than a request may carry is read, so loads sees a file too large.
     """
-    data = form.file.data.read(current_app.config["MAX_CONTENT_LENGTH"] + 1)
+    data = form.file.data.read((request.max_content_length or 0) + 1)
     try:
         return loads(data), []
     except InvalidGame as invalid:

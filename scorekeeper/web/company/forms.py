@@ -22,7 +22,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from scorekeeper import gamefile
-from scorekeeper.rules.text import bad_character, normalize
+from scorekeeper.rules.text import bad_character, name_key, normalize
 
 from ..i18n import words
 from ..main import options as opts
@@ -30,7 +30,7 @@ from ..main.forms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, _option_fi
 from ..widgets import WriteForm
 
 MAX_ROSTER = 30
-AMOUNT_RE = re.compile(r"^\d{1,9}(?:[.,]\d{1,2})?$")
+AMOUNT_RE = re.compile(r"[0-9]{1,9}(?:[.,][0-9]{1,2})?")
 
 
 def clean_name(text: str | None) -> str:
@@ -73,7 +73,7 @@ class CompanyBase(RulesBase):
         """Two to MAX_ROSTER distinct, readable names."""
         names = self.roster_names()
         problems = [p for p in (name_problem(n) for n in names) if p]
-        if len(set(names)) != len(names):
+        if len({name_key(n) for n in names}) != len(names):
             problems.append(str(_l("Two players cannot have the same name")))
         if len(names) < 2:
             problems.append(str(_l("Write at least two names")))
@@ -156,7 +156,7 @@ class PaymentForm(WriteForm):
     def money(self) -> Decimal | None:
         """The amount as exact money, or None (and an error next to the field)."""
         text = (self.amount.data or "").strip().replace(",", ".")
-        if not AMOUNT_RE.match(text) or Decimal(text) <= 0:
+        if not AMOUNT_RE.fullmatch(text) or Decimal(text) <= 0:
             self.amount.errors = [
                 *self.amount.errors,
                 str(_l("Write an amount above zero, e.g. 12.50")),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 import random
@@ -28,13 +27,17 @@ from scorekeeper.company import writes as company_writes
 from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
+from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules.numbers import whole_text
+from scorekeeper.rules.text import name_key
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
+from ..extensions import csrf
 from ..i18n import words
 from ..main import options as opts
 from ..main.forms import NewGameBase
@@ -120,7 +123,7 @@ def _resolved(form: NewGameBase) -> dict[str, object] | None:
 
 
 @bp.route("/company/new", methods=["GET", "POST"])
-def new() -> str | Response:
+def new() -> str | Response | tuple[str, int]:
     form = CompanyForm()
     if request.method == "GET":
         form.fill_preset("sochi")
@@ -137,7 +140,8 @@ def new() -> str | Response:
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             return back(record.edit_token)
-    return render_template("company/new.html", form=form, **_options_context())
+    page = render_template("company/new.html", form=form, **_options_context())
+    return (page, 422) if request.method == "POST" else page
 
 
 @bp.route(COMPANY)
@@ -199,7 +203,11 @@ def _pay_forms(company: CompanyRecord, view: Overview) -> list[PaymentForm]:
 
 
 @bp.route("/company/import", methods=["GET", "POST"])
+@csrf.exempt  # checked by the form itself, after the larger limit below is set: the app's
+# CSRF check reads the body before any view runs, with the 2 MB limit of every other form
 def import_company() -> str | Response | tuple[str, int]:
+    # Every company file the server writes opens here, up to the format's largest.
+    request.max_content_length = company_file.MAX_BYTES + 1024 * 1024  # and the form around it
     form = CompanyImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
@@ -221,7 +229,7 @@ def import_company() -> str | Response | tuple[str, int]:
 
 
 @bp.route("/c/<tok:token>/rules", methods=["GET", "POST"])
-def rules(token: str) -> str | Response:
+def rules(token: str) -> str | Response | tuple[str, int]:
     company = edit_company(token)
     form = RulesForm()
     if request.method == "GET":
@@ -243,7 +251,10 @@ def rules(token: str) -> str | Response:
             )
             flash(_("The house rules are kept: the next evening starts with them."))
             return back(token)
-    return render_template("company/rules.html", form=form, company=company, **_options_context())
+    page = render_template(
+        "company/rules.html", form=form, company=company, **_options_context()
+    )
+    return (page, 422) if request.method == "POST" else page
 
 
 @bp.route("/c/<tok:token>/players", methods=["POST"])
@@ -282,7 +293,7 @@ def rename_player(token: str, player_id: int) -> Response:
 
 
 @bp.route("/c/<tok:token>/evening", methods=["GET", "POST"])
-def evening(token: str) -> str | Response:
+def evening(token: str) -> str | Response | tuple[str, int]:
     """Start an evening from the company: the players picked, seats and first dealer drawn
     (or chosen), the game filled in from this company's house rules."""
     company = edit_company(token)
@@ -308,16 +319,15 @@ def evening(token: str) -> str | Response:
             problems.append(_("Each seat needs a different player of the company"))
         elif len(seats) not in counts:
             problems.append(pick_message(counts))
-        try:
-            dealer = int(form.first_dealer.data or 0)
-        except ValueError:
+        dealer = whole_text(form.first_dealer.data or "0")
+        if dealer is None:
             dealer = -1
         if not problems and not 0 <= dealer < len(seats):
             problems.append(_("Choose who deals first among the players"))
         if not problems:
             return _start(company, token, form, seats, dealer)
     form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
-    return render_template(
+    page = render_template(
         "company/evening.html",
         company=company,
         form=form,
@@ -328,6 +338,7 @@ def evening(token: str) -> str | Response:
         hussar=evening_convention(company.convention, len(seats)) == "hussar",
         today_iso=datetime.date.today().isoformat(),
     )
+    return (page, 422) if request.method == "POST" else page
 
 
 def evening_counts(convention: str) -> tuple[int, ...]:
@@ -386,9 +397,9 @@ def attach(token: str) -> Response:
     if other is not None:
         flash(_(OTHER_CURRENCY, **other))
         return back(token, "#attach")
-    by_name = {p.name.casefold(): p.id for p in company.roster}
+    by_name = {name_key(p.name): p.id for p in company.roster}
     mapping: dict[str, int | str] = {
-        name: by_name.get(name.strip().casefold(), name) for name in game.players
+        name: by_name.get(name_key(name), name) for name in game.players
     }
     day = form.played_on.data
     try:
@@ -414,13 +425,16 @@ def pay(token: str) -> Response:
         form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
     elif form.payer.data == form.payee.data:
         form.payee.errors = [*form.payee.errors, _("A player cannot pay himself")]
+    game_text = (form.game.data or "").strip()
+    game_id = whole_text(game_text) if game_text else None
+    if game_text and game_id not in {g.game.id for g in company.games}:
+        form.game.errors = [*form.game.errors, _("The payment names no evening of the company")]
     errors = [str(e) for f in form for e in f.errors]
     if amount is None or errors:
         for error in errors or [_("The payment was not recorded.")]:
             flash(error)
         return back(token, "#balance")
     assert form.paid_on.data is not None
-    game_id = int(form.game.data) if (form.game.data or "").isdigit() else None
     company_writes.add_payment(
         get_store(),
         company,
@@ -466,25 +480,23 @@ def standings_csv(mode: str, token: str) -> Response:
     company = open_company(mode, token)
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["player", "evenings", "wins", "net_whists", "money", "average_whists", "average_money"]
-    )
+    header = ["player", "evenings", "wins", "net_whists", "money", "average_whists"]
+    rows: list[list[object]] = [[*header, "average_money"]]
     for row in view.standings:
-        writer.writerow(
+        rows.append(
             [
                 view.names.get(row.player, row.player),
                 row.evenings,
                 row.wins,
-                str(row.net),
-                str(row.money),
-                str(row.average),
-                str(row.average_money),
+                row.net,
+                row.money,
+                row.average,
+                row.average_money,
             ]
         )
+    data = csv_bytes(rows, words().locale)
     response = send_file(
-        io.BytesIO(out.getvalue().encode()),
+        io.BytesIO(data),
         mimetype="text/csv",
         as_attachment=True,
         download_name=f"standings-{view.period}.csv",

@@ -30,6 +30,7 @@ from scorekeeper.kept import Kept
 from scorekeeper.rules import Answer, Problem, Sheet
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
+from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.table import Table, table
 from scorekeeper.rules.text import normalize
 
@@ -405,11 +406,8 @@ def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading
 
 
 def _player(value: Any, players: tuple[str, ...]) -> str | None:
-    try:
-        index = int(value)
-    except (TypeError, ValueError):
-        return None
-    return players[index] if 0 <= index < len(players) else None
+    index = whole_text(value if isinstance(value, int | str) else None, digits=2)
+    return players[index] if index is not None and 0 <= index < len(players) else None
 
 
 def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
@@ -432,7 +430,8 @@ def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> s
             return f"{'answer' if head == 'answers' else 'tricks'}_{players.index(rest)}"
         return head
     if head == "entries":
-        if rest.isdigit() and int(rest) in reading.rows:
-            return f"corr_{reading.rows[int(rest)]}"
+        row = whole_text(rest)
+        if row is not None and row in reading.rows:
+            return f"corr_{reading.rows[row]}"
         return "entries"
     return ""

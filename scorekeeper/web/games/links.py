@@ -45,10 +45,12 @@ def links(token: str) -> str:
 @bp.route("/g/<tok:token>/links/<any(edit, view):which>", methods=["POST"])
 def replace_link(token: str, which: str) -> Response:
     loaded = edit_game(token)
+    old = loaded.record
     if not LinkForm().validate_on_submit():
         flash(_("The form has expired. Try again."))
         return redirect(url_for("games.links", token=token))
     record = writes.replace_link(get_store(), loaded, "edit" if which == "edit" else "view")
+    recent.drop_offline(old.edit_token if which == "edit" else old.view_token)
     if which == "edit":
         recent.forget(token)
         recent.remember(record.edit_token)
@@ -64,6 +66,7 @@ def delete_game(token: str) -> str | Response:
     form = LinkForm()
     if form.validate_on_submit():
         writes.delete_game(get_store(), loaded)
+        recent.drop_offline(token, loaded.record.view_token)
         return redirect(url_for("games.show", mode="g", token=token))
     return render_template(
         "delete_game.html", loaded=loaded, form=form, keep_days=DELETED_KEEP_DAYS

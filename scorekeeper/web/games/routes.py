@@ -226,6 +226,17 @@ def _give_back_memory() -> None:
 @bp.route(GAME + "/pulka.pdf")
 def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     loaded = open_game(mode, token)
+    if loaded.over_limit:
+        return error_page(
+            422,
+            _("No PDF for this game"),
+            _(
+                "This game has %(count)s deals: the PDF is drawn for games of at most "
+                "%(limit)s. Download its game file instead.",
+                count=len(loaded.record.deals),
+                limit=gamefile.MAX_DEALS,
+            ),
+        )
     kind = f"pdf.{seen(token)}"  # its counts of confirmed deals change without a new version
     cached = _fresh(loaded, kind)
     if cached is not None:

@@ -25,8 +25,9 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
+from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.options import OPTION_BOUNDS
-from scorekeeper.rules.text import bad_character, normalize
+from scorekeeper.rules.text import bad_character, name_key, normalize
 
 from .. import attempts
 from ..i18n import words
@@ -81,11 +82,26 @@ class _Between:
         )
 
 
+_NOT_WHOLE = "Not a valid integer value."  # the form library's words, in its translations
+
+
+class WholeField(IntegerField):
+    """A whole number in ASCII digits: "٩", "²" or "１２" are refused next to the field, not
+    read (int() reads some of them and raises on others), and the length is bounded first."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        self.data = whole_text(str(valuelist[0]).strip())
+        if self.data is None:
+            raise ValueError(self.gettext(_NOT_WHOLE))
+
+
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
         limits = OPTION_BOUNDS[spec.name]
-        return IntegerField(
+        return WholeField(
             label,
             description=desc,
             validators=[
@@ -203,10 +219,10 @@ class NewGameBase(PasswordMixin, FlaskForm):
                 said = _l("The name cannot hold %(char)s", char=words().character(char))
                 field.errors = [*field.errors, str(said)]
                 ok = False
-            elif name in seen:
+            elif name_key(name) in seen:
                 field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
                 ok = False
-            seen.add(name)
+            seen.add(name_key(name))
         counts = PLAYER_COUNTS.get(self.convention.data or "", (3, 4, 5))
         count = len(self.players())
         if count not in counts:

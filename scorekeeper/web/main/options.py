@@ -8,6 +8,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import PRESETS
+from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.options import (
     ALLPASS_EXITS_ON,
     ALLPASS_MODES,
@@ -131,13 +132,17 @@ class BadValue(ValueError):
 def from_form(spec: OptionSpec, data: Any) -> Any:
     """A field's data as the option's JSON value; raises BadValue."""
     if spec.kind == "levels":
-        return sorted(int(v) for v in (data or []))
+        levels = [whole_text(v, digits=2) for v in (data or [])]
+        if any(level is None for level in levels):
+            raise BadValue(_l("write whole numbers separated by commas"))
+        return sorted(level for level in levels if level is not None)
     if spec.kind == "list":
         text = (data or "").replace(";", ",")
         items = [part.strip() for part in text.split(",") if part.strip()]
-        if not all(item.isdigit() for item in items):
+        numbers = [whole_text(item, digits=4) for item in items]
+        if any(n is None or n < 0 for n in numbers) or len(items) > 100:
             raise BadValue(_l("write whole numbers separated by commas"))
-        return [int(item) for item in items]
+        return numbers
     if spec.kind == "consolation":
         text = (data or "").strip()
         return "value" if not text else _number(text)
@@ -147,9 +152,10 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
         text = (data or "").strip()
         if not text:
             return None
-        if not text.isdigit():
+        number = whole_text(text)
+        if number is None or number < 0:
             raise BadValue(_l("write a whole number, or leave it empty"))
-        return int(text)
+        return number
     if spec.kind == "stake":
         return (data or "").strip().replace(",", ".")
     if spec.kind == "text":
@@ -159,7 +165,8 @@ def from_form(spec: OptionSpec, data: Any) -> Any:
 
 def _number(text: str) -> Any:
     text = text.replace(",", ".")
-    return int(text) if text.isdigit() else text
+    number = whole_text(text)
+    return text if number is None else number
 
 
 @dataclass(frozen=True)

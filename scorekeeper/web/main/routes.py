@@ -163,8 +163,22 @@ def forget() -> Response:
     form = ForgetForm()
     if form.validate_on_submit():
         recent.forget(form.token.data or "")
+        _drop_offline(form.token.data or "")
         flash(_("The game is no longer listed on this phone; its links still work."))
     return redirect(url_for("main.home"))
+
+
+def _drop_offline(token: str) -> None:
+    """The forgotten game's pages leave this phone's offline shell, by both its links."""
+    from scorekeeper.store import StoreError
+
+    tokens = [token]
+    try:
+        record = get_store().get_game(token)
+        tokens += [record.edit_token, record.view_token]
+    except StoreError:
+        pass  # a game gone already: its token alone
+    recent.drop_offline(*dict.fromkeys(t for t in tokens if t))
 
 
 @bp.route("/manifest.webmanifest")
