@@ -31,8 +31,19 @@ from pathlib import Path
 from scorekeeper.sample import random_game
 
 CLI = Path(sys.executable).with_name("scorekeeper")
-HEAVY = ("flask", "werkzeug", "jinja2", "babel", "flask_babel", "wtforms", "flask_wtf",
-         "weasyprint", "sqlite_utils", "segno", "waitress")
+HEAVY = (
+    "flask",
+    "werkzeug",
+    "jinja2",
+    "babel",
+    "flask_babel",
+    "wtforms",
+    "flask_wtf",
+    "weasyprint",
+    "sqlite_utils",
+    "segno",
+    "waitress",
+)
 
 
 def cpu() -> float:
@@ -99,14 +110,20 @@ def main() -> None:
         cli_cpu, _ = ms("cli", 1)
         floor_cpu, _ = ms("bare", 1)
         print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        print(f"small file: {args.deals} deals, --format {args.format}, {args.runs} runs each, "
-              f"{'compiled on every run' if args.no_bytecode else 'bytecode cached'}")
+        print(
+            f"small file: {args.deals} deals, --format {args.format}, {args.runs} runs each, "
+            f"{'compiled on every run' if args.no_bytecode else 'bytecode cached'}"
+        )
         print(f"{'':36}{'wall median':>12}{'wall min':>10}{'CPU median':>12}")
-        print(f"{'scorekeeper score (whole process)':36}{cli:10.1f}ms{cli_min:8.1f}ms"
-              f"{cli_cpu:10.1f}ms   bar 80 ms: {'met' if cli <= 80 else 'MISSED'}")
+        print(
+            f"{'scorekeeper score (whole process)':36}{cli:10.1f}ms{cli_min:8.1f}ms"
+            f"{cli_cpu:10.1f}ms   bar 80 ms: {'met' if cli <= 80 else 'MISSED'}"
+        )
         print(f"{'python -c pass':36}{floor:10.1f}ms{floor_min:8.1f}ms{floor_cpu:10.1f}ms")
-        print(f"the command's own cost: {cli - floor:.1f} ms wall, {cli_cpu - floor_cpu:.1f} ms "
-              f"CPU; ratio {cli / floor:.1f}x")
+        print(
+            f"the command's own cost: {cli - floor:.1f} ms wall, {cli_cpu - floor_cpu:.1f} ms "
+            f"CPU; ratio {cli / floor:.1f}x"
+        )
         heavy = heavy_imports(path, args.format, env)
         print(f"heavy packages imported by score: {', '.join(heavy) or 'none'}")
 

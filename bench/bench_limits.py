@@ -71,8 +71,10 @@ def main() -> None:
         times, pdf_s, weight = measure(deals)
         pages = ", ".join(f"{k} {v:.0f}" for k, v in times.items())
         print(f"{deals} deals: pages (worst cold, ms): {pages}")
-        print(f"{deals} deals: slowest page {max(times.values()):.0f} ms (target < 200 ms); "
-              f"PDF {pdf_s:.2f} s (target < 3 s); log page {weight / 1024:.0f} KB")
+        print(
+            f"{deals} deals: slowest page {max(times.values()):.0f} ms (target < 200 ms); "
+            f"PDF {pdf_s:.2f} s (target < 3 s); log page {weight / 1024:.0f} KB"
+        )
 
 
 if __name__ == "__main__":

@@ -142,8 +142,11 @@ class Wire:
     def network(self) -> list[dict[str, Any]]:
         """The requests that went over the network (not answered by the browser's cache)."""
         return [
-            r for r in self.requests.values()
-            if "url" in r and not r["cached"] and not r.get("from_cache")
+            r
+            for r in self.requests.values()
+            if "url" in r
+            and not r["cached"]
+            and not r.get("from_cache")
             and not r["url"].startswith("data:")
         ]
 
@@ -177,9 +180,7 @@ class Phone:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on(
-            "console", lambda m: self.errors.append(m.text) if m.type == "error" else None
-        )
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.cdp = self.context.new_cdp_session(self.page)
         self.wire = Wire()
         self.wire.attach(self.cdp)
@@ -250,9 +251,7 @@ def save_to_sheet(browser: Any, server: str, token: str, times: int) -> list[dic
             # A new document: its first paint. The same one (the page came in the Save's
             # answer and was swapped in): the frame after the swap.
             page.wait_for_function("() => window.swapPainted || performance.timeOrigin > 0")
-            paint = page.evaluate(
-                f"() => window.swapPainted || performance.timeOrigin + ({FCP})()"
-            )
+            paint = page.evaluate(f"() => window.swapPainted || performance.timeOrigin + ({FCP})()")
             swapped = page.evaluate("() => !!window.swapPainted")
             out.append(
                 {
@@ -323,7 +322,10 @@ def main() -> None:
     server = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [str(SERVE), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=folder,
     )
     try:
         wait_ready(server)
@@ -402,9 +404,7 @@ def measure_idle(browser: Any, server: str, token: str, args: Any) -> None:
         f"{idle['down'] / KB:.1f} KB down, {idle['up'] / KB:.1f} KB up "
         f"({idle['tail_per_poll']:.0f} B a poll once settled)"
     )
-    print(
-        f"    poll gaps (s): {' '.join(f'{g:.1f}' for g in idle['gaps'])}"
-    )
+    print(f"    poll gaps (s): {' '.join(f'{g:.1f}' for g in idle['gaps'])}")
     print(
         f"    settles to one poll every {settled or float('nan'):.1f} s → "
         f"{hour:.2f} MB an hour (the whole window's rate: {measured:.2f} MB/h)   "

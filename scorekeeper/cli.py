@@ -91,13 +91,14 @@ class _Help(argparse.HelpFormatter):
 
     def _metavar_formatter(self, action: argparse.Action, default_metavar: str) -> Any:
         if isinstance(action.metavar, str):
-            action = argparse.Action(
-                action.option_strings, action.dest, metavar=_t(action.metavar)
-            )
+            action = argparse.Action(action.option_strings, action.dest, metavar=_t(action.metavar))
         return super()._metavar_formatter(action, default_metavar)
 
     def __init__(
-        self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
         width: int | None = None,
     ) -> None:
         if width is None:
@@ -560,9 +561,11 @@ def _import(args: argparse.Namespace) -> int:
     print(words.gettext("edit: %(url)s", url=f"{base}/g/{record.edit_token}"))
     print(words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"))
     if not base:
-        print(words.gettext(
-            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
-        ))
+        print(
+            words.gettext(
+                "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
+            )
+        )
     return 0
 
 
@@ -608,9 +611,11 @@ def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
     print(words.gettext("edit: %(url)s", url=f"{base}/c/{record.edit_token}"))
     print(words.gettext("view: %(url)s", url=f"{base}/cv/{record.view_token}"))
     if not base:
-        print(words.gettext(
-            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
-        ))
+        print(
+            words.gettext(
+                "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
+            )
+        )
     return 0
 
 

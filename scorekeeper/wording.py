@@ -377,9 +377,7 @@ class Words:
         if when.tzinfo is None:
             when = when.replace(tzinfo=dt.UTC)
         when = when.astimezone(zone) if zone is not None else when.astimezone()
-        return self.gettext(
-            "%(date)s, %(time)s", date=self.date(when.date()), time=f"{when:%H:%M}"
-        )
+        return self.gettext("%(date)s, %(time)s", date=self.date(when.date()), time=f"{when:%H:%M}")
 
     # -- the game's words -------------------------------------------------------------------
 

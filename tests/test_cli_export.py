@@ -23,13 +23,15 @@ DEALS = [
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCOREKEEPER, *args], capture_output=True, text=True, timeout=120,
-                          check=False, cwd=cwd)
+    return subprocess.run(
+        [SCOREKEEPER, *args], capture_output=True, text=True, timeout=120, check=False, cwd=cwd
+    )
 
 
 def pdf_text(path: Path) -> str:
-    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def test_export_a_game_file_in_russian(tmp_path: Path):

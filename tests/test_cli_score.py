@@ -16,8 +16,9 @@ SCOREKEEPER = shutil.which("scorekeeper", path=str(Path(sys.executable).parent))
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCOREKEEPER, *args], capture_output=True, text=True, input=stdin,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [SCOREKEEPER, *args], capture_output=True, text=True, input=stdin, timeout=60, check=False
+    )
 
 
 @pytest.fixture

@@ -40,9 +40,21 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         ("unknown_format", {**game_file([]), "format": "other/9"}, "unknown format"),
         ("unknown_convention", game_file([], convention="moscow"), "unknown convention"),
         ("unknown_option", game_file([], options={"pool_size": 20}), "unknown option 'pool_size'"),
-        ("bad_option_type", game_file([], options={"pool_target": "ten"}), "Pool target must be a whole"),
-        ("bad_option_choice", game_file([], options={"overflow": "give"}), "Points above the pool target must be one of"),
-        ("half_whist_on_eight", game_file([], options={"half_whist": [8]}), "Half-whist: 8 is not allowed"),
+        (
+            "bad_option_type",
+            game_file([], options={"pool_target": "ten"}),
+            "Pool target must be a whole",
+        ),
+        (
+            "bad_option_choice",
+            game_file([], options={"overflow": "give"}),
+            "Points above the pool target must be one of",
+        ),
+        (
+            "half_whist_on_eight",
+            game_file([], options={"half_whist": [8]}),
+            "Half-whist: 8 is not allowed",
+        ),
         ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist must be money"),
         (
             "two_players_in_sochi",

@@ -309,7 +309,9 @@ def test_leningrad_exit_after_allpass_refuses_a_six():
     )
     with pytest.raises(InvalidGame) as caught:
         gamefile.load(data)
-    assert "deal 2: after all-pass (1 in a row) the contract must be at least 7" in str(caught.value)
+    assert "deal 2: after all-pass (1 in a row) the contract must be at least 7" in str(
+        caught.value
+    )
     data["deals"][1] = misere("A", 0)
     assert gamefile.load(data)
 

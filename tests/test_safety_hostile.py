@@ -219,9 +219,7 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
         refused = url.startswith(f"/g/{view}/")  # a write page through the read-only link
         assert response.status_code == 403 if refused else response.status_code in (200, 302)
         assert_hygienic(response, url)
-    visited = {
-        re.sub(r"/[gv]/[^/]+", "/_", re.sub(r"\d+", "N", u.split("?v=")[0])) for u in pages
-    }
+    visited = {re.sub(r"/[gv]/[^/]+", "/_", re.sub(r"\d+", "N", u.split("?v=")[0])) for u in pages}
     for kind in ["/_/deal/N/delete", "/_/undo", "/static/app.js", "/static/app.css"]:
         assert kind in visited, kind  # the crawl followed the links
 

@@ -25,7 +25,10 @@ pytestmark = pytest.mark.browser
 THREE = ["Anna", "Boris", "Vera"]
 #: The deal these tests tap in: Anna plays 6♠, Vera passes, Anna takes six.
 ANNA_SIX: DealWords = {
-    "declarer": "Anna", "contract": "6S", "answers": {"Vera": "pass"}, "tricks": {"Anna": 6}
+    "declarer": "Anna",
+    "contract": "6S",
+    "answers": {"Vera": "pass"},
+    "tricks": {"Anna": 6},
 }
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 

@@ -129,7 +129,11 @@ def test_the_script_previews_and_saves_a_correction_and_a_deal_with_their_own_fi
         "tricks": {"Anna": 7, "Boris": 2, "Vera": 1},
     }
     sent: list[tuple[str, DealWords, bool]] = [
-        ("correction", {"reason": "counted twice", "entries": [("Boris", "hill", None, "2")]}, True),
+        (
+            "correction",
+            {"reason": "counted twice", "entries": [("Boris", "hill", None, "2")]},
+            True,
+        ),
         ("contract", seven, True),
         ("correction", {"reason": "", "entries": [("Boris", "hill", None, "x")]}, False),
     ]
@@ -252,9 +256,7 @@ def test_a_clients_forwarded_headers_never_change_another_clients_page(
     the page of their own address, never links to the odd one."""
     from scorekeeper.web import create_app
 
-    app = create_app(
-        {"TESTING": True, "DATABASE": str(db_path), "SECRET_KEY": "s", "PROXY": True}
-    )
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "SECRET_KEY": "s", "PROXY": True})
     web = Web(app.test_client())
     players = ["Anna", "Boris", "Vera"]
     token = web.new_game(players)

@@ -78,7 +78,10 @@ def test_the_game_page_at_a_glance(web: Web, store: Store) -> None:
     assert "Next deal: Boris deals." in text and "Boris sits out." in text
     assert "All-passes in a row: 1." in text
     assert "The next contract must be at least 7, or misère." in text
-    assert re.search(r'class="button primary big"[^>]* href="/g/[^"]+/deal/new\?k=[0-9a-f]{32}">Next deal', page.html)
+    assert re.search(
+        r'class="button primary big"[^>]* href="/g/[^"]+/deal/new\?k=[0-9a-f]{32}">Next deal',
+        page.html,
+    )
     # Totals and where each would stand: Boris's hill 2 × 2 (Leningrad all-pass price 2).
     assert "If it ended now" in text
     totals = page.html.split('<section class="totals">')[1].split("</section>")[0]

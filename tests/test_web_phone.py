@@ -115,4 +115,6 @@ def test_colour_pairs_meet_wcag_aa(dark: bool, fg: str, bg: str, least: float) -
 
 def test_both_themes_define_every_colour() -> None:
     assert set(palette(False)) == set(palette(True))
-    assert 'content="light dark"' in (ROOT / "templates" / "_top.html").read_text()  # the head of every page
+    assert (
+        'content="light dark"' in (ROOT / "templates" / "_top.html").read_text()
+    )  # the head of every page

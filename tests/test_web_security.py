@@ -59,7 +59,9 @@ def test_security_headers_on_every_response(web: Web, game: tuple[str, str], sto
             assert response.headers["X-Content-Type-Options"] == "nosniff", url
 
 
-def test_nothing_inline_but_the_stylesheet_anywhere(web: Web, game: tuple[str, str], store: Store) -> None:
+def test_nothing_inline_but_the_stylesheet_anywhere(
+    web: Web, game: tuple[str, str], store: Store
+) -> None:
     token, view = game
     deal_id = store.get_game(token).deals[0].id
     for url in ["/", "/new", "/import", f"/g/{token}/deal/new", f"/g/{token}/undo"] + [

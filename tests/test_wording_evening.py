@@ -483,7 +483,9 @@ def test_errors_speak_the_language_too(
     errors = capsys.readouterr().err
     assert stake in errors
     assert missing in errors
-    shown = errors.replace(str(tmp_path / "none.json"), "").replace("abc", "")  # the bad value itself
+    shown = errors.replace(str(tmp_path / "none.json"), "").replace(
+        "abc", ""
+    )  # the bad value itself
     assert not re.findall(r"[A-Za-z]{3,}", shown), errors
 
 

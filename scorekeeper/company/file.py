@@ -168,8 +168,11 @@ def load_file(data: Any) -> CompanyFile:
         and isinstance(g["game"].get("deals"), list)
     )
     if deal_count > MAX_DEALS:
-        bad(N_("too many deals: {count} (a company file holds at most {limit})"),
-            count=deal_count, limit=MAX_DEALS)
+        bad(
+            N_("too many deals: {count} (a company file holds at most {limit})"),
+            count=deal_count,
+            limit=MAX_DEALS,
+        )
         raise InvalidGame(problems)
     games = _games(raw_games, players, bad)
     payments = _payments(data.get("payments", []), players, len(raw_games), bad)
@@ -271,9 +274,7 @@ def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> 
             or not AMOUNT_RE.fullmatch(entry["amount"])
             or Decimal(entry["amount"]) <= 0
             or not _is_date(entry["paid_on"])
-            or not (
-                game_index is None or (_is_id(game_index) and 0 <= game_index < game_count)
-            )
+            or not (game_index is None or (_is_id(game_index) and 0 <= game_index < game_count))
         ):
             bad(N_("payment {number} cannot be read"), number=number)
             continue
@@ -302,13 +303,21 @@ def create(store: Store, company: CompanyFile) -> CompanyRecord:
         return companies.fill(
             record.edit_token,
             [
-                (game_id, {name: roster_id[fid] for name, fid in entry.players.items()},
-                 entry.played_on)
+                (
+                    game_id,
+                    {name: roster_id[fid] for name, fid in entry.players.items()},
+                    entry.played_on,
+                )
                 for game_id, entry in zip(game_ids, company.games, strict=True)
             ],
             [
-                (roster_id[pay.payer], roster_id[pay.payee], pay.amount, pay.paid_on,
-                 None if pay.game is None else game_ids[pay.game])
+                (
+                    roster_id[pay.payer],
+                    roster_id[pay.payee],
+                    pay.amount,
+                    pay.paid_on,
+                    None if pay.game is None else game_ids[pay.game],
+                )
                 for pay in company.payments
             ],
         )

@@ -102,6 +102,7 @@ class Loaded:
         snapshot = self.record.finished_snapshot
         return self.record.finished and snapshot is not None and snapshot != self.report()
 
+
 #: The states of the games being played (the latest of each, and the one before while a
 #: page of it is still open): enough for fifty tables at once.
 _KEPT: Kept[tuple[object, ...], Loaded] = Kept(128)
@@ -235,9 +236,7 @@ def net_points(loaded: Loaded) -> list[dict[str, Fraction]]:
     """Each player's "if it ended now" net after every deal (the evening chart), kept with
     the state; a state saved as the one before plus a deal adds one point to its points."""
     known = cast(list[dict[str, Fraction]], loaded._memo.pop(_POINTS_BEFORE, []))
-    return loaded.kept(
-        _POINTS, lambda: net_after_each_deal(loaded.sheet, known, loaded.settlement)
-    )
+    return loaded.kept(_POINTS, lambda: net_after_each_deal(loaded.sheet, known, loaded.settlement))
 
 
 def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:

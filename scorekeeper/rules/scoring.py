@@ -67,6 +67,7 @@ def _num(value: Fraction) -> Num:
     """A Fraction as an int when it is whole."""
     return value.numerator if value.denominator == 1 else value
 
+
 #: The answers a defender may give, and in Hussar (§9).
 _ANSWERS = (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
 _HUSSAR_ANSWERS = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
@@ -431,8 +432,8 @@ class _Scorer:
         self._dealer: str | None = None
         self._pool_written = False
         self._target = opts.pool_target
-        self._round_deals = None if opts.round_limit is None else opts.round_limit * len(
-            self.players
+        self._round_deals = (
+            None if opts.round_limit is None else opts.round_limit * len(self.players)
         )
         # Amounts that depend only on the contract's level, worked out once per game.
         self._value: dict[int, Num] = dict(VALUE)

@@ -102,6 +102,8 @@ class _KeptDeals:
 _KEPT_DEALS = _KeptDeals()
 
 _BUSY = "the database is busy (another program holds its lock); try again"
+
+
 class _WriterTurn:
     """The turn to write to one database file.
 
@@ -737,8 +739,7 @@ class Store:
                     self._purge_rows(child_table, child_column, target, seen)
                 else:
                     self._conn.execute(
-                        f"UPDATE {child_table} SET {child_column} = NULL"
-                        f" WHERE {child_column} = ?",
+                        f"UPDATE {child_table} SET {child_column} = NULL WHERE {child_column} = ?",
                         [target],
                     )
         self._conn.execute(f"DELETE FROM {table} WHERE {column} = ?", [value])
@@ -774,9 +775,7 @@ class Store:
         dest = Path(dest)
         used = database_file_of(dest, self.path)
         if used is not None:
-            raise BackupOntoItself(
-                f"the backup target {dest} is {used}: choose another file"
-            )
+            raise BackupOntoItself(f"the backup target {dest} is {used}: choose another file")
         partial = dest.with_name(f".{dest.name}.{secrets.token_hex(4)}.partial")
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)

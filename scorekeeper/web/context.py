@@ -85,7 +85,6 @@ def over_limit_message(count: int) -> str:
     )
 
 
-
 def conflict_message() -> str:
     """What the scorer is told when another phone changed the game since the form was read."""
     return str(_("Another phone changed this game in the meantime. Look at it and try again."))

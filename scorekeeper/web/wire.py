@@ -254,4 +254,3 @@ def init_app(app: Flask) -> None:
     app.after_request(_after)
     if Path(app.static_folder or "", "sw.js").is_file():
         app.add_url_rule("/sw.js", "service_worker", service_worker)
-

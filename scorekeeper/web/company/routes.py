@@ -251,9 +251,7 @@ def rules(token: str) -> str | Response | tuple[str, int]:
             )
             flash(_("The house rules are kept: the next evening starts with them."))
             return back(token)
-    page = render_template(
-        "company/rules.html", form=form, company=company, **_options_context()
-    )
+    page = render_template("company/rules.html", form=form, company=company, **_options_context())
     return (page, 422) if request.method == "POST" else page
 
 

@@ -71,8 +71,12 @@ def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
     token = loaded.record.edit_token
     if deal is None:
         return _to_game(token)
-    flash(_("Deal %(number)s is saved: change it here, or go back to the sheet.",
-            number=deal.position + 1))
+    flash(
+        _(
+            "Deal %(number)s is saved: change it here, or go back to the sheet.",
+            number=deal.position + 1,
+        )
+    )
     return redirect(url_for("deals.edit", token=token, deal_id=deal.id))
 
 
@@ -149,9 +153,7 @@ def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script
     base, key = form.base_version.data, form.request_key.data
     try:
         if deal is None:
-            done = writes.add_deal(
-                get_store(), loaded, data, base_version=base, request_key=key
-            )
+            done = writes.add_deal(get_store(), loaded, data, base_version=base, request_key=key)
         else:
             done = writes.change_deal(
                 get_store(), loaded, deal.id, data, base_version=base, request_key=key
@@ -304,7 +306,7 @@ _WRITTEN = {
 
 
 def _flash_written(done: writes.Written, change: bool) -> None:
-    """"Deal N saved" (or changed) on the sheet, with Change and Undo beside it."""
+    """ "Deal N saved" (or changed) on the sheet, with Change and Undo beside it."""
     if change and not done.changed:
         flash(words().said(done.kind, "unchanged", done.number or 0))
     elif done.changed:
