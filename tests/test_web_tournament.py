@@ -471,3 +471,125 @@ def test_the_director_may_type_the_seating_of_tour_one(web: Web, store: Store) -
         ["Anna", "Boris", "Vera"],
         ["Ivan", "Klara", "Lev"],
     ]
+
+
+def test_a_tables_game_names_its_tour_and_leads_to_the_tournament(web: Web, store: Store) -> None:
+    token = new_tournament(web)
+    seat(web, token)
+    table = tables(store, token, 1)[0]
+    line = "Tour 1, table 1 of «December cup»"
+    link = f'href="/tournament/of/{table.game.view_token}"'
+    for url in (f"/g/{table.game.edit_token}", f"/v/{table.game.view_token}"):
+        page = web.get(url)
+        assert line in page.text() and link in page.html
+    assert (
+        "Тур 1, стол 1 турнира «December cup»"
+        in web.get(f"/g/{table.game.edit_token}?lang=ru").text()
+    )
+    web.client.get("/?lang=en")
+    # the link leads to the read-only page, even after that link was replaced (the game's
+    # page is kept with the game's state, which a new tournament link does not change)
+    view = Tournaments(store).get(token).view_token
+    assert web.client.get(f"/tournament/of/{table.game.view_token}").location == f"/tv/{view}"
+    page = web.get(f"/t/{token}")
+    assert web.submit(page, page.form("/links"), button=("which", "view")).status == 302
+    new_view = Tournaments(store).get(token).view_token
+    assert new_view != view
+    assert link in web.get(f"/v/{table.game.view_token}").html
+    assert web.client.get(f"/tournament/of/{table.game.view_token}").location == f"/tv/{new_view}"
+    web.get(f"/tv/{new_view}")
+    # an ordinary game names no tournament; an unknown token leads nowhere
+    game = web.new_game()
+    assert "/tournament/of/" not in web.get(f"/g/{game}").html
+    web.get(f"/tournament/of/{store.get_game(game).view_token}", status=404)
+
+
+def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) -> None:
+    from scorekeeper.games import writes
+
+    token = new_tournament(web)
+    seat(web, token)
+    first, second = tables(store, token, 1)[:2]
+    play(web, store, first.game.edit_token, 1)
+    play(web, store, second.game.edit_token, 1)
+    over = web.get(f"/g/{first.game.edit_token}")
+    finish = over.form("/finish").set(confirm="yes")  # table 1 stops early, by hand
+    assert web.submit(over, finish).status == 302
+    finished = web.get(f"/g/{first.game.edit_token}")
+    reopen = finished.form("/reopen")
+    deal_page, deal_form = web.deal_form(second.game.edit_token)
+    page = web.get(f"/t/{token}")
+    close = page.form("/close")
+    close.set(early="y")
+    assert web.submit(page, close).status == 302
+    before = {t.game.id: (t.game.version, len(t.game.deals)) for t in tables(store, token, 1)}
+
+    # the scorer's link shows the game read-only, saying why
+    page = web.get(f"/g/{first.game.edit_token}")
+    said = "Tour 1 is closed: the game of table 1 counts in the tournament's standings"
+    assert said in page.text()
+    assert not page.has_form("/reopen") and 'id="next-deal"' not in page.html
+    # forms opened before the tour closed are refused, with the reason; nothing is written
+    refused = web.submit(finished, reopen)
+    assert refused.status == 403 and said in refused.text()
+    players = list(second.game.players)
+    active = load(store.get_game(second.game.edit_token)).sheet.next_active
+    web.fill_deal(
+        deal_form,
+        players,
+        "contract",
+        declarer=active[0],
+        contract="6S",
+        answers={active[1]: "pass", active[2]: "pass"},
+    )
+    refused = web.save(deal_page, deal_form)
+    assert refused.status == 403 and "Tour 1 is closed" in refused.text()
+    # the deal form's script gets a refusal it can show (not a page it would send again)
+    script = web.client.post(
+        deal_form.action or deal_page.url,
+        data={**deal_form.data(), "action": ["save"]},
+        headers={"X-Save": "json"},
+    )
+    assert script.status_code == 403
+    assert (
+        script.get_json()["saved"] is False and "Tour 1 is closed" in script.get_json()["refused"]
+    )
+    web.get(f"/g/{second.game.edit_token}/deal/new", status=403)
+    web.get(f"/g/{second.game.edit_token}/delete", status=403)
+    web.get(f"/g/{second.game.edit_token}/links")  # its links can still be replaced
+    after = {t.game.id: (t.game.version, len(t.game.deals)) for t in tables(store, token, 1)}
+    assert after == before
+
+    # the service refuses too (the CLI, a tour closed while a form was open) ...
+    loaded = load(store.get_game(second.game.edit_token))
+    data = loaded.record.deals[0].data
+    version = loaded.record.version
+    for write in (
+        lambda: writes.add_deal(store, loaded, data, base_version=version, request_key="k" * 32),
+        lambda: writes.set_finished(
+            store, loaded, False, base_version=version, request_key="r" * 32
+        ),
+        lambda: writes.undo_last(store, loaded, base_version=version, request_key="u" * 32),
+        lambda: writes.delete_game(store, loaded),
+    ):
+        try:
+            write()
+        except writes.TourClosed as closed:
+            assert (closed.tour, closed.table) == (1, 2)
+        else:
+            raise AssertionError("a table of a closed tour was changed")
+    # ... but a tap sent again after the close (its key already wrote) is answered as before
+    key = store._rows(
+        "SELECT request_key FROM request_keys WHERE game_id = ? AND action = 'add_deal'",
+        [loaded.record.id],
+    )[0]["request_key"]
+    again = writes.add_deal(store, loaded, data, base_version=version - 1, request_key=key)
+    assert not again.changed
+    assert {
+        t.game.id: (t.game.version, len(t.game.deals)) for t in tables(store, token, 1)
+    } == before
+
+    # the director's page shows the standings, no problems
+    director = web.get(f"/t/{token}")
+    assert "cannot be scored" not in director.text() and not director.errors()
+    assert Tournaments(store).get(token).tours_closed == 1

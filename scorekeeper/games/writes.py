@@ -6,7 +6,9 @@ and shows what it returns (a `Written`) or why nothing was written (a `Refused`)
 - `Invalid`: the change does not check (its problems; nothing written);
 - `Conflict`: another phone changed the game since the form was read;
 - `AlreadySaved`: the form's one-time key already wrote something else (Back after Save,
-  then a change): the scorer is told, nothing is written twice.
+  then a change): the scorer is told, nothing is written twice;
+- `TourClosed`: the game is a table of a tournament tour the director has closed: its
+  result counts in the standings, so the game no longer changes (its links still can).
 
 A form older than the game (its version is not the game's) is not checked again: the store
 either knows its one-time key (the same tap sent again: nothing is written, the answer is as
@@ -29,6 +31,7 @@ from scorekeeper.store import (
     VersionConflict,
 )
 from scorekeeper.store.companies import Companies
+from scorekeeper.store.tournaments import Tournaments
 
 from . import (
     Check,
@@ -73,6 +76,14 @@ class AlreadySaved(Refused):
         self.deal_id, self.number, self.new = deal_id, number, new
 
 
+class TourClosed(Refused):
+    """The game is a table of a closed tournament tour: it no longer changes."""
+
+    def __init__(self, tour: int, table: int) -> None:
+        super().__init__("the game is a table of a closed tour")
+        self.tour, self.table = tour, table
+
+
 class NothingToUndo(Refused):
     """Undo on a game without deals."""
 
@@ -112,6 +123,18 @@ def live_deal(loaded: Loaded, deal_id: int) -> DealRecord:
     raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
 
 
+def check_open(store: Store, loaded: Loaded, request_key: str | None = None) -> None:
+    """Raise TourClosed if the game is a table of a closed tournament tour (one indexed
+    look-up). A tap sent again (its one-time key already wrote) passes: the store answers it
+    as the first time and writes nothing."""
+    table = Tournaments(store).of_game(loaded.record.id)
+    if table is None or not table.closed:
+        return
+    if request_key and store.used_key(loaded.record.edit_token, request_key) is not None:
+        return
+    raise TourClosed(table.tour, table.table_no)
+
+
 def _stale(loaded: Loaded, base_version: int) -> bool:
     return base_version != loaded.record.version
 
@@ -123,6 +146,7 @@ def add_deal(
     store: Store, loaded: Loaded, data: dict[str, Any], *, base_version: int, request_key: str
 ) -> Written:
     """Add a deal at the end of the sheet. Raises Invalid, Conflict, AlreadySaved."""
+    check_open(store, loaded, request_key)
     check = None
     if not _stale(loaded, base_version):
         check = check_deal(loaded, data)
@@ -152,6 +176,7 @@ def change_deal(
     request_key: str,
 ) -> Written:
     """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
+    check_open(store, loaded, request_key)
     deal = live_deal(loaded, deal_id)
     number = deal.position + 1
     if deal.data == data and not _stale(loaded, base_version):
@@ -184,6 +209,7 @@ def delete_deal(
 ) -> Written:
     """Take a deal off the sheet (restorable from the history). Raises DealNotFound,
     Invalid (later deals would break), Conflict."""
+    check_open(store, loaded, request_key)
     number, kind = None, kind_of(None)
     if not _stale(loaded, base_version):
         deal = live_deal(loaded, deal_id)
@@ -201,6 +227,7 @@ def delete_deal(
 
 def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: str) -> Written:
     """Take the last deal off the sheet. Raises NothingToUndo, Conflict."""
+    check_open(store, loaded, request_key)
     deal = None
     if not _stale(loaded, base_version):
         if not loaded.record.deals:
@@ -221,6 +248,7 @@ def restore_revision(
 ) -> Written:
     """Put a deal back as one of its revisions had it. Raises RevisionNotFound, Invalid,
     Conflict."""
+    check_open(store, loaded, request_key)
     deal_id = None
     if not _stale(loaded, base_version):
         token = loaded.record.edit_token
@@ -299,6 +327,7 @@ def set_finished(
     store: Store, loaded: Loaded, finished: bool, *, base_version: int, request_key: str
 ) -> Written:
     """Finish the game (keeping its settlement as it stands) or reopen it. Raises Conflict."""
+    check_open(store, loaded, request_key)
     snapshot = finished_report(loaded) if finished else None
     record = _versioned(
         lambda: store.set_finished(
@@ -317,6 +346,7 @@ def play_on(
 ) -> Written:
     """Raise the pool of a game whose end rule was met, and reopen it: refused (PoolRefused)
     if the pool is not larger or the log would still end the game. Raises Conflict."""
+    check_open(store, loaded, request_key)
     current = loaded.game.options.pool_target
     if target == current and not loaded.record.finished:
         return Written(loaded, changed=False)  # sent again: already done
@@ -343,6 +373,7 @@ def replace_link(store: Store, loaded: Loaded, which: Literal["edit", "view"]) -
 
 def delete_game(store: Store, loaded: Loaded) -> str:
     """Take the game off (restorable by its edit link for a while); when it was deleted."""
+    check_open(store, loaded)
     return store.delete_game(loaded.record.edit_token)
 
 

@@ -37,6 +37,18 @@ class TableRecord:
 
 
 @dataclass(frozen=True)
+class TableOf:
+    """The tournament a game is a table of, as the game's pages name it."""
+
+    name: str
+    view_token: str
+    tour: int
+    table_no: int
+    closed: bool
+    """Its tour is closed: the game may no longer change."""
+
+
+@dataclass(frozen=True)
 class NewTable:
     """A table about to be seated: its game's name, players clockwise and first dealer."""
 
@@ -119,17 +131,36 @@ class Tournaments:
             records = [self._record(row, access, tables=False) for row, access in found.values()]
         return sorted(records, key=lambda t: (t.created_at, t.id), reverse=True)
 
-    def of_game(self, game_id: int) -> tuple[str, str, int, int] | None:
-        """The name, view token, tour and table of the tournament a game is a table of."""
+    def of_game(self, game_id: int) -> TableOf | None:
+        """The tournament a game is a table of (one indexed look-up), or None."""
         rows = self.store._rows(
-            "SELECT t.name, t.view_token, l.tour, l.table_no FROM tournament_tables AS l"
-            " JOIN tournaments AS t ON t.id = l.tournament_id WHERE l.game_id = ?",
+            "SELECT t.name, t.view_token, l.tour, l.table_no, l.tour <= t.tours_closed AS closed"
+            " FROM tournament_tables AS l JOIN tournaments AS t ON t.id = l.tournament_id"
+            " WHERE l.game_id = ?",
             [game_id],
         )
         if not rows:
             return None
         r = rows[0]
-        return str(r["name"]), str(r["view_token"]), int(r["tour"]), int(r["table_no"])
+        return TableOf(
+            str(r["name"]),
+            str(r["view_token"]),
+            int(r["tour"]),
+            int(r["table_no"]),
+            bool(r["closed"]),
+        )
+
+    def view_token_of_game(self, game_view_token: str) -> str | None:
+        """The read-only token of the tournament whose table is the game of this read-only
+        token, or None (a game's link leads to its tournament as the tournament is now)."""
+        rows = self.store._rows(
+            "SELECT t.view_token FROM games AS g"
+            " JOIN tournament_tables AS l ON l.game_id = g.id"
+            " JOIN tournaments AS t ON t.id = l.tournament_id"
+            " WHERE g.view_token = ? AND g.deleted_at IS NULL",
+            [game_view_token],
+        )
+        return str(rows[0]["view_token"]) if rows else None
 
     # -- writing ------------------------------------------------------------------------
 

@@ -7,23 +7,27 @@ No Flask here: the web pages parse a form, call one function, and draw what it r
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
 from scorekeeper import gamefile
+from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.rules import resolve_options
 from scorekeeper.rules.tournament import TournamentError, draw_seating, draw_seats, table_sizes
 from scorekeeper.store import GameRecord, Store, VersionConflict
-from scorekeeper.store.tournaments import NewTable, TableRecord, TournamentRecord, Tournaments
+from scorekeeper.store.tournaments import (
+    NewTable,
+    TableOf,
+    TableRecord,
+    TournamentRecord,
+    Tournaments,
+)
 from scorekeeper.tournament import file as tfile
 
 FORMAT = "scorekeeper-tournament/1"
@@ -54,6 +58,17 @@ class ServiceError(Exception):
 def tournaments(store: Store) -> Tournaments:
     """The tournament store of this Store."""
     return Tournaments(store)
+
+
+def table_of(store: Store, game_id: int) -> TableOf | None:
+    """The tournament a game is a table of (its name, read-only token, tour and table, and
+    whether that tour is closed), or None for an ordinary game: one indexed look-up."""
+    return tournaments(store).of_game(game_id)
+
+
+def tournament_of_game(store: Store, game_view_token: str) -> str | None:
+    """The read-only token of the tournament of the game with this read-only token."""
+    return tournaments(store).view_token_of_game(game_view_token)
 
 
 def table_data(game: GameRecord) -> dict[str, Any]:
@@ -444,46 +459,25 @@ def import_file(store: Store, data: Any) -> TournamentRecord:
 
 # -- the standings as a spreadsheet ---------------------------------------------------------
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(text: str) -> str:
-    """A cell a spreadsheet shows as text: one starting like a formula gets a quote first."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
-def decimal_text(value: str | Fraction, comma: bool) -> str:
-    """An exact number as a spreadsheet reads it (as the company CSV writes them): whole, or
-    rounded to hundredths (the exact values stay in the tournament file); a decimal comma
-    for ru and uk."""
-    number = Fraction(value)
-    if number.denominator == 1:
-        return str(number.numerator)
-    exact = Decimal(number.numerator) / Decimal(number.denominator)
-    text = f"{exact.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):f}"
-    return text.replace(".", ",") if comma else text
-
 
 def standings_csv(view: Overview, locale: str, header: Sequence[str]) -> bytes:
-    """The standings as CSV: for ru and uk `;` between cells, a decimal comma and a byte
-    order mark (as their spreadsheets expect); for en `,` and `.`."""
-    comma = locale in ("ru", "uk")
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n")
-    writer.writerow([_cell(h) for h in header])
-    for row in view.standings:
-        writer.writerow(
-            [
-                str(row["place"]),
-                _cell(str(row["player"])),
-                decimal_text(row["points"], comma),
-                decimal_text(row["whists"], comma),
-                str(row["tours"]),
-                str(row["table_wins"]),
-            ]
-        )
-    text = out.getvalue()
-    return (("\ufeff" + text) if comma else text).encode("utf-8")
+    """The standings as CSV, by the spreadsheet rules of the company CSV (csvout): for ru
+    and uk `;` between cells, a decimal comma and a byte order mark; for en `,` and `.`;
+    numbers rounded to hundredths (the exact values stay in the tournament file); no text
+    cell runs as a formula."""
+    rows: list[Sequence[object]] = [list(header)]
+    rows.extend(
+        [
+            int(row["place"]),
+            str(row["player"]),
+            Fraction(str(row["points"])),
+            Fraction(str(row["whists"])),
+            int(row["tours"]),
+            int(row["table_wins"]),
+        ]
+        for row in view.standings
+    )
+    return csv_bytes(rows, locale)
 
 
 def pdf(html: str, base_url: str) -> bytes:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, flash, g, make_response, redirect, request, url_for
+from flask import Flask, abort, flash, g, jsonify, make_response, redirect, request, url_for
 from flask_babel import _
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
-from scorekeeper.games.writes import Conflict
+from scorekeeper.games.writes import Conflict, TourClosed
 from scorekeeper.store import GameNotFound, GameRecord
+from scorekeeper.tournament.service import table_of
 
 from . import recent
 from .storage import get_store
@@ -41,6 +42,10 @@ def open_game(mode: str, token: str) -> Loaded:
         # Stored before the deal limit: shown as its followers see it, with the reason.
         record = dataclasses.replace(record, access="view", edit_token="")
         flash(over_limit_message(len(record.deals)))
+    elif mode == "g" and (closed := _closed_tour(record)) is not None:
+        # A table of a closed tour: its result counts in the standings, it no longer changes.
+        record = dataclasses.replace(record, access="view", edit_token="")
+        flash(tour_closed_message(*closed))
     loaded = load(record)
     g.loaded = loaded
     recent.remember(token)
@@ -54,10 +59,10 @@ def edit_game(token: str) -> Loaded:
         abort(403)
     # Its links can still be replaced and the game deleted; its deals and rules cannot change.
     if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
-        from .storage import error_page
-
-        page, status = error_page(403, _("Read-only game"), over_limit_message(len(record.deals)))
-        abort(make_response(page, status))
+        abort(_read_only(over_limit_message(len(record.deals))))
+    closed = _closed_tour(record)
+    if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES:
+        abort(_read_only(tour_closed_message(*closed)))
     loaded = load(record)
     g.loaded = loaded
     return loaded
@@ -71,6 +76,51 @@ def remember_loaded(loaded: Loaded) -> None:
 _LINK_PAGES = frozenset(
     {"games.links", "games.replace_link", "games.delete_game", "games.restore_game"}
 )
+
+
+_CLOSED_LINK_PAGES = frozenset({"games.links", "games.replace_link"})
+"""What a table of a closed tour still allows: its links (deleting it would take a table
+out of the tournament)."""
+
+
+def _closed_tour(record: GameRecord) -> tuple[int, int] | None:
+    """(tour, table) when the game is a table of a closed tournament tour, else None."""
+    table = table_of(get_store(), record.id)
+    return (table.tour, table.table_no) if table is not None and table.closed else None
+
+
+def tour_closed_message(tour: int, table: int) -> str:
+    """Why a table of a closed tour is read-only."""
+    return str(
+        _(
+            "Tour %(tour)s is closed: the game of table %(table)s counts in the tournament's "
+            "standings as it is and can no longer be changed.",
+            tour=tour,
+            table=table,
+        )
+    )
+
+
+def _read_only(message: str) -> Response:
+    """The answer to a write to a read-only game (403): a page saying why, or for the deal
+    form's script (which keeps a deal it could not send) a refusal it shows and drops."""
+    if request.headers.get("X-Save") == "json":
+        refusal = {"saved": False, "refused": message, "ok": False, "top": [], "errors": {}}
+        return make_response(jsonify(refusal | {"later": [], "entries": [], "checked": ""}), 403)
+    from .storage import error_page
+
+    page, status = error_page(403, _("Read-only game"), message)
+    return make_response(page, status)
+
+
+def _tour_closed(error: TourClosed) -> Response:
+    """A write to a table of a closed tour (the tour closed while the form was open):
+    nothing was written; said, and back to the game."""
+    if request.headers.get("X-Save") == "json":
+        return _read_only(tour_closed_message(error.tour, error.table))
+    flash(tour_closed_message(error.tour, error.table))
+    token = (request.view_args or {}).get("token", "")
+    return redirect(url_for("games.show", mode="g", token=token))
 
 
 def over_limit_message(count: int) -> str:
@@ -139,4 +189,5 @@ def init_app(app: Flask) -> None:
     """Register the token converter and the one answer to a write conflict."""
     app.url_map.converters["tok"] = TokenConverter
     app.register_error_handler(Conflict, _conflict)
+    app.register_error_handler(TourClosed, _tour_closed)
     app.after_request(recent.send_drops)

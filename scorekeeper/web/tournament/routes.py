@@ -28,7 +28,7 @@ from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
 from scorekeeper.rules import resolve_options
 from scorekeeper.store import StoreError, VersionConflict
-from scorekeeper.store.tournaments import TournamentRecord
+from scorekeeper.store.tournaments import TableOf, TournamentRecord
 from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 from scorekeeper.tournament.service import ServiceError
@@ -456,6 +456,22 @@ def import_tournament() -> str | Response | tuple[str, int]:
 
 
 # -- hooks for the other pages --------------------------------------------------------------
+
+
+@bp.route("/tournament/of/<tok:token>")
+def of_game(token: str) -> Response:
+    """From a table's game (by its read-only token) to its tournament's read-only page, as
+    the tournament's links are now (the game page's link is kept with the game's state)."""
+    found = service.tournament_of_game(get_store(), token)
+    if found is None:
+        abort(404)
+    return redirect(url_for("tournament.show", mode="tv", token=found))
+
+
+@bp.app_template_global()
+def tournament_table(game_id: int) -> TableOf | None:
+    """The tournament a game is a table of (its tour, table and name), or None."""
+    return service.table_of(get_store(), game_id)
 
 
 @bp.app_template_global()
