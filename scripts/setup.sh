@@ -34,7 +34,7 @@ else
   .venv/bin/pip install -q -c constraints.txt -e .
 fi
 if [ $want_test = 1 ] && [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
-  npm install --silent --prefix .cache/axe axe-core@4 --no-audit --no-fund >/dev/null
+  npm install --silent --prefix .cache/axe axe-core@4.14.1 --no-audit --no-fund >/dev/null
 fi
 if ls scorekeeper/translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then
   .venv/bin/pybabel compile -d scorekeeper/translations >/dev/null
