@@ -105,8 +105,11 @@ class _Help(argparse.HelpFormatter):
             try:
                 width = int(os.environ["COLUMNS"]) - 2
             except (KeyError, ValueError):
+                stdout = sys.__stdout__  # None when Python runs without a console
                 try:
-                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns - 2
+                    if stdout is None:
+                        raise OSError("no terminal")
+                    width = os.get_terminal_size(stdout.fileno()).columns - 2
                 except (AttributeError, ValueError, OSError):
                     width = 80 - 2
         super().__init__(prog, indent_increment, max_help_position, width)

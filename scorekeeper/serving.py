@@ -375,10 +375,10 @@ class Waitress:
     """
 
     def __init__(self, app: AccessLog, sock: socket.socket, threads: int) -> None:
-        import waitress
+        from waitress.server import BaseWSGIServer, create_server
 
         self.app = app
-        self.server = waitress.create_server(
+        server = create_server(
             app,
             sockets=[sock],
             threads=threads,
@@ -391,6 +391,9 @@ class Waitress:
             # under every server: waitress passes them on instead of dropping them itself.
             clear_untrusted_proxy_headers=False,
         )
+        # Given one socket, waitress answers with that socket's server, not a MultiSocketServer.
+        assert isinstance(server, BaseWSGIServer)
+        self.server = server
         self._stopping = threading.Event()
         self._drained = threading.Event()
 
@@ -429,12 +432,13 @@ class Gunicorn:
         settings["bind"] = [f"fd://{sock.fileno()}"]
         self.sock = sock
 
-        class Application(BaseApplication):  # type: ignore[misc]
+        class Application(BaseApplication):
             def load_config(self) -> None:
                 for name, value in settings.items():
                     self.cfg.set(name, value)
 
-            def load(self) -> WSGIApp:
+            # The stubs ask for an app taking any MutableMapping environ; servers pass a dict.
+            def load(self) -> WSGIApp:  # type: ignore[override]
                 return app
 
         self.application = Application()

@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 .venv/bin/ruff check scorekeeper tests bench
 .venv/bin/ruff format --check scorekeeper tests bench
-.venv/bin/mypy scorekeeper/rules scorekeeper/games scorekeeper/kept.py scorekeeper/gamefile.py scorekeeper/report.py scorekeeper/company scorekeeper/tournament/file.py scorekeeper/tournament/text.py scorekeeper/tournament/sample.py scorekeeper/confirmations.py
+.venv/bin/mypy scorekeeper
 exec .venv/bin/pytest "$@"

@@ -161,7 +161,7 @@ def _key(root: ET.Element, n: int, name: str, values: Sequence[Number], words: W
     }
     _dash(attrs, n)
     ET.SubElement(key, "line", attrs)
-    last = values[-1] if values else 0
+    last: Number = values[-1] if values else Fraction(0)
     text = ET.SubElement(
         key, "text", {"x": _f(kx + 27), "y": _f(ky + 10), "fill": INK, "class": "chart-axis"}
     )

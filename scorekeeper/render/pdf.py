@@ -384,7 +384,7 @@ def sheet_pdf(
 
     Raises TooLongForPdf for a game of more deals than a game may hold now (one stored
     before the limit): its drawing would take minutes (docs/limits.md)."""
-    from weasyprint import HTML  # type: ignore[import-untyped]
+    from weasyprint import HTML
 
     from scorekeeper import gamefile
 

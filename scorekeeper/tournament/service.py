@@ -482,7 +482,7 @@ def standings_csv(view: Overview, locale: str, header: Sequence[str]) -> bytes:
 
 def pdf(html: str, base_url: str) -> bytes:
     """A page laid out as PDF (WeasyPrint, imported only when a PDF is made)."""
-    from weasyprint import HTML  # type: ignore[import-untyped]
+    from weasyprint import HTML
 
     made = HTML(string=html, base_url=base_url).write_pdf()
     assert made is not None

@@ -6,7 +6,7 @@ import functools
 from typing import Any
 from urllib.parse import urlencode
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
 from wtforms.i18n import messages_path
@@ -97,7 +97,7 @@ def _remember_choice() -> None:
 
 
 @functools.lru_cache(maxsize=len(LANGUAGES))
-def _wtforms_translations(locale: str) -> Translations:
+def _wtforms_translations(locale: str) -> NullTranslations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
 
 

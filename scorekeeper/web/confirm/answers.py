@@ -20,7 +20,7 @@ def seen(token: str) -> int:
 
 def answers_of(loaded: Loaded) -> confirmations.TableAnswers:
     """What the table said about this game's deals (once per request)."""
-    kept = g.get("confirm_answers")
+    kept: tuple[Loaded, confirmations.TableAnswers] | None = g.get("confirm_answers")
     if kept is None or kept[0] is not loaded:
         if loaded.editable and not seen(loaded.token):
             table = confirmations.unused(loaded.record)  # the scorer's page: nothing to show

@@ -21,7 +21,7 @@ from scorekeeper.kept import Kept
 from scorekeeper.store import DealRecord
 
 from ..i18n import get_locale
-from .forms import DealForm, Reading, Seat
+from .forms import DealBase, Reading, Seat
 
 #: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
 #: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:
@@ -58,7 +58,7 @@ def table_json(loaded: Loaded, seat: Seat) -> Markup:
 
 
 def fields(
-    loaded: Loaded, form: DealForm, seat: Seat, deal: DealRecord | None, reading: Reading | None
+    loaded: Loaded, form: DealBase, seat: Seat, deal: DealRecord | None, reading: Reading | None
 ) -> Markup:
     """The form's fields (templates/_deal_fields.html), kept when the form is blank."""
 

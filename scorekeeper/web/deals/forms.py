@@ -62,7 +62,9 @@ def seat_for(sheet: Sheet, position: int | None) -> Table:
     return table(sheet, position)
 
 
-class _DealBase(WriteForm):
+class DealBase(WriteForm):
+    """The fields every deal form has; the answer and correction rows are added per kind."""
+
     kind = RadioField(_l("What was played"), validate_choice=False)
     declarer = RadioField(_l("Declarer"), validate_choice=False)
     offender = RadioField(_l("Who is fined"), validate_choice=False)
@@ -78,7 +80,7 @@ class _DealBase(WriteForm):
         fields = self._fields
         for name, field_choices in _choices_at(seat).items():
             if name in fields:
-                fields[name].choices = field_choices  # type: ignore[attr-defined]
+                fields[name].choices = field_choices
         if not self.kind.data:
             self.kind.data = "contract"
 
@@ -212,7 +214,7 @@ def contract_label(level: int, suit: Suit) -> str:
     return words().contract(Contract(level, suit))
 
 
-def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type[_DealBase]:
+def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type[DealBase]:
     attrs: dict[str, Any] = {}
     for i in range(SEATS if play else 0):
         attrs[f"answer_{i}"] = RadioField(validate_choice=False)
@@ -224,7 +226,7 @@ def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type
         attrs[f"corr_amount_{j}"] = StringField(
             _l("Amount"), validators=[Length(max=20, message=_l("At most 20 characters"))]
         )
-    return type(name, (_DealBase,), attrs)
+    return type(name, (DealBase,), attrs)
 
 
 DealForm = _deal_form_class("DealForm")
@@ -233,7 +235,7 @@ _PlayForm = _deal_form_class("PlayForm", rows=False)
 _CorrectionForm = _deal_form_class("CorrectionForm", play=False)
 
 
-def sent_form(kind: str | None, version: int) -> _DealBase:
+def sent_form(kind: str | None, version: int) -> DealBase:
     """The form of a deal the page's script sends (a preview, a Save), read with only the
     fields its kind has: binding the forty fields of every kind took a fifth of the server's
     time per deal."""
@@ -270,7 +272,7 @@ class Reading:
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def read(form: _DealBase, seat: Seat) -> Reading:
+def read(form: DealBase, seat: Seat) -> Reading:
     """The deal the form describes, in game-file notation; errors for what is missing."""
     kind = form.kind.data
     reading = Reading(None)
@@ -300,7 +302,7 @@ def read(form: _DealBase, seat: Seat) -> Reading:
     return _read_contract(form, seat, declarer, reading)
 
 
-def _read_tricks(form: _DealBase, seat: Seat, reading: Reading) -> dict[str, int]:
+def _read_tricks(form: DealBase, seat: Seat, reading: Reading) -> dict[str, int]:
     """The tricks given for the deal's players (none given: not in the result)."""
     out: dict[str, int] = {}
     for name in seat.active:
@@ -315,7 +317,7 @@ def _read_tricks(form: _DealBase, seat: Seat, reading: Reading) -> dict[str, int
     return out
 
 
-def _read_contract(form: _DealBase, seat: Seat, declarer: str, reading: Reading) -> Reading:
+def _read_contract(form: DealBase, seat: Seat, declarer: str, reading: Reading) -> Reading:
     """A played contract: its level and suit, the defenders' answers, and the tricks once
     somebody whists."""
     try:
@@ -341,7 +343,7 @@ def _read_contract(form: _DealBase, seat: Seat, declarer: str, reading: Reading)
     return reading
 
 
-def _read_penalty(form: _DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
+def _read_penalty(form: DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
     """A fine (§4.7): who is fined and the contract of the deal it happened in."""
     offender = _player(form.offender.data, players)
     if offender is None:
@@ -356,7 +358,7 @@ def _read_penalty(form: _DealBase, players: tuple[str, ...], reading: Reading) -
     return reading
 
 
-def _read_correction(form: _DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
+def _read_correction(form: DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
     reason = normalize((form.reason.data or "").strip().replace("\r\n", "\n"))
     if not reason:
         reading.add("reason", str(_l("Say why the correction is made")))
