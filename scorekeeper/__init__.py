@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 
+from scorekeeper.version import __version__
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__version__ = "0.1.0"
+__all__ = ["__version__", "create_app"]
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Any:

@@ -10,10 +10,10 @@ import os
 import sys
 from collections.abc import Callable
 
-from scorekeeper import __version__
 from scorekeeper.rules import InvalidGame, score
 from scorekeeper.rules.deals import OFF_TABLE_KINDS
 from scorekeeper.rules.problems import N_
+from scorekeeper.version import __version__
 from scorekeeper.wording import ENGLISH, Words, locale_from_environment, words_for
 
 #: Names only the type checker reads: `score` imports neither typing nor pathlib (issue 15).
@@ -455,7 +455,7 @@ def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from scorekeeper import serving
+    from scorekeeper import serverlog, serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
     if args.workers < 1:
@@ -466,7 +466,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if args.workers > 1 and os.name == "nt":
         return _fail(_t(N_("--workers needs Linux or macOS; on Windows serve runs one process")))
-    serving.configure_logging()
+    serverlog.configure_logging()
     app = serving.web_app(args.db, https=args.https)
     if args.prefix is not None:
         app.config["PREFIX"] = args.prefix

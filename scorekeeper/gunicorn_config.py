@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from scorekeeper.serving import GRACE_SECONDS, LOGGING
+from scorekeeper.serverlog import GRACE_SECONDS, LOGGING
 
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8

@@ -8,7 +8,8 @@ log goes to stderr with every token masked, as under `scorekeeper serve`.
 
 import logging
 
-from scorekeeper.serving import AccessLog, configure_logging
+from scorekeeper.serverlog import configure_logging
+from scorekeeper.serving import AccessLog
 from scorekeeper.web import create_app
 
 if not logging.getLogger().handlers:

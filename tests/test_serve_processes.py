@@ -26,7 +26,7 @@ import brotli
 import pytest
 
 from scorekeeper import __version__
-from scorekeeper.serving import MaskedFormatter, mask
+from scorekeeper.serverlog import MaskedFormatter, mask
 
 from .harness import ROOT
 from .test_safety_server import (

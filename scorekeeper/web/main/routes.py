@@ -18,10 +18,11 @@ from flask import (
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import __version__, gamefile
+from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, writes
 from scorekeeper.rules import CONVENTIONS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
+from scorekeeper.version import __version__
 
 from .. import recent
 from ..context import edit_game

@@ -1,0 +1,72 @@
+"""Where the servers' lines go: stderr, one line per request in Combined Log Format on
+`scorekeeper.access`, every line (error lines and tracebacks too) with the secret part of
+game, company and tournament links replaced by `***`; and how long a stopping server waits
+for the requests in flight. Shared by `scorekeeper serve` (serving.py) and gunicorn's
+settings (gunicorn_config.py), which import it and nothing of each other."""
+
+from __future__ import annotations
+
+import logging
+import logging.config
+import re
+from typing import Any
+
+#: The secret part of a link: /g/ and /v/ (a game), /c/ and /cv/ (a company), /t/ and /tv/ (a
+#: tournament), wherever it shows in a line (a path, a Referer, an error message).
+_TOKEN = re.compile(r"/(g|v|c|cv|t|tv)/[^/\s?#\"'<>\\]+")
+
+
+def mask(text: str) -> str:
+    """The text as the log shows it: every link's secret token replaced by ***."""
+    return _TOKEN.sub(r"/\1/***", text)
+
+
+class MaskedFormatter(logging.Formatter):
+    """A log formatter that masks secret tokens in the whole line, traceback included."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask(super().format(record))
+
+
+SERVER_FORMAT = "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"
+
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "access": {"()": MaskedFormatter, "format": "%(message)s"},
+        "server": {"()": MaskedFormatter, "format": SERVER_FORMAT},
+    },
+    "handlers": {
+        "access": {
+            "class": "logging.StreamHandler",
+            "formatter": "access",
+            "stream": "ext://sys.stderr",
+        },
+        "server": {
+            "class": "logging.StreamHandler",
+            "formatter": "server",
+            "stream": "ext://sys.stderr",
+        },
+    },
+    "root": {"level": "INFO", "handlers": ["server"]},
+    "loggers": {
+        "scorekeeper.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
+        # gunicorn's own loggers go to the root's masked handler (its access log is off:
+        # scorekeeper.access writes one line per request whatever the server).
+        "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+        "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+        "hypercorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+        "hypercorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+    },
+}
+"""Where every server's lines go: stderr, masked (logging.config.dictConfig)."""
+
+
+def configure_logging() -> None:
+    """Send the access log and every other line to stderr, with tokens masked."""
+    logging.config.dictConfig(LOGGING)
+
+
+GRACE_SECONDS = 30
+"""How long a stopping server waits for the requests in flight to be answered."""
