@@ -133,7 +133,7 @@ def ascii_date(field: Field) -> None:
     """A date written with digits other than 0-9 ("2026-11-2٩", "2026-11-2²") is refused
     as any unreadable date: Python's strptime would read them as digits."""
     if any(not str(raw).isascii() for raw in field.raw_data or ()):
-        raise ValidationError(field.gettext("Not a valid date value."))
+        raise ValidationError(_l("Write the date in the digits 0-9, e.g. 2026-11-20"))
 
 
 FIRST_DAY = datetime.date(1900, 1, 1)
