@@ -28,8 +28,9 @@ def test_a_game_in_another_currency_is_not_attached_and_says_why(web: Web, store
     game = web.new_game(["Anna", "Boris", "Vera"], currency="грн")
     web.get("/?lang=ru")
     page = web.get(f"/c/{token}")
-    said = web.submit(page, page.form("/attach").set(link=game), follow=True).text()
-    assert "Деньги этой игры — в грн, а компании — в ₽" in said
+    said = web.submit(page, page.form("/attach").set(link=game))
+    assert said.status == 422
+    assert "Деньги этой игры — в грн, а компании — в ₽" in " ".join(said.errors())
     assert Companies(store).get(token).games == []
     same = web.new_game(["Anna", "Boris", "Vera"], currency="₽")
     page = web.get(f"/c/{token}")

@@ -127,9 +127,11 @@ def load(record: GameRecord) -> Loaded:
     kept = _KEPT.get(_key(record))
     if kept is not None:
         return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
-    # A game stored before the deal limit (or by an older version) may hold more deals than
-    # a game may now: it still opens, read-only (over_limit), up to what a file may hold.
-    game = gamefile.load(file_data(record), check=False, max_deals=gamefile.FORMAT_MAX_DEALS)
+    # A game stored before the deal limit (or by an older version, or edited by hand) may
+    # hold more deals than a game may now, even more than a file may: it still opens,
+    # read-only (over_limit), with every deal it holds.
+    most = max(gamefile.FORMAT_MAX_DEALS, len(record.deals))
+    game = gamefile.load(file_data(record), check=False, max_deals=most)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)

@@ -123,9 +123,17 @@ class AttachForm(FlaskForm):
 
 def evening_date_problem(field: Field) -> None:
     """An evening's date is a real day, not far in the future (a typo in the year)."""
+    ascii_date(field)
     day = field.data
     if day is not None and not (FIRST_DAY <= day <= datetime.date.today() + ONE_DAY):
         raise ValidationError(_l("Give the day the evening was played."))
+
+
+def ascii_date(field: Field) -> None:
+    """A date written with digits other than 0-9 ("2026-11-2٩", "2026-11-2²") is refused
+    as any unreadable date: Python's strptime would read them as digits."""
+    if any(not str(raw).isascii() for raw in field.raw_data or ()):
+        raise ValidationError(_l("Write the date in the digits 0-9, e.g. 2026-11-20"))
 
 
 FIRST_DAY = datetime.date(1900, 1, 1)
@@ -152,6 +160,9 @@ class PaymentForm(WriteForm):
     amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
     paid_on = DateField(_l("Date"), validators=[InputRequired()])
     game = HiddenField(validators=[Optional(), Length(max=20)])
+
+    def validate_paid_on(self, field: Field) -> None:
+        ascii_date(field)
 
     def money(self) -> Decimal | None:
         """The amount as exact money, or None (and an error next to the field)."""

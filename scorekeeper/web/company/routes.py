@@ -6,6 +6,7 @@ import datetime
 import io
 import random
 import re
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -148,12 +149,23 @@ def new() -> str | Response | tuple[str, int]:
 def show(mode: str, token: str) -> str | Response:
     company = open_company(mode, token)
     period = request.args.get("period", "all")
-    if period not in PERIODS:
-        period = "all"
+    return _page(company, period if period in PERIODS else "all")
+
+
+def _page(company: CompanyRecord, period: str = "all", **refused: object) -> str:
+    """The company's page; after a refused form (`refused`: that form with what was typed
+    and its errors, e.g. payment_form=...) the form is shown again with its errors."""
     view = overview(company, period, datetime.date.today())
     editable = company.access == "edit"
     last = company.games[-1].players.values() if company.games else ()
     picked = set(last) or {p.id for p in company.roster[:3]}
+    forms: dict[str, object] = {
+        "payment_form": _payment_form(company, formdata=None),
+        "player_form": PlayerForm(formdata=None),
+        "attach_form": AttachForm(formdata=None),
+        "rename_form": None,  # with the renamed player's id as rename_id
+        "rename_id": None,
+    }
     return render_template(
         "company/show.html",
         company=company,
@@ -167,12 +179,16 @@ def show(mode: str, token: str) -> str | Response:
         ),
         currency=company.options.get("currency", ""),
         pay_forms=_pay_forms(company, view),
-        payment_form=_payment_form(company),
         delete_form=DeletePaymentForm(version=0),
-        player_form=PlayerForm(),
-        attach_form=AttachForm(),
         view_url=url_for("company.show", mode="cv", token=company.view_token, _external=True),
+        **(forms | refused),
     )
+
+
+def _refused(company: CompanyRecord, **refused: object) -> tuple[str, int]:
+    """A refused company form (422): the page again, the form with what was typed and its
+    errors next to the fields; nothing was written."""
+    return _page(company, **refused), 422
 
 
 def _played(view: Overview) -> dict[str, str]:
@@ -181,8 +197,8 @@ def _played(view: Overview) -> dict[str, str]:
     return {pid: name for pid, name in view.names.items() if pid in played}
 
 
-def _payment_form(company: CompanyRecord) -> PaymentForm:
-    form = PaymentForm(version=0)
+def _payment_form(company: CompanyRecord, **kwargs: Any) -> PaymentForm:
+    form = PaymentForm(version=0, **kwargs)
     form.payer.choices = choices((str(p.id), p.name) for p in company.roster)
     form.payee.choices = choices((str(p.id), p.name) for p in company.roster)
     if form.paid_on.data is None:
@@ -256,22 +272,21 @@ def rules(token: str) -> str | Response | tuple[str, int]:
 
 
 @bp.route("/c/<tok:token>/players", methods=["POST"])
-def add_player(token: str) -> Response:
+def add_player(token: str) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = PlayerForm()
     if form.validate_on_submit():
         try:
             company_writes.add_player(get_store(), company, clean_name(form.name.data))
         except company_writes.NameTaken as taken:
-            flash(_("%(name)s is already a player of the company.", name=taken.name))
-    else:
-        for error in form.name.errors:
-            flash(str(error))
-    return back(token, "#roster")
+            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+        else:
+            return back(token, "#roster")
+    return _refused(company, player_form=form)
 
 
 @bp.route("/c/<tok:token>/players/<int:player_id>", methods=["POST"])
-def rename_player(token: str, player_id: int) -> Response:
+def rename_player(token: str, player_id: int) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = PlayerForm()
     company.player(player_id)  # 404 for a player not on the roster
@@ -280,11 +295,10 @@ def rename_player(token: str, player_id: int) -> Response:
         try:
             company_writes.rename_player(get_store(), company, player_id, name)
         except company_writes.NameTaken as taken:
-            flash(_("%(name)s is already a player of the company.", name=taken.name))
-    else:
-        for error in form.name.errors:
-            flash(str(error))
-    return back(token, "#roster")
+            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+        else:
+            return back(token, "#roster")
+    return _refused(company, rename_form=form, rename_id=player_id)
 
 
 # -- evenings ------------------------------------------------------------------------------
@@ -371,30 +385,30 @@ def _start(
 
 
 @bp.route("/c/<tok:token>/attach", methods=["POST"])
-def attach(token: str) -> Response:
+def attach(token: str) -> Response | tuple[str, int]:
     """Attach a game by its edit link; its names join the roster players of the same name,
     or become new players."""
     company = edit_company(token)
     form = AttachForm()
+
+    def refuse(message: str) -> tuple[str, int]:
+        form.link.errors = [*form.link.errors, message]
+        return _refused(company, attach_form=form)
+
     if not form.validate_on_submit():
-        for error in [*form.link.errors, *form.played_on.errors]:
-            flash(str(error))
-        return back(token, "#attach")
+        return _refused(company, attach_form=form)
     match = _LINK_TOKEN.search((form.link.data or "").strip())
     try:
         if match is None:
             raise GameNotFound("no game has this link")
         game = get_store().get_game(match.group(1))
     except GameNotFound:
-        flash(_("No game has this link."))
-        return back(token, "#attach")
+        return refuse(_("No game has this link."))
     if game.access != "edit":
-        flash(_("This is the game's read-only link: paste its edit link."))
-        return back(token, "#attach")
+        return refuse(_("This is the game's read-only link: paste its edit link."))
     other = currency_problem(company.options, game.options)
     if other is not None:
-        flash(_(OTHER_CURRENCY, **other))
-        return back(token, "#attach")
+        return refuse(_(OTHER_CURRENCY, **other))
     by_name = {name_key(p.name): p.id for p in company.roster}
     mapping: dict[str, int | str] = {
         name: by_name.get(name_key(name), name) for name in game.players
@@ -403,8 +417,7 @@ def attach(token: str) -> Response:
     try:
         company_writes.attach_game(get_store(), company, game, mapping, played_on=day)
     except StoreError:
-        flash(_("This game already belongs to another company."))
-        return back(token, "#attach")
+        return refuse(_("This game already belongs to another company."))
     recent.remember(game.edit_token)
     flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
     return back(token)
@@ -414,7 +427,7 @@ def attach(token: str) -> Response:
 
 
 @bp.route("/c/<tok:token>/pay", methods=["POST"])
-def pay(token: str) -> Response:
+def pay(token: str) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = _payment_form(company)
     amount = form.money() if form.validate_on_submit() else None
@@ -427,11 +440,8 @@ def pay(token: str) -> Response:
     game_id = whole_text(game_text) if game_text else None
     if game_text and game_id not in {g.game.id for g in company.games}:
         form.game.errors = [*form.game.errors, _("The payment names no evening of the company")]
-    errors = [str(e) for f in form for e in f.errors]
-    if amount is None or errors:
-        for error in errors or [_("The payment was not recorded.")]:
-            flash(error)
-        return back(token, "#balance")
+    if amount is None or any(f.errors for f in form):
+        return _refused(company, payment_form=form)
     assert form.paid_on.data is not None
     company_writes.add_payment(
         get_store(),
