@@ -188,7 +188,7 @@ def _page(company: CompanyRecord, period: str = "all", **refused: object) -> str
 def _refused(company: CompanyRecord, **refused: object) -> tuple[str, int]:
     """A refused company form (422): the page again, the form with what was typed and its
     errors next to the fields; nothing was written."""
-    return _page(company, **refused), 422
+    return _page(company, "all", **refused), 422
 
 
 def _played(view: Overview) -> dict[str, str]:
