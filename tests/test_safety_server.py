@@ -453,8 +453,15 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
 # -- several worker processes -----------------------------------------------------------------
 
 
-def _workers_of(pid: int) -> list[int]:
-    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+def _workers_of(pid: int, wanted: int = 0) -> list[int]:
+    """The server's worker processes; waits (up to 10 s) until there are `wanted` of them:
+    gunicorn answers as soon as its first worker is up and forks the next ones just after."""
+    for _ in range(200):
+        found = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        if len(found) >= wanted:
+            return found
+        time.sleep(0.05)
+    return found
 
 
 def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: Path) -> None:
@@ -466,7 +473,7 @@ def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: P
     try:
         server.start()
         assert server.process is not None
-        workers = _workers_of(server.process.pid)
+        workers = _workers_of(server.process.pid, wanted=2)
         assert len(workers) == 2
         token = new_game(Phone(server.port))
         answered = threading.Semaphore(0)
