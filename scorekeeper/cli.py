@@ -299,6 +299,14 @@ def _unreadable(words: Words, file: str, error: OSError) -> int:
     return 2
 
 
+def _read(name: str) -> bytes:
+    """The bytes of the file named, or of standard input for "-" (raises OSError)."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as file:
+        return file.read()
+
+
 def _invalid(words: Words, invalid: InvalidGame, game: Any = None) -> int:
     if game is not None:
         words = words.at_table(game)
@@ -312,11 +320,7 @@ def _score(args: argparse.Namespace) -> int:
 
     words = _words(args)
     try:
-        if args.file == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as file:
-                text = file.read()
+        text = _read(args.file)
     except OSError as error:
         return _unreadable(words, args.file, error)
     game = None
@@ -348,11 +352,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
     words = _words(args)
     try:
-        if args.file == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(args.file, "rb") as file:
-                text = file.read()
+        text = _read(args.file)
     except OSError as error:
         return _unreadable(words, args.file, error)
     try:
@@ -532,7 +532,6 @@ def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from scorekeeper import config, gamefile
     from scorekeeper.games import create_from_game
@@ -540,7 +539,7 @@ def _import(args: argparse.Namespace) -> int:
 
     words = _words(args)
     try:
-        text = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        text = _read(args.file)
     except OSError as error:
         return _unreadable(words, args.file, error)
     if _is_company_file(text):
