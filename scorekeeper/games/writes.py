@@ -25,6 +25,7 @@ from typing import Any, Literal
 from scorekeeper.store import (
     DealNotFound,
     DealRecord,
+    GameNotFound,
     GameRecord,
     RevisionNotFound,
     Store,
@@ -377,9 +378,13 @@ def delete_game(store: Store, loaded: Loaded) -> str:
     return store.delete_game(loaded.record.edit_token)
 
 
-def restore_game(store: Store, edit_token: str) -> GameRecord:
-    """Bring a deleted game back by its edit link; raises GameNotFound once purged."""
-    return store.restore_game(edit_token)
+def restore_game(store: Store, edit_token: str) -> GameRecord | None:
+    """Bring a deleted game back by its edit link; None when no deleted game has that link
+    (a live game, a read-only link, or one purged already)."""
+    try:
+        return store.restore_game(edit_token)
+    except GameNotFound:
+        return None
 
 
 def _versioned(write: Any) -> GameRecord:

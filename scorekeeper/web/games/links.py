@@ -75,12 +75,12 @@ def delete_game(token: str) -> str | Response:
 
 @bp.route("/g/<tok:token>/restore-game", methods=["POST"])
 def restore_game(token: str) -> Response:
-    if get_store().deleted_game(token) is None:
-        edit_game(token)  # a live game: 403 through its read-only link, else nothing to do
-        return redirect(url_for("games.show", mode="g", token=token))
-    if LinkForm().validate_on_submit():
-        writes.restore_game(get_store(), token)
+    if LinkForm().validate_on_submit() and writes.restore_game(get_store(), token) is not None:
         flash(_("The game is back."))
+    else:
+        # Nothing restored: a live game (403 through its read-only link), an unknown link
+        # (404), or a deleted one whose form expired (its page again, with Restore).
+        edit_game(token)
     return redirect(url_for("games.show", mode="g", token=token))
 
 
