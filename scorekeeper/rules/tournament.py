@@ -46,6 +46,12 @@ def table_sizes(players: int, table_size: int) -> list[int]:
     return [base + 1] * extra + [base] * (count - extra)
 
 
+def deals_in_tour(round_limit: int, players: int) -> int:
+    """§1 tour length: a table's game lasts until every player at it has dealt `round_limit`
+    times (earlier if its pools close); the deals that takes at a table of `players`."""
+    return round_limit * players
+
+
 def points(result: Fraction, bands: Sequence[Band]) -> Fraction:
     """A tour result converted by the bands (§2); no bands: the result itself.
 

@@ -19,7 +19,13 @@ from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.rules import resolve_options
-from scorekeeper.rules.tournament import TournamentError, draw_seating, draw_seats, table_sizes
+from scorekeeper.rules.tournament import (
+    TournamentError,
+    deals_in_tour,
+    draw_seating,
+    draw_seats,
+    table_sizes,
+)
 from scorekeeper.store import GameRecord, Store, VersionConflict
 from scorekeeper.store.tournaments import (
     NewTable,
@@ -248,8 +254,8 @@ def _table_view(table: TableRecord, rounds: int, reported: dict[str, Any] | None
         number=table.table_no,
         game=game,
         players=players,
-        deals=len(game.deals),
-        planned=rounds * len(players),
+        deals=loaded.sheet.deal_count(),  # dealt at the table: no corrections or penalties
+        planned=deals_in_tour(rounds, len(players)),
         finished=bool(loaded.sheet.finished or game.finished),
         results=dict(reported.get("results", {})) if reported else {},
         points=dict(reported.get("points", {})) if reported else {},

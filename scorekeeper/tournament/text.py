@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scorekeeper.rules.tournament import Band, points
+from scorekeeper.rules.tournament import Band, deals_in_tour, points
 from scorekeeper.tournament.file import Located, Table, Tournament
 from scorekeeper.wording import ENGLISH, Words
 
@@ -52,7 +52,10 @@ def progress(words: Words, table: Table, rounds: int | None) -> str:
     if rounds is None:
         return words.ngettext("%(num)s deal", "%(num)s deals", played)
     return words.pgettext(
-        "table", "deal %(deal)s of %(deals)s", deal=played + 1, deals=rounds * len(table.players)
+        "table",
+        "deal %(deal)s of %(deals)s",
+        deal=played + 1,
+        deals=deals_in_tour(rounds, len(table.players)),
     )
 
 
