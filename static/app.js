@@ -85,7 +85,7 @@ const FOLLOW_PERIOD = 1000;
 const FOLLOW_QUIET = 30000;
 const FOLLOW_IDLE_MAX = 15000;
 
-const Follow = (function follow() {
+(function follow() {
   let el = null, url = null, version = null;
   let busy = false;
   // The page's #follow (again after a Save swapped in the game page): what to watch.
@@ -199,9 +199,6 @@ const Follow = (function follow() {
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else clearTimeout(timer); });
   window.addEventListener("online", wake);
   document.addEventListener("pointerdown", function () { if (period > FOLLOW_PERIOD) wake(); });
-  return {
-    rebind: function () { bind(); period = FOLLOW_PERIOD; quietSince = Date.now(); again(); },
-  };
 })();
 
 // A page parsed by DOMParser (scripting off) holds its <noscript> parts as elements: the

@@ -77,14 +77,11 @@ def words() -> Words:
 
 
 def lang_url(code: str) -> str:
-    """The current page's address in another language (a GET of the same page).
-
-    A page drawn in answer to another request (the game page a Save answers with) names
-    its own address in `g.page_path`."""
-    page = g.get("page_path")
-    args = MultiDict() if page else MultiDict(request.args)
+    """The current page's address in another language (a GET of the same page, under the
+    configured path prefix if there is one)."""
+    args = MultiDict(request.args)
     args["lang"] = code
-    return f"{page or request.path}?{urlencode(list(args.items(multi=True)))}"
+    return f"{request.script_root}{request.path}?{urlencode(list(args.items(multi=True)))}"
 
 
 def _remember_choice() -> None:
