@@ -487,3 +487,24 @@ def test_seat_at_an_earlier_position_is_the_table_before_that_deal():
     assert third.defenders("D") == ("E", "A")
     assert seat(sheet, 99) == seat(sheet)
     assert seat(sheet).dealer == "D" and seat(sheet).deal_in_round == 4
+
+
+@pytest.mark.parametrize("players", [["A", "B", "C"], ["A", "B", "C", "D"]])
+def test_without_stalingrad_a_six_of_spades_may_be_passed(players: list[str]) -> None:
+    """§7 applies only when the game plays it: otherwise 6♠ is answered like any six."""
+    s = seat(sheet_of([], players=players))
+    assert not s.stalingrad
+    declarer = s.active[0]
+    answers = s.answers(declarer, Contract.parse("6S"))
+    assert all(Answer.PASS in allowed for allowed in answers.values())
+    first, second = s.defenders(declarer)
+    assert answers[second] == (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+
+
+def test_stalingrad_is_not_played_at_two() -> None:
+    """Hussar (§9) has one defender, who may always pass, whatever the option says."""
+    s = seat(sheet_of([], players=["A", "B"], convention="hussar", options={"stalingrad": True}))
+    assert not s.stalingrad
+    assert s.answers("A", Contract.parse("6S")) == {
+        "B": (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
+    }
