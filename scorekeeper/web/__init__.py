@@ -26,6 +26,7 @@ def create_app(
     requests never create one (a vanished file is a 503).
     """
     # The instance folder (database, secret key, TLS certificate, config.py): see config.
+    moved = config.move_old_instance() if test_config is None else None
     app = Flask(
         __name__,
         instance_path=str(config.instance_path()),
@@ -33,6 +34,8 @@ def create_app(
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
+    if moved is not None:
+        app.logger.warning("moved the data of an earlier install from %s to %s", *moved)
     _configure(app, test_config)
     _register(app)
     if create_database:
