@@ -96,7 +96,11 @@ def test_the_cli_refuses_https_no_as_a_clear_message(tmp_path: Path) -> None:
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path), "SCOREKEEPER_HTTPS": "nope"}
     for command in (["serve", "--port", "0"], ["backup", str(tmp_path / "copy.sqlite")]):
         out = subprocess.run(
-            [str(cli), *command, "--lang", "en"], capture_output=True, text=True, env=env, timeout=60
+            [str(cli), *command, "--lang", "en"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
         )
         assert out.returncode == 2, out
         assert out.stderr.strip() == (

@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 from .harness import ROOT, forms_of
+from .helpers import game_file
 from .test_safety_server import fill_new_game, free_port
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -83,6 +84,8 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     started = time.monotonic()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    # The user's own folders, here: an installed copy keeps its data in the data folder.
+    env |= {"HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "data")}
     wheel = build_the_wheel_from_a_clean_copy(tmp_path, env)
     venv = install_it_in_a_fresh_venv(tmp_path, wheel, env)
     installed = time.monotonic() - started
@@ -92,8 +95,15 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     cli = venv / "bin" / "scorekeeper"
     assert "usage: scorekeeper" in run(venv / "bin" / "python", "-m", "scorekeeper", "--help",
                                        cwd=elsewhere, env=env).stdout  # fmt: skip
+    old_token = an_old_install_s_games_move_to_the_data_folder(venv, cli, elsewhere, env)
     token = serve_a_game_and_take_its_file(tmp_path, cli, elsewhere, env)
     the_command_line_works_on_it(cli, token, elsewhere / "game.json", elsewhere, env)
+    # The venv replaced (as `pipx reinstall` or a new release does): every game is still there.
+    shutil.rmtree(venv)
+    install_it_in_a_fresh_venv(tmp_path, wheel, env)
+    for kept in (old_token, token):
+        exported = run(cli, "export", kept, cwd=elsewhere, env=env).stdout.strip()
+        assert Path(elsewhere, exported).read_bytes().startswith(b"%PDF")
     print(
         f"wheel built and installed in {installed:.0f} s; whole test {time.monotonic() - started:.0f} s"
     )
@@ -129,6 +139,29 @@ def install_it_in_a_fresh_venv(tmp_path: Path, wheel: Path, env: dict[str, str])
     run(venv / "bin" / "pip", "install", "-q", "-c", ROOT / "constraints.txt", wheel,
         cwd=tmp_path, env=env)  # fmt: skip
     return venv
+
+
+def an_old_install_s_games_move_to_the_data_folder(
+    venv: Path, cli: Path, elsewhere: Path, env: dict[str, str]
+) -> str:
+    """A game kept where earlier installs kept it (inside the venv) is moved, once, with the
+    folder's secret key, to the data folder by the first command that opens the data, which
+    says so; the game's edit token."""
+    old = venv / "var" / "scorekeeper.web-instance"
+    (elsewhere / "old.json").write_text(json.dumps(game_file([], players=PLAYERS)))
+    imported = run(cli, "import", elsewhere / "old.json", cwd=elsewhere,
+                   env={**env, "SCOREKEEPER_INSTANCE": str(old)}).stdout  # fmt: skip
+    token = imported.split("edit: /g/")[1].split()[0]
+    (old / "secret_key").write_text("kept from the old install")
+    new = Path(env["XDG_DATA_HOME"]) / "scorekeeper"
+    assert not new.exists()
+    moved = run(cli, "export", token, cwd=elsewhere, env=env)
+    assert f"moved the data of an earlier install from {old} to {new}" in moved.stderr
+    assert not old.exists() and (new / "scorekeeper.sqlite").is_file()
+    assert (new / "secret_key").read_text() == "kept from the old install"
+    again = run(cli, "export", token, cwd=elsewhere, env=env)
+    assert "moved" not in again.stderr  # once
+    return token
 
 
 def serve_a_game_and_take_its_file(
@@ -167,6 +200,8 @@ def serve_a_game_and_take_its_file(
         server.terminate()
         server.wait(timeout=20)
         log.close()
+    where = Path(env["XDG_DATA_HOME"]) / "scorekeeper" / "scorekeeper.sqlite"
+    assert f"scorekeeper is serving {where}" in (tmp_path / "serve.log").read_text()
     return token
 
 

@@ -216,7 +216,7 @@ def test_round_limit_ends_after_rounds_times_players_table_deals():
     s = seat(sheet)
     assert (s.round, s.deal_in_round, s.round_limit) == (1, 3, 1)
     finished = sheet_of([*deals, misere("A", 0)], options=opts)
-    assert finished.finished and finished.rounds_over and seat(finished).kinds == ()
+    assert finished.finished and finished.next_round == (2, 1) and seat(finished).kinds == ()
 
 
 def test_round_limit_counts_rounds_of_five():
@@ -258,7 +258,7 @@ def test_seat_tricks_needed_and_min_level():
     assert s.tricks_needed("B", {"C": Answer.WHIST, "A": Answer.PASS}) == ("B",)
     assert s.tricks_needed("B", {"C": Answer.PASS, "A": Answer.PASS}) == ()
     assert s.tricks_needed(None, {}) == ("A", "B", "C")
-    assert not s.contract_allowed(Contract.parse("6NT"))
+    assert 6 not in s.levels() and s.levels()[0] == 7
     assert s.answers("B", Contract.parse("7S"), Answer.WHIST)["A"] == (Answer.WHIST, Answer.PASS)
 
 
