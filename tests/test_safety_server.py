@@ -41,6 +41,11 @@ NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid
 # -- the server and the phones ---------------------------------------------------------------
 
 
+#: How long a server may take to start before a test fails: generous, since a loaded machine
+#: (eight test runs on two cores) starts one in 15 s or more; an idle one in about a second.
+START_SECONDS = 120
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,16 +89,26 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=self.env,
             )
-        for _ in range(300):
+        started = time.monotonic()
+        while time.monotonic() - started < START_SECONDS:
             if self.process.poll() is not None:
                 break
             try:
-                if Phone(self.port).get("/").status == 200:
+                if Phone(self.port).get("/healthz").status == 200:
                     return self
             except NET_ERRORS:
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
+        waited = time.monotonic() - started
+        status = self.process.poll()
         self.stop()
-        raise AssertionError(f"the server did not answer:\n{self.log.read_text()}")
+        if status is None:  # alive, only slow (a loaded machine): say so, not "failed"
+            raise AssertionError(
+                f"the server was still starting after {waited:.0f} s (no answer on "
+                f"/healthz yet; the machine may be busy); its log:\n{self.log.read_text()}"
+            )
+        raise AssertionError(f"the server exited ({status}) before it answered:\n"
+                             f"{self.log.read_text()}")  # fmt: skip
 
     def kill(self) -> None:
         """kill -9: no chance to finish a request, close a file or checkpoint the WAL."""
@@ -454,14 +469,17 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
 
 
 def _workers_of(pid: int, wanted: int = 0) -> list[int]:
-    """The server's worker processes; waits (up to 10 s) until there are `wanted` of them:
-    gunicorn answers as soon as its first worker is up and forks the next ones just after."""
-    for _ in range(200):
+    """The server's worker processes; waits until there are `wanted` of them (gunicorn
+    answers as soon as its first worker is up and forks the next ones just after), and fails
+    saying how many there are if they never come."""
+    started = time.monotonic()
+    while True:
         found = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
         if len(found) >= wanted:
             return found
+        if time.monotonic() - started > START_SECONDS:
+            raise AssertionError(f"{len(found)} of {wanted} workers after {START_SECONDS} s")
         time.sleep(0.05)
-    return found
 
 
 def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: Path) -> None:
