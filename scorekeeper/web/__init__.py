@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, send_file
 
 from scorekeeper import config
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
@@ -119,3 +119,13 @@ def _instance_secret(app: Flask) -> str:
     except OSError:  # read-only instance folder: this run's cookies are still signed
         app.logger.warning("cannot keep the secret key in %s; sessions end on restart", path)
     return key
+
+
+def offer_certificate(app: Flask, cert_path: Path, url: str) -> None:
+    """Serve the TLS certificate of `serve --https` (public by nature) at `url`, as a phone
+    downloads it to trust it."""
+
+    def download() -> Any:
+        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
+
+    app.add_url_rule(url, "certificate", download)
