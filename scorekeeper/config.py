@@ -23,8 +23,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.rules.problems import N_
-
 #: Settings read as typed from the environment (a password "1234" is not a number).
 TEXT_SETTINGS = ("DB", "PASSWORD", "SECRET_KEY", "BASE_URL", "TRUSTED_PROXY")
 #: Settings that are on or off: a value that is not one of BOOLEAN_WORDS is refused.
@@ -37,6 +35,12 @@ DATABASE_NAME = "scorekeeper.sqlite"
 #: Where installed copies kept their data before (Flask's default for an installed app):
 #: inside the venv, so `pipx reinstall` or `pipx uninstall` took every game with it.
 OLD_INSTANCE = Path("var") / "scorekeeper.web-instance"
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation where it is shown (the CLI); the store imports this
+    module, so it takes nothing from the rules, not even theirs."""
+    return message
 
 
 class SettingError(ValueError):

@@ -272,3 +272,42 @@ def test_the_source_distribution_carries_no_half_test_suite(tmp_path: Path) -> N
     assert "Dockerfile" in names and "deploy/compose.yaml" in names and "constraints.txt" in names
     assert "templates/game.html" in names and "docs/deploy.md" in names
     assert not [name for name in names if name.startswith(("tests/", "bench/"))]
+
+
+def test_pipx_install_reinstall_and_uninstall_keep_every_game(tmp_path: Path) -> None:
+    """The README's first install route: pipx. Its venv is replaced by `pipx reinstall` and
+    removed by `pipx uninstall`; the games live in the data folder and outlive both."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
+    env |= {
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "HOME": str(tmp_path / "home"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "PIPX_HOME": str(tmp_path / "pipx"),
+        "PIPX_BIN_DIR": str(tmp_path / "bin"),
+        "PIPX_MAN_DIR": str(tmp_path / "man"),
+    }
+    tools = tmp_path / "tools"
+    run(sys.executable, "-m", "venv", tools, cwd=tmp_path, env=env)
+    run(tools / "bin" / "pip", "install", "-q", "pipx", cwd=tmp_path, env=env)
+    pipx = tools / "bin" / "pipx"
+    source = clean_copy(tmp_path / "clone")
+    pins = f"--pip-args=-c {ROOT / 'constraints.txt'}"
+    run(pipx, "install", source, pins, cwd=tmp_path, env=env)
+    cli = tmp_path / "bin" / "scorekeeper"
+    (tmp_path / "game.json").write_text(json.dumps(game_file([], players=PLAYERS)))
+    imported = run(cli, "import", tmp_path / "game.json", cwd=tmp_path, env=env).stdout
+    token = imported.split("edit: /g/")[1].split()[0]
+    database = tmp_path / "data" / "scorekeeper" / "scorekeeper.sqlite"
+    assert database.is_file()
+    assert not list((tmp_path / "pipx").rglob("scorekeeper.sqlite"))  # nothing in pipx's venv
+
+    def the_game_is_there() -> None:
+        exported = run(cli, "export", token, cwd=tmp_path, env=env).stdout.strip()
+        assert Path(tmp_path, exported).read_bytes().startswith(b"%PDF")
+
+    run(pipx, "reinstall", "pulka-scorekeeper", cwd=tmp_path, env=env)
+    the_game_is_there()
+    run(pipx, "uninstall", "pulka-scorekeeper", cwd=tmp_path, env=env)
+    assert not cli.exists() and database.is_file()
+    run(pipx, "install", source, pins, cwd=tmp_path, env=env)
+    the_game_is_there()
