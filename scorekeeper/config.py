@@ -20,6 +20,7 @@ import pathlib
 import shutil
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,14 +113,38 @@ def move_old_instance() -> tuple[Path, Path] | None:
     new = data_home() / "scorekeeper"
     if not old.is_dir() or (new / DATABASE_NAME).exists():
         return None
-    new.mkdir(parents=True, exist_ok=True)
-    for entry in sorted(old.iterdir(), key=lambda e: e.name == DATABASE_NAME):
-        target = new / entry.name
-        if not target.exists():
-            _move(entry, target)
-    with contextlib.suppress(OSError):
-        old.rmdir()  # gone once empty; what the data folder already had stays behind
+    with _held(old):  # the workers of one server start together: one of them moves it
+        if not old.is_dir() or (new / DATABASE_NAME).exists():
+            return None
+        new.mkdir(parents=True, exist_ok=True)
+        for entry in sorted(old.iterdir(), key=lambda e: e.name == DATABASE_NAME):
+            target = new / entry.name
+            if not target.exists():
+                _move(entry, target)
+        with contextlib.suppress(OSError):
+            old.rmdir()  # gone once empty; what the data folder already had stays behind
     return old, new
+
+
+@contextlib.contextmanager
+def _held(folder: Path) -> Iterator[None]:
+    """The folder locked against the other processes moving it (flock; nothing on a system
+    without it, where one process serves)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except FileNotFoundError:  # moved by another process meanwhile: nothing left to hold
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _move(source: Path, target: Path) -> None:
