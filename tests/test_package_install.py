@@ -19,7 +19,7 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-from .harness import ROOT, forms_of
+from .harness import ROOT, forms_of, wait_for_start
 from .helpers import game_file
 from .test_safety_server import fill_new_game, free_port
 
@@ -207,14 +207,7 @@ def serve_a_game_and_take_its_file(
 
 def wait_until_it_answers(phone: Client, server: subprocess.Popen[bytes], log: Path) -> None:
     """Poll /healthz until it says 200 (the server must not have died meanwhile)."""
-    for _ in range(400):
-        try:
-            if phone.get("/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert server.poll() is None, log.read_text()
-        time.sleep(0.05)
+    wait_for_start(lambda: phone.get("/healthz")[0] == 200, server, log.read_text)
 
 
 def start_a_game(phone: Client, log: Path) -> str:

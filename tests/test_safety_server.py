@@ -30,7 +30,7 @@ import pytest
 
 from scorekeeper.web.main.options import preset_values
 
-from .harness import ROOT, Form, forms_of
+from .harness import ROOT, START_SECONDS, Form, forms_of, wait_for_start
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -39,11 +39,6 @@ NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid
 
 
 # -- the server and the phones ---------------------------------------------------------------
-
-
-#: How long a server may take to start before a test fails: generous, since a loaded machine
-#: (eight test runs on two cores) starts one in 15 s or more; an idle one in about a second.
-START_SECONDS = 120
 
 
 def free_port() -> int:
@@ -89,26 +84,16 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=self.env,
             )
-        started = time.monotonic()
-        while time.monotonic() - started < START_SECONDS:
-            if self.process.poll() is not None:
-                break
-            try:
-                if Phone(self.port).get("/healthz").status == 200:
-                    return self
-            except NET_ERRORS:
-                pass
-            time.sleep(0.05)
-        waited = time.monotonic() - started
-        status = self.process.poll()
-        self.stop()
-        if status is None:  # alive, only slow (a loaded machine): say so, not "failed"
-            raise AssertionError(
-                f"the server was still starting after {waited:.0f} s (no answer on "
-                f"/healthz yet; the machine may be busy); its log:\n{self.log.read_text()}"
+        try:
+            wait_for_start(
+                lambda: Phone(self.port).get("/healthz").status == 200,
+                self.process,
+                self.log.read_text,
             )
-        raise AssertionError(f"the server exited ({status}) before it answered:\n"
-                             f"{self.log.read_text()}")  # fmt: skip
+        except AssertionError:
+            self.stop()
+            raise
+        return self
 
     def kill(self) -> None:
         """kill -9: no chance to finish a request, close a file or checkpoint the WAL."""

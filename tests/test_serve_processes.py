@@ -28,7 +28,7 @@ import pytest
 from scorekeeper import __version__
 from scorekeeper.serverlog import MaskedFormatter, mask
 
-from .harness import ROOT
+from .harness import ROOT, wait_for_start
 from .test_safety_server import (
     CLI,
     Phone,
@@ -423,13 +423,11 @@ def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
     with (tmp_path / "out").open("wb") as out:
         outer = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     try:
-        for _ in range(400):
-            assert outer.poll() is None, (tmp_path / "out").read_text()
-            try:
-                if Phone(port).get("/healthz").status == 200:
-                    break
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.05)
+        wait_for_start(
+            lambda: Phone(port).get("/healthz").status == 200,
+            outer,
+            (tmp_path / "out").read_text,
+        )
         (inner,) = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
         status = Path(f"/proc/{inner}/status").read_text()
         assert re.search(r"^NSpid:\s+\d+\s+1$", status, re.M), "serve is not PID 1"
