@@ -9,7 +9,10 @@ import pytest
 
 from scorekeeper.rules.text import bad_character, normalize
 
-from .test_text_input import BAD, COMPOSED, DECOMPOSED
+BAD = ["\x1b[2J", "\x00", "\n", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
+BAD += ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+COMPOSED = "\u00c5sa"  # Åsa
+DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)
 
 
 @pytest.mark.parametrize("ch", BAD)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,10 @@ from scorekeeper.store import Store
 
 from .harness import ROOT, Web
 from .helpers import game_file
+from .test_rules_text import BAD, COMPOSED, DECOMPOSED
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
-BAD = ["\x1b[2J", "\x00", "\n", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
-BAD += ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
-COMPOSED = "\u00c5sa"  # Åsa
-DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)
 
 
 @pytest.mark.parametrize("ch", BAD)
