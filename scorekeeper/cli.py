@@ -264,7 +264,11 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
 
-    args = parser.parse_args(argv)
+    return _run(parser.parse_args(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command: one that opens the data settles its instance folder first."""
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         if hasattr(args, "db") and (failed := _settle_instance()) is not None:
