@@ -264,12 +264,47 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
 
-    args = parser.parse_args(argv)
+    return _run(parser.parse_args(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command: one that opens the data settles its instance folder first."""
     run: Callable[[argparse.Namespace], int] = args.run
     try:
+        if hasattr(args, "db") and (failed := _settle_instance()) is not None:
+            return failed
         return run(args)
     except KeyboardInterrupt:
         return 130
+
+
+def _settle_instance() -> int | None:
+    """Before a command that works on the data: its settings checked (a failure if one has a
+    value it cannot have), and an installed copy's old data folder (in its venv) moved to the
+    data folder, and said so (a failure if it cannot be moved)."""
+    from scorekeeper import config
+
+    try:
+        moved = config.move_old_instance()
+    except OSError as error:
+        return _fail(
+            _t(
+                N_("cannot move the data of an earlier install to %(path)s: %(why)s"),
+                path=config.data_home() / "scorekeeper",
+                why=error.strerror or error,
+            )
+        )
+    if moved is not None:
+        print(
+            _t(N_("moved the data of an earlier install from %(old)s to %(new)s"),
+               old=moved[0], new=moved[1]),
+            file=sys.stderr,
+        )  # fmt: skip
+    try:
+        config.settings()
+    except config.SettingError as error:
+        return _fail(_t(error.template, **error.params), 2)
+    return None
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")

@@ -35,12 +35,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import send_file
-
 from scorekeeper.serverlog import (
     GRACE_SECONDS,
 )
-from scorekeeper.web import create_app
+from scorekeeper.web import create_app, offer_certificate
 
 # Each server, and the certificate's library, is imported where it is used: `serve` runs one
 # of them, and importing the others would cost its start (measured: waitress 16 ms, gunicorn
@@ -240,15 +238,6 @@ def fingerprint(cert_path: Path) -> str:
     return ":".join(f"{b:02X}" for b in digest)
 
 
-def offer_certificate(app: Any, cert_path: Path) -> None:
-    """Serve the certificate (public by nature) at CERT_PATH, as a phone installs it."""
-
-    def download() -> Any:
-        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
-
-    app.add_url_rule(CERT_PATH, "certificate", download)
-
-
 # -- the app -----------------------------------------------------------------------------------
 
 
@@ -272,7 +261,7 @@ def tls_certificate(app: Any, urls: list[str]) -> tuple[Path, Path]:
         cert, key = certificate(folder, [urllib.parse.urlsplit(u).hostname or "" for u in urls])
     except OSError as error:
         raise OSError(error.errno, error.strerror or str(error), str(folder)) from error
-    offer_certificate(app, cert)
+    offer_certificate(app, cert, CERT_PATH)
     return cert, key
 
 

@@ -11,7 +11,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .harness import ROOT, DealWords, seats
+from .harness import ROOT, DealWords, seats, wait_for_start
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SERVE = Path(sys.executable).with_name("scorekeeper")
@@ -78,20 +77,19 @@ class RealServer:
         )
         self.log = log
 
-    def wait_ready(self, timeout: float = 15) -> None:
-        """Wait until the server answers; fail with its output if it died or hangs."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
-        self.stop()
-        raise AssertionError(f"scorekeeper serve did not start:\n{self.log.read_text()}")
+    def wait_ready(self) -> None:
+        """Wait until the server answers; fail with its output if it died, or say it was
+        still starting if it never answered (harness.wait_for_start)."""
+
+        def home() -> bool:
+            with urllib.request.urlopen(self.url + "/", timeout=5) as response:
+                return bool(response.status == 200)
+
+        try:
+            wait_for_start(home, self.process, self.log.read_text, "scorekeeper serve")
+        except AssertionError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         """Stop the process and close its log."""

@@ -5,7 +5,11 @@ scorer sees, and posts them. The fixtures that hand it out are in conftest.py.""
 from __future__ import annotations
 
 import html as html_module
+import http.client
 import re
+import subprocess
+import time
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, TypedDict, Unpack
@@ -17,6 +21,38 @@ from scorekeeper.store import GameRecord, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+
+#: How long a server may take to start before a test fails: generous, since a loaded machine
+#: (several test runs on two cores) takes 15 s or more for what an idle one does in a second.
+START_SECONDS = 120
+
+
+def wait_for_start(
+    ready: Callable[[], bool],
+    process: subprocess.Popen[Any],
+    log: Callable[[], str],
+    what: str = "the server",
+) -> None:
+    """Wait until `ready()` (it answers its readiness check) while the process runs. Fails
+    saying it was still starting after START_SECONDS when it lives but never answered (a busy
+    machine), or with its exit status when it died first; with its log either way."""
+    started = time.monotonic()
+    while time.monotonic() - started < START_SECONDS:
+        if process.poll() is not None:
+            break
+        try:
+            if ready():
+                return
+        except (OSError, http.client.HTTPException):  # not listening, or cut off: not yet
+            pass
+        time.sleep(0.05)
+    status = process.poll()
+    if status is None:
+        raise AssertionError(
+            f"{what} was still starting after {time.monotonic() - started:.0f} s (running, "
+            f"but not answering yet: the machine may be busy); its log:\n{log()}"
+        )
+    raise AssertionError(f"{what} exited with status {status} before it answered:\n{log()}")
 
 
 class DealWords(TypedDict, total=False):

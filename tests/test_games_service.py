@@ -53,15 +53,15 @@ def test_a_save_is_the_kept_sheet_plus_the_deal(web: Web, store: Store) -> None:
     # The page after the save (kept state, chart run on from the kept points) is the page
     # a server that just started would draw.
     assert "<svg" in page.html and "The result after each deal" in page.html
-    games._KEPT.clear()
+    games.forget_kept()
     assert _page_body(web.get(f"/g/{token}").html) == _page_body(page.html)
 
 
 def test_a_game_state_is_one_entry_for_its_edit_and_view_links(web: Web, store: Store) -> None:
     token = web.new_game(PLAYERS)
     web.play(token, PLAYERS, "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
-    games._KEPT.clear()
+    games.forget_kept()
     record = store.get_game(token)
     web.get(f"/g/{token}")
     web.get(f"/v/{record.view_token}")
-    assert [key[:2] for key in games._KEPT] == [(record.view_token, record.version)]
+    assert games.kept_states() == [(record.view_token, record.version)]

@@ -19,7 +19,8 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-from .harness import ROOT, forms_of
+from .harness import ROOT, forms_of, wait_for_start
+from .helpers import game_file
 from .test_safety_server import fill_new_game, free_port
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -83,6 +84,8 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     started = time.monotonic()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    # The user's own folders, here: an installed copy keeps its data in the data folder.
+    env |= {"HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "data")}
     wheel = build_the_wheel_from_a_clean_copy(tmp_path, env)
     venv = install_it_in_a_fresh_venv(tmp_path, wheel, env)
     installed = time.monotonic() - started
@@ -92,8 +95,15 @@ def test_the_built_wheel_installs_and_runs_from_anywhere(tmp_path: Path) -> None
     cli = venv / "bin" / "scorekeeper"
     assert "usage: scorekeeper" in run(venv / "bin" / "python", "-m", "scorekeeper", "--help",
                                        cwd=elsewhere, env=env).stdout  # fmt: skip
+    old_token = an_old_install_s_games_move_to_the_data_folder(venv, cli, elsewhere, env)
     token = serve_a_game_and_take_its_file(tmp_path, cli, elsewhere, env)
     the_command_line_works_on_it(cli, token, elsewhere / "game.json", elsewhere, env)
+    # The venv replaced (as `pipx reinstall` or a new release does): every game is still there.
+    shutil.rmtree(venv)
+    install_it_in_a_fresh_venv(tmp_path, wheel, env)
+    for kept in (old_token, token):
+        exported = run(cli, "export", kept, cwd=elsewhere, env=env).stdout.strip()
+        assert Path(elsewhere, exported).read_bytes().startswith(b"%PDF")
     print(
         f"wheel built and installed in {installed:.0f} s; whole test {time.monotonic() - started:.0f} s"
     )
@@ -129,6 +139,29 @@ def install_it_in_a_fresh_venv(tmp_path: Path, wheel: Path, env: dict[str, str])
     run(venv / "bin" / "pip", "install", "-q", "-c", ROOT / "constraints.txt", wheel,
         cwd=tmp_path, env=env)  # fmt: skip
     return venv
+
+
+def an_old_install_s_games_move_to_the_data_folder(
+    venv: Path, cli: Path, elsewhere: Path, env: dict[str, str]
+) -> str:
+    """A game kept where earlier installs kept it (inside the venv) is moved, once, with the
+    folder's secret key, to the data folder by the first command that opens the data, which
+    says so; the game's edit token."""
+    old = venv / "var" / "scorekeeper.web-instance"
+    (elsewhere / "old.json").write_text(json.dumps(game_file([], players=PLAYERS)))
+    imported = run(cli, "import", elsewhere / "old.json", cwd=elsewhere,
+                   env={**env, "SCOREKEEPER_INSTANCE": str(old)}).stdout  # fmt: skip
+    token = imported.split("edit: /g/")[1].split()[0]
+    (old / "secret_key").write_text("kept from the old install")
+    new = Path(env["XDG_DATA_HOME"]) / "scorekeeper"
+    assert not new.exists()
+    moved = run(cli, "export", token, cwd=elsewhere, env=env)
+    assert f"moved the data of an earlier install from {old} to {new}" in moved.stderr
+    assert not old.exists() and (new / "scorekeeper.sqlite").is_file()
+    assert (new / "secret_key").read_text() == "kept from the old install"
+    again = run(cli, "export", token, cwd=elsewhere, env=env)
+    assert "moved" not in again.stderr  # once
+    return token
 
 
 def serve_a_game_and_take_its_file(
@@ -167,19 +200,14 @@ def serve_a_game_and_take_its_file(
         server.terminate()
         server.wait(timeout=20)
         log.close()
+    where = Path(env["XDG_DATA_HOME"]) / "scorekeeper" / "scorekeeper.sqlite"
+    assert f"scorekeeper is serving {where}" in (tmp_path / "serve.log").read_text()
     return token
 
 
 def wait_until_it_answers(phone: Client, server: subprocess.Popen[bytes], log: Path) -> None:
     """Poll /healthz until it says 200 (the server must not have died meanwhile)."""
-    for _ in range(400):
-        try:
-            if phone.get("/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        assert server.poll() is None, log.read_text()
-        time.sleep(0.05)
+    wait_for_start(lambda: phone.get("/healthz")[0] == 200, server, log.read_text)
 
 
 def start_a_game(phone: Client, log: Path) -> str:
@@ -237,3 +265,42 @@ def test_the_source_distribution_carries_no_half_test_suite(tmp_path: Path) -> N
     assert "Dockerfile" in names and "deploy/compose.yaml" in names and "constraints.txt" in names
     assert "templates/game.html" in names and "docs/deploy.md" in names
     assert not [name for name in names if name.startswith(("tests/", "bench/"))]
+
+
+def test_pipx_install_reinstall_and_uninstall_keep_every_game(tmp_path: Path) -> None:
+    """The README's first install route: pipx. Its venv is replaced by `pipx reinstall` and
+    removed by `pipx uninstall`; the games live in the data folder and outlive both."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
+    env |= {
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "HOME": str(tmp_path / "home"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "PIPX_HOME": str(tmp_path / "pipx"),
+        "PIPX_BIN_DIR": str(tmp_path / "bin"),
+        "PIPX_MAN_DIR": str(tmp_path / "man"),
+    }
+    tools = tmp_path / "tools"
+    run(sys.executable, "-m", "venv", tools, cwd=tmp_path, env=env)
+    run(tools / "bin" / "pip", "install", "-q", "pipx", cwd=tmp_path, env=env)
+    pipx = tools / "bin" / "pipx"
+    source = clean_copy(tmp_path / "clone")
+    pins = f"--pip-args=-c {ROOT / 'constraints.txt'}"
+    run(pipx, "install", source, pins, cwd=tmp_path, env=env)
+    cli = tmp_path / "bin" / "scorekeeper"
+    (tmp_path / "game.json").write_text(json.dumps(game_file([], players=PLAYERS)))
+    imported = run(cli, "import", tmp_path / "game.json", cwd=tmp_path, env=env).stdout
+    token = imported.split("edit: /g/")[1].split()[0]
+    database = tmp_path / "data" / "scorekeeper" / "scorekeeper.sqlite"
+    assert database.is_file()
+    assert not list((tmp_path / "pipx").rglob("scorekeeper.sqlite"))  # nothing in pipx's venv
+
+    def the_game_is_there() -> None:
+        exported = run(cli, "export", token, cwd=tmp_path, env=env).stdout.strip()
+        assert Path(tmp_path, exported).read_bytes().startswith(b"%PDF")
+
+    run(pipx, "reinstall", "pulka-scorekeeper", cwd=tmp_path, env=env)
+    the_game_is_there()
+    run(pipx, "uninstall", "pulka-scorekeeper", cwd=tmp_path, env=env)
+    assert not cli.exists() and database.is_file()
+    run(pipx, "install", source, pins, cwd=tmp_path, env=env)
+    the_game_is_there()

@@ -216,7 +216,7 @@ def test_round_limit_ends_after_rounds_times_players_table_deals():
     s = seat(sheet)
     assert (s.round, s.deal_in_round, s.round_limit) == (1, 3, 1)
     finished = sheet_of([*deals, misere("A", 0)], options=opts)
-    assert finished.finished and finished.rounds_over and seat(finished).kinds == ()
+    assert finished.finished and finished.next_round == (2, 1) and seat(finished).kinds == ()
 
 
 def test_round_limit_counts_rounds_of_five():
@@ -258,7 +258,7 @@ def test_seat_tricks_needed_and_min_level():
     assert s.tricks_needed("B", {"C": Answer.WHIST, "A": Answer.PASS}) == ("B",)
     assert s.tricks_needed("B", {"C": Answer.PASS, "A": Answer.PASS}) == ()
     assert s.tricks_needed(None, {}) == ("A", "B", "C")
-    assert not s.contract_allowed(Contract.parse("6NT"))
+    assert 6 not in s.levels() and s.levels()[0] == 7
     assert s.answers("B", Contract.parse("7S"), Answer.WHIST)["A"] == (Answer.WHIST, Answer.PASS)
 
 
@@ -487,3 +487,24 @@ def test_seat_at_an_earlier_position_is_the_table_before_that_deal():
     assert third.defenders("D") == ("E", "A")
     assert seat(sheet, 99) == seat(sheet)
     assert seat(sheet).dealer == "D" and seat(sheet).deal_in_round == 4
+
+
+@pytest.mark.parametrize("players", [["A", "B", "C"], ["A", "B", "C", "D"]])
+def test_without_stalingrad_a_six_of_spades_may_be_passed(players: list[str]) -> None:
+    """§7 applies only when the game plays it: otherwise 6♠ is answered like any six."""
+    s = seat(sheet_of([], players=players))
+    assert not s.stalingrad
+    declarer = s.active[0]
+    answers = s.answers(declarer, Contract.parse("6S"))
+    assert all(Answer.PASS in allowed for allowed in answers.values())
+    first, second = s.defenders(declarer)
+    assert answers[second] == (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+
+
+def test_stalingrad_is_not_played_at_two() -> None:
+    """Hussar (§9) has one defender, who may always pass, whatever the option says."""
+    s = seat(sheet_of([], players=["A", "B"], convention="hussar", options={"stalingrad": True}))
+    assert not s.stalingrad
+    assert s.answers("A", Contract.parse("6S")) == {
+        "B": (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
+    }

@@ -71,7 +71,12 @@ class Follower:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        time.sleep(0.1)  # at least one poll after the attack
+        # At least one whole poll after the attack: wait until one more has been answered.
+        polls = len(self.times)
+        started = time.monotonic()
+        while len(self.times) < polls + 2 and self._thread.is_alive():
+            assert time.monotonic() - started < 60, "the follower's poll never came back"
+            time.sleep(0.01)
         self._stop.set()
         self._thread.join(30)
 

@@ -30,7 +30,7 @@ import pytest
 
 from scorekeeper.web.main.options import preset_values
 
-from .harness import ROOT, Form, forms_of
+from .harness import ROOT, START_SECONDS, Form, forms_of, wait_for_start
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -84,16 +84,16 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=self.env,
             )
-        for _ in range(300):
-            if self.process.poll() is not None:
-                break
-            try:
-                if Phone(self.port).get("/").status == 200:
-                    return self
-            except NET_ERRORS:
-                time.sleep(0.05)
-        self.stop()
-        raise AssertionError(f"the server did not answer:\n{self.log.read_text()}")
+        try:
+            wait_for_start(
+                lambda: Phone(self.port).get("/healthz").status == 200,
+                self.process,
+                self.log.read_text,
+            )
+        except AssertionError:
+            self.stop()
+            raise
+        return self
 
     def kill(self) -> None:
         """kill -9: no chance to finish a request, close a file or checkpoint the WAL."""
@@ -454,14 +454,17 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
 
 
 def _workers_of(pid: int, wanted: int = 0) -> list[int]:
-    """The server's worker processes; waits (up to 10 s) until there are `wanted` of them:
-    gunicorn answers as soon as its first worker is up and forks the next ones just after."""
-    for _ in range(200):
+    """The server's worker processes; waits until there are `wanted` of them (gunicorn
+    answers as soon as its first worker is up and forks the next ones just after), and fails
+    saying how many there are if they never come."""
+    started = time.monotonic()
+    while True:
         found = [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
         if len(found) >= wanted:
             return found
+        if time.monotonic() - started > START_SECONDS:
+            raise AssertionError(f"{len(found)} of {wanted} workers after {START_SECONDS} s")
         time.sleep(0.05)
-    return found
 
 
 def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: Path) -> None:

@@ -13,14 +13,13 @@ import os
 import re
 import ssl
 import subprocess
-import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from .harness import ROOT, Form, forms_of
+from .harness import ROOT, Form, forms_of, wait_for_start
 from .test_safety_server import fill_new_game, free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -58,16 +57,16 @@ class Served:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
 
     def wait(self) -> Served:
-        for _ in range(400):
-            if self.process.poll() is not None:
-                break
-            try:
-                Browser(self).request("GET", "/healthz")
-                return self
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.05)
-        self.stop()
-        raise AssertionError(f"the server did not answer:\n{self.err.read_text()}")
+        try:
+            wait_for_start(
+                lambda: Browser(self).request("GET", "/healthz")[0] > 0,  # any answer
+                self.process,
+                self.err.read_text,
+            )
+        except AssertionError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -308,20 +307,18 @@ class Caddy:
         return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=30)
 
     def wait(self) -> Caddy:
-        for _ in range(400):
-            assert self.process.poll() is None, self.log.read_text()
-            if self.root.is_file():
-                conn = self.connection()
-                try:
-                    conn.request("GET", "/healthz")
-                    if conn.getresponse().status == 200:
-                        return self
-                except (OSError, http.client.HTTPException):
-                    pass
-                finally:
-                    conn.close()
-            time.sleep(0.05)
-        raise AssertionError(f"Caddy did not answer:\n{self.log.read_text()}")
+        def answers() -> bool:
+            if not self.root.is_file():
+                return False
+            conn = self.connection()
+            try:
+                conn.request("GET", "/healthz")
+                return conn.getresponse().status == 200
+            finally:
+                conn.close()
+
+        wait_for_start(answers, self.process, self.log.read_text, "Caddy")
+        return self
 
     def stop(self) -> None:
         self.process.terminate()

@@ -7,6 +7,7 @@ Each test runs the real server as its own process (waitress for `serve`, gunicor
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gzip
 import http.client
@@ -19,6 +20,7 @@ import ssl
 import subprocess
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,7 +30,7 @@ import pytest
 from scorekeeper import __version__
 from scorekeeper.serverlog import MaskedFormatter, mask
 
-from .harness import ROOT
+from .harness import ROOT, START_SECONDS, wait_for_start
 from .test_safety_server import (
     CLI,
     Phone,
@@ -65,16 +67,33 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
         holder = sqlite3.connect(db, timeout=10, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         replies: list[Reply | BaseException] = []
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn.connect()
+        assert conn.sock is not None
+        client_port = int(conn.sock.getsockname()[1])
+        sent = threading.Event()
 
         def tap() -> None:
             try:
-                replies.append(phone.post(f"/g/{token}/deal/new", fields))
+                body = urllib.parse.urlencode(fields, doseq=True).encode()
+                cookies = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+                kind = "application/x-www-form-urlencoded"
+                conn.request("POST", f"/g/{token}/deal/new", body=body,
+                             headers={"Cookie": cookies, "Content-Type": kind})  # fmt: skip
+                sent.set()
+                response = conn.getresponse()
+                replies.append(Reply(response.status, response.headers, response.read()))
             except BaseException as error:  # noqa: BLE001 - checked below
                 replies.append(error)
+            finally:
+                sent.set()
+                conn.close()
 
         saving = threading.Thread(target=tap)
         saving.start()
-        time.sleep(1.0)  # the Save has reached the app and waits for the database
+        assert sent.wait(60)
+        # The server has read the whole Save (it waits for the database): not a fixed pause.
+        _wait_until_read(server.port, client_port)
         assert server.process is not None
         server.process.send_signal(signal.SIGTERM)
         time.sleep(2.0)
@@ -95,6 +114,41 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
     finally:
         conn.close()
     assert stored == 1
+
+
+def _tcp_queues() -> dict[tuple[int, int], tuple[int, int]]:
+    """Every loopback TCP connection of this machine: (local port, remote port) → (bytes
+    sent and not yet acknowledged, bytes received and not yet read by their process)."""
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+                if state != "01":  # ESTABLISHED
+                    continue
+                tx, rx = (int(q, 16) for q in queues.split(":"))
+                found[int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16)] = (
+                    tx,
+                    rx,
+                )
+    return found
+
+
+def _wait_until_read(server_port: int, client_port: int) -> None:
+    """Until every byte the client sent on its connection has been read by the server's
+    process (the client's send queue and the server's receive queue both empty)."""
+    started = time.monotonic()
+    while time.monotonic() - started < START_SECONDS:
+        queues = _tcp_queues()
+        client, server = (
+            queues.get((client_port, server_port)),
+            queues.get((server_port, client_port)),
+        )
+        if client is not None and server is not None and client[0] == 0 and server[1] == 0:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the server did not read the request in {START_SECONDS} s")
 
 
 # -- limits of the whole server, whichever process answers ------------------------------------
@@ -423,13 +477,11 @@ def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
     with (tmp_path / "out").open("wb") as out:
         outer = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     try:
-        for _ in range(400):
-            assert outer.poll() is None, (tmp_path / "out").read_text()
-            try:
-                if Phone(port).get("/healthz").status == 200:
-                    break
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.05)
+        wait_for_start(
+            lambda: Phone(port).get("/healthz").status == 200,
+            outer,
+            (tmp_path / "out").read_text,
+        )
         (inner,) = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
         status = Path(f"/proc/{inner}/status").read_text()
         assert re.search(r"^NSpid:\s+\d+\s+1$", status, re.M), "serve is not PID 1"

@@ -8,38 +8,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import unicodedata
 from pathlib import Path
 
 import pytest
 
 from scorekeeper import gamefile
 from scorekeeper.rules import InvalidGame
-from scorekeeper.rules.text import bad_character, normalize
 from scorekeeper.store import Store
 
 from .harness import ROOT, Web
 from .helpers import game_file
+from .test_rules_text import BAD, COMPOSED, DECOMPOSED
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
-BAD = ["\x1b[2J", "\x00", "\n", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
-BAD += ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
-COMPOSED = "\u00c5sa"  # Åsa
-DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)
-
-
-@pytest.mark.parametrize("ch", BAD)
-def test_the_rules_refuse_each_bad_character(ch: str) -> None:
-    assert bad_character(f"Anna{ch}") is not None
-    assert f"U+{ord(ch[0]):04X}" in str(bad_character(f"Anna{ch}"))
-    assert bad_character("Анна Ёлкина, ♠ 7") is None
-    assert bad_character("line one\nline two", newlines=True) is None
-
-
-def test_normalize_composes() -> None:
-    assert DECOMPOSED != COMPOSED
-    assert normalize(DECOMPOSED) == COMPOSED
 
 
 @pytest.mark.parametrize("ch", BAD)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import socket
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from scorekeeper.cli import _urls, main
 from scorekeeper.store import Store
 
-from .harness import ROOT
+from .harness import ROOT, wait_for_start
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
@@ -101,16 +101,16 @@ def test_serve_answers_pages_and_prints_the_address(tmp_path: Path) -> None:
     )
     try:
         url = f"http://127.0.0.1:{port}/"
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(url, timeout=2) as response:
-                    body = response.read().decode()
-                    headers = response.headers
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not answer")
+        answered: list[tuple[str, Any]] = []
+
+        def home() -> bool:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                answered.append((response.read().decode(), response.headers))
+            return True
+
+        # Its output is read once it has stopped: the log of a failed start says only that.
+        wait_for_start(home, server, lambda: "(its output follows its exit)")
+        body, headers = answered[0]
         assert "New game" in body
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
     finally:

@@ -147,6 +147,16 @@ def _keep(loaded: Loaded) -> None:
     _KEPT.put(_key(loaded.record), loaded)
 
 
+def kept_states() -> list[tuple[str, int]]:
+    """The game states kept now, each as (the game's view token, its version)."""
+    return [(str(key[0]), int(key[1])) for key in _KEPT]  # type: ignore[call-overload]
+
+
+def forget_kept() -> None:
+    """Drop every kept game state, as a server that has just started has none."""
+    _KEPT.clear()
+
+
 def finished_report(loaded: Loaded) -> dict[str, Any]:
     """The settlement snapshot to keep when the game is finished now."""
     sheet, _ = replay(replace(loaded.game, finished=True))

@@ -282,12 +282,6 @@ class Sheet:
         n = len(self.players)
         return dealt // n + 1, dealt % n + 1
 
-    @property
-    def rounds_over(self) -> bool:
-        """True when the round limit (if any) has been reached (§5)."""
-        limit = self.options.round_limit
-        return limit is not None and self.deal_count() >= limit * len(self.players)
-
 
 def sitting_out(players: Sequence[str], dealer: str | None) -> list[str]:
     """Who sits out a deal (§2): at four the dealer; at five the dealer and the next dealer

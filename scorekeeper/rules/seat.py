@@ -1,28 +1,34 @@
-"""Who sits where for the next deal, and what the deal form may offer (docs/rules.md §2–§5, §7).
+"""Who sits where for a deal, and what the deal form may offer (docs/rules.md §2–§5, §7).
 
-One pure value, `Seat`, answers every question a deal form asks before the scorer taps:
-who deals, who sits out, who plays, which contracts and answers are allowed, whose tricks
-must be written. It is computed from the sheet (the replayed log), never from the page.
+One pure value, `Seat`, answers every question a deal form (and its script) asks before the
+scorer taps: who deals, who sits out, who plays, which kinds, contracts and answers are
+allowed, whose tricks must be written. It is computed from the sheet (the replayed log),
+never from the page; the form and the script only ask it, and neither re-derives a rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .contracts import Contract
+from .contracts import LEVELS, Contract, Suit
 from .deals import Answer
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
 
-#: Deal kinds in the order a form offers them.
-TABLE_KINDS = ("contract", "misere", "allpass", "redeal")
+#: Entries that are not deals at the table, in the order a form offers them after the deals.
 OFF_TABLE_KINDS = ("penalty", "correction")
+TRICKS_IN_A_DEAL = 10
+
+#: The order the form shows the answers in (whists first, half-whist last).
+_SHOWN_ORDER = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS, Answer.HALF_WHIST)
 
 
 @dataclass(frozen=True)
 class Seat:
-    """The table before the next deal: seating, limits, and what each defender may answer."""
+    """The table before a deal: seating, limits, and what each defender may answer."""
 
+    number: int
+    """The deal's 1-based place in the log."""
     players: tuple[str, ...]
     """Everybody at the table, clockwise."""
     dealer: str
@@ -59,10 +65,6 @@ class Seat:
         if declarer not in self.active:
             raise ValueError(f"{declarer} does not play this deal")
         return tuple(defenders(self.players, self.dealer, declarer))
-
-    def contract_allowed(self, contract: Contract) -> bool:
-        """True when the all-pass exit allows this contract now (§4.5)."""
-        return self.min_level is None or contract.level >= self.min_level
 
     def answers(
         self, declarer: str, contract: Contract, first: Answer | None = None
@@ -101,6 +103,66 @@ class Seat:
             return (declarer, *(p for p in self.defenders(declarer) if p in whisters))
         return (declarer,)
 
+    # -- the same questions as the deal form asks them: by name and answer text ----------
+
+    def levels(self) -> list[int]:
+        """The contract levels allowed here (the all-pass exit, §4.5)."""
+        return [lv for lv in LEVELS if self.min_level is None or lv >= self.min_level]
+
+    def contracts(self) -> list[Contract]:
+        """Every contract allowed here, lowest first."""
+        return [Contract(lv, suit) for lv in self.levels() for suit in Suit]
+
+    def all_answers(self) -> list[str]:
+        """Every answer a defender may give in this game, whatever the contract: what the
+        seat allows any defender on any contract (in the order the form shows them)."""
+        declarer = self.active[0]
+        allowed = {
+            answer
+            for contract in self.contracts()
+            for answers in self.answers(declarer, contract).values()
+            for answer in answers
+        }
+        return [a.value for a in _SHOWN_ORDER if a in allowed]
+
+    def defenders_of(self, declarer: str) -> list[str]:
+        """The defenders of a declarer, in the order they answer (§2). For a player who does
+        not play this deal, every player who does: a form read against a later seat (a Save
+        sent again) then reads the same answers, and the rules say what is wrong."""
+        if declarer not in self.active:
+            return [p for p in self.active if p != declarer]
+        return list(self.defenders(declarer))
+
+    def answers_of(self, declarer: str, contract: Contract, first: str | None) -> list[str]:
+        """A defender's allowed answers: the first one's (first None) or the second's after
+        the first answered `first` (half-whist only after a pass, §4.2; Stalingrad, §7)."""
+        defs = self.defenders_of(declarer)
+        if first is None or len(defs) < 2:
+            allowed = self.answers(declarer, contract)[defs[0]]
+        else:
+            allowed = self.answers(declarer, contract, Answer(first))[defs[1]]
+        return [a.value for a in allowed]
+
+    def tricks_asked(
+        self, kind: str, declarer: str | None = None, answers: tuple[str, ...] = ()
+    ) -> list[str]:
+        """Whose tricks the form asks for a deal of this kind (answers in answer order).
+
+        All-pass: every active player; misère: the declarer; a contract with one whister:
+        the declarer; with two whisters: the declarer and both; nobody whisting: nobody.
+        """
+        if kind == "allpass":
+            return list(self.active)
+        if declarer is None or declarer not in self.active or kind not in ("misere", "contract"):
+            return []
+        if kind == "misere":
+            return list(self.tricks_needed(declarer, {}))
+        defs = self.defenders_of(declarer)
+        given = {d: Answer(a) for d, a in zip(defs, answers, strict=False) if a}
+        if len(given) < len(defs):
+            return []
+        return list(self.tricks_needed(declarer, given))
+
 
 def seat(sheet: Sheet, position: int | None = None) -> Seat:
     """The seat questions for the next deal of this sheet, answered (a pure value).
@@ -108,7 +170,7 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
     With `position` (1-based place in the log), the same for the deal at that place, as it
     stood before that deal was played (for editing it): its dealer, the all-pass streak and the
     lowest contract then, its round. A correction or penalty at that place is given the dealer
-    of the next deal at the table."""
+    of the next deal at the table. A position past the log is the next deal's."""
     game = sheet.game
     opts = game.options
     players = game.players
@@ -140,6 +202,7 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
         multiplier = progression[min(streak + 1, len(progression)) - 1]
     n = len(players)
     return Seat(
+        number=position if editing and position is not None else len(results) + 1,
         players=players,
         dealer=dealer,
         sitting_out=tuple(sitting_out(players, dealer)),

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, send_file
 
 from scorekeeper import config
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
@@ -26,6 +26,7 @@ def create_app(
     requests never create one (a vanished file is a 503).
     """
     # The instance folder (database, secret key, TLS certificate, config.py): see config.
+    moved = config.move_old_instance() if test_config is None else None
     app = Flask(
         __name__,
         instance_path=str(config.instance_path()),
@@ -33,6 +34,8 @@ def create_app(
         template_folder=str(TEMPLATES),
         static_folder=str(STATIC),
     )
+    if moved is not None:
+        app.logger.warning("moved the data of an earlier install from %s to %s", *moved)
     _configure(app, test_config)
     _register(app)
     if create_database:
@@ -116,3 +119,13 @@ def _instance_secret(app: Flask) -> str:
     except OSError:  # read-only instance folder: this run's cookies are still signed
         app.logger.warning("cannot keep the secret key in %s; sessions end on restart", path)
     return key
+
+
+def offer_certificate(app: Flask, cert_path: Path, url: str) -> None:
+    """Serve the TLS certificate of `serve --https` (public by nature) at `url`, as a phone
+    downloads it to trust it."""
+
+    def download() -> Any:
+        return send_file(cert_path, mimetype="application/x-x509-ca-cert", max_age=0)
+
+    app.add_url_rule(url, "certificate", download)

@@ -16,6 +16,8 @@ to the process's own memory; a warning says so once.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import logging
 import os
 import threading
@@ -98,3 +100,13 @@ class PdfSlots:
         with contextlib.suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def give_back_memory() -> None:
+    """Return the memory a drawing used to the system (glibc keeps freed heap otherwise):
+    a PDF takes tens of MB for a moment, and a server that kept them would grow with each."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
+        pass

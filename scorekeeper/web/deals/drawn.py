@@ -11,6 +11,8 @@ a refused save) and the form of a saved deal are drawn anew.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import product
+from typing import Any
 
 from flask import render_template, request
 from jinja2.utils import htmlsafe_json_dumps
@@ -18,10 +20,11 @@ from markupsafe import Markup
 
 from scorekeeper.games import Loaded
 from scorekeeper.kept import Kept
+from scorekeeper.rules.seat import TRICKS_IN_A_DEAL, Seat
 from scorekeeper.store import DealRecord
 
 from ..i18n import get_locale
-from .forms import DealBase, Reading, Seat
+from .forms import DealBase, Reading
 
 #: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
 #: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:
@@ -38,17 +41,17 @@ def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
         game.options,
         game.players,
         seat.dealer,
-        tuple(seat.active),
-        tuple(seat.kinds()),
+        seat.active,
+        seat.kinds,
         tuple(seat.levels()),
     )
 
 
 def table_json(loaded: Loaded, seat: Seat) -> Markup:
-    """The seat's rules for the page's script (Table.to_json), as HTML-safe JSON."""
+    """The seat's rules for the page's script (seat_script), as HTML-safe JSON."""
 
     def rules() -> Markup:
-        found = seat.to_json()
+        found = seat_script(seat)
         del found["number"]
         return htmlsafe_json_dumps(found)
 
@@ -69,3 +72,62 @@ def fields(
     if request.method != "GET" or reading is not None or deal is not None:
         return draw()
     return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw)
+
+
+def seat_script(seat: Seat) -> dict[str, Any]:
+    """What the rules' seat allows, as the page's script reads it: the rules asked once for
+    every declarer, contract and answer, so the script never re-derives a rule. Its shape:
+
+        {
+          "number": 7,                      # 1-based place of the deal in the log
+          "players": ["Anna", "Boris", "Vera", "Gleb"],   # seating (clockwise) order
+          "dealer": "Anna",
+          "sits_out": ["Anna"],             # players not in this deal ([] at three)
+          "active": ["Boris", "Vera", "Gleb"],
+          "kinds": ["contract", "misere", "allpass", "correction"],
+          "levels": [6, 7, 8, 9, 10],       # contract levels allowed (the all-pass exit)
+          "min_level": 6 | null,            # the exit's floor when one applies, else null
+          "declarers": {"Boris": ["Vera", "Gleb"]},   # declarer → defenders, answer order
+          "answers": {"Boris": {"7S": {"first": ["whist", "pass"],  # by declarer, contract,
+                                       "pass": ["whist", "pass", "half-whist"],  # then the
+                                       "whist": ["whist", "pass"]}}},  # first one's answer
+          "tricks": {"allpass": ["Boris", "Vera", "Gleb"],         # whose tricks are asked
+                     "misere": {"Boris": ["Boris"]},                # by declarer
+                     "contract": {"Boris": {"whist,pass": ["Boris"],  # by declarer, then
+                                            "pass,pass": []}}},       # answers comma-joined
+          "tricks_total": 10                # tricks of all the active players add up to this
+        }
+    """
+    declarers = {p: seat.defenders_of(p) for p in seat.active}
+    answers: dict[str, dict[str, dict[str, list[str]]]] = {}
+    contract_tricks: dict[str, dict[str, list[str]]] = {}
+    for declarer, defs in declarers.items():
+        by_contract: dict[str, dict[str, list[str]]] = {}
+        for contract in seat.contracts():
+            first = seat.answers_of(declarer, contract, None)
+            by_contract[contract.code()] = {"first": first} | {
+                a: seat.answers_of(declarer, contract, a) for a in first
+            }
+        answers[declarer] = by_contract
+        combos: dict[str, list[str]] = {}
+        for combo in product(seat.all_answers(), repeat=len(defs)):
+            combos[",".join(combo)] = seat.tricks_asked("contract", declarer, combo)
+        contract_tricks[declarer] = combos
+    return {
+        "number": seat.number,
+        "players": list(seat.players),
+        "dealer": seat.dealer,
+        "sits_out": list(seat.sitting_out),
+        "active": list(seat.active),
+        "kinds": list(seat.kinds),
+        "levels": seat.levels(),
+        "min_level": seat.min_level,
+        "declarers": declarers,
+        "answers": answers,
+        "tricks": {
+            "allpass": seat.tricks_asked("allpass"),
+            "misere": {p: seat.tricks_asked("misere", p) for p in seat.active},
+            "contract": contract_tricks,
+        },
+        "tricks_total": TRICKS_IN_A_DEAL,
+    }

@@ -27,11 +27,10 @@ from wtforms.validators import Length
 
 from scorekeeper import wording
 from scorekeeper.kept import Kept
-from scorekeeper.rules import Answer, Problem, Sheet
+from scorekeeper.rules import Answer, Problem, Seat, Sheet, seat
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON, parse_amount
 from scorekeeper.rules.numbers import whole_text
-from scorekeeper.rules.table import Table, table
 from scorekeeper.rules.text import normalize
 
 from ..i18n import get_locale, words
@@ -44,7 +43,7 @@ TRICK_COUNTS = frozenset(str(n) for n in range(11))
 
 # The labels live in scorekeeper.wording, the same for the form, the log and the PDF.
 KIND_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.KIND_LABELS.items()}
-"""Every kind the rules may allow; the form shows those the seat allows (Table.kinds())."""
+"""Every kind the rules may allow; the form shows those the seat allows (Seat.kinds)."""
 ANSWER_LABELS: dict[str, Any] = {a.value: _l(text) for a, text in wording.ANSWERS.items()}
 #: At a table of two a whist is alone or with the talon (§9).
 HUSSAR_ANSWER_LABELS: dict[str, Any] = {
@@ -53,13 +52,10 @@ HUSSAR_ANSWER_LABELS: dict[str, Any] = {
 COLUMN_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.COLUMNS.items()}
 
 
-Seat = Table
-"""The seat of a deal is the rules' answer (scorekeeper.rules.table); the form only asks."""
-
-
-def seat_for(sheet: Sheet, position: int | None) -> Table:
-    """The seat of a new deal (position None) or of the deal at a 0-based position."""
-    return table(sheet, position)
+def seat_for(sheet: Sheet, position: int | None) -> Seat:
+    """The seat of a new deal (position None) or of the deal at a 0-based position: the
+    rules' answer (scorekeeper.rules.seat); the form only asks."""
+    return seat(sheet, None if position is None else position + 1)
 
 
 class DealBase(WriteForm):
@@ -91,7 +87,7 @@ class DealBase(WriteForm):
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
         """The answer field of each active player: the defenders first, in answer order."""
         declarer = _player(self.declarer.data, seat.players)
-        order = seat.active
+        order = list(seat.active)
         if declarer in seat.active:
             defs = seat.defenders_of(declarer)
             order = defs + [p for p in seat.active if p not in defs]
@@ -147,16 +143,15 @@ _CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(1024)
 def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
     """Every field's choices at this seat, in the page's language: worked out once for each
     seat of a game (a table of three has three all evening), and shared, never changed."""
-    rules = seat.seat
     key = (
         get_locale(),
-        rules.players,
-        rules.active,
-        rules.hussar,
-        rules.kinds,
-        rules.min_level,
-        rules.half_whist_levels,
-        rules.stalingrad,
+        seat.players,
+        seat.active,
+        seat.hussar,
+        seat.kinds,
+        seat.min_level,
+        seat.half_whist_levels,
+        seat.stalingrad,
     )
     return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
 
@@ -165,7 +160,7 @@ def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
     players = seat.players
     out = {
         # Labels are translated here, not once per option drawn.
-        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds()),
+        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds),
         "declarer": choices((str(players.index(p)), p) for p in seat.active),
         # A fine may fall on anybody at the table (§4.7), not only this deal's players.
         "offender": choices((str(i), p) for i, p in enumerate(players)),
@@ -276,7 +271,7 @@ def read(form: DealBase, seat: Seat) -> Reading:
     """The deal the form describes, in game-file notation; errors for what is missing."""
     kind = form.kind.data
     reading = Reading(None)
-    if kind not in seat.kinds():
+    if kind not in seat.kinds:
         reading.add("kind", str(_l("Choose what was played")))
         return reading
     if kind == "redeal":

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import gamefile
 from scorekeeper.games import Check, Loaded, check_deal, check_delete, current, writes
 from scorekeeper.games.writes import live_deal
+from scorekeeper.rules import Seat
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealRecord
 
@@ -32,16 +33,17 @@ from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
 from . import drawn
-from .forms import DealForm, Reading, Seat, place, read, seat_for, sent_form
+from .forms import DealForm, Reading, place, read, seat_for, sent_form
 
 bp = Blueprint("deals", __name__.rsplit(".", 1)[0])
 
-Answer = str | Response | tuple[str | Response, int]
+#: What a view returns: a page, a redirect or JSON, with its status when it is not 200.
+Page = str | Response | tuple[str | Response, int]
 _KEY = re.compile(r"[0-9a-f]{32}")
 
 
 @bp.route("/g/<tok:token>/deal/new", methods=["GET", "POST"])
-def new(token: str) -> Answer:
+def new(token: str) -> Page:
     loaded = edit_game(token)
     key = request.args.get("k", "") if request.method == "GET" else ""
     if key and _KEY.fullmatch(key):
@@ -81,7 +83,7 @@ def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
 
 
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
-def edit(token: str, deal_id: int) -> Answer:
+def edit(token: str, deal_id: int) -> Page:
     loaded = edit_game(token)
     return _deal_page(loaded, live_deal(loaded, deal_id))
 
@@ -116,7 +118,7 @@ def _wants_json() -> bool:
     return request.headers.get("X-Save") == "json"
 
 
-def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Answer:
+def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     """The deal form (GET), its check without the script, or its Save."""
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
@@ -136,7 +138,7 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Answer
     return _save(loaded, deal, form, seat, script)
 
 
-def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script: bool) -> Answer:
+def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script: bool) -> Page:
     """The one Save: read the form, let the service check and write, answer."""
     position = None if deal is None else deal.position
     valid = bool(form.validate())
@@ -181,7 +183,7 @@ def _problems(
     reading: Reading,
     result: Check | None,
     script: bool,
-) -> Answer:
+) -> Page:
     """The deal does not check: nothing written; its problems by field (422)."""
     if script:
         return jsonify(saved=False, **_preview(reading, result)), 422
@@ -195,7 +197,7 @@ def _refused(
     message: str,
     script: bool,
     saved: writes.AlreadySaved | None = None,
-) -> Answer:
+) -> Page:
     """Nothing was written (another phone first, or the form already saved): the input is
     kept, checked against the game as it is now, with a fresh key and version (409)."""
     loaded = current(get_store(), loaded.record.edit_token)

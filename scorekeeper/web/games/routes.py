@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
-import gc
 import hashlib
 import io
 import json
@@ -31,7 +29,7 @@ from scorekeeper.render import pdf as pdf_render
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
 from ..i18n import get_locale, time_zone, words
-from ..limits import PdfSlots
+from ..limits import PdfSlots, give_back_memory
 from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import style_inline
@@ -214,15 +212,6 @@ phones wait up to PDF_WAIT_SECONDS, then 503."""
 _PDF_SLOTS = PdfSlots(PDF_SLOTS)
 
 
-def _give_back_memory() -> None:
-    """Return the memory a drawing used to the system (glibc keeps freed heap otherwise)."""
-    gc.collect()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
-        pass
-
-
 @bp.route(GAME + "/pulka.pdf")
 def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     loaded = open_game(mode, token)
@@ -263,7 +252,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         )
     finally:
         _PDF_SLOTS.release()
-        _give_back_memory()
+        give_back_memory()
     response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
     return _no_cache(response, loaded, kind)
 

@@ -1,0 +1,134 @@
+"""Every write to a company (scorekeeper.company.writes) on a real database file: what it
+writes, what it refuses, and that a form sent again writes nothing twice."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.company import writes
+from scorekeeper.rules import PRESETS
+from scorekeeper.store import Store
+from scorekeeper.store.companies import Companies, CompanyRecord
+from scorekeeper.store.errors import RequestKeyReused
+
+DAY = datetime.date(2026, 11, 20)
+KEY = "0" * 32
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "companies.sqlite") as opened:
+        yield opened
+
+
+@pytest.fixture
+def company(store: Store) -> CompanyRecord:
+    return writes.create(
+        store,
+        name="Thursdays",
+        convention="sochi",
+        options={"stake": "0.10", "currency": "€"},
+        roster=["Anna", "Boris", "Vera", "Gleb"],
+    )
+
+
+def ids(company: CompanyRecord, *names: str) -> list[int]:
+    by_name = {p.name: p.id for p in company.roster}
+    return [by_name[n] for n in names]
+
+
+def test_a_player_is_added_once_whatever_the_case_or_width(
+    store: Store, company: CompanyRecord
+) -> None:
+    grown = writes.add_player(store, company, "Dima")
+    assert [p.name for p in grown.roster][-1] == "Dima"
+    for taken in ("dima", "DIMA", "Ｄｉｍａ", "Anna"):
+        with pytest.raises(writes.NameTaken) as refused:
+            writes.add_player(store, grown, taken)
+        assert refused.value.name == taken
+    assert len(writes.add_player(store, grown, "Eva").roster) == 6
+
+
+def test_a_rename_keeps_the_player_and_refuses_another_s_name(
+    store: Store, company: CompanyRecord
+) -> None:
+    (boris,) = ids(company, "Boris")
+    renamed = writes.rename_player(store, company, boris, "Borya")
+    assert renamed.player(boris).name == "Borya"
+    assert writes.rename_player(store, renamed, boris, "BORYA").player(boris).name == "BORYA"
+    with pytest.raises(writes.NameTaken):
+        writes.rename_player(store, renamed, boris, "anna")
+
+
+def test_an_evening_started_twice_with_one_key_is_one_game(
+    store: Store, company: CompanyRecord
+) -> None:
+    seats = ids(company, "Vera", "Anna", "Gleb")
+    first = writes.start_evening(
+        store, company, seats=seats, first_dealer=1, name="Evening", request_key=KEY, played_on=DAY
+    )
+    assert (list(first.players), first.first_dealer) == (["Vera", "Anna", "Gleb"], "Anna")
+    assert first.options == PRESETS["sochi"].to_json() | {"stake": "0.10", "currency": "€"}
+    after = Companies(store).get(company.edit_token)
+    again = writes.start_evening(
+        store, after, seats=seats, first_dealer=0, name="Other", request_key=KEY, played_on=DAY
+    )
+    assert again.id == first.id
+    (evening,) = Companies(store).get(company.edit_token).games
+    assert evening.played_on == DAY.isoformat() and evening.players["Vera"] == seats[0]
+
+
+def test_an_evening_of_two_is_hussar_with_the_company_s_money(
+    store: Store, company: CompanyRecord
+) -> None:
+    game = writes.start_evening(
+        store,
+        company,
+        seats=ids(company, "Anna", "Boris"),
+        first_dealer=0,
+        name="Two",
+        request_key="1" * 32,
+        played_on=DAY,
+    )
+    assert game.convention == "hussar"
+    assert game.options["stake"] == "0.10" and game.options["currency"] == "€"
+    assert game.options == PRESETS["hussar"].to_json() | {"stake": "0.10", "currency": "€"}
+
+
+def test_a_payment_sent_again_is_written_once_and_other_values_are_refused(
+    store: Store, company: CompanyRecord
+) -> None:
+    anna, boris = ids(company, "Anna", "Boris")
+    form = {"payer": anna, "payee": boris, "amount": "12.50", "paid_on": DAY, "game_id": None}
+    paid = writes.add_payment(store, company, **form, request_key=KEY)  # type: ignore[arg-type]
+    (payment,) = paid.payments
+    assert (payment.payer, payment.payee, payment.amount) == (anna, boris, Decimal("12.50"))
+    again = writes.add_payment(store, paid, **form, request_key=KEY)  # type: ignore[arg-type]
+    assert [p.id for p in again.payments] == [payment.id]
+    with pytest.raises(RequestKeyReused):
+        writes.add_payment(store, paid, **{**form, "amount": "13"}, request_key=KEY)  # type: ignore[arg-type]
+    assert [p.amount for p in Companies(store).get(company.edit_token).payments] == [
+        Decimal("12.50")
+    ]
+    gone = writes.delete_payment(store, again, payment.id)
+    assert gone.payments == []
+    assert writes.delete_payment(store, gone, payment.id).payments == []  # twice: harmless
+
+
+def test_a_payment_for_a_game_of_another_company_is_kept_without_the_game(
+    store: Store, company: CompanyRecord
+) -> None:
+    stranger = store.create_game(
+        name="", convention="sochi", options={}, players=["X", "Y", "Z"], first_dealer="X"
+    )
+    anna, boris = ids(company, "Anna", "Boris")
+    paid = writes.add_payment(
+        store, company, payer=anna, payee=boris, amount="1", paid_on=DAY,
+        game_id=stranger.id, request_key=KEY,
+    )  # fmt: skip
+    assert [p.game_id for p in paid.payments] == [None]
