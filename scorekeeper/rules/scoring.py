@@ -880,7 +880,7 @@ class _Scorer:
         self._hill(
             declarer,
             undertricks * remise_per,
-            Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+            Reason("remise", {"undertricks": undertricks, "down": undertricks, "per": remise_per}),
         )
         per = self._console_per[level]
         consolers = list(defs)
@@ -892,7 +892,7 @@ class _Scorer:
                 name,
                 declarer,
                 undertricks * per,
-                Reason("consolation", {"undertricks": undertricks, "per": per}),
+                Reason("consolation", {"undertricks": undertricks, "down": undertricks, "per": per}),
             )
 
     def _trick_whists_of_two(self, deal: ContractDeal, whisters: list[str]) -> None:
@@ -1004,11 +1004,11 @@ class _Scorer:
                     self._pool(name, bonus, Reason("allpass_pool"))
                 elif tricks[name] > free:
                     over = tricks[name] - free
-                    self._hill(
-                        name,
-                        over * per,
-                        Reason("allpass_hill", {"tricks": over, "per": per}),
-                    )
+                    said = {"tricks": over, "per": per}
+                    if free:
+                        said |= {"taken": tricks[name], "free": free}
+                    code = "allpass_hill_free" if free else "allpass_hill"
+                    self._hill(name, over * per, Reason(code, said))
         elif self._allpass_whists:
             # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
             # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.
