@@ -43,19 +43,19 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "bad_option_type",
             game_file([], options={"pool_target": "ten"}),
-            "Pool target must be a whole",
+            "Pool target: must be a whole",
         ),
         (
             "bad_option_choice",
             game_file([], options={"overflow": "give"}),
-            "Points above the pool target must be one of",
+            "Points above the pool target: must be one of",
         ),
         (
             "half_whist_on_eight",
             game_file([], options={"half_whist": [8]}),
             "Half-whist: 8 is not allowed",
         ),
-        ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist must be money"),
+        ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist: must be money"),
         (
             "two_players_in_sochi",
             game_file([], players=["A", "B"]),

@@ -141,7 +141,7 @@ def test_the_first_dealer_must_be_a_player(web: Web, store: Store) -> None:
 def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> None:
     cases = {
         "opt_allpass_progression": ("1, x", "write whole numbers separated by commas"),
-        "opt_stake": ("ten", "Stake per whist must be money from 0 to 1,000,000"),
+        "opt_stake": ("ten", "Stake per whist: must be money from 0 to 1,000,000"),
         "opt_allpass_exit": (
             "5",
             "Lowest contract after all-passes: 5 is not allowed here",

@@ -500,7 +500,7 @@ class _Scorer:
             if self._round_deals is not None and self.table_deals >= self._round_deals:
                 self._problem(
                     N_(
-                        "the game ended after deal {ended}: all {rounds} rounds are played, "
+                        "the game ended after deal {ended}: the round limit ({rounds}) is reached, "
                         "no deal can follow"
                     ),
                     ended=self.ended_after,
@@ -726,7 +726,7 @@ class _Scorer:
         for name in required:
             if name not in tricks:
                 sound = False
-                self._problem(N_("the tricks of {name} are missing"), f"tricks.{name}", name=name)
+                self._problem(N_("tricks missing: {name}"), f"tricks.{name}", name=name)
         if not sound:
             return
         total = sum(tricks.values())

@@ -435,7 +435,7 @@ def pay(token: str) -> Response | tuple[str, int]:
     if form.payer.data not in ids or form.payee.data not in ids:
         form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
     elif form.payer.data == form.payee.data:
-        form.payee.errors = [*form.payee.errors, _("A player cannot pay himself")]
+        form.payee.errors = [*form.payee.errors, _("The payer and the payee must be two different players")]
     game_text = (form.game.data or "").strip()
     game_id = whole_text(game_text) if game_text else None
     if game_text and game_id not in {g.game.id for g in company.games}:

@@ -65,7 +65,7 @@ def seat_for(sheet: Sheet, position: int | None) -> Table:
 class DealBase(WriteForm):
     """The fields every deal form has; the answer and correction rows are added per kind."""
 
-    kind = RadioField(_l("What was played"), validate_choice=False)
+    kind = RadioField(_l("What to record"), validate_choice=False)
     declarer = RadioField(_l("Declarer"), validate_choice=False)
     offender = RadioField(_l("Who is fined"), validate_choice=False)
     contract = RadioField(_l("Contract"), validate_choice=False)
@@ -277,7 +277,7 @@ def read(form: DealBase, seat: Seat) -> Reading:
     kind = form.kind.data
     reading = Reading(None)
     if kind not in seat.kinds():
-        reading.add("kind", str(_l("Choose what was played")))
+        reading.add("kind", str(_l("Choose what to record")))
         return reading
     if kind == "redeal":
         reading.data = {"type": "redeal"}
