@@ -247,8 +247,8 @@ def test_company_file_round_trips_and_standings_csv_adds_up(web, store, client):
     assert again == data
     rows = list(csv.DictReader(io.StringIO(client.get(f"/c/{token}/standings.csv").text)))
     expected = money_of(store, token)
-    assert {r["player"]: Decimal(r["money"]) for r in rows} == expected
-    assert sum(Fraction(r["net_whists"]) for r in rows) == 0
+    assert {r["Player"]: Decimal(r["Money"]) for r in rows} == expected
+    assert sum(Fraction(r["Net whists"]) for r in rows) == 0
 
 
 def test_a_broken_company_file_says_why_and_creates_nothing(web, store, client):

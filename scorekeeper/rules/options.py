@@ -460,7 +460,8 @@ def _round_limit(raw: Any) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 1000:
         raise _BadOption(
             N_(
-                "{option}: must be a whole number from 1 to 1000, or empty for no limit, not {value}"
+                "{option}: must be a whole number from 1 to 1000, or empty for no limit, "
+                "not {value}"
             ),
             value=_show(raw),
         )

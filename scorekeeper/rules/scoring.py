@@ -892,7 +892,9 @@ class _Scorer:
                 name,
                 declarer,
                 undertricks * per,
-                Reason("consolation", {"undertricks": undertricks, "down": undertricks, "per": per}),
+                Reason(
+                    "consolation", {"undertricks": undertricks, "down": undertricks, "per": per}
+                ),
             )
 
     def _trick_whists_of_two(self, deal: ContractDeal, whisters: list[str]) -> None:

@@ -35,7 +35,7 @@ from scorekeeper.rules.table import Table, table
 from scorekeeper.rules.text import normalize
 
 from ..i18n import get_locale, words
-from ..widgets import WriteForm, choices
+from ..widgets import STALE, WriteForm, choices
 
 SEATS = 5
 """Form rows for up to five players; only the game's seats are shown."""
@@ -73,7 +73,7 @@ class DealBase(WriteForm):
         _l("Reason"),
         validators=[Length(max=MAX_REASON, message=_l("At most 500 characters"))],
     )
-    checked = HiddenField(validators=[Length(max=64)])
+    checked = HiddenField(validators=[Length(max=64, message=STALE)])
 
     def setup(self, seat: Seat) -> None:
         """Set the choices the table allows at this point."""
