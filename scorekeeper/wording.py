@@ -140,16 +140,16 @@ HUSSAR_ANSWERS: dict[Answer, str] = {Answer.WHIST: N_("whist alone")}
 
 #: How many tricks a remise is short, as players say it ("без двух"), 1 to 10.
 DOWN: tuple[str, ...] = (
-    N_("down one"),
-    N_("down two"),
-    N_("down three"),
-    N_("down four"),
-    N_("down five"),
-    N_("down six"),
-    N_("down seven"),
-    N_("down eight"),
-    N_("down nine"),
-    N_("down ten"),
+    N_("one down"),
+    N_("two down"),
+    N_("three down"),
+    N_("four down"),
+    N_("five down"),
+    N_("six down"),
+    N_("seven down"),
+    N_("eight down"),
+    N_("nine down"),
+    N_("ten down"),
 )
 
 COLUMNS: dict[str, str] = {
@@ -334,6 +334,15 @@ class Words:
         """An amount with its sign always shown: +4, −8."""
         return ("+" if value > 0 else "") + self.amount(value)
 
+    def points(self, value: Fraction | int) -> str:
+        """Tournament points as the standings CSV writes them, to hundredths, signed:
+        "+100,7", "−3,33" (never a fraction such as "100 7/10")."""
+        value = Fraction(value)
+        cents = (abs(value) * 100).__round__()  # exact: half to even on hundredths
+        shown = self._digits(Decimal(cents) / 100, "#,##0.##")
+        sign = MINUS if value < 0 and cents else ("+" if value > 0 and cents else "")
+        return f"{sign}{shown}"
+
     def number(self, value: Decimal | int | str) -> str:
         """A plain decimal number: "0,5" in Russian."""
         return str(format_decimal(Decimal(str(value)), locale=self.locale))
@@ -515,10 +524,10 @@ class Words:
         return str(value)
 
     def down(self, undertricks: int) -> str:
-        """How many tricks short, in words: "без двух", "без однієї", "down two"."""
+        """How many tricks short, in words: "без двух", "без однієї", "two down"."""
         if 1 <= undertricks <= len(DOWN):
             return self.gettext(DOWN[undertricks - 1])
-        return self.gettext("down %(num)s", num=undertricks)
+        return self.gettext("%(num)s down", num=undertricks)
 
     def either(self, items: Either) -> str:
         """Choices joined by the language's "or": "3, 4 или 5"."""

@@ -142,7 +142,7 @@ def test_a_typed_payment_with_a_bad_amount_writes_nothing(web, store):
     assert Companies(store).get(token).payments == []
     form.set(amount="12,5", payer=form.value("payer"), payee=form.value("payer"))
     result = web.submit(page, form, follow=True)
-    assert "cannot pay himself" in result.text()
+    assert "must be two different players" in result.text()
     assert Companies(store).get(token).payments == []
 
 

@@ -148,7 +148,7 @@ def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> No
         ),
         "opt_whist_split": ("stingy", "Not a valid choice."),
         "opt_pool_target": ("0", "Write a whole number from 1 to 100,000"),
-        "opt_currency": ("X" * 21, "Field cannot be longer than 20 characters."),
+        "opt_currency": ("X" * 21, "At most 20 characters"),
     }
     for field, (value, message) in cases.items():
         page, form = new_form(web)

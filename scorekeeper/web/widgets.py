@@ -12,7 +12,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import DateField, HiddenField, IntegerField, SelectChoice, SelectMultipleField
-from wtforms.validators import InputRequired, Length, NumberRange, Regexp
+from wtforms.validators import InputRequired, Length, NumberRange, Regexp, StopValidation
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.rules import InvalidGame
@@ -38,7 +38,14 @@ def most(limit: int) -> Length:
 
 class WholeField(IntegerField):
     """A whole number in ASCII digits: "٩", "²" or "１２" are refused next to the field, not
-    read (int() reads some of them and raises on others), and the length is bounded first."""
+    read (int() reads some of them and raises on others), and the length is bounded first.
+    `invalid` is the field's own sentence for what is not such a number."""
+
+    def __init__(self, *args: Any, invalid: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.invalid = (
+            invalid if invalid is not None else _l("Write a whole number in the digits 0-9")
+        )
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if not valuelist or not str(valuelist[0]).strip():
@@ -46,7 +53,11 @@ class WholeField(IntegerField):
             return
         self.data = whole_text(str(valuelist[0]).strip())
         if self.data is None:
-            raise ValueError(str(_l("Write a whole number in the digits 0-9")))
+            raise ValueError(str(self.invalid))
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:  # one sentence for the field, not a range after it too
+            raise StopValidation()
 
 
 class _VersionField(IntegerField):

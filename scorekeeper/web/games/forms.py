@@ -30,6 +30,7 @@ class ExtendForm(WriteForm):
 
     pool_target = WholeField(
         _l("Play on to a pool of"),
+        invalid=Between().filled(1, _MAX_POOL),
         validators=[
             InputRequired(Between().filled(1, _MAX_POOL)),
             NumberRange(min=1, max=_MAX_POOL, message=Between()),

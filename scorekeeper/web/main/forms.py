@@ -74,6 +74,7 @@ def _option_field(spec: opts.OptionSpec) -> Field:
         return WholeField(
             label,
             description=desc,
+            invalid=Between().filled(limits.low, limits.high),
             validators=[
                 InputRequired(Between().filled(limits.low, limits.high)),
                 NumberRange(

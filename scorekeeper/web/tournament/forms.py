@@ -42,6 +42,7 @@ class TournamentBase(NewGameBase):
     rounds = WholeField(
         _l("Tour length in rounds"),
         description=_l("Each player at a table deals this many times a tour."),
+        invalid=_l("Write a whole number from %(min)s to %(max)s", min=1, max=30),
         validators=[
             InputRequired(_l("Write a whole number from %(min)s to %(max)s", min=1, max=30)),
             NumberRange(1, 30, message=_l("Write a whole number from %(min)s to %(max)s")),
