@@ -570,7 +570,7 @@ class Words:
         return "; ".join(p for p in parts if p)
 
     def entry(self, entry: Entry) -> str:
-        """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Анна пишет 8 вистов (…); на кого: Вера".
+        """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Анна пишет 8 вистов (…) — на кого: Вера".
 
         Whists are said in words, never with an arrow: the arrow is kept for money, which
         flows along it (payer → payee)."""
