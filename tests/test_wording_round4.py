@@ -69,7 +69,7 @@ FIVE = {
 WRONG: dict[str, list[str]] = {
     "ru": [
         r"подтверждает за",
-        r"первым сдаёт|сдаёт первым",
+        r"первым сдаёт|сдаёт первым|сдаёт следующим",
         r"выбыл\b",
         r"нет в списке",
         r"в (sochi|hussar|leningrad|rostov) играют",
@@ -96,7 +96,7 @@ WRONG: dict[str, list[str]] = {
     ],
     "uk": [
         r"підтверджує за",
-        r"здає першим",
+        r"здає (першим|наступним)",
         r"вибув\b",
         r"немає в списку",
         r"у (sochi|hussar|leningrad|rostov) грають",
@@ -166,6 +166,7 @@ RIGHT: dict[str, dict[str, list[str]]] = {
         "tournament": ["сдаёт первую раздачу"],
         "new game": ["Ленинградка"],
         "six players": ["Сочи: игроков должно быть 3, 4 или 5, а не 6"],
+        "five, the next dealer declares": ["Борис сдаёт следующую раздачу и в этой не играет"],
         "tournament import": ["неизвестный ключ"],
         "company CSV": ["Игрок;Вечера;Победы;Итог в вистах;Деньги"],
     },
@@ -190,6 +191,7 @@ RIGHT: dict[str, dict[str, list[str]]] = {
         "tournament": ["здає першу роздачу"],
         "new game": ["Ленінградка"],
         "six players": ["Сочі: гравців має бути 3, 4 або 5, а не 6"],
+        "five, the next dealer declares": ["Борис здає наступну роздачу й у цій не грає"],
         "tournament import": ["невідомий ключ"],
         "company CSV": ["Гравець;Вечори;Перемоги;Підсумок у вістах;Гроші"],
     },
@@ -307,7 +309,21 @@ def _cli_texts(lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     six = {**EVENING, "players": ["А", "Б", "В", "Г", "Д", "Е"], "deals": []}
     path = tmp_path / "six.json"
     path.write_text(json.dumps(six, ensure_ascii=False))
+    sitter = {
+        **FIVE,
+        "deals": [
+            {
+                "type": "contract",
+                "declarer": "Борис",
+                "contract": "6S",
+                "answers": {"Вера": "pass", "Глеб": "pass"},
+            }
+        ],
+    }
+    five = tmp_path / "five.json"
+    five.write_text(json.dumps(sitter, ensure_ascii=False))
     runs = {
+        "five, the next dealer declares": ["score", "--lang", lang, str(five)],
         "six players": ["score", "--lang", lang, str(path)],
         "unknown argument": ["score", "--lang", lang, "--what", str(path)],
     }
@@ -422,6 +438,7 @@ def test_one_arrow_one_direction_money_flows_along_it(web: Web, store: Store, la
         ("ru", "Этот телефон подтверждает за Анна"),
         ("ru", "Анна (сдаёт первым)"),
         ("uk", "Ірина · здає першим"),
+        ("ru", "Вера сдаёт следующим и в этой раздаче не играет"),
         ("ru", "Зоя выбыл из турнира."),
         ("ru", '"Зоя" нет в списке игроков'),
         ("ru", "в sochi играют 3, 4 or 5, а не 6"),
