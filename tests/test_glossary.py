@@ -168,7 +168,7 @@ def test_the_docs_use_no_word_the_glossary_bans(path) -> None:  # type: ignore[n
 def test_the_rules_words_table_gives_the_glossary_s_word_for_each_term() -> None:
     """Each row of docs/rules.md §1 writes, for its term, the glossary's Russian and
     Ukrainian word (the declarer is «замовник», not «гравець», the player)."""
-    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/rules.md").read_text(encoding="utf-8")
     table = text.split("## §1", 1)[1].split("\n## ", 1)[0]
     glossary = {str(row["en"]): row for row in terms()}
     wrong = []
