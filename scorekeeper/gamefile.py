@@ -17,7 +17,7 @@ from scorekeeper.rules import (
     replay,
     resolve_options,
 )
-from scorekeeper.rules.problems import N_
+from scorekeeper.rules.problems import N_, Either
 from scorekeeper.rules.text import bad_character, first_surrogate, name_key, normalize_all
 
 TYPE_CHECKING = False
@@ -250,17 +250,11 @@ def _players(raw: Any, convention: str | None, bad: _Bad) -> list[str]:
                 N_("{convention} is played by {counts} players, not {count}"),
                 "players",
                 convention=convention,
-                counts=_or(counts),
+                counts=Either(counts),
                 count=len(raw),
             )
             ok = False
     return names if ok else []
-
-
-def _or(items: tuple[int, ...]) -> str:
-    """ "3, 4 or 5"."""
-    words = [str(i) for i in items]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def dump(game: Game) -> dict[str, Any]:

@@ -28,6 +28,14 @@ class MaskedFormatter(logging.Formatter):
         return mask(super().format(record))
 
 
+class NoBanner(logging.Filter):
+    """Drops hypercorn's English "Running on … (CTRL + C to quit)": `scorekeeper serve` has
+    said where it listens and how to stop it already, in the user's language."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "CTRL + C to quit" not in record.getMessage()
+
+
 SERVER_FORMAT = "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"
 
 LOGGING: dict[str, Any] = {
@@ -37,6 +45,7 @@ LOGGING: dict[str, Any] = {
         "access": {"()": MaskedFormatter, "format": "%(message)s"},
         "server": {"()": MaskedFormatter, "format": SERVER_FORMAT},
     },
+    "filters": {"no_banner": {"()": NoBanner}},
     "handlers": {
         "access": {
             "class": "logging.StreamHandler",
@@ -56,7 +65,12 @@ LOGGING: dict[str, Any] = {
         # scorekeeper.access writes one line per request whatever the server).
         "gunicorn.error": {"level": "INFO", "handlers": [], "propagate": True},
         "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
-        "hypercorn.error": {"level": "INFO", "handlers": [], "propagate": True},
+        "hypercorn.error": {
+            "level": "INFO",
+            "handlers": [],
+            "propagate": True,
+            "filters": ["no_banner"],
+        },
         "hypercorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
     },
 }

@@ -45,7 +45,7 @@ from scorekeeper.rules.options import (
     TwoWhisterQuota,
     WhistSplit,
 )
-from scorekeeper.rules.problems import N_, Label
+from scorekeeper.rules.problems import N_, Either, Label
 from scorekeeper.rules.reasons import TEMPLATES as RULES_TEMPLATES
 
 TYPE_CHECKING = False
@@ -137,6 +137,20 @@ ANSWERS: dict[Answer, str] = {
 }
 #: At a table of two a whist is alone or with the talon.
 HUSSAR_ANSWERS: dict[Answer, str] = {Answer.WHIST: N_("whist alone")}
+
+#: How many tricks a remise is short, as players say it ("без двух"), 1 to 10.
+DOWN: tuple[str, ...] = (
+    N_("one down"),
+    N_("two down"),
+    N_("three down"),
+    N_("four down"),
+    N_("five down"),
+    N_("six down"),
+    N_("seven down"),
+    N_("eight down"),
+    N_("nine down"),
+    N_("ten down"),
+)
 
 COLUMNS: dict[str, str] = {
     Column.POOL: N_("pool"),
@@ -320,6 +334,15 @@ class Words:
         """An amount with its sign always shown: +4, −8."""
         return ("+" if value > 0 else "") + self.amount(value)
 
+    def points(self, value: Fraction | int) -> str:
+        """Tournament points as the standings CSV writes them, to hundredths, signed:
+        "+100,7", "−3,33" (never a fraction such as "100 7/10")."""
+        value = Fraction(value)
+        cents = (abs(value) * 100).__round__()  # exact: half to even on hundredths
+        shown = self._digits(Decimal(cents) / 100, "#,##0.##")
+        sign = MINUS if value < 0 and cents else ("+" if value > 0 and cents else "")
+        return f"{sign}{shown}"
+
     def number(self, value: Decimal | int | str) -> str:
         """A plain decimal number: "0,5" in Russian."""
         return str(format_decimal(Decimal(str(value)), locale=self.locale))
@@ -471,6 +494,12 @@ class Words:
             return self.gettext(value.text)
         if name == "contract":
             return self.contract(value)
+        if name == "down" and isinstance(value, int):
+            return self.down(value)
+        if name == "convention" and isinstance(value, str):
+            return self.convention(value)
+        if isinstance(value, Either):
+            return self.either(value)
         if name == "option" and isinstance(value, str):
             return self.option_label(value)
         if name == "answer" and value in _ANSWER_CODES:
@@ -493,6 +522,19 @@ class Words:
         if isinstance(value, Fraction | int):
             return self.amount(value)
         return str(value)
+
+    def down(self, undertricks: int) -> str:
+        """How many tricks short, in words: "без двух", "без однієї", "two down"."""
+        if 1 <= undertricks <= len(DOWN):
+            return self.gettext(DOWN[undertricks - 1])
+        return self.gettext("%(num)s down", num=undertricks)
+
+    def either(self, items: Either) -> str:
+        """Choices joined by the language's "or": "3, 4 или 5"."""
+        words = [self._param("", item, False) for item in items]
+        if len(words) == 1:
+            return words[0]
+        return self.gettext("%(some)s or %(last)s", some=", ".join(words[:-1]), last=words[-1])
 
     def deal_title(self, result: DealResult) -> str:
         """What was played, in a few words: "Анна 7♠", "Борис 10 БК", "распасы"."""
@@ -528,18 +570,17 @@ class Words:
         return "; ".join(p for p in parts if p)
 
     def entry(self, entry: Entry) -> str:
-        """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Борис → Анна: 8 вист. (…)"."""
+        """One entry: "Анна: пуля +4 (сыграно: 7♠)", "Анна пишет 8 вистов (…) — на кого: Вера".
+
+        Whists are said in words, never with an arrow: the arrow is kept for money, which
+        flows along it (payer → payee)."""
         why = self.reason(entry.reason)
         if entry.column == Column.WHISTS:
-            value = Fraction(entry.amount)
-            count = abs(int(value)) if value.denominator == 1 else 2
-            return self.ngettext(
-                "%(writer)s → %(debtor)s: %(amount)s whist (%(why)s)",
-                "%(writer)s → %(debtor)s: %(amount)s whists (%(why)s)",
-                count,
+            return self.gettext(
+                "%(writer)s writes %(whists)s on %(debtor)s (%(why)s)",
                 writer=entry.player,
                 debtor=entry.on,
-                amount=self.amount(value),
+                whists=self.whists(Fraction(entry.amount)),
                 why=why,
             )
         return self.gettext(

@@ -149,7 +149,14 @@ def test_the_standings_csv_runs_no_formula_and_speaks_the_language(
     assert reply.status == 200
     rows = rows_of(reply.body, language)
     header, body = rows[0], rows[1:]
-    assert header[:5] == ["player", "evenings", "wins", "net_whists", "money"]
+    assert (
+        header[:5]
+        == {
+            "en": ["Player", "Evenings", "Wins", "Net whists", "Money"],
+            "ru": ["Игрок", "Вечера", "Победы", "Итог в вистах", "Деньги"],
+            "uk": ["Гравець", "Вечори", "Перемоги", "Підсумок у вістах", "Гроші"],
+        }[language]
+    ), "the header in the reader's words (issue 33)"
     names = [row[0] for row in body]
     played = [n for n in names if n.lstrip("'") in HOSTILE]
     assert played, names

@@ -43,19 +43,19 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "bad_option_type",
             game_file([], options={"pool_target": "ten"}),
-            "Pool target must be a whole",
+            "Pool target: must be a whole",
         ),
         (
             "bad_option_choice",
             game_file([], options={"overflow": "give"}),
-            "Points above the pool target must be one of",
+            "Points above the pool target: must be one of",
         ),
         (
             "half_whist_on_eight",
             game_file([], options={"half_whist": [8]}),
             "Half-whist: 8 is not allowed",
         ),
-        ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist must be money"),
+        ("bad_stake", game_file([], options={"stake": "a lot"}), "Stake per whist: must be money"),
         (
             "two_players_in_sochi",
             game_file([], players=["A", "B"]),
@@ -162,17 +162,17 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "missing_declarer_tricks",
             with_deal(contract("A", "7S", {"B": W, "C": P}, {"B": 3})),
-            "deal 2: the tricks of A are missing",
+            "deal 2: tricks missing: A",
         ),
         (
             "missing_tricks_when_played",
             with_deal(contract("A", "7S", {"B": W, "C": P})),
-            "deal 2: the tricks of A are missing",
+            "deal 2: tricks missing: A",
         ),
         (
             "missing_second_whister_tricks",
             with_deal(contract("A", "7S", {"B": W, "C": W}, {"A": 7, "B": 3})),
-            "deal 2: the tricks of C are missing",
+            "deal 2: tricks missing: C",
         ),
         (
             "tricks_when_nobody_whists",
@@ -236,13 +236,13 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "allpass_missing_player",
             with_deal(allpass(A=4, B=6)),
-            "deal 2: the tricks of C are missing",
+            "deal 2: tricks missing: C",
         ),
         ("allpass_sum", with_deal(allpass(A=4, B=6, C=1)), "deal 2: tricks add up to 11, not 10"),
         (
             "misere_without_tricks",
             with_deal({"type": "misere", "declarer": "A", "tricks": {}}),
-            "deal 2: the tricks of A are missing",
+            "deal 2: tricks missing: A",
         ),
         (
             "misere_with_answers",
@@ -293,7 +293,7 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
                     "entries": [{"player": "A", "whists_on": "A", "amount": 5}],
                 }
             ),
-            "A cannot write whists on himself",
+            "A cannot write whists on their own name",
         ),
         (
             "correction_whists_on_unknown",

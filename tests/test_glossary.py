@@ -118,3 +118,78 @@ def test_the_check_catches_a_rival(lang: str, text: str) -> None:
         if starts_a_word(rival).search(text)
     ]
     assert hits, text
+
+
+# -- the repository's own docs (issue 33) ----------------------------------------------------
+
+DOCS = sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "glossary.md")
+
+
+def _columns(text: str) -> list[tuple[str, str, int]]:
+    """(language, cell, line) of every table cell under a «Русский» or «Українська» header;
+    ("en", line, n) for every line (the docs' English)."""
+    out: list[tuple[str, str, int]] = []
+    langs: dict[int, str] = {}
+    for n, line in enumerate(text.splitlines(), start=1):
+        out.append(("en", line, n))
+        if not line.lstrip().startswith("|"):
+            langs = {}
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if "Русский" in cells or "Українська" in cells:
+            langs = {
+                i: {"Русский": "ru", "Українська": "uk"}[c]
+                for i, c in enumerate(cells)
+                if c in ("Русский", "Українська")
+            }
+            continue
+        out += [(langs[i], c, n) for i, c in enumerate(cells) if i in langs]
+    return out
+
+
+def _rival_hits(text: str, where: str) -> list[str]:
+    hits = []
+    for lang, cell, line in _columns(text):
+        for row in terms():
+            for rival in row["rivals"][lang]:  # type: ignore[index]
+                for found in starts_a_word(rival).finditer(cell):
+                    hits.append(f"{where}:{line}: {row['en']} ≠ {found.group(0)}…")
+    return hits
+
+
+@pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
+def test_the_docs_use_no_word_the_glossary_bans(path) -> None:  # type: ignore[no-untyped-def]
+    """docs/rules.md §1 once said «заказчик», «куля», «захисники»: the docs say the
+    glossary's words too (the glossary itself names the rivals, so it is not read)."""
+    text = path.read_text(encoding="utf-8")
+    assert _rival_hits(text, path.name) == []
+
+
+def test_the_rules_words_table_gives_the_glossary_s_word_for_each_term() -> None:
+    """Each row of docs/rules.md §1 writes, for its term, the glossary's Russian and
+    Ukrainian word (the declarer is «замовник», not «гравець», the player)."""
+    text = (ROOT / "docs/rules.md").read_text(encoding="utf-8")
+    table = text.split("## §1", 1)[1].split("\n## ", 1)[0]
+    glossary = {str(row["en"]): row for row in terms()}
+    wrong = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] not in glossary:
+            continue
+        row = glossary[cells[0]]
+        for lang, cell in (("ru", cells[1]), ("uk", cells[2])):
+            if not starts_a_word(stem(str(row[lang]))).search(cell):
+                wrong.append(f"{cells[0]}: {lang} says {cell!r}, the glossary {row[lang]!r}")
+    assert wrong == []
+    assert {"pool", "hill", "declarer", "settlement"} <= {
+        c.strip() for line in table.splitlines() for c in line.split("|")[1:2]
+    }
+
+
+def test_the_docs_check_catches_a_banned_word() -> None:
+    head = "| English | Русский | Українська | meaning |\n|---|---|---|---|\n"
+    assert _rival_hits(head + "| declarer | играющий, заказчик | замовник | x |", "x")
+    assert _rival_hits(head + "| pool | пуля | пуля / куля | x |", "x")
+    assert _rival_hits(head + "| defenders | вистующий | захисники | x |", "x")
+    assert not _rival_hits(head + "| whist | вист | віст | x |", "x")
+    assert _rival_hits("the talon, or widow, is", "x")

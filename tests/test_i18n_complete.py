@@ -230,13 +230,16 @@ def test_the_pdf_is_in_the_language_too(
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("ru", ["Напишите три, четыре или пять имён", "Неверное целое число."]),
-        ("uk", ["Напишіть три, чотири або п’ять імен", "Недійсне ціле число."]),
-        ("en", ["Write three, four or five names", "Not a valid integer value."]),
+        ("ru", ["Напишите три, четыре или пять имён", "Напишите целое число от 1 до 100\u00a0000"]),
+        (
+            "uk",
+            ["Напишіть три, чотири або п’ять імен", "Напишіть ціле число від 1 до 100\u00a0000"],
+        ),
+        ("en", ["Write three, four or five names", "Write a whole number from 1 to 100,000"]),
     ],
 )
 def test_form_errors_are_in_the_language(web: Web, lang: str, expected: list[str]) -> None:
-    """Our own messages and the form library's (a number that is not one) alike."""
+    """Our own messages, for a number that is not one too (never the form library's)."""
     page = web.get(f"/new?lang={lang}")
     form = page.form("new-game")
     form.set(opt_pool_target="abc", player_0="Anna", player_1="", player_2="", player_3="")

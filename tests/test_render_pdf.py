@@ -265,7 +265,7 @@ def test_deal_log_lists_every_deal_with_entries_corrections_and_edits(three_pdf:
     assert "renonce at the table" in text
     assert "EDITED" in text
     assert "Boris: pool +2 (6NT, both defenders passed)" in text
-    assert "Anna: hill +8 (remise: undertricks 2 × 4)" in text
+    assert "Anna: hill +8 (remise, two down: 2 × 4)" in text
 
 
 def test_dejavu_fonts_embedded(three_pdf: Path) -> None:

@@ -138,8 +138,8 @@ def test_accessible_title_and_description(three: Sheet) -> None:
     assert root.get("aria-labelledby") == title.get("id")
     assert root.get("aria-describedby") == desc.get("id")
     assert desc.text is not None
-    assert "Anna: pool 10 (closed), hill 0, whists → Boris: 0, → Vera: 4." in desc.text
-    assert "Boris: pool 0, hill 0, whists → Anna: 0, → Vera: 20." in desc.text
+    assert "Anna: pool 10 (closed), hill 0, whists on Boris: 0, on Vera: 4." in desc.text
+    assert "Boris: pool 0, hill 0, whists on Anna: 0, on Vera: 20." in desc.text
 
 
 def test_scales_with_a_viewbox_and_themable_classes(three: Sheet) -> None:

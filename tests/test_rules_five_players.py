@@ -228,7 +228,7 @@ def test_round_limit_counts_rounds_of_five():
     assert seat(nine).dealer == "E" and seat(nine).sitting_out == ("E", "A")
     ten = sheet_of(deals, players=FIVE, first_dealer="A", options=opts)
     assert ten.finished and ten.ended_after == 10
-    assert "deal 11: the game ended after deal 10: all 2 rounds are played" in problems(
+    assert "deal 11: the game ended after deal 10: the round limit (2) is reached" in problems(
         game_file([*deals, misere("C", 1)], players=FIVE, first_dealer="A", options=opts)
     )
 
@@ -341,42 +341,42 @@ FIVE_GOOD = contract("C", "7S", {"D": W, "E": P}, {"C": 5, "D": 3, "E": 2})
         (
             "money_unit_zero",
             game_file([], options={"money_unit": "0"}),
-            "Money rounding must be more than 0",
+            "Money rounding: must be more than 0",
         ),
         (
             "money_unit_three_decimals",
             game_file([], options={"money_unit": "0.005"}),
-            "Money rounding must be a decimal with at most two decimals",
+            "Money rounding: must be a decimal with at most two decimals",
         ),
         (
             "money_unit_not_decimal",
             game_file([], options={"money_unit": "rouble"}),
-            "Money rounding must be a decimal",
+            "Money rounding: must be a decimal",
         ),
         (
             "money_unit_negative",
             game_file([], options={"money_unit": "-1"}),
-            "Money rounding must be a decimal",
+            "Money rounding: must be a decimal",
         ),
         (
             "round_limit_zero",
             game_file([], options={"round_limit": 0}),
-            "Number of rounds must be a whole number from 1 to 1000",
+            "Number of rounds: must be a whole number from 1 to 1000",
         ),
         (
             "round_limit_text",
             game_file([], options={"round_limit": "6"}),
-            "Number of rounds must be a whole number from 1 to 1000, or empty for no limit",
+            "Number of rounds: must be a whole number from 1 to 1000, or empty for no limit",
         ),
         (
             "allpass_exit_on_other",
             game_file([], options={"allpass_exit_on": "failed"}),
-            "All-passes end with must be one of any, made",
+            "All-passes end with: must be one of any, made",
         ),
         (
             "stalingrad_not_bool",
             game_file([], options={"stalingrad": "yes"}),
-            "Stalingrad (6♠ whisted by both) must be true or false",
+            "Stalingrad (6♠ whisted by both): must be true or false",
         ),
         (
             "deal_after_round_limit",
@@ -384,7 +384,7 @@ FIVE_GOOD = contract("C", "7S", {"D": W, "E": P}, {"C": 5, "D": 3, "E": 2})
                 [allpass(A=1, B=4, C=5), allpass(A=1, B=4, C=5), misere("A", 0), misere("B", 0)],
                 options={"round_limit": 1},
             ),
-            "deal 4: the game ended after deal 3: all 1 rounds are played",
+            "deal 4: the game ended after deal 3: the round limit (1) is reached",
         ),
         (
             "penalty_after_round_limit",

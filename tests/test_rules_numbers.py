@@ -68,15 +68,15 @@ def test_the_stake_keeps_its_decimals_and_refuses_more() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("whist_scale", "1e10000000", "Whists per trick must be a number from 0 to 100"),
-        ("shortfall_rate", "1e99999999", "Whister short of quota, hill per trick must be"),
-        ("consolation", "1e10000000", "Consolation per undertrick must be a number from 0"),
-        ("stake", "1e10000000", "Stake per whist must be money from 0 to 1000000"),
-        ("stake", 10**4000, "Stake per whist must be money"),
-        ("stake", "1000000000", "Stake per whist must be money"),
-        ("pool_target", 10**12, "Pool target must be a whole number from 1 to 100000"),
-        ("hill_whists", 0, "Whists per hill point must be a whole number from 1 to 1000"),
-        ("allpass_price", 2.5, "All-pass, price of a trick must be a whole number"),
+        ("whist_scale", "1e10000000", "Whists per trick: must be a number from 0 to 100"),
+        ("shortfall_rate", "1e99999999", "Whister short of quota, hill per trick: must be"),
+        ("consolation", "1e10000000", "Consolation per undertrick: must be a number from 0"),
+        ("stake", "1e10000000", "Stake per whist: must be money from 0 to 1000000"),
+        ("stake", 10**4000, "Stake per whist: must be money"),
+        ("stake", "1000000000", "Stake per whist: must be money"),
+        ("pool_target", 10**12, "Pool target: must be a whole number from 1 to 100000"),
+        ("hill_whists", 0, "Whists per hill point: must be a whole number from 1 to 1000"),
+        ("allpass_price", 2.5, "All-pass, price of a trick: must be a whole number"),
     ],
 )
 def test_options_out_of_range_are_named_by_their_label(key: str, value: Any, message: str) -> None:

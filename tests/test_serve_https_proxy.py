@@ -188,6 +188,8 @@ def test_https_serves_tls_with_a_certificate_made_once_and_kept(
     served = serve("--https")
     out = served.out.read_text()
     assert f"https://127.0.0.1:{served.port}/" in out
+    # hypercorn's own English banner is not shown: serve said it in the user's words.
+    assert "CTRL + C" not in out + served.err.read_text()
     cert = served.instance / "tls" / "cert.pem"
     key = served.instance / "tls" / "key.pem"
     assert cert.is_file() and key.stat().st_mode & 0o077 == 0  # the key is the owner's only

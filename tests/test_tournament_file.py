@@ -220,7 +220,7 @@ REFUSALS: list[tuple[str, Any, list[str]]] = [
     ("no round limit", _no_options_limit(), [LIMIT]),
     ("round limit null", base(options={"round_limit": None}), [LIMIT]),
     ("a bad option", base(options={"round_limit": 1, "pool_target": 0}),
-     ["Pool target must be a whole number from 1 to 100000, not 0"]),
+     ["Pool target: must be a whole number from 1 to 100000, not 0"]),
     ("bands not increasing", base(scale={"bands": [[200, "1"], [100, "1/2"]]}),
      ["scale.bands: band 2: upto 100 is not above the band before"]),
     ("bands equal", base(scale={"bands": [[200, "1"], [200, "1/2"]]}),
@@ -278,7 +278,7 @@ REFUSALS: list[tuple[str, Any, list[str]]] = [
      ["tour 1, table 1: deal 1: tricks add up to 11, not 10"]),
     ("a deal after the tour's rounds", seat(2, 1, base(), deals=[
         {"type": "allpass", "tricks": {"Vera": 2, "Olena": 4, "Boris": 4}}] * 4),
-     ["tour 2, table 1: deal 4: the game ended after deal 3: all 1 rounds are played, "
+     ["tour 2, table 1: deal 4: the game ended after deal 3: the round limit (1) is reached, "
       "no deal can follow"]),
     ("a first dealer from elsewhere", seat(2, 2, base(), first_dealer="Vera"),
      ['tour 2, table 2: first_dealer "Vera" is not a player of this game']),

@@ -145,7 +145,7 @@ def test_all_pass_and_correction_with_the_script(phone, store: Store) -> None:  
     assert page.is_visible('[data-row="1"]')
     page.wait_for_selector("#save-button:not([hidden])")
     page.wait_for_selector("#save-button:not([disabled])")
-    assert "Gleb → Anna: −5 whists" in page.inner_text("#preview")
+    assert "Gleb writes −5 whists on Anna" in page.inner_text("#preview")
     page.click("#save-button")
     page.wait_for_url(f"{server}/g/{token}")
     types = [d.data["type"] for d in store.get_game(token).deals]

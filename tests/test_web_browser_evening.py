@@ -281,7 +281,7 @@ def four_contracts(phones: Phones) -> None:
     tap_choice(scorer, "answer_1", "pass")
     tap_choice(scorer, "answer_2", "half-whist")
     scorer.wait_for_selector("#save-button:not([disabled])")
-    assert "Vera → Anna" in scorer.inner_text("#preview")
+    assert "Vera writes 8 whists on Anna" in scorer.inner_text("#preview")
     shot(scorer, "en-03-deal-form-half-whist")
     save_deal(scorer)
     phones.follower_sees_the_sheet()

@@ -142,7 +142,7 @@ def test_a_typed_payment_with_a_bad_amount_writes_nothing(web, store):
     assert Companies(store).get(token).payments == []
     form.set(amount="12,5", payer=form.value("payer"), payee=form.value("payer"))
     result = web.submit(page, form, follow=True)
-    assert "cannot pay himself" in result.text()
+    assert "must be two different players" in result.text()
     assert Companies(store).get(token).payments == []
 
 
@@ -247,8 +247,8 @@ def test_company_file_round_trips_and_standings_csv_adds_up(web, store, client):
     assert again == data
     rows = list(csv.DictReader(io.StringIO(client.get(f"/c/{token}/standings.csv").text)))
     expected = money_of(store, token)
-    assert {r["player"]: Decimal(r["money"]) for r in rows} == expected
-    assert sum(Fraction(r["net_whists"]) for r in rows) == 0
+    assert {r["Player"]: Decimal(r["Money"]) for r in rows} == expected
+    assert sum(Fraction(r["Net whists"]) for r in rows) == 0
 
 
 def test_a_broken_company_file_says_why_and_creates_nothing(web, store, client):

@@ -93,7 +93,7 @@ def test_followers_confirm_and_the_scorer_sees_who(web: Web, app: Flask, store: 
     assert "Vera had 5" in follower and "&#34;Dmitri&#34;" in follower
     # The log says who confirmed each deal.
     log = web.get(f"/g/{token}/log").html
-    assert "✗ <bdi>Dmitri</bdi>: «<bdi>Vera had 5</bdi>»" in log
+    assert "✗ <bdi>Dmitri</bdi>: <bdi>“Vera had 5”</bdi>" in log
     assert 'data-seen="' in log
     # A change clears the deal's answers.
     edit, form = web.deal_form(token, record.deals[-1].id)

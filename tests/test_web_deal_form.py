@@ -44,7 +44,7 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
         (
             {**A7, "answers": {"Boris": "whist", "Vera": "pass"}},
             "tricks_0",
-            "the tricks of Anna are missing",
+            "tricks missing: Anna",
         ),
         (
             {
@@ -66,11 +66,11 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
             "Boris: only the second defender, after the first passed, may half-whist",
         ),
         ({"kind": "misere"}, "declarer", "Choose the declarer"),
-        ({"kind": "misere", "declarer": "Vera"}, "tricks_2", "the tricks of Vera are missing"),
+        ({"kind": "misere", "declarer": "Vera"}, "tricks_2", "tricks missing: Vera"),
         (
             {"kind": "allpass", "tricks": {"Anna": 1, "Boris": 1}},
             "tricks_2",
-            "the tricks of Vera are missing",
+            "tricks missing: Vera",
         ),
         (
             {"kind": "correction", "entries": [("Anna", "pool", None, "2")]},
@@ -90,10 +90,10 @@ A7 = {"kind": "contract", "declarer": "Anna", "contract": "7S"}
         (
             {"kind": "correction", "reason": "x", "entries": [("Anna", "whists", "Anna", "4")]},
             "corr_0",
-            "correction entry 1: Anna cannot write whists on himself",
+            "correction entry 1: Anna cannot write whists on their own name",
         ),
         ({"kind": "correction", "reason": "x"}, "entries", "Write at least one amount"),
-        ({"kind": "redeal"}, "kind", "Choose what was played"),
+        ({"kind": "redeal"}, "kind", "Choose what to record"),
     ],
 )
 def test_errors_are_shown_next_to_their_field_and_nothing_is_written(
@@ -138,10 +138,10 @@ def test_check_shows_in_words_what_will_be_written_then_save_writes_it(
     web.fill_deal(form, PLAYERS, "contract", **SEVEN)
     checked = web.check(page, form)
     assert checked.status == 200
-    assert "It will write" in checked.text()
+    assert "What will be written:" in checked.text()
     assert not re.search(r'id="save-button"[^>]*hidden', checked.html)
     assert "Anna: pool +4 (7♠ made)" in checked.text()
-    assert "Boris → Anna: 12 whists (whists: 3 tricks × 4)" in checked.text()
+    assert "Boris writes 12 whists on Anna (whists: 3 tricks × 4)" in checked.text()
     assert deals_of(store, token) == []  # checking writes nothing
     saved = web.save(checked, checked.form("deal-form"))
     assert saved.status == 302
@@ -164,7 +164,7 @@ def test_save_writes_only_what_was_checked(web: Web, store: Store, token: str) -
     changed = checked.form("deal-form").set(contract="8S")  # changed after the check
     again = web.save(checked, changed)
     assert again.status == 200  # shown again, checked anew, not saved
-    assert "Anna: hill +6 (remise: undertricks 1 × 6)" in again.text()
+    assert "Anna: hill +6 (remise, one down: 1 × 6)" in again.text()
     assert deals_of(store, token) == []
     web.save(again, again.form("deal-form"))
     assert deals_of(store, token)[0]["contract"] == "8S"
@@ -259,7 +259,7 @@ def test_live_preview_endpoint(web: Web, store: Store, token: str) -> None:
     form.set(tricks_0=None)
     body = web.client.post(f"/g/{token}/deal/check", data=form.data()).get_json()
     assert body["ok"] is False and body["checked"] == ""
-    assert body["errors"]["tricks_0"] == ["the tricks of Anna are missing"]
+    assert body["errors"]["tricks_0"] == ["tricks missing: Anna"]
     assert deals_of(store, token) == []
 
 

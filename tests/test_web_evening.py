@@ -22,8 +22,8 @@ def test_an_evening_of_every_kind_of_deal(web: Web, store: Store) -> None:
     token = web.new_game(PLAYERS, first_dealer=2)
     # Vera deals. Anna plays 7♠ with Boris whisting and Vera passing; Anna takes 5 (§8 ex. 1).
     page = web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
-    assert "Boris → Anna: 20 whists (whists: 5 tricks × 4)" in page.text()
-    assert "Anna: hill +8 (remise: undertricks 2 × 4)" in page.text()
+    assert "Boris writes 20 whists on Anna (whists: 5 tricks × 4)" in page.text()
+    assert "Anna: hill +8 (remise, two down: 2 × 4)" in page.text()
     # Anna deals. Boris 6♥, both whist, Boris makes 6: Vera 2, Anna 2.
     web.play(
         token,
@@ -132,7 +132,7 @@ def test_four_players_the_dealer_sits_out(web: Web, store: Store) -> None:
     assert "tricks_3" not in form.names
     page = web.play(token, players, "contract", **SEVEN_DOWN_TWO)
     # §8 example 4's deal under Sochi (greedy): the dealer writes consolation too.
-    assert "Gleb → Anna: 8 whists (consolation: undertricks 2 × 4)" in page.text()
+    assert "Gleb writes 8 whists on Anna (consolation, two down: 2 × 4)" in page.text()
     assert "Anna sits out." in page.text()
 
 

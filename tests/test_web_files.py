@@ -147,7 +147,7 @@ def test_the_json_twin_of_a_finished_game(web: Web, imported: str, tmp_path: Pat
         (json.dumps({**GAME, "convention": "minsk"}).encode(), "unknown convention"),
         (
             json.dumps({**GAME, "deals": [{"type": "allpass", "tricks": {"Anna": 9}}]}).encode(),
-            "deal 1: the tricks of Boris are missing",
+            "deal 1: tricks missing: Boris",
         ),
         (json.dumps({**GAME, "colour": "red"}).encode(), 'unknown key "colour"'),
     ],

@@ -122,7 +122,7 @@ def test_settlement_page(web: Web, ended: str) -> None:
     assert "Anna → Boris: 5.47 EUR" in text
     assert "Anna → Vera: 3.46 EUR" in text
     assert "Amnesty: 0 off every hill." in text
-    assert "Hill (Anna): the others write 26⅔ each" in text
+    assert "Hill (Anna): the others write 26⅔ whists each" in text
     assert "<textarea readonly" in page.html
     assert "Anna → Boris: 5.47 EUR" in page.html.split("<textarea")[1]
     assert 'data-copy="settlement-text"' in page.html

@@ -55,11 +55,11 @@ def test_the_rules_wording_is_translated_too(web: Web) -> None:
     token = web.new_game(players, first_dealer=2)
     web.play(token, players, "contract", **SEVEN_DOWN_TWO)
     ru = web.get(f"/g/{token}?lang=ru").text()
-    assert "Anna: гора +8 (ремиз: без 2 × 4)" in ru
-    assert "Boris → Anna: 20 вист. (висты: 5 взяток × 4)" in ru
+    assert "Anna: гора +8 (ремиз без двух: 2 × 4)" in ru
+    assert "Boris пишет 20 вистов (висты: 5 взяток × 4) — на кого: Anna" in ru
     assert "Следующая раздача" in ru
     uk = web.get(f"/g/{token}/log?lang=uk").text()
-    assert "Boris → Anna: 8 віст. (консоляція: без 2 × 4)" in uk
+    assert "Boris пише 8 вістів (консоляція без двох: 2 × 4) — на кого: Anna" in uk
     page, form = web.deal_form(token)
     web.fill_deal(form, players, "allpass", tricks={"Anna": 1})
     checked = web.check(page, form)

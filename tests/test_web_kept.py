@@ -57,7 +57,7 @@ def test_another_game_and_another_language_get_their_own_form(web: Web) -> None:
     assert "Anna" not in page.html
     english, _ = web.deal_form(first)
     russian = web.get(f"/g/{first}/deal/new?lang=ru")
-    assert "What was played" in english.html and "What was played" not in russian.html
+    assert "What to record" in english.html and "What to record" not in russian.html
     assert _chips(russian.html) == ["Anna", "Boris", "Vera"]
 
 

@@ -141,14 +141,14 @@ def test_the_first_dealer_must_be_a_player(web: Web, store: Store) -> None:
 def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> None:
     cases = {
         "opt_allpass_progression": ("1, x", "write whole numbers separated by commas"),
-        "opt_stake": ("ten", "Stake per whist must be money from 0 to 1,000,000"),
+        "opt_stake": ("ten", "Stake per whist: must be money from 0 to 1,000,000"),
         "opt_allpass_exit": (
             "5",
             "Lowest contract after all-passes: 5 is not allowed here",
         ),
         "opt_whist_split": ("stingy", "Not a valid choice."),
         "opt_pool_target": ("0", "Write a whole number from 1 to 100,000"),
-        "opt_currency": ("X" * 21, "Field cannot be longer than 20 characters."),
+        "opt_currency": ("X" * 21, "At most 20 characters"),
     }
     for field, (value, message) in cases.items():
         page, form = new_form(web)

@@ -477,7 +477,7 @@ def test_a_tables_game_names_its_tour_and_leads_to_the_tournament(web: Web, stor
     token = new_tournament(web)
     seat(web, token)
     table = tables(store, token, 1)[0]
-    line = "Tour 1, table 1 of «December cup»"
+    line = "Tour 1, table 1 of “December cup”"
     link = f'href="/tournament/of/{table.game.view_token}"'
     for url in (f"/g/{table.game.edit_token}", f"/v/{table.game.view_token}"):
         page = web.get(url)

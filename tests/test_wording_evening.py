@@ -361,8 +361,8 @@ def test_a_whole_evening_reads_as_the_table_speaks(
         whists = {"ru": "−258⅓ виста", "uk": "−258⅓ віста"}[lang]
         assert whists in texts["/settlement"]
         hill = {
-            "ru": "Гора (Анна): остальные пишут по 76⅔",
-            "uk": "Гора (Анна): інші пишуть по 76⅔",
+            "ru": "Гора (Анна): каждый из остальных пишет 76⅔ виста",
+            "uk": "Гора (Анна): кожен з інших пише 76⅔ віста",
         }
         assert hill[lang] in texts["/settlement"]
         assert "−258⅓" in texts["CLI"] and "−129,16 ₽" in texts["CLI"]

@@ -182,7 +182,7 @@ def sheet_view(
         rows=_player_rows(sheet, result, words),
         settlement=_settlement_rows(sheet, result, words),
         amnesty=words.amount(result.amnesty),
-        hill_rate=words.amount(game.options.hill_whists),
+        hill_rate=words.whists(game.options.hill_whists),
         divisor=result.divisor,
         pairs=_pairs(result, words),
         payments=[words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],

@@ -180,7 +180,7 @@ def describe(sheet: Sheet, words: Words = ENGLISH) -> str:
     for player in sheet.players:
         whists = ", ".join(
             gettext(
-                "→ %(name)s: %(amount)s", name=other, amount=amount(sheet.whists(player, other))
+                "on %(name)s: %(amount)s", name=other, amount=amount(sheet.whists(player, other))
             )
             for other in sheet.players
             if other != player

@@ -361,7 +361,7 @@ class _DealReader:
             return False
         if on == name:
             self.bad(
-                N_("correction entry {n}: {name} cannot write whists on himself"),
+                N_("correction entry {n}: {name} cannot write whists on their own name"),
                 where,
                 n=n,
                 name=name,

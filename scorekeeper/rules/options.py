@@ -315,16 +315,16 @@ def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
     }
     if key == "stake":
         template = N_(
-            "{option} must be money from {low} to {high} with at most four decimals, "
+            "{option}: must be money from {low} to {high} with at most four decimals, "
             "like 0.10 (no exponents), not {value}"
         )
     elif limits.whole:
-        template = N_("{option} must be a whole number from {low} to {high}, not {value}")
+        template = N_("{option}: must be a whole number from {low} to {high}, not {value}")
     elif error.reason == "range":
-        template = N_("{option} must be from {low} to {high}, not {value}")
+        template = N_("{option}: must be from {low} to {high}, not {value}")
     else:
         template = N_(
-            "{option} must be a number from {low} to {high} like 2, 0.5 or 1/2 "
+            "{option}: must be a number from {low} to {high} like 2, 0.5 or 1/2 "
             "(no exponents), not {value}"
         )
     return Problem(template, params, field=f"options.{key}")
@@ -369,7 +369,7 @@ def _consolation(raw: Any) -> Fraction | None:
 
 def _bool(raw: Any) -> bool:
     if not isinstance(raw, bool):
-        raise _BadOption(N_("{option} must be true or false, not {value}"), value=_show(raw))
+        raise _BadOption(N_("{option}: must be true or false, not {value}"), value=_show(raw))
     return raw
 
 
@@ -381,7 +381,7 @@ def _choice(choices: type[_Choice]) -> Callable[[Any], _Choice]:
     def parse(raw: Any) -> _Choice:
         if not isinstance(raw, str) or raw not in tuple(choices):
             raise _BadOption(
-                N_("{option} must be one of {choices}, not {value}"),
+                N_("{option}: must be one of {choices}, not {value}"),
                 choices=", ".join(choices),
                 value=_show(raw),
             )
@@ -396,17 +396,17 @@ def _int_list(
     def parse(raw: Any) -> tuple[int, ...]:
         if not isinstance(raw, list):
             raise _BadOption(
-                N_("{option} must be a list of numbers, not {value}"), value=_show(raw)
+                N_("{option}: must be a list of numbers, not {value}"), value=_show(raw)
             )
         if not raw and not empty_ok:
-            raise _BadOption(N_("{option} must not be empty"))
+            raise _BadOption(N_("{option}: must not be empty"))
         if len(raw) > MAX_PROGRESSION:
             raise _BadOption(N_("{option} holds at most {limit} numbers"), limit=MAX_PROGRESSION)
         out = []
         for item in raw:
             if isinstance(item, bool) or not isinstance(item, int):
                 raise _BadOption(
-                    N_("{option} must hold whole numbers, not {value}"), value=_show(item)
+                    N_("{option}: must hold whole numbers, not {value}"), value=_show(item)
                 )
             if allowed is not None and item not in allowed:
                 raise _BadOption(
@@ -441,7 +441,7 @@ def _money_unit(raw: Any) -> Decimal:
     if len(text) > 12 or _MONEY_UNIT.fullmatch(text) is None:
         raise _BadOption(
             N_(
-                '{option} must be a decimal with at most two decimals, like "0.01", "1" or "5", '
+                '{option}: must be a decimal with at most two decimals, like "0.01", "1" or "5", '
                 "not {value}"
             ),
             value=_show(raw),
@@ -449,7 +449,7 @@ def _money_unit(raw: Any) -> Decimal:
     value = Decimal(text)
     if not 0 < value <= 1_000_000:
         raise _BadOption(
-            N_("{option} must be more than 0 and at most 1000000, not {value}"), value=_show(raw)
+            N_("{option}: must be more than 0 and at most 1000000, not {value}"), value=_show(raw)
         )
     return value
 
@@ -460,7 +460,8 @@ def _round_limit(raw: Any) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 1000:
         raise _BadOption(
             N_(
-                "{option} must be a whole number from 1 to 1000, or empty for no limit, not {value}"
+                "{option}: must be a whole number from 1 to 1000, or empty for no limit, "
+                "not {value}"
             ),
             value=_show(raw),
         )
@@ -469,7 +470,7 @@ def _round_limit(raw: Any) -> int | None:
 
 def _text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise _BadOption(N_("{option} must be text, not {value}"), value=_show(raw))
+        raise _BadOption(N_("{option}: must be text, not {value}"), value=_show(raw))
     if len(raw) > MAX_CURRENCY:
         raise _BadOption(N_("{option}: at most {limit} characters"), limit=MAX_CURRENCY)
     char = bad_character(raw)

@@ -15,6 +15,20 @@ def N_(message: str) -> str:
     return message
 
 
+class Either(tuple[object, ...]):
+    """Choices one of which is wanted, shown as "3, 4 or 5" (each language's "or" when
+    shown to people)."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        words = [str(item) for item in self]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+    def __str__(self) -> str:
+        return format(self)
+
+
 @dataclass(frozen=True)
 class Label:
     """A name shown to people inside a problem (an option's label): translated when shown."""

@@ -494,7 +494,7 @@ class _Scorer:
             if self._round_deals is not None and self.table_deals >= self._round_deals:
                 self._problem(
                     N_(
-                        "the game ended after deal {ended}: all {rounds} rounds are played, "
+                        "the game ended after deal {ended}: the round limit ({rounds}) is reached, "
                         "no deal can follow"
                     ),
                     ended=self.ended_after,
@@ -720,7 +720,7 @@ class _Scorer:
         for name in required:
             if name not in tricks:
                 sound = False
-                self._problem(N_("the tricks of {name} are missing"), f"tricks.{name}", name=name)
+                self._problem(N_("tricks missing: {name}"), f"tricks.{name}", name=name)
         if not sound:
             return
         total = sum(tricks.values())
@@ -874,7 +874,7 @@ class _Scorer:
         self._hill(
             declarer,
             undertricks * remise_per,
-            Reason("remise", {"undertricks": undertricks, "per": remise_per}),
+            Reason("remise", {"undertricks": undertricks, "down": undertricks, "per": remise_per}),
         )
         per = self._console_per[level]
         consolers = list(defs)
@@ -886,7 +886,9 @@ class _Scorer:
                 name,
                 declarer,
                 undertricks * per,
-                Reason("consolation", {"undertricks": undertricks, "per": per}),
+                Reason(
+                    "consolation", {"undertricks": undertricks, "down": undertricks, "per": per}
+                ),
             )
 
     def _trick_whists_of_two(self, deal: ContractDeal, whisters: list[str]) -> None:
@@ -998,11 +1000,11 @@ class _Scorer:
                     self._pool(name, bonus, Reason("allpass_pool"))
                 elif tricks[name] > free:
                     over = tricks[name] - free
-                    self._hill(
-                        name,
-                        over * per,
-                        Reason("allpass_hill", {"tricks": over, "per": per}),
-                    )
+                    said = {"tricks": over, "per": per}
+                    if free:
+                        said |= {"taken": tricks[name], "free": free}
+                    code = "allpass_hill_free" if free else "allpass_hill"
+                    self._hill(name, over * per, Reason(code, said))
         elif self._allpass_whists:
             # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
             # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.

@@ -124,7 +124,7 @@ def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
                         "%(player)s: %(result)s whists, %(points)s points",
                         player=player,
                         result=words.signed(result),
-                        points=words.signed(points(result, t.bands)),
+                        points=words.points(points(result, t.bands)),
                     )
                 )
     lines.append("")

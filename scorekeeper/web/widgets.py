@@ -8,12 +8,15 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from flask import request
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectChoice, SelectMultipleField
-from wtforms.validators import InputRequired, Length, NumberRange, Regexp
+from wtforms import DateField, HiddenField, IntegerField, SelectChoice, SelectMultipleField
+from wtforms.validators import InputRequired, Length, NumberRange, Regexp, StopValidation
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.rules import InvalidGame
+from scorekeeper.rules.numbers import whole_text
 
 from .i18n import words
 
@@ -21,11 +24,93 @@ _KEY_RE = r"^[0-9a-f]{32}$"
 _T = TypeVar("_T")
 
 
+# The app's own sentences for what the form library would say in its generic words
+# ("This field is required.", "Not a valid integer value.", "Field cannot be longer…").
+
+#: A hidden field of a write form that came back wrong: the page is older than the form.
+STALE = _l("The page is out of date: reload it and try again.")
+
+
+def most(limit: int) -> Length:
+    """At most `limit` characters, said in the app's words."""
+    return Length(max=limit, message=_l("At most %(max)d characters"))
+
+
+class WholeField(IntegerField):
+    """A whole number in ASCII digits: "٩", "²" or "１２" are refused next to the field, not
+    read (int() reads some of them and raises on others), and the length is bounded first.
+    `invalid` is the field's own sentence for what is not such a number."""
+
+    def __init__(self, *args: Any, invalid: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.invalid = (
+            invalid if invalid is not None else _l("Write a whole number in the digits 0-9")
+        )
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not str(valuelist[0]).strip():
+            self.data = None  # empty: the field's InputRequired says what to write
+            return
+        self.data = whole_text(str(valuelist[0]).strip())
+        if self.data is None:
+            raise ValueError(str(self.invalid))
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:  # one sentence for the field, not a range after it too
+            raise StopValidation()
+
+
+class _VersionField(IntegerField):
+    """The version a write form read (hidden): a wrong one is a page older than the form."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(str(STALE)) from None
+
+
+class DayField(DateField):
+    """A date the browser's date picker writes (2026-11-20); anything else is refused with
+    the app's sentence."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(str(_l("Write the date in the digits 0-9, e.g. 2026-11-20"))) from None
+
+
+class Between:
+    """NumberRange's message with its bounds written the language's way ("от 1 до 100 000"):
+    WTForms fills the message with `%`, which is done here."""
+
+    def __mod__(self, bounds: dict[str, Any]) -> str:
+        said = words()
+        return said.gettext(
+            "Write a whole number from %(min)s to %(max)s",
+            min=said.amount(bounds["min"]),
+            max=said.amount(bounds["max"]),
+        )
+
+    def filled(self, low: Any, high: Any) -> LazyString:
+        """The same sentence for an empty field (InputRequired does not fill it in)."""
+        return LazyString(lambda: self % {"min": int(low), "max": int(high)})
+
+
 class WriteForm(FlaskForm):
     """A form that changes a game: carries a one-time request key and the version it read."""
 
-    request_key = HiddenField(validators=[InputRequired(), Length(max=64), Regexp(_KEY_RE)])
-    base_version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    request_key = HiddenField(
+        validators=[
+            InputRequired(STALE),
+            Length(max=64, message=STALE),
+            Regexp(_KEY_RE, message=STALE),
+        ]
+    )
+    base_version = _VersionField(
+        validators=[InputRequired(STALE), NumberRange(min=0, message=STALE)]
+    )
 
     def __init__(self, *args: Any, version: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -11,7 +11,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
-    DateField,
     Field,
     HiddenField,
     RadioField,
@@ -27,7 +26,7 @@ from scorekeeper.rules.text import bad_character, name_key, normalize
 from ..i18n import words
 from ..main import options as opts
 from ..main.forms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, _option_field
-from ..widgets import WriteForm
+from ..widgets import STALE, DayField, WriteForm, most
 
 MAX_ROSTER = 30
 AMOUNT_RE = re.compile(r"[0-9]{1,9}(?:[.,][0-9]{1,2})?")
@@ -53,7 +52,7 @@ def name_problem(name: str) -> str | None:
 class RulesBase(NewGameBase):
     """The company's name and house rules (the defaults of its new evenings)."""
 
-    name = StringField(_l("Name of the company"), validators=[Length(max=gamefile.MAX_NAME)])
+    name = StringField(_l("Name of the company"), validators=[most(gamefile.MAX_NAME)])
 
 
 class CompanyBase(RulesBase):
@@ -62,7 +61,7 @@ class CompanyBase(RulesBase):
     roster = TextAreaField(
         _l("Players (one name a line)"),
         description=_l("The regulars; more can be added later."),
-        validators=[Length(max=2000)],
+        validators=[most(2000)],
     )
 
     def roster_names(self) -> list[str]:
@@ -95,7 +94,9 @@ RulesForm = _with_options("RulesForm", RulesBase)
 class PlayerForm(FlaskForm):
     """Add a player to the roster, or rename one."""
 
-    name = StringField(_l("Name"), validators=[InputRequired(), Length(max=MAX_PLAYER_NAME)])
+    name = StringField(
+        _l("Name"), validators=[InputRequired(_l("Write a name")), most(MAX_PLAYER_NAME)]
+    )
 
     def validate_name(self, field: Field) -> None:
         problem = name_problem(clean_name(field.data))
@@ -108,10 +109,10 @@ class AttachForm(FlaskForm):
 
     link = StringField(
         _l("The game's edit link"),
-        validators=[InputRequired(), Length(max=400)],
+        validators=[InputRequired(_l("Paste the game's edit link")), most(400)],
         description=_l("Paste the link of the game's page (the one that can add deals)."),
     )
-    played_on = DateField(
+    played_on = DayField(
         _l("The evening's date"),
         validators=[Optional()],
         description=_l("Left empty: the day the game was started."),
@@ -144,9 +145,12 @@ class EveningForm(WriteForm):
     """Start an evening: the seats in order and the first dealer (the form's fields are
     seat_0 … seat_3 holding roster ids, built from the players picked)."""
 
-    name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
+    name = StringField(_l("Name of the game"), validators=[most(gamefile.MAX_NAME)])
     first_dealer = RadioField(_l("Deals first"), validate_choice=False, default="0")
-    played_on = DateField(_l("The evening's date"), validators=[InputRequired()])
+    played_on = DayField(
+        _l("The evening's date"),
+        validators=[InputRequired(_l("Give the day the evening was played."))],
+    )
 
     def validate_played_on(self, field: Field) -> None:
         evening_date_problem(field)
@@ -157,9 +161,9 @@ class PaymentForm(WriteForm):
 
     payer = SelectField(_l("Who paid"), validate_choice=False)
     payee = SelectField(_l("To whom"), validate_choice=False)
-    amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
-    paid_on = DateField(_l("Date"), validators=[InputRequired()])
-    game = HiddenField(validators=[Optional(), Length(max=20)])
+    amount = StringField(_l("Amount"), validators=[InputRequired(_l("Write the amount")), most(20)])
+    paid_on = DayField(_l("Date"), validators=[InputRequired(_l("Give the day it was paid"))])
+    game = HiddenField(validators=[Optional(), Length(max=20, message=STALE)])
 
     def validate_paid_on(self, field: Field) -> None:
         ascii_date(field)

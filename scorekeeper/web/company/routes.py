@@ -435,7 +435,10 @@ def pay(token: str) -> Response | tuple[str, int]:
     if form.payer.data not in ids or form.payee.data not in ids:
         form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
     elif form.payer.data == form.payee.data:
-        form.payee.errors = [*form.payee.errors, _("A player cannot pay himself")]
+        form.payee.errors = [
+            *form.payee.errors,
+            _("The payer and the payee must be two different players"),
+        ]
     game_text = (form.game.data or "").strip()
     game_id = whole_text(game_text) if game_text else None
     if game_text and game_id not in {g.game.id for g in company.games}:
@@ -488,8 +491,11 @@ def standings_csv(mode: str, token: str) -> Response:
     company = open_company(mode, token)
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
-    header = ["player", "evenings", "wins", "net_whists", "money", "average_whists"]
-    rows: list[list[object]] = [[*header, "average_money"]]
+    # The header in the reader's words, as the tournament's CSV has it.
+    header = [_("Player"), _("Evenings"), _("Wins"), _("Net whists"), _("Money")]
+    rows: list[list[object]] = [
+        [*header, _("Average whists an evening"), _("Average money an evening")]
+    ]
     for row in view.standings:
         rows.append(
             [

@@ -67,7 +67,7 @@ def answer(token: str) -> Response:
         return _refused(refused.reason, refused.detail, status)
     except GameNotFound:
         return _json({"error": _("There is no game at this address."), "reason": "game"}, 404)
-    said = _("Thank you: right.") if given.verdict == "right" else _("Thank you: not so.")
+    said = _("Thank you: right.") if given.verdict == "right" else _("Thank you: marked as wrong.")
     return _json({"ok": True, "message": said, "request_key": new_key()})
 
 

@@ -34,7 +34,7 @@ from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import normalize
 
 from ..i18n import get_locale, words
-from ..widgets import WriteForm, choices
+from ..widgets import STALE, WriteForm, choices
 
 SEATS = 5
 """Form rows for up to five players; only the game's seats are shown."""
@@ -61,7 +61,7 @@ def seat_for(sheet: Sheet, position: int | None) -> Seat:
 class DealBase(WriteForm):
     """The fields every deal form has; the answer and correction rows are added per kind."""
 
-    kind = RadioField(_l("What was played"), validate_choice=False)
+    kind = RadioField(_l("What to record"), validate_choice=False)
     declarer = RadioField(_l("Declarer"), validate_choice=False)
     offender = RadioField(_l("Who is fined"), validate_choice=False)
     contract = RadioField(_l("Contract"), validate_choice=False)
@@ -69,7 +69,7 @@ class DealBase(WriteForm):
         _l("Reason"),
         validators=[Length(max=MAX_REASON, message=_l("At most 500 characters"))],
     )
-    checked = HiddenField(validators=[Length(max=64)])
+    checked = HiddenField(validators=[Length(max=64, message=STALE)])
 
     def setup(self, seat: Seat) -> None:
         """Set the choices the table allows at this point."""
@@ -272,7 +272,7 @@ def read(form: DealBase, seat: Seat) -> Reading:
     kind = form.kind.data
     reading = Reading(None)
     if kind not in seat.kinds:
-        reading.add("kind", str(_l("Choose what was played")))
+        reading.add("kind", str(_l("Choose what to record")))
         return reading
     if kind == "redeal":
         reading.data = {"type": "redeal"}

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
 from scorekeeper.rules.options import OPTION_BOUNDS
 
-from ..widgets import WriteForm
+from ..widgets import Between, WholeField, WriteForm
 
 
 class FinishForm(WriteForm):
@@ -29,6 +28,11 @@ _MAX_POOL = int(OPTION_BOUNDS["pool_target"].high)
 class ExtendForm(WriteForm):
     """Play on after the end rule was met: a larger pool target (an explicit re-score)."""
 
-    pool_target = IntegerField(
-        _l("Play on to a pool of"), validators=[InputRequired(), NumberRange(min=1, max=_MAX_POOL)]
+    pool_target = WholeField(
+        _l("Play on to a pool of"),
+        invalid=Between().filled(1, _MAX_POOL),
+        validators=[
+            InputRequired(Between().filled(1, _MAX_POOL)),
+            NumberRange(min=1, max=_MAX_POOL, message=Between()),
+        ],
     )

@@ -237,7 +237,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         page, status = error_page(
             503,
             _("The server is busy"),
-            _("Other phones are making their PDF right now. Try again in a few seconds."),
+            _("The PDF is being made for other phones right now. Try again in a few seconds."),
         )
         return page, status, {"Retry-After": "5"}
     try:

@@ -15,7 +15,6 @@ from wtforms import (
     BooleanField,
     Field,
     HiddenField,
-    IntegerField,
     PasswordField,
     RadioField,
     SelectField,
@@ -25,13 +24,12 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper import gamefile
 from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
-from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.options import OPTION_BOUNDS
 from scorekeeper.rules.text import bad_character, name_key, normalize
 
 from .. import attempts
 from ..i18n import words
-from ..widgets import MultiCheckboxField, choices
+from ..widgets import STALE, Between, MultiCheckboxField, WholeField, choices, most
 from . import options as opts
 
 MAX_PLAYERS = 5
@@ -47,7 +45,7 @@ CONVENTION_LABELS: dict[str, Any] = {
 class PasswordMixin:
     """The server's password, asked for only when SCOREKEEPER_PASSWORD is set."""
 
-    password = PasswordField(_l("Server password"), validators=[Length(max=200)])
+    password = PasswordField(_l("Server password"), validators=[most(200)])
     wait = 0
     """Seconds this client must wait before its next password (0: none); the page says it."""
 
@@ -69,34 +67,6 @@ class PasswordMixin:
             raise ValidationError(_l("Wrong password"))
 
 
-class _Between:
-    """NumberRange's message with its bounds written the language's way ("от 1 до 100 000"):
-    WTForms fills the message with `%`, which is done here."""
-
-    def __mod__(self, bounds: dict[str, Any]) -> str:
-        said = words()
-        return said.gettext(
-            "Write a whole number from %(min)s to %(max)s",
-            min=said.amount(bounds["min"]),
-            max=said.amount(bounds["max"]),
-        )
-
-
-_NOT_WHOLE = "Not a valid integer value."  # the form library's words, in its translations
-
-
-class WholeField(IntegerField):
-    """A whole number in ASCII digits: "٩", "²" or "１２" are refused next to the field, not
-    read (int() reads some of them and raises on others), and the length is bounded first."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        if not valuelist:
-            return
-        self.data = whole_text(str(valuelist[0]).strip())
-        if self.data is None:
-            raise ValueError(self.gettext(_NOT_WHOLE))
-
-
 def _option_field(spec: opts.OptionSpec) -> Field:
     label, desc = spec.label, spec.help
     if spec.kind == "int":
@@ -104,12 +74,13 @@ def _option_field(spec: opts.OptionSpec) -> Field:
         return WholeField(
             label,
             description=desc,
+            invalid=Between().filled(limits.low, limits.high),
             validators=[
-                InputRequired(),
+                InputRequired(Between().filled(limits.low, limits.high)),
                 NumberRange(
                     int(limits.low),
                     int(limits.high),
-                    message=_Between(),
+                    message=Between(),
                 ),
             ],
         )
@@ -119,16 +90,16 @@ def _option_field(spec: opts.OptionSpec) -> Field:
         return SelectField(label, description=desc, choices=choices(spec.choices))
     if spec.kind == "levels":
         return MultiCheckboxField(label, description=desc, choices=choices(spec.choices))
-    return StringField(label, description=desc, validators=[Optional(), Length(max=20)])
+    return StringField(label, description=desc, validators=[Optional(), most(20)])
 
 
 class NewGameBase(PasswordMixin, FlaskForm):
-    name = StringField(_l("Name of the game"), validators=[Length(max=gamefile.MAX_NAME)])
+    name = StringField(_l("Name of the game"), validators=[most(gamefile.MAX_NAME)])
     convention = RadioField(
         _l("Convention"),
         choices=choices((c, CONVENTION_LABELS[c]) for c in CONVENTIONS),
         default="sochi",
-        validators=[InputRequired()],
+        validators=[InputRequired(_l("Choose a convention"))],
     )
     # Which preset the option values were shown for: an option still at that preset's value
     # was not changed by the player, so a switch of preset without JavaScript applies to it.
@@ -285,4 +256,4 @@ class ImportForm(PasswordMixin, FlaskForm):
 class ForgetForm(FlaskForm):
     """Take a game off this phone's list."""
 
-    token = HiddenField(validators=[InputRequired(), Length(max=100)])
+    token = HiddenField(validators=[InputRequired(STALE), Length(max=100, message=STALE)])

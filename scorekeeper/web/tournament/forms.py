@@ -11,13 +11,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange
+from wtforms.validators import InputRequired, NumberRange
 
 from scorekeeper import gamefile
 from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYERS
@@ -25,7 +24,7 @@ from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYER
 from ..company.forms import clean_name, name_problem
 from ..main import options as opts
 from ..main.forms import NewGameBase, PasswordMixin, _option_field
-from ..widgets import WriteForm, choices
+from ..widgets import WholeField, WriteForm, choices, most
 
 _BAND_LINE = re.compile(r"^\s*(\d{1,7}|\*|-|∞)\s*[:;=\s]\s*(\d{1,7}(?:[.,]\d{1,6}|/\d{1,7})?)\s*$")
 
@@ -34,15 +33,16 @@ class TournamentBase(NewGameBase):
     """A new tournament: name, roster, the table games' convention and options, the tour
     length, the table size and the bands that turn whists into tournament points."""
 
-    name = StringField(_l("Name of the tournament"), validators=[Length(max=gamefile.MAX_NAME)])
+    name = StringField(_l("Name of the tournament"), validators=[most(gamefile.MAX_NAME)])
     roster = TextAreaField(
         _l("Players (one name a line)"),
         description=_l("Paste or type the roster; 3 to 100 players."),
-        validators=[Length(max=6000)],
+        validators=[most(6000)],
     )
-    rounds = IntegerField(
+    rounds = WholeField(
         _l("Tour length in rounds"),
         description=_l("Each player at a table deals this many times a tour."),
+        invalid=_l("Write a whole number from %(min)s to %(max)s", min=1, max=30),
         validators=[
             InputRequired(_l("Write a whole number from %(min)s to %(max)s", min=1, max=30)),
             NumberRange(1, 30, message=_l("Write a whole number from %(min)s to %(max)s")),
@@ -53,7 +53,7 @@ class TournamentBase(NewGameBase):
         _l("Players at a table"),
         choices=choices((("3", _l("three")), ("4", _l("four")))),
         default="3",
-        validators=[InputRequired()],
+        validators=[InputRequired(_l("Choose three or four players a table"))],
     )
     bands_preset = RadioField(
         _l("Tournament points"),
@@ -66,7 +66,7 @@ class TournamentBase(NewGameBase):
             )
         ),
         default="plain",
-        validators=[InputRequired()],
+        validators=[InputRequired(_l("Choose how whists turn into tournament points"))],
     )
     bands_text = TextAreaField(
         _l("Bands of our own"),
@@ -74,7 +74,7 @@ class TournamentBase(NewGameBase):
             "One band a line: up to how many whists, then the factor; * for no limit. "
             "E.g. 200 1, then 650 1/10, then * 0."
         ),
-        validators=[Length(max=500)],
+        validators=[most(500)],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -146,7 +146,7 @@ class SeatForm(WriteForm):
             "One table a line, its players clockwise, separated by commas; the largest "
             "tables first. The first dealer is drawn."
         ),
-        validators=[Length(max=6000)],
+        validators=[most(6000)],
     )
 
     def typed(self) -> list[list[str]] | None:

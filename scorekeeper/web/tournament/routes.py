@@ -31,6 +31,7 @@ from scorekeeper.store import StoreError, VersionConflict
 from scorekeeper.store.tournaments import TableOf, TournamentRecord
 from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
+from scorekeeper.tournament import text as ttext
 from scorekeeper.tournament.service import ServiceError
 
 from .. import recent
@@ -103,6 +104,8 @@ def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
     for problem in problems:
         name = (problem.field or "").replace("options.", "opt_", 1)
         if name == "opt_round_limit":
+            if form.rounds.errors:  # the field has said its own range (1 to 30) already
+                continue
             name = "rounds"
         target = form[name] if name in form else form.convention
         target.errors = [*target.errors, words().problem(problem)]
@@ -439,7 +442,8 @@ def import_tournament() -> str | Response | tuple[str, int]:
             try:
                 record = service.import_file(get_store(), data)
             except tfile.InvalidTournament as bad:
-                problems = [str(p) for p in bad.problems]
+                # In the page's language, as the command line says them.
+                problems = [ttext.problem(words(), at) for at in bad.located]
             except StoreError:
                 problems = [_("This tournament file could not be opened.")]
             else:
