@@ -12,8 +12,13 @@ import re
 from typing import Any
 
 #: The secret part of a link: /g/ and /v/ (a game), /c/ and /cv/ (a company), /t/ and /tv/ (a
-#: tournament), wherever it shows in a line (a path, a Referer, an error message).
-_TOKEN = re.compile(r"/(g|v|c|cv|t|tv)/[^/\s?#\"'<>\\]+")
+#: tournament), /tournament/of/ (a table's tournament, by the game's view token), wherever it
+#: shows in a line (a path, a Referer, an error message), in any case (/G/ is a 404 that still
+#: names the token) and after any number of slashes (/g//token is redirected, and logged).
+_TOKEN = re.compile(r"/(g|v|c|cv|t|tv|tournament/+of)/+[^/\s?#\"'<>\\]+", re.IGNORECASE)
+
+#: A log line's longest line: a 1 MB form value echoed in an error message stops here.
+LINE_LIMIT = 2000
 
 
 def mask(text: str) -> str:
@@ -21,11 +26,21 @@ def mask(text: str) -> str:
     return _TOKEN.sub(r"/\1/***", text)
 
 
+def _shortened(line: str) -> str:
+    if len(line) <= LINE_LIMIT:
+        return line
+    return f"{line[:LINE_LIMIT]}… ({len(line) - LINE_LIMIT} more characters)"
+
+
 class MaskedFormatter(logging.Formatter):
-    """A log formatter that masks secret tokens in the whole line, traceback included."""
+    """A log formatter that masks secret tokens in the whole line, traceback included, and
+    cuts every line of it at LINE_LIMIT characters."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return mask(super().format(record))
+        text = mask(super().format(record))
+        if len(text) <= LINE_LIMIT:
+            return text
+        return "\n".join(_shortened(line) for line in text.split("\n"))
 
 
 SERVER_FORMAT = "[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s: %(message)s"

@@ -23,6 +23,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
+from scorekeeper.rules.text import escaped
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
 
@@ -124,6 +125,8 @@ def load(record: GameRecord) -> Loaded:
     what was computed from it (Loaded.kept). The sheet is a value: nothing on it changes
     once it is computed. This is the one cache of game states.
     """
+    if escaped(record.name) != record.name:  # stored by an older release: shown escaped
+        record = replace(record, name=escaped(record.name))
     kept = _KEPT.get(_key(record))
     if kept is not None:
         return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
@@ -131,7 +134,7 @@ def load(record: GameRecord) -> Loaded:
     # hold more deals than a game may now, even more than a file may: it still opens,
     # read-only (over_limit), with every deal it holds.
     most = max(gamefile.FORMAT_MAX_DEALS, len(record.deals))
-    game = gamefile.load(file_data(record), check=False, max_deals=most)
+    game = gamefile.load(file_data(record), check=False, max_deals=most, stored=True)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)

@@ -148,6 +148,12 @@ class EveningForm(WriteForm):
     first_dealer = RadioField(_l("Deals first"), validate_choice=False, default="0")
     played_on = DateField(_l("The evening's date"), validators=[InputRequired()])
 
+    def validate_name(self, field: Field) -> None:
+        # The one name rule, as a new game's name (the evening is a game).
+        char = bad_character(field.data or "")
+        if char is not None:
+            raise ValidationError(_l("The name cannot hold %(char)s", char=words().character(char)))
+
     def validate_played_on(self, field: Field) -> None:
         evening_date_problem(field)
 

@@ -11,7 +11,6 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
@@ -24,10 +23,13 @@ from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYER
 
 from ..company.forms import clean_name, name_problem
 from ..main import options as opts
-from ..main.forms import NewGameBase, PasswordMixin, _option_field
+from ..main.forms import NewGameBase, PasswordMixin, WholeField, _option_field
 from ..widgets import WriteForm, choices
 
-_BAND_LINE = re.compile(r"^\s*(\d{1,7}|\*|-|∞)\s*[:;=\s]\s*(\d{1,7}(?:[.,]\d{1,6}|/\d{1,7})?)\s*$")
+#: ASCII digits only: `\d` takes "٣" and "²" too (int() reads the first, refuses the second).
+_BAND_LINE = re.compile(
+    r"^\s*([0-9]{1,7}|\*|-|∞)\s*[:;=\s]\s*([0-9]{1,7}(?:[.,][0-9]{1,6}|/[0-9]{1,7})?)\s*$"
+)
 
 
 class TournamentBase(NewGameBase):
@@ -40,7 +42,7 @@ class TournamentBase(NewGameBase):
         description=_l("Paste or type the roster; 3 to 100 players."),
         validators=[Length(max=6000)],
     )
-    rounds = IntegerField(
+    rounds = WholeField(  # "٣" is refused, not read as 3
         _l("Tour length in rounds"),
         description=_l("Each player at a table deals this many times a tour."),
         validators=[
@@ -108,7 +110,7 @@ class TournamentBase(NewGameBase):
         lines = [line for line in (self.bands_text.data or "").splitlines() if line.strip()]
         for line in lines:
             match = _BAND_LINE.match(line)
-            if match is None:
+            if match is None or re.search(r"/0+\s*$", match.group(2)):  # no 1/0
                 problem = _l("Write each band as whists and a factor, e.g. 200 1/10")
                 break
             upto_text, factor_text = match.groups()
