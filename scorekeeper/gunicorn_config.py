@@ -6,6 +6,7 @@ and as `scorekeeper serve --workers N` runs it. The gthread worker: each process
 with a pool of threads and keeps idle connections (phones between two polls) in a poller,
 not in a thread. Environment: SCOREKEEPER_WORKERS (processes, default 2),
 SCOREKEEPER_THREADS (per process, default 8), SCOREKEEPER_BIND (default 0.0.0.0:8000).
+The master makes the database before it starts the workers (`on_starting`).
 """
 
 from __future__ import annotations
@@ -71,3 +72,19 @@ errorlog = _settings["errorlog"]
 logconfig_dict = _settings["logconfig_dict"]
 control_socket_disable = _settings["control_socket_disable"]
 proc_name = _settings["proc_name"]
+
+
+def on_starting(server: Any) -> None:
+    """In gunicorn's master, before any worker is forked: say which version starts, and make
+    the database file once. Each worker would otherwise make it as it starts, and a worker
+    that found the other's file still empty (0 bytes) took it for a damaged database."""
+    from scorekeeper import config
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.version import __version__
+
+    database = config.database_path()
+    server.log.info("scorekeeper %s, database %s", __version__, database)
+    try:
+        Store(database).close()
+    except StoreError as error:  # the workers answer 503 and log why; say it once here too
+        server.log.error("storage unavailable at start-up: %s", error)

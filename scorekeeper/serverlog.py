@@ -1,7 +1,8 @@
-"""Where the servers' lines go: stderr, one line per request in Combined Log Format on
-`scorekeeper.access`, every line (error lines and tracebacks too) with the secret part of
-game, company and tournament links replaced by `***`; and how long a stopping server waits
-for the requests in flight. Shared by `scorekeeper serve` (serving.py) and gunicorn's
+"""Where the servers' lines go: the access log (one line per request in Combined Log Format,
+on `scorekeeper.access`) alone on stdout, so it can be read by a log analyser as it is
+(goaccess --log-format=COMBINED); the server's own lines (start, workers, errors,
+tracebacks) on stderr. Every line has the secret part of game, company and tournament links
+replaced by `***`. And how long a stopping server waits for the requests in flight. Shared by `scorekeeper serve` (serving.py) and gunicorn's
 settings (gunicorn_config.py), which import it and nothing of each other."""
 
 from __future__ import annotations
@@ -53,10 +54,10 @@ LOGGING: dict[str, Any] = {
         "server": {"()": MaskedFormatter, "format": SERVER_FORMAT},
     },
     "handlers": {
-        "access": {
+        "access": {  # alone on its stream: nothing but Combined Log Format lines
             "class": "logging.StreamHandler",
             "formatter": "access",
-            "stream": "ext://sys.stderr",
+            "stream": "ext://sys.stdout",
         },
         "server": {
             "class": "logging.StreamHandler",
@@ -75,11 +76,12 @@ LOGGING: dict[str, Any] = {
         "hypercorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
     },
 }
-"""Where every server's lines go: stderr, masked (logging.config.dictConfig)."""
+"""Where every server's lines go: the access log to stdout, every other line to stderr, all
+masked (logging.config.dictConfig)."""
 
 
 def configure_logging() -> None:
-    """Send the access log and every other line to stderr, with tokens masked."""
+    """Send the access log to stdout and every other line to stderr, with tokens masked."""
     logging.config.dictConfig(LOGGING)
 
 

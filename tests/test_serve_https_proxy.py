@@ -187,7 +187,7 @@ def test_https_serves_tls_with_a_certificate_made_once_and_kept(
     serve: Callable[..., Served],
 ) -> None:
     served = serve("--https")
-    out = served.out.read_text()
+    out = served.err.read_text()  # the banner is the server's own (stdout: the access log)
     assert f"https://127.0.0.1:{served.port}/" in out
     cert = served.instance / "tls" / "cert.pem"
     key = served.instance / "tls" / "key.pem"
@@ -349,4 +349,4 @@ def test_behind_caddy_with_the_shipped_caddyfile_links_and_cookies_are_https(
     finally:
         caddy.stop()
     served.stop()
-    assert '"GET /g/*** HTTP/1.1" 200 ' in served.err.read_text()
+    assert '"GET /g/*** HTTP/1.1" 200 ' in served.out.read_text()
