@@ -2,8 +2,9 @@
 on `scorekeeper.access`) alone on stdout, so it can be read by a log analyser as it is
 (goaccess --log-format=COMBINED); the server's own lines (start, workers, errors,
 tracebacks) on stderr. Every line has the secret part of game, company and tournament links
-replaced by `***`. And how long a stopping server waits for the requests in flight. Shared by `scorekeeper serve` (serving.py) and gunicorn's
-settings (gunicorn_config.py), which import it and nothing of each other."""
+replaced by `***`. And how long a stopping server waits for the requests in flight.
+Shared by `scorekeeper serve` (serving.py) and gunicorn's settings (gunicorn_config.py),
+which import it and nothing of each other."""
 
 from __future__ import annotations
 
