@@ -271,6 +271,19 @@ def test_import_prints_paths_unless_the_public_address_is_configured(tmp_path: P
     assert re.search(r"^view: https://pulka\.example\.org/v/\S+$", configured.stdout, re.M)
 
 
+def caddy_buffering() -> str:
+    """How the Caddy on this machine names request body buffering (deploy/Caddyfile's
+    CADDY_BUFFERING): `request_buffers` from Caddy 2.6.4 on, `buffer_requests` before."""
+    import re as _re
+
+    done = subprocess.run(["caddy", "version"], capture_output=True, text=True, timeout=30)
+    found = _re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
+    version = tuple(int(n) for n in found.groups()) if found else (2, 10, 0)
+    if version >= (2, 6, 4):
+        return "request_buffers 3MB"
+    return "buffer_requests\nmax_buffer_size 3145728"
+
+
 class Caddy:
     """Caddy with the shipped deploy/Caddyfile, TLS from its own local authority, in front of
     a server; its state (the authority, certificates) kept in the test's folder."""
@@ -289,6 +302,7 @@ class Caddy:
             "SCOREKEEPER_UPSTREAM": f"127.0.0.1:{upstream_port}",
             # No admin API (tests run side by side), no change to the machine's trust store.
             "CADDY_GLOBAL": "admin off\nskip_install_trust\nauto_https disable_redirects",
+            "CADDY_BUFFERING": caddy_buffering(),
         }
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
