@@ -286,8 +286,19 @@ def check_restore(loaded: Loaded, deal_id: int, data: dict[str, Any]) -> Check:
 # -- creating games ------------------------------------------------------------------------
 
 
-def create_from_game(store: Store, game: Game) -> GameRecord:
-    """Store a game read from a game file, with its options fully resolved."""
+def finished_snapshot(game: Game) -> dict[str, Any]:
+    """The settlement snapshot a finished game read from a file is stored with (as
+    finished_report), computed before any write: an import replays its games outside the
+    database's write lock."""
+    sheet, _ = replay(replace(game, finished=True))
+    return report.score_report(sheet, with_settlement=True)
+
+
+def create_from_game(
+    store: Store, game: Game, *, snapshot: dict[str, Any] | None = None
+) -> GameRecord:
+    """Store a game read from a game file, with its options fully resolved (a finished one
+    with its settlement snapshot: the one given, else computed here)."""
     data = gamefile.dump(game)
     record = store.create_game(
         name=game.name,
@@ -299,7 +310,8 @@ def create_from_game(store: Store, game: Game) -> GameRecord:
         finished=game.finished,
     )
     if game.finished:
-        snapshot = finished_report(load(record))
+        if snapshot is None:
+            snapshot = finished_report(load(record))
         record = store.set_finished(
             record.edit_token, True, base_version=record.version, snapshot=snapshot
         )
