@@ -42,7 +42,23 @@ def settings(*, workers: int, threads: int) -> dict[str, Any]:
         "logconfig_dict": LOGGING,
         "control_socket_disable": True,  # no socket under $HOME (a service has none)
         "proc_name": "scorekeeper",
+        "pre_request": close_after_too_large,
     }
+
+
+MAX_BODY = 2 * 1024 * 1024
+"""The app's MAX_CONTENT_LENGTH (scorekeeper.web): a longer body is answered 413 unread."""
+
+
+def close_after_too_large(worker: Any, req: Any) -> None:
+    """Before gunicorn answers a request: one whose body is over the app's limit gets its
+    413 without the body being read, so the connection must close after it, and the answer
+    must say so (gunicorn otherwise says "keep-alive" and then closes, and the phone's next
+    request on that connection fails)."""
+    for name, value in req.headers:
+        if name == "CONTENT-LENGTH" and value.isascii() and value.isdigit():
+            if len(value) > 12 or int(value) > MAX_BODY:
+                req.must_close = True
 
 
 def _env_int(name: str, default: int) -> int:
@@ -72,6 +88,7 @@ errorlog = _settings["errorlog"]
 logconfig_dict = _settings["logconfig_dict"]
 control_socket_disable = _settings["control_socket_disable"]
 proc_name = _settings["proc_name"]
+pre_request = _settings["pre_request"]
 
 
 def on_starting(server: Any) -> None:

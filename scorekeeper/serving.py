@@ -129,6 +129,54 @@ class AccessLog:
             return self._idle.wait_for(lambda: self._busy == 0, timeout)
 
 
+# -- a request framed twice ------------------------------------------------------------------
+# Both Content-Length and Transfer-Encoding: RFC 9112 (6.3) says the server must close the
+# connection after answering (a proxy in front may have framed the body the other way:
+# request smuggling). gunicorn refuses such a request itself (400, closed); waitress and
+# hypercorn answer it by the chunks, then close: waitress when its parser marks the request
+# "Connection: close" (_waitress_channel), hypercorn when the answer says so (CloseFramedTwice).
+
+
+class CloseFramedTwice:
+    """WSGI middleware for hypercorn: the answer to a request framed twice says
+    Connection: close, and hypercorn closes the connection after it."""
+
+    def __init__(self, app: WSGIApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        twice = bool(environ.get("HTTP_TRANSFER_ENCODING")) and bool(
+            environ.get("CONTENT_LENGTH") or environ.get("HTTP_CONTENT_LENGTH")
+        )
+        if not twice:
+            return self.app(environ, start_response)
+
+        def closing(code: str, headers: list[tuple[str, str]], *exc: Any) -> Any:
+            kept = [(k, v) for k, v in headers if k.lower() != "connection"]
+            return start_response(code, [*kept, ("Connection", "close")], *exc)
+
+        return self.app(environ, closing)
+
+
+def _waitress_channel() -> type:
+    """waitress's channel with a parser that marks a request framed twice Connection: close
+    (waitress then closes after the answer; it keeps the connection otherwise)."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
+
+    class Parser(HTTPRequestParser):
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.chunked and "CONTENT_LENGTH" in self.headers:
+                headers: dict[str, str] = self.headers  # type: ignore[assignment]
+                headers["CONNECTION"] = "close"
+
+    class Channel(HTTPChannel):
+        parser_class = Parser
+
+    return Channel
+
+
 class _Counted:
     """A response body that counts what it hands out and reports once the server is done."""
 
@@ -304,7 +352,7 @@ def server(
     logged = AccessLog(app)
     sock = listening_socket(host, port)
     if tls is not None:
-        return TLSServer(logged, sock, threads, *tls)
+        return TLSServer(CloseFramedTwice(logged), sock, threads, *tls)
     if workers > 1:
         return Gunicorn(logged, sock, threads, workers)
     return Waitress(logged, sock, threads)
@@ -337,6 +385,7 @@ class Waitress:
         )
         # Given one socket, waitress answers with that socket's server, not a MultiSocketServer.
         assert isinstance(server, BaseWSGIServer)
+        server.channel_class = _waitress_channel()  # a request framed twice: closed after
         self.server = server
         self._stopping = threading.Event()
         self._drained = threading.Event()
