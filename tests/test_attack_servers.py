@@ -8,6 +8,7 @@ deploy's command: gunicorn, `serve --https`: hypercorn), over raw sockets:
 
 from __future__ import annotations
 
+import signal
 import socket
 import ssl
 import time
@@ -99,3 +100,45 @@ def test_gunicorns_413_says_close_and_closes(tmp_path: Path, how: str) -> None:
     assert head(received).startswith("http/1.1 413"), received[:200]
     assert "connection: close" in head(received)
     assert closed
+
+
+def tls_phone(port: int) -> ssl.SSLSocket:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return context.wrap_socket(raw, server_hostname="localhost")
+
+
+def test_https_stops_at_once_with_phones_connected_and_hostile_tls_leaves_no_traceback(
+    serve: Callable[..., Served],
+) -> None:
+    served = serve("--https")
+    ask = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    idle = tls_phone(served.port)  # a phone between two polls: its connection kept open
+    idle.sendall(ask)
+    assert idle.recv(4096).startswith(b"HTTP/1.1 200")
+    hostile = []
+    for garbage in (b"\x16\x03\x01\x00\xff" + b"\x00" * 40, b"GET / HTTP/1.1\r\n"):
+        raw = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+        raw.sendall(garbage)  # a handshake that is not one; plain text on the TLS port
+        hostile.append(raw)
+    broken = tls_phone(served.port)
+    broken.sendall(ask)
+    broken.recv(4096)
+    broken.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    broken.close()  # a reset instead of a goodbye
+    polling = tls_phone(served.port)
+    polling.sendall(ask)
+    polling.recv(4096)
+    time.sleep(1.0)
+    started = time.monotonic()
+    served.process.send_signal(signal.SIGTERM)
+    polling.sendall(ask)  # a poll as the stop begins
+    status = served.process.wait(timeout=25)  # less than the 30 s grace it used to wait
+    print(f"serve --https stopped {time.monotonic() - started:.1f} s after SIGTERM")
+    for sock in (idle, polling, *hostile):
+        sock.close()
+    assert status == 0
+    err = served.err.read_text()
+    assert "Traceback" not in err and "CancelledError" not in err, err[-3000:]
