@@ -81,7 +81,10 @@ def test_a_seat_answers_only_from_the_phone_that_claimed_it(served: Server) -> N
     anna, guest = Phone(served.port), Phone(served.port)
     assert answer(anna, view, "Anna", "right")[0] == 200
     assert "pulka_phone" in anna.cookies
+    seen = json.loads(scorer.get(f"/g/{token}/version").body)["seen"]
     status, body = answer(guest, view, "Anna", "wrong")  # overriding Anna's answer
+    # The scorer's page, following the game, learns of the try (its "seen" changes).
+    assert json.loads(scorer.get(f"/g/{token}/version").body)["seen"] != seen
     assert (status, body["reason"]) == (403, "claimed")
     assert "Anna" in body["error"]
     assert latest(served, "Anna") == "right"

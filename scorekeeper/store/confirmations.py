@@ -49,6 +49,11 @@ ANSWERS_PER_DEAL = 20
 link may write only this, so what it can write is bounded."""
 
 
+#: The tries refused because another phone holds the seat (seat_claims), as a column of a
+#: query over games g: added to the stamp, so the scorer's page learns of a seat claimed twice.
+_REFUSED_TRIES = "(SELECT sum(s.others) FROM seat_claims s WHERE s.game_id = g.id)"
+
+
 class Confirmations:
     """The confirmations of games, through a Store's connection."""
 
@@ -56,15 +61,17 @@ class Confirmations:
         self.store = store
 
     def stamp(self, token: str) -> int:
-        """The newest confirmation's id of the game with this token (0 if none): it changes
-        with every answer, so the phones following the game know to look again."""
+        """The newest confirmation's id of the game with this token (0 if none), plus the
+        tries refused for a seat another phone holds: it changes with every answer and every
+        such try, so the phones following the game (the scorer's too) know to look again."""
         with self.store._reading():
             row = self.store._conn.execute(
-                "SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id ="
-                " (SELECT id FROM games WHERE edit_token = ? OR view_token = ? LIMIT 1)",
+                "SELECT (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id),"
+                f" {_REFUSED_TRIES} FROM games g WHERE g.edit_token = ? OR g.view_token = ?"
+                " LIMIT 1",
                 [token, token],
             ).fetchone()
-        return int(row[0] or 0)
+        return 0 if row is None else int(row[0] or 0) + int(row[1] or 0)
 
     def version_seen(self, token: str) -> tuple[int, str, int]:
         """(version, updated_at, stamp) of the game with this token in one query: what each
@@ -73,12 +80,13 @@ class Confirmations:
             with self.store._reading():
                 row = self.store._conn.execute(
                     "SELECT g.version, g.updated_at, (SELECT max(c.id) FROM deal_confirmations c"
-                    " WHERE c.game_id = g.id) FROM games g WHERE (g.edit_token = ?"
-                    " OR g.view_token = ?) AND g.deleted_at IS NULL LIMIT 1",
+                    f" WHERE c.game_id = g.id), {_REFUSED_TRIES} FROM games g"
+                    " WHERE (g.edit_token = ? OR g.view_token = ?) AND g.deleted_at IS NULL"
+                    " LIMIT 1",
                     [token, token],
                 ).fetchone()
             if row is not None:
-                return int(row[0]), str(row[1]), int(row[2] or 0)
+                return int(row[0]), str(row[1]), int(row[2] or 0) + int(row[3] or 0)
         raise GameNotFound("no game has this link")
 
     def revisions(self, game_id: int) -> dict[int, int]:

@@ -12,7 +12,6 @@ from flask import Flask, g, url_for
 from markupsafe import Markup
 
 from scorekeeper.rules.deals import OFF_TABLE_KINDS as OFF_TABLE
-from scorekeeper.rules.text import escaped
 
 from .i18n import time_zone, words
 from .widgets import new_key
@@ -107,14 +106,6 @@ def convention_label(name: str) -> str:
     return words().convention(name)
 
 
-def shown(value: Any) -> Any:
-    """Every text a page prints: a character no text may hold now (stored by an older
-    release: an invisible mark, a NUL, a right-to-left override) is shown as its escape."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return escaped(value, newlines=True)
-    return value
-
-
 def init_app(app: Flask) -> None:
     """Register the filters and globals."""
     app.jinja_env.filters.update(
@@ -136,6 +127,5 @@ def init_app(app: Flask) -> None:
         convention_label=convention_label,
         new_key=new_key,
     )
-    app.jinja_env.finalize = shown
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
