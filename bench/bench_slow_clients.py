@@ -8,7 +8,7 @@ max) and the requests that failed or took longer than a second.
 
 Where the attack lands (`--front`):
 - `none`: the server exposed directly (`--server gunicorn`, the deploy's command; or
-  `serve` for waitress);
+  `serve --workers N`, gunicorn too, and `--server serve --workers 1`: waitress);
 - `caddy`: Caddy with the shipped deploy/Caddyfile in front (plain HTTP on loopback), the
   deploy of deploy/compose.yaml.
 
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(tempfile.mkdtemp(prefix="bench-slow-"))
     app_port = free_port()
     server = start_server(
-        folder / "games.sqlite", app_port, 8, folder / "server.log", 2, args.server
+        folder / "games.sqlite", app_port, 8, folder / "server.log", args.workers, args.server
     )
     caddy = None
     port = app_port
@@ -198,7 +198,8 @@ def _save(phone: Phone, table: Table, deadline: float, stats: Stats) -> None:
 def report(args: argparse.Namespace, stats: Stats, alive: int) -> None:
     print(
         f"{args.attackers} slow-{args.attack} clients ({alive} still connected at the end), "
-        f"front {args.front}, server {args.server}, {args.duration:.0f} s"
+        f"front {args.front}, server {args.server} ({args.workers} processes), "
+        f"{args.duration:.0f} s"
     )
     for kind in ("poll", "save"):
         values = stats.latencies.get(kind, [])
@@ -222,6 +223,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--attack", choices=("header", "body"), default="header")
     parser.add_argument("--front", choices=("none", "caddy"), default="caddy")
     parser.add_argument("--server", choices=("gunicorn", "serve"), default="gunicorn")
+    parser.add_argument("--workers", type=int, default=2, help="1 with --server serve: waitress")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between two bytes")
     parser.add_argument("--duration", type=float, default=20.0)
     return parser.parse_args()
