@@ -269,16 +269,6 @@ def seat_claims(store: Store, game_id: int) -> list[SeatClaim]:
     return [SeatClaim(str(r[0]), str(r[1]), int(r[2]), r[3]) for r in rows]
 
 
-def claimed_by(store: Store, game_id: int, phone: str) -> list[str]:
-    """The seats of a game this phone holds."""
-    with store._reading():
-        rows = store._conn.execute(
-            "SELECT player FROM seat_claims WHERE game_id = ? AND phone = ? ORDER BY id",
-            [game_id, phone],
-        ).fetchall()
-    return [str(r[0]) for r in rows]
-
-
 def release_seat(store: Store, edit_token: str, player: str) -> bool:
     """The scorer lets a seat go (by the game's edit token): the next phone to answer for it
     claims it. False if nobody held it. Raises GameNotFound, ReadOnlyAccess."""
