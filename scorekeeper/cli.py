@@ -69,12 +69,17 @@ def _lang_asked(argv: list[str]) -> str | None:
 
 
 def exports_dir() -> Path:
-    """Where `export` writes by default: the project's exports/ folder (cwd's for an installed
-    copy)."""
+    """Where `export` writes by default: a checkout's exports/ folder; for an installed copy,
+    exports/ in its instance folder, never the folder the command happens to run in (`export`
+    prints the full path of what it wrote)."""
     from pathlib import Path
 
-    project = Path(__file__).resolve().parent.parent / "exports"
-    return project if project.is_dir() else Path("exports")
+    from scorekeeper import config
+
+    project = Path(__file__).resolve().parent.parent
+    if (project / "pyproject.toml").is_file() and (project / "exports").is_dir():
+        return project / "exports"
+    return Path(config.instance_path()) / "exports"
 
 
 class _Help(argparse.HelpFormatter):
@@ -197,7 +202,7 @@ def _main(argv: list[str]) -> int:
     p.add_argument(
         "--out",
         metavar=N_("FILE"),
-        help=N_("where to write the PDF (default: exports/<name>-<date>.pdf)"),
+        help=N_("where to write the PDF (default: exports/<name>-<date>.pdf)"),  # see exports_dir
     )
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     _lang_option(p, N_("language of the sheet (default: $LANG)"))
@@ -276,6 +281,46 @@ def _run(args: argparse.Namespace) -> int:
         return run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _output_closed()
+
+
+#: The exit status of a command whose reader went away (`… | head -1`), as a shell reports a
+#: program stopped by SIGPIPE: 128 + 13.
+OUTPUT_CLOSED = 141
+
+
+def _output_closed() -> int:
+    """Standard output was closed before all was printed: no traceback, and Python's own
+    flush at exit must not fail again on it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return OUTPUT_CLOSED
+
+
+def _links(words: Words, lines: list[str], what: str) -> int:
+    """Print what an import made (its links); if standard output is closed (`import … | true`)
+    the same lines go to stderr, with a note that the import was done, and the status says the
+    output was lost (OUTPUT_CLOSED), not that the import failed."""
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = _output_closed()
+        note = words.gettext(
+            "%(what)s was imported, but its links could not be printed (the output was "
+            "closed); here they are:",
+            what=what,
+        )
+        print(f"scorekeeper: {note}", file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
+        return status
+    return 0
 
 
 def _settle_instance() -> int | None:
@@ -459,7 +504,7 @@ def _export(args: argparse.Namespace) -> int:
         )
     except OSError as error:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
-    print(path)
+    print(path.resolve())  # where it went, whichever folder the command ran in
     return 0
 
 
@@ -540,30 +585,36 @@ def _serve(args: argparse.Namespace) -> int:
         server.run()
     except KeyboardInterrupt:
         pass
-    print(_t(N_("stopped")), flush=True)
+    print(_t(N_("stopped")), file=sys.stderr, flush=True)
     return 0
 
 
 def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
-    """What `serve` prints: the database, its addresses, the certificate, a QR code."""
+    """What `serve` prints, on stderr (stdout is the access log's alone): its version, the
+    database, its addresses, the certificate, a QR code."""
     import segno
 
     from scorekeeper import serving
 
-    print(_t(N_("scorekeeper is serving %(db)s"), db=app.config["DATABASE"]))
+    def say(text: str = "") -> None:
+        print(text, file=sys.stderr)
+
+    say(f"scorekeeper {__version__}")
+    say(_t(N_("scorekeeper is serving %(db)s"), db=app.config["DATABASE"]))
     for url in urls:
-        print(f"  {url}")
+        say(f"  {url}")
     base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
     phone = f"{base}/" if base else urls[-1]
     if cert is not None:
-        print("\n" + _t(N_("TLS certificate: %(path)s"), path=cert))
-        print(f"  SHA-256 {serving.fingerprint(cert)}")
-        print("  " + _t(N_("Phones warn about this self-made certificate until it is trusted:")))
+        say("\n" + _t(N_("TLS certificate: %(path)s"), path=cert))
+        say(f"  SHA-256 {serving.fingerprint(cert)}")
+        say("  " + _t(N_("Phones warn about this self-made certificate until it is trusted:")))
         address = f"{urls[-1]}{serving.CERT_PATH.lstrip('/')}"
-        print("  " + _t(N_("to trust it, open %(url)s on the phone"), url=address))
-    print("\n" + _t(N_("Open %(url)s on a phone on the same network, or scan:"), url=phone) + "\n")
-    segno.make(phone, error="m").terminal(compact=True)
-    print("\n" + _t(N_("Press Ctrl+C to stop.")), flush=True)
+        say("  " + _t(N_("to trust it, open %(url)s on the phone"), url=address))
+    say("\n" + _t(N_("Open %(url)s on a phone on the same network, or scan:"), url=phone) + "\n")
+    segno.make(phone, error="m").terminal(out=sys.stderr, compact=True)
+    say("\n" + _t(N_("Press Ctrl+C to stop.")))
+    sys.stderr.flush()
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -594,16 +645,22 @@ def _import(args: argparse.Namespace) -> int:
     base = config.base_url(args.url)
     count = sum(1 for d in game.deals if d.kind not in OFF_TABLE_KINDS)
     deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
-    print(words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals))
-    print(words.gettext("edit: %(url)s", url=f"{base}/g/{record.edit_token}"))
-    print(words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"))
-    if not base:
-        print(
-            words.gettext(
-                "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
-            )
+    lines = [
+        words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals),
+        words.gettext("edit: %(url)s", url=f"{base}/g/{record.edit_token}"),
+        words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"),
+    ]
+    return _links(words, [*lines, *_paths_note(words, base)], game.name or args.file)
+
+
+def _paths_note(words: Words, base: str) -> list[str]:
+    if base:
+        return []
+    return [
+        words.gettext(
+            "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
         )
-    return 0
+    ]
 
 
 def _is_company_file(text: bytes) -> bool:
@@ -637,23 +694,17 @@ def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
     base = config.base_url(args.url)
     evenings = words.ngettext("%(num)d evening", "%(num)d evenings", len(record.games))
     payments = words.ngettext("%(num)d payment", "%(num)d payments", len(record.payments))
-    print(
+    lines = [
         words.gettext(
             "imported the company %(name)s: %(evenings)s, %(payments)s",
             name=record.name or args.file,
             evenings=evenings,
             payments=payments,
-        )
-    )
-    print(words.gettext("edit: %(url)s", url=f"{base}/c/{record.edit_token}"))
-    print(words.gettext("view: %(url)s", url=f"{base}/cv/{record.view_token}"))
-    if not base:
-        print(
-            words.gettext(
-                "(paths on the server; set SCOREKEEPER_BASE_URL or --url to print full links)"
-            )
-        )
-    return 0
+        ),
+        words.gettext("edit: %(url)s", url=f"{base}/c/{record.edit_token}"),
+        words.gettext("view: %(url)s", url=f"{base}/cv/{record.view_token}"),
+    ]
+    return _links(words, [*lines, *_paths_note(words, base)], record.name or args.file)
 
 
 def _backup(args: argparse.Namespace) -> int:

@@ -17,7 +17,10 @@ from scorekeeper.store.confirmations import (
     Confirmation,
     ConfirmationRefused,
     Confirmations,
+    SeatClaim,
     Verdict,
+    release_seat,
+    seat_claims,
 )
 
 NOTE_MAX = 140
@@ -64,6 +67,13 @@ class TableAnswers:
     deals: list[DealAnswers] = field(default_factory=list)
     confirmed: list[tuple[str, int]] = field(default_factory=list)
     """Each player and the number of deals whose current revision he said is right."""
+    claims: list[SeatClaim] = field(default_factory=list)
+    """The seats a phone answers for (its first answer claimed it), in the order claimed."""
+
+    @property
+    def claimed_twice(self) -> list[SeatClaim]:
+        """The seats another phone tried to answer for: the scorer is told."""
+        return [c for c in self.claims if c.others]
 
     @property
     def disputed(self) -> list[DealAnswers]:
@@ -124,7 +134,18 @@ def answers(store: Store, record: GameRecord) -> TableAnswers:
         for p in d.right:
             if p in counts:
                 counts[p] += 1
-    return TableAnswers(used=bool(latest), deals=deals, confirmed=list(counts.items()))
+    return TableAnswers(
+        used=bool(latest),
+        deals=deals,
+        confirmed=list(counts.items()),
+        claims=seat_claims(store, record.id) if latest else [],
+    )
+
+
+def release(store: Store, edit_token: str, player: str) -> bool:
+    """The scorer lets a seat go: the next phone to answer for it claims it (a player's new
+    phone, or the right one after somebody answered in his name). False if nobody held it."""
+    return release_seat(store, edit_token, normalize(player.strip()))
 
 
 def confirm(
@@ -137,12 +158,15 @@ def confirm(
     verdict: str,
     note: str,
     request_key: str,
+    phone: str = "",
 ) -> tuple[Confirmation, bool]:
     """Check and write one answer: (the answer, written). Raises Refused, or GameNotFound.
+    With a phone (a hash of the id its cookie holds), a seat's answers come only from the
+    phone that answered for it first, until the scorer releases it ("claimed" otherwise).
 
     Refused reasons: "verdict", "note" (a character a note may not hold: detail), "long",
     "key" (no request key, or one used for another answer), "player" (detail: the name),
-    "deal", "changed", "many" (see store.confirmations).
+    "deal", "changed", "many", "claimed" (see store.confirmations).
     """
     if verdict not in VERDICTS:
         raise Refused("verdict")
@@ -164,6 +188,8 @@ def confirm(
             verdict="right" if verdict == "right" else "wrong",
             note=note,
             request_key=request_key,
+            phone=phone,
         )
     except ConfirmationRefused as refused:
-        raise Refused(refused.reason, player if refused.reason == "player" else "") from None
+        named = refused.reason in ("player", "claimed")
+        raise Refused(refused.reason, player if named else "") from None

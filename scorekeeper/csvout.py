@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+from scorekeeper.rules.text import escaped
+
 #: What starts a formula in Excel, LibreOffice and Google Sheets.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Languages whose spreadsheets use a decimal comma (and so ";" between cells).
@@ -51,7 +53,7 @@ def cell(value: object, decimal_mark: str = ".") -> str:
     if isinstance(value, Decimal):
         text = format(value, "f")
         return text.replace(".", decimal_mark)
-    text = "" if value is None else str(value)
+    text = "" if value is None else escaped(str(value), newlines=True)  # shown, as on pages
     return safe_text(text)
 
 

@@ -18,7 +18,13 @@ from scorekeeper.rules import (
     resolve_options,
 )
 from scorekeeper.rules.problems import N_, Either
-from scorekeeper.rules.text import bad_character, first_surrogate, name_key, normalize_all
+from scorekeeper.rules.text import (
+    bad_character,
+    escaped,
+    first_surrogate,
+    name_key,
+    normalize_all,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,8 +73,12 @@ def readable(data: Any) -> Any:
     return data
 
 
-def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
-    """Read a parsed game file; raises InvalidGame naming every problem (deals are replayed)."""
+def load(
+    data: Any, *, check: bool = True, max_deals: int = MAX_DEALS, stored: bool = False
+) -> Game:
+    """Read a parsed game file; raises InvalidGame naming every problem (deals are replayed).
+    A stored game (stored=True) whose name holds a character refused now (an older release
+    let it in) opens with that character escaped, not refused."""
     problems: list[Problem] = []
 
     def bad(template: str, field: str | None = None, **params: Any) -> None:
@@ -78,7 +88,7 @@ def load(data: Any, *, check: bool = True, max_deals: int = MAX_DEALS) -> Game:
     if problems:
         raise InvalidGame(problems)
     _check_format(data["format"], bad)
-    name = _name(data.get("name", ""), bad)
+    name = _name(data.get("name", ""), bad, stored=stored)
     convention = _convention(data["convention"], bad)
     players = _players(data["players"], convention, bad)
     overrides = _overrides(data.get("options", {}), bad)
@@ -147,11 +157,13 @@ def _check_format(fmt: Any, bad: _Bad) -> None:
         )
 
 
-def _name(name: Any, bad: _Bad) -> str:
+def _name(name: Any, bad: _Bad, *, stored: bool = False) -> str:
     """The game's name ("" when it is not text)."""
     if not isinstance(name, str):
         bad(N_("name must be text"), "name")
         return ""
+    if stored:
+        return escaped(name)  # stored: shown as it is (escaped), never refused on read
     if len(name) > MAX_NAME:
         bad(N_("name is too long (at most {limit} characters)"), "name", limit=MAX_NAME)
     elif (char := bad_character(name)) is not None:

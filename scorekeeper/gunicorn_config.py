@@ -6,6 +6,7 @@ and as `scorekeeper serve --workers N` runs it. The gthread worker: each process
 with a pool of threads and keeps idle connections (phones between two polls) in a poller,
 not in a thread. Environment: SCOREKEEPER_WORKERS (processes, default 2),
 SCOREKEEPER_THREADS (per process, default 8), SCOREKEEPER_BIND (default 0.0.0.0:8000).
+The master makes the database before it starts the workers (`on_starting`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,23 @@ def settings(*, workers: int, threads: int) -> dict[str, Any]:
         "logconfig_dict": LOGGING,
         "control_socket_disable": True,  # no socket under $HOME (a service has none)
         "proc_name": "scorekeeper",
+        "pre_request": close_after_too_large,
     }
+
+
+MAX_BODY = 2 * 1024 * 1024
+"""The app's MAX_CONTENT_LENGTH (scorekeeper.web): a longer body is answered 413 unread."""
+
+
+def close_after_too_large(worker: Any, req: Any) -> None:
+    """Before gunicorn answers a request: one whose body is over the app's limit gets its
+    413 without the body being read, so the connection must close after it, and the answer
+    must say so (gunicorn otherwise says "keep-alive" and then closes, and the phone's next
+    request on that connection fails)."""
+    for name, value in req.headers:
+        if name == "CONTENT-LENGTH" and value.isascii() and value.isdigit():
+            if len(value) > 12 or int(value) > MAX_BODY:
+                req.must_close = True
 
 
 def _env_int(name: str, default: int) -> int:
@@ -71,3 +88,20 @@ errorlog = _settings["errorlog"]
 logconfig_dict = _settings["logconfig_dict"]
 control_socket_disable = _settings["control_socket_disable"]
 proc_name = _settings["proc_name"]
+pre_request = _settings["pre_request"]
+
+
+def on_starting(server: Any) -> None:
+    """In gunicorn's master, before any worker is forked: say which version starts, and make
+    the database file once. Each worker would otherwise make it as it starts, and a worker
+    that found the other's file still empty (0 bytes) took it for a damaged database."""
+    from scorekeeper import config
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.version import __version__
+
+    database = config.database_path()
+    server.log.info("scorekeeper %s, database %s", __version__, database)
+    try:
+        Store(database).close()
+    except StoreError as error:  # the workers answer 503 and log why; say it once here too
+        server.log.error("storage unavailable at start-up: %s", error)

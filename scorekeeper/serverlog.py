@@ -1,8 +1,10 @@
-"""Where the servers' lines go: stderr, one line per request in Combined Log Format on
-`scorekeeper.access`, every line (error lines and tracebacks too) with the secret part of
-game, company and tournament links replaced by `***`; and how long a stopping server waits
-for the requests in flight. Shared by `scorekeeper serve` (serving.py) and gunicorn's
-settings (gunicorn_config.py), which import it and nothing of each other."""
+"""Where the servers' lines go: the access log (one line per request in Combined Log Format,
+on `scorekeeper.access`) alone on stdout, so it can be read by a log analyser as it is
+(goaccess --log-format=COMBINED); the server's own lines (start, workers, errors,
+tracebacks) on stderr. Every line has the secret part of game, company and tournament links
+replaced by `***`. And how long a stopping server waits for the requests in flight.
+Shared by `scorekeeper serve` (serving.py) and gunicorn's settings (gunicorn_config.py),
+which import it and nothing of each other."""
 
 from __future__ import annotations
 
@@ -12,8 +14,13 @@ import re
 from typing import Any
 
 #: The secret part of a link: /g/ and /v/ (a game), /c/ and /cv/ (a company), /t/ and /tv/ (a
-#: tournament), wherever it shows in a line (a path, a Referer, an error message).
-_TOKEN = re.compile(r"/(g|v|c|cv|t|tv)/[^/\s?#\"'<>\\]+")
+#: tournament), /tournament/of/ (a table's tournament, by the game's view token), wherever it
+#: shows in a line (a path, a Referer, an error message), in any case (/G/ is a 404 that still
+#: names the token) and after any number of slashes (/g//token is redirected, and logged).
+_TOKEN = re.compile(r"/(g|v|c|cv|t|tv|tournament/+of)/+[^/\s?#\"'<>\\]+", re.IGNORECASE)
+
+#: A log line's longest line: a 1 MB form value echoed in an error message stops here.
+LINE_LIMIT = 2000
 
 
 def mask(text: str) -> str:
@@ -21,11 +28,21 @@ def mask(text: str) -> str:
     return _TOKEN.sub(r"/\1/***", text)
 
 
+def _shortened(line: str) -> str:
+    if len(line) <= LINE_LIMIT:
+        return line
+    return f"{line[:LINE_LIMIT]}… ({len(line) - LINE_LIMIT} more characters)"
+
+
 class MaskedFormatter(logging.Formatter):
-    """A log formatter that masks secret tokens in the whole line, traceback included."""
+    """A log formatter that masks secret tokens in the whole line, traceback included, and
+    cuts every line of it at LINE_LIMIT characters."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return mask(super().format(record))
+        text = mask(super().format(record))
+        if len(text) <= LINE_LIMIT:
+            return text
+        return "\n".join(_shortened(line) for line in text.split("\n"))
 
 
 class NoBanner(logging.Filter):
@@ -47,10 +64,10 @@ LOGGING: dict[str, Any] = {
     },
     "filters": {"no_banner": {"()": NoBanner}},
     "handlers": {
-        "access": {
+        "access": {  # alone on its stream: nothing but Combined Log Format lines
             "class": "logging.StreamHandler",
             "formatter": "access",
-            "stream": "ext://sys.stderr",
+            "stream": "ext://sys.stdout",
         },
         "server": {
             "class": "logging.StreamHandler",
@@ -74,11 +91,12 @@ LOGGING: dict[str, Any] = {
         "hypercorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
     },
 }
-"""Where every server's lines go: stderr, masked (logging.config.dictConfig)."""
+"""Where every server's lines go: the access log to stdout, every other line to stderr, all
+masked (logging.config.dictConfig)."""
 
 
 def configure_logging() -> None:
-    """Send the access log and every other line to stderr, with tokens masked."""
+    """Send the access log to stdout and every other line to stderr, with tokens masked."""
     logging.config.dictConfig(LOGGING)
 
 

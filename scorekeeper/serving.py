@@ -127,6 +127,54 @@ class AccessLog:
             return self._idle.wait_for(lambda: self._busy == 0, timeout)
 
 
+# -- a request framed twice ------------------------------------------------------------------
+# Both Content-Length and Transfer-Encoding: RFC 9112 (6.3) says the server must close the
+# connection after answering (a proxy in front may have framed the body the other way:
+# request smuggling). gunicorn refuses such a request itself (400, closed); waitress and
+# hypercorn answer it by the chunks, then close: waitress when its parser marks the request
+# "Connection: close" (_waitress_channel), hypercorn when the answer says so (CloseFramedTwice).
+
+
+class CloseFramedTwice:
+    """WSGI middleware for hypercorn: the answer to a request framed twice says
+    Connection: close, and hypercorn closes the connection after it."""
+
+    def __init__(self, app: WSGIApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        twice = bool(environ.get("HTTP_TRANSFER_ENCODING")) and bool(
+            environ.get("CONTENT_LENGTH") or environ.get("HTTP_CONTENT_LENGTH")
+        )
+        if not twice:
+            return self.app(environ, start_response)
+
+        def closing(code: str, headers: list[tuple[str, str]], *exc: Any) -> Any:
+            kept = [(k, v) for k, v in headers if k.lower() != "connection"]
+            return start_response(code, [*kept, ("Connection", "close")], *exc)
+
+        return self.app(environ, closing)
+
+
+def _waitress_channel() -> type:
+    """waitress's channel with a parser that marks a request framed twice Connection: close
+    (waitress then closes after the answer; it keeps the connection otherwise)."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
+
+    class Parser(HTTPRequestParser):
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.chunked and "CONTENT_LENGTH" in self.headers:
+                headers: dict[str, str] = self.headers  # type: ignore[assignment]
+                headers["CONNECTION"] = "close"
+
+    class Channel(HTTPChannel):
+        parser_class = Parser
+
+    return Channel
+
+
 class _Counted:
     """A response body that counts what it hands out and reports once the server is done."""
 
@@ -293,7 +341,7 @@ def server(
     logged = AccessLog(app)
     sock = listening_socket(host, port)
     if tls is not None:
-        return TLSServer(logged, sock, threads, *tls)
+        return TLSServer(CloseFramedTwice(logged), sock, threads, *tls, idle=logged.wait_idle)
     if workers > 1:
         return Gunicorn(logged, sock, threads, workers)
     return Waitress(logged, sock, threads)
@@ -326,6 +374,7 @@ class Waitress:
         )
         # Given one socket, waitress answers with that socket's server, not a MultiSocketServer.
         assert isinstance(server, BaseWSGIServer)
+        server.channel_class = _waitress_channel()  # a request framed twice: closed after
         self.server = server
         self._stopping = threading.Event()
         self._drained = threading.Event()
@@ -390,13 +439,24 @@ class Gunicorn:
 
 class TLSServer:
     """hypercorn serving the app over TLS in this process; `run()` blocks until stopped
-    (SIGTERM or Ctrl+C: the requests in flight are answered first)."""
+    (SIGTERM or Ctrl+C: the requests in flight are answered first, then the connections
+    left, idle phones between two polls, are closed at once: hypercorn alone waited its
+    whole grace for them and then cancelled them with a traceback)."""
 
     def __init__(
-        self, app: WSGIApp, sock: socket.socket, threads: int, cert: Path, key: Path
+        self,
+        app: WSGIApp,
+        sock: socket.socket,
+        threads: int,
+        cert: Path,
+        key: Path,
+        *,
+        idle: Callable[[float], bool] | None = None,
     ) -> None:
         from hypercorn.config import Config
 
+        self.idle = idle
+        self.stopped = False
         self.app = app
         self.sock = sock
         self.threads = threads
@@ -421,10 +481,60 @@ class TLSServer:
             loop.set_default_executor(
                 concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="app")
             )
-            await serve(self.app, self.config, mode="wsgi")
+            loop.set_exception_handler(_one_line_for_dropped_connections)
+            try:
+                await serve(self.app, self.config, mode="wsgi", shutdown_trigger=self._stopping)
+            except _DROPPED as error:
+                # A phone's connection broke while it was being closed at the stop
+                # (hypercorn gathers the connections' ends and raises the first error).
+                if not self.stopped:
+                    raise
+                logging.getLogger("scorekeeper.serving").info(
+                    "connection dropped at the stop: %s", error
+                )
 
+        # A closed TLS connection waits for the phone's close_notify: asyncio's 30 s default
+        # held every stop that long for one idle phone (hypercorn passes no timeout of its own).
+        asyncio.constants.SSL_SHUTDOWN_TIMEOUT = SSL_SHUTDOWN_SECONDS  # type: ignore[attr-defined]
         try:
             asyncio.run(main())
         finally:
             with contextlib.suppress(OSError):  # hypercorn closed its copy of the descriptor
                 self.sock.close()
+
+    async def _stopping(self) -> None:
+        """hypercorn's shutdown trigger: SIGTERM or SIGINT, then the requests in flight
+        answered (up to the grace), then a short grace for the idle connections."""
+        loop = asyncio.get_running_loop()
+        signalled = asyncio.Event()
+        for number in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(number, signalled.set)
+        await signalled.wait()
+        self.stopped = True
+        if self.idle is not None:
+            await loop.run_in_executor(None, self.idle, GRACE_SECONDS)
+        self.config.graceful_timeout = IDLE_GRACE_SECONDS
+
+
+#: How long a stopping hypercorn waits for connections once nothing is being answered.
+IDLE_GRACE_SECONDS = 1.0
+#: How long a closed TLS connection waits for the client's close_notify.
+SSL_SHUTDOWN_SECONDS = 2.0
+
+_DROPPED = (asyncio.CancelledError, ConnectionError, TimeoutError, OSError)
+
+
+def _one_line_for_dropped_connections(
+    loop: asyncio.AbstractEventLoop, context: dict[str, Any]
+) -> None:
+    """The event loop's errors: a connection a client broke (a hostile or vanished TLS
+    client: "SSL shutdown timed out", a reset, a cancelled idle connection at the stop) is
+    one line in the log, not a traceback; anything else goes to asyncio's own handler."""
+    error = context.get("exception")
+    if isinstance(error, _DROPPED):  # ssl.SSLError is an OSError
+        logging.getLogger("scorekeeper.serving").info(
+            "connection dropped: %s (%s)", context.get("message", ""), error or type(error)
+        )
+        return
+    loop.default_exception_handler(context)

@@ -1,3 +1,5 @@
-"""The app's version (pyproject.toml's), for `scorekeeper --version` and the health check."""
+"""The app's version, for `scorekeeper --version`, the health check and the first line a
+server writes. Kept in step with pyproject.toml's (tests/test_serve_logs.py checks it); every
+release has its own (docs/deploy.md, "Upgrading")."""
 
-__version__ = "0.1.0"
+__version__ = "0.4.0"

@@ -267,13 +267,13 @@ def test_the_access_log_is_combined_log_format_with_every_token_masked(
         phone.request("GET", f"/{path}/{secret}")
     phone.request("GET", "/no/such/page")
     for _ in range(200):  # a line is written once its reply has gone out
-        if "/no/such/page" in served.err.read_text():
+        if "/no/such/page" in served.out.read_text():
             break
         time.sleep(0.02)
     served.stop()
     text = served.err.read_text() + served.out.read_text()
     assert token not in text and secret not in text and "lang=ru" not in text
-    lines = [CLF.fullmatch(line) for line in served.err.read_text().splitlines()]
+    lines = [CLF.fullmatch(line) for line in served.out.read_text().splitlines()]
     log = [m for m in lines if m]
     requests = [m["request"] for m in log]
     protocol = "HTTP/1.1"

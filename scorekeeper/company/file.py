@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import re
+import time
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
 from scorekeeper import gamefile
-from scorekeeper.games import create_from_game, load
+from scorekeeper.games import create_from_game, finished_snapshot, load
 from scorekeeper.rules import Game, InvalidGame, Problem, find_convention, resolve_options
 from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, name_key, normalize
-from scorekeeper.store import Store
+from scorekeeper.store import Store, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 FORMAT = "scorekeeper-company/1"
@@ -286,9 +288,49 @@ def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> 
     return payments
 
 
+#: Evenings stored per transaction by an import. Each few is written in a transaction of its
+#: own and the table's writes are let in between, so a Save waits behind a few evenings, not
+#: behind the whole file (bench/bench_import_yield.py: two 600-evening imports at once).
+CHUNK = 8
+#: The pause after each few, in which a writer that is waiting takes its turn.
+YIELD_SECONDS = 0.005
+
+
 def create(store: Store, company: CompanyFile) -> CompanyRecord:
-    """Store a company read from a file as a new company (new links, new games), in one
-    transaction: all of it, or nothing. The work grows in step with the file."""
+    """Store a company read from a file as a new company (new links, new games): all of it,
+    or nothing. The evenings' games go in a few at a time (CHUNK), each few in a transaction
+    of its own with their settlements computed before it, and the table's writes are let in
+    between; the company, its roster, evenings and payments go in one last transaction, so it
+    appears whole or not at all. Games stored before a failure are deleted again (as a
+    deleted game, purged later). The work grows in step with the file."""
+    tokens: list[str] = []
+    try:
+        game_ids = _store_games(store, company, tokens)
+        return _store_company(store, company, game_ids)
+    except BaseException:
+        _forget(store, tokens)
+        raise
+
+
+def _store_games(store: Store, company: CompanyFile, tokens: list[str]) -> list[int]:
+    """Store the file's games, CHUNK to a transaction, their edit tokens noted as they go."""
+    ids: list[int] = []
+    for start in range(0, len(company.games), CHUNK):
+        chunk = [entry.game for entry in company.games[start : start + CHUNK]]
+        snapshots = [finished_snapshot(game) if game.finished else None for game in chunk]
+        with store.batch():
+            records = [
+                create_from_game(store, game, snapshot=snapshot)
+                for game, snapshot in zip(chunk, snapshots, strict=True)
+            ]
+        tokens.extend(r.edit_token for r in records)
+        ids.extend(r.id for r in records)
+        time.sleep(YIELD_SECONDS)  # a Save waiting for its turn goes now
+    return ids
+
+
+def _store_company(store: Store, company: CompanyFile, game_ids: list[int]) -> CompanyRecord:
+    """The company with its roster, evenings (the games stored) and payments: one transaction."""
     companies = Companies(store)
     ids = list(company.players)
     with store.batch():
@@ -299,7 +341,6 @@ def create(store: Store, company: CompanyFile) -> CompanyRecord:
             roster=[company.players[i] for i in ids],
         )
         roster_id = {fid: p.id for fid, p in zip(ids, record.roster, strict=True)}
-        game_ids = [create_from_game(store, entry.game).id for entry in company.games]
         return companies.fill(
             record.edit_token,
             [
@@ -321,6 +362,16 @@ def create(store: Store, company: CompanyFile) -> CompanyRecord:
                 for pay in company.payments
             ],
         )
+
+
+def _forget(store: Store, tokens: list[str]) -> None:
+    """Delete the games an import stored before it failed (best effort: a database that
+    fails now leaves them as games no one has a link to)."""
+    with contextlib.suppress(StoreError):
+        for start in range(0, len(tokens), CHUNK * 8):
+            with store.batch():
+                for token in tokens[start : start + CHUNK * 8]:
+                    store.delete_game(token)
 
 
 def _is_date(value: Any) -> bool:

@@ -23,6 +23,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
+from scorekeeper.rules.text import escaped
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
 
@@ -124,6 +125,8 @@ def load(record: GameRecord) -> Loaded:
     what was computed from it (Loaded.kept). The sheet is a value: nothing on it changes
     once it is computed. This is the one cache of game states.
     """
+    if escaped(record.name) != record.name:  # stored by an older release: shown escaped
+        record = replace(record, name=escaped(record.name))
     kept = _KEPT.get(_key(record))
     if kept is not None:
         return Loaded(record, kept.game, kept.sheet, kept.problems, kept._memo)
@@ -131,7 +134,7 @@ def load(record: GameRecord) -> Loaded:
     # hold more deals than a game may now, even more than a file may: it still opens,
     # read-only (over_limit), with every deal it holds.
     most = max(gamefile.FORMAT_MAX_DEALS, len(record.deals))
-    game = gamefile.load(file_data(record), check=False, max_deals=most)
+    game = gamefile.load(file_data(record), check=False, max_deals=most, stored=True)
     sheet, problems = replay(game)
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)
@@ -293,8 +296,19 @@ def check_restore(loaded: Loaded, deal_id: int, data: dict[str, Any]) -> Check:
 # -- creating games ------------------------------------------------------------------------
 
 
-def create_from_game(store: Store, game: Game) -> GameRecord:
-    """Store a game read from a game file, with its options fully resolved."""
+def finished_snapshot(game: Game) -> dict[str, Any]:
+    """The settlement snapshot a finished game read from a file is stored with (as
+    finished_report), computed before any write: an import replays its games outside the
+    database's write lock."""
+    sheet, _ = replay(replace(game, finished=True))
+    return report.score_report(sheet, with_settlement=True)
+
+
+def create_from_game(
+    store: Store, game: Game, *, snapshot: dict[str, Any] | None = None
+) -> GameRecord:
+    """Store a game read from a game file, with its options fully resolved (a finished one
+    with its settlement snapshot: the one given, else computed here)."""
     data = gamefile.dump(game)
     record = store.create_game(
         name=game.name,
@@ -306,7 +320,8 @@ def create_from_game(store: Store, game: Game) -> GameRecord:
         finished=game.finished,
     )
     if game.finished:
-        snapshot = finished_report(load(record))
+        if snapshot is None:
+            snapshot = finished_report(load(record))
         record = store.set_finished(
             record.edit_token, True, base_version=record.version, snapshot=snapshot
         )

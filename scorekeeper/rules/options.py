@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -300,7 +301,17 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
                     field=f"options.{key}",
                 )
             )
-    preset = PRESETS[convention]
+    preset = PRESETS.get(convention)
+    if preset is None:  # a form's value not in the list: a problem, never a KeyError
+        shown = json.dumps(str(convention)[:40], ensure_ascii=False)
+        problems.append(
+            Problem(
+                N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+                {"name": shown},
+                field="convention",
+            )
+        )
+        preset = PRESETS[Convention.SOCHI]
     return dataclasses.replace(preset, **changes), problems
 
 

@@ -92,6 +92,22 @@ def bad_character(text: str, *, newlines: bool = False) -> str | None:
     return None
 
 
+def escaped(text: str, *, newlines: bool = False) -> str:
+    """A stored text shown as it may be shown: each character a name may not hold (stored by
+    an older release) written as its escape, "A\\u200eB", so the page, the file and the CSV
+    name it visibly instead of refusing it. With newlines, line breaks and tabs stay."""
+    if text.isascii() and text.isprintable():  # the fast path: nearly every text
+        return text
+    kept = "\n\r\t" if newlines else ""
+    if not any(refused(ch) and ch not in kept for ch in text):
+        return text
+    return "".join(_escape(ch) if refused(ch) and ch not in kept else ch for ch in text)
+
+
+def _escape(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+
+
 def describe(ch: str) -> str:
     """A character as people can look it up: "U+202E right-to-left override"."""
     if "\ud800" <= ch <= "\udfff":

@@ -199,6 +199,14 @@ class InvalidTournament(ValueError):
         super().__init__("\n".join(self.problems))
 
 
+def _nested_too_deeply() -> InvalidTournament:
+    return InvalidTournament([Located(Problem(N_("not valid JSON: nested too deeply")))])
+
+
+NESTED_TOO_DEEPLY = _nested_too_deeply()
+"""What a file nested deeper than Python can read is told (its problems, in words)."""
+
+
 class _Notes:
     """The problems found so far: `bad(template, tour=, table=, **values)` notes one."""
 

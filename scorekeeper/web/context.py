@@ -7,7 +7,7 @@ import dataclasses
 
 from flask import Flask, abort, flash, g, jsonify, make_response, redirect, request, url_for
 from flask_babel import _
-from werkzeug.routing import BaseConverter
+from werkzeug.routing import BaseConverter, IntegerConverter
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
@@ -24,6 +24,14 @@ class TokenConverter(BaseConverter):
     """A game token as the store makes them (URL-safe base64): never holds a dot."""
 
     regex = r"[A-Za-z0-9_-]{8,100}"
+
+
+class RowIdConverter(IntegerConverter):
+    """A row's id in a path (a deal, a payment, a player): ASCII digits, at most 18 of them,
+    so it fits SQLite's integer. werkzeug's own takes "٣" (read as 3) and any length (a 19-digit
+    id overflowed in the store): those paths are 404s now."""
+
+    regex = r"[0-9]{1,18}"
 
 
 def open_game(mode: str, token: str) -> Loaded:
@@ -188,6 +196,7 @@ def forms_not_stored(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Register the token converter and the one answer to a write conflict."""
     app.url_map.converters["tok"] = TokenConverter
+    app.url_map.converters["int"] = RowIdConverter
     app.register_error_handler(Conflict, _conflict)
     app.register_error_handler(TourClosed, _tour_closed)
     app.after_request(recent.send_drops)

@@ -152,6 +152,12 @@ class EveningForm(WriteForm):
         validators=[InputRequired(_l("Give the day the evening was played."))],
     )
 
+    def validate_name(self, field: Field) -> None:
+        # The one name rule, as a new game's name (the evening is a game).
+        char = bad_character(field.data or "")
+        if char is not None:
+            raise ValidationError(_l("The name cannot hold %(char)s", char=words().character(char)))
+
     def validate_played_on(self, field: Field) -> None:
         evening_date_problem(field)
 

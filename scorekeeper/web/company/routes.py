@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 import random
@@ -33,7 +34,7 @@ from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.rules.numbers import whole_text
-from scorekeeper.rules.text import name_key
+from scorekeeper.rules.text import escaped, name_key
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -81,7 +82,20 @@ def open_company(mode: str, token: str) -> CompanyRecord:
     if mode == "cv" and company.access == "edit":
         company = companies().get(company.view_token)
     recent.remember(token, KEY, LIMIT)
-    return company
+    return shown_escaped(company)
+
+
+def shown_escaped(company: CompanyRecord) -> CompanyRecord:
+    """The company as its pages, file and CSV show it: a name stored by an older release with
+    a character no name may hold now (an invisible mark, a NUL) has it written as its escape
+    ("Fri\\u200eday"), as a game's name has (games.load)."""
+    evenings = [
+        dataclasses.replace(e, game=dataclasses.replace(e.game, name=escaped(e.game.name)))
+        if escaped(e.game.name) != e.game.name
+        else e
+        for e in company.games
+    ]
+    return dataclasses.replace(company, name=escaped(company.name), games=evenings)
 
 
 def edit_company(token: str) -> CompanyRecord:

@@ -9,9 +9,11 @@ through the version they ask for each second (its `seen` part).
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, flash, jsonify, redirect, request, url_for
 from flask_babel import _, ngettext
 from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.wrappers import Response
@@ -51,10 +53,12 @@ def answer(token: str) -> Response:
     player = form.get("player", "")
     if not (_NUMBER.fullmatch(deal) and _NUMBER.fullmatch(revision) and player):
         return _refused("incomplete", "", 400)
+    phone = _phone_id()
     try:
         given, _written = confirmations.confirm(
             get_store(),
             token,
+            phone=hashlib.sha256(phone.encode()).hexdigest(),
             deal_id=int(deal),
             revision=int(revision),
             player=player,
@@ -63,12 +67,49 @@ def answer(token: str) -> Response:
             request_key=form.get("request_key", ""),
         )
     except confirmations.Refused as refused:
-        status = {"changed": 409, "deal": 409, "key": 409, "many": 429}.get(refused.reason, 400)
+        status = {"changed": 409, "deal": 409, "key": 409, "many": 429, "claimed": 403}.get(
+            refused.reason, 400
+        )
         return _refused(refused.reason, refused.detail, status)
     except GameNotFound:
         return _json({"error": _("There is no game at this address."), "reason": "game"}, 404)
     said = _("Thank you: right.") if given.verdict == "right" else _("Thank you: marked as wrong.")
-    return _json({"ok": True, "message": said, "request_key": new_key()})
+    return _with_phone(_json({"ok": True, "message": said, "request_key": new_key()}), phone)
+
+
+#: The cookie that names this phone to the seats it answers for (its hash is stored).
+PHONE_COOKIE = "pulka_phone"
+_PHONE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def _phone_id() -> str:
+    """This phone's id: the one its cookie holds, else a new one (set with the answer)."""
+    held = request.cookies.get(PHONE_COOKIE, "")
+    return held if _PHONE.fullmatch(held) else secrets.token_urlsafe(24)
+
+
+def _with_phone(response: Response, phone: str) -> Response:
+    """The answer, with the phone's cookie kept for a year (the seat stays this phone's)."""
+    if request.cookies.get(PHONE_COOKIE) != phone:
+        response.set_cookie(
+            PHONE_COOKIE,
+            phone,
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+            path=current_app.config.get("APPLICATION_ROOT") or "/",
+        )
+    return response
+
+
+@bp.route("/g/<tok:token>/release-seat", methods=["POST"])
+def release(token: str) -> Response:
+    """The scorer lets a seat go: the next phone to answer for it claims it."""
+    player = request.form.get("player", "")[:100]
+    if confirmations.release(get_store(), token, player):
+        flash(_("%(name)s's seat is free: the next phone to answer for it claims it.", name=player))
+    return redirect(url_for("games.show", mode="g", token=token) + "#confirmations")
 
 
 def _refused(reason: str, detail: str, status: int) -> Response:
@@ -86,6 +127,11 @@ def _refused(reason: str, detail: str, status: int) -> Response:
         "deal": _("This deal is no longer on the sheet."),
         "changed": _("The scorer changed this deal meanwhile: look at it again."),
         "many": _("Too many answers on this deal."),
+        "claimed": _(
+            "Another phone answers for %(name)s at this table. If that was your phone, ask "
+            "the scorer to release the seat.",
+            name=detail,
+        ),
     }
     return _json(
         {"error": messages.get(reason, reason), "reason": reason, "request_key": new_key()},

@@ -26,7 +26,10 @@ from ..main import options as opts
 from ..main.forms import NewGameBase, PasswordMixin, _option_field
 from ..widgets import WholeField, WriteForm, choices, most
 
-_BAND_LINE = re.compile(r"^\s*(\d{1,7}|\*|-|∞)\s*[:;=\s]\s*(\d{1,7}(?:[.,]\d{1,6}|/\d{1,7})?)\s*$")
+#: ASCII digits only: `\d` takes "٣" and "²" too (int() reads the first, refuses the second).
+_BAND_LINE = re.compile(
+    r"^\s*([0-9]{1,7}|\*|-|∞)\s*[:;=\s]\s*([0-9]{1,7}(?:[.,][0-9]{1,6}|/[0-9]{1,7})?)\s*$"
+)
 
 
 class TournamentBase(NewGameBase):
@@ -108,7 +111,7 @@ class TournamentBase(NewGameBase):
         lines = [line for line in (self.bands_text.data or "").splitlines() if line.strip()]
         for line in lines:
             match = _BAND_LINE.match(line)
-            if match is None:
+            if match is None or re.search(r"/0+\s*$", match.group(2)):  # no 1/0
                 problem = _l("Write each band as whists and a factor, e.g. 200 1/10")
                 break
             upto_text, factor_text = match.groups()

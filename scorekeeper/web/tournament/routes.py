@@ -156,7 +156,9 @@ def new() -> str | Response:
         ok = all([form.validate(), form.check_roster()])
         bands = form.bands()
         rounds = form.rounds.data
-        options = _resolved(form, rounds) if isinstance(rounds, int) else None
+        # A convention not in the list is the field's own error (no options to resolve).
+        valid = isinstance(rounds, int) and not form.convention.errors
+        options = _resolved(form, rounds) if valid else None
         if ok and options is not None and bands is not None:
             name = form.name.data or _("Tournament of %(day)s", day=_today())
             record = service.create(
@@ -438,9 +440,13 @@ def import_tournament() -> str | Response | tuple[str, int]:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             problems = [_("This is not a tournament file (it is not JSON).")]
+        except RecursionError:  # as games and companies: a 400 with the reason
+            problems = tfile.NESTED_TOO_DEEPLY.problems
         else:
             try:
                 record = service.import_file(get_store(), data)
+            except RecursionError:
+                problems = tfile.NESTED_TOO_DEEPLY.problems
             except tfile.InvalidTournament as bad:
                 # In the page's language, as the command line says them.
                 problems = [ttext.problem(words(), at) for at in bad.located]
