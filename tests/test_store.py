@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -525,3 +524,52 @@ def test_game_version_is_the_cheap_version_question(store_location):
         assert store.game_version(game.edit_token) == (after.version, after.updated_at)
         with pytest.raises(GameNotFound):
             store.game_version("nope")
+
+
+def test_a_purge_takes_a_deleted_game_with_everything_that_points_at_it(
+    store: Store,
+) -> None:
+    """On both engines the foreign keys are read from the schema: the evening, the answers
+    and the request keys go with the game; a payment for it stays, without its game."""
+    import datetime
+
+    from scorekeeper.store.companies import Companies
+    from scorekeeper.store.confirmations import Confirmations
+
+    game = new_game(store, [SEVEN_SPADES])
+    kept = new_game(store, [SIX_NT])
+    _, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k")
+    revision = store.revisions(game.edit_token, deal.id)[0].id
+    Confirmations(store).add(
+        game.view_token,
+        deal_id=deal.id,
+        revision=revision,
+        player="Anna",
+        verdict="right",
+        note="",
+        request_key="c1",
+    )
+    companies = Companies(store)
+    company = companies.create(name="Club", convention="sochi", options={}, roster=PLAYERS)
+    ids = {p.name: p.id for p in company.roster}
+    companies.attach(company.edit_token, game.id, ids)
+    companies.add_payment(
+        company.edit_token,
+        payer=ids["Anna"],
+        payee=ids["Boris"],
+        amount="3.50",
+        paid_on="2026-11-01",
+        game_id=game.id,
+    )
+    deleted_at = datetime.datetime.fromisoformat(store.delete_game(game.edit_token))
+    assert store.purge_deleted(now=deleted_at + datetime.timedelta(days=6)) == 0
+    assert store.purge_deleted(now=deleted_at + datetime.timedelta(days=8)) == 1
+    engine = store.engine
+    for table in ("deals", "deal_revisions", "request_keys", "deal_confirmations"):
+        assert engine.value(f"SELECT count(*) FROM {table} WHERE game_id = ?", [game.id]) == 0
+    assert engine.value("SELECT count(*) FROM games WHERE id = ?", [game.id]) == 0
+    assert engine.value("SELECT count(*) FROM company_games") == 0
+    payment = engine.rows("SELECT amount, game_id FROM company_payments")
+    assert payment == [{"amount": "3.50", "game_id": None}]
+    assert [d.data for d in store.get_game(kept.edit_token).deals] == [SIX_NT]
+    assert store.deleted_game(game.edit_token) is None

@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from scorekeeper.store import SchemaTooNew, Store, StorageUnavailable
+from scorekeeper.store import SchemaTooNew, StorageUnavailable, Store
 from scorekeeper.store.engine import close_pools, masked
 from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
 
@@ -338,3 +338,27 @@ def test_the_database_going_away_is_a_503_and_saves_work_again_after(
 def test_a_dead_database_at_open_is_storage_unavailable(pg_server: Server) -> None:
     with pytest.raises(StorageUnavailable, match="cannot be reached"):
         Store("postgresql://nobody@127.0.0.1:1/none", busy_timeout_ms=1000)
+
+
+def test_no_request_purges_the_background_does(store_location: str, catalogues: None) -> None:
+    """get_store() never writes: the purge runs at start and then in a thread of its own."""
+    import os
+
+    from scorekeeper.web import create_app, storage
+
+    app = create_app({"TESTING": True, "DATABASE": store_location, "SECRET_KEY": "k"})
+    web = Web(app.test_client())
+    token = web.new_game()
+    with Store(store_location) as store:
+        game = store.get_game(token)
+        store.delete_game(token)
+        store.engine.update("games", game.id, {"deleted_at": "2000-01-01T00:00:00+00:00"})
+    for url in ("/", f"/g/{token}", f"/g/{token}/version", "/healthz"):
+        web.get(url, status=None)
+    with Store(store_location) as store:
+        assert store.deleted_game(token) is not None  # no page purged it
+    assert storage._PURGER == [os.getpid()]  # the background purge of this process runs
+    storage.purge(store_location)
+    with Store(store_location) as store:
+        assert store.deleted_game(token) is None
+        assert store.engine.value("SELECT count(*) FROM games") == 0
