@@ -362,3 +362,44 @@ def test_no_request_purges_the_background_does(store_location: str, catalogues: 
     with Store(store_location) as store:
         assert store.deleted_game(token) is None
         assert store.engine.value("SELECT count(*) FROM games") == 0
+
+
+def test_two_hosts_starting_at_once_migrate_once(pg_server: Server) -> None:
+    """Hosts starting together on a new database: one applies the steps under the lock,
+    the others wait for it and find nothing to do."""
+    import threading
+
+    from scorekeeper.store import schema
+
+    url = pg_server.new_database(migrated=False)
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            engine = _engine(url)
+            try:
+                schema.migrate_postgresql(engine)
+            finally:
+                engine.close()
+        except BaseException as error:  # noqa: BLE001 - collected and asserted below
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with psycopg.connect(url) as conn:
+        steps = [r[0] for r in conn.execute("SELECT name FROM scorekeeper_migrations")]
+        releases = conn.execute("SELECT count(*) FROM schema_release").fetchone()
+    assert sorted(steps) == sorted(name for name, _ in PG_STEPS)
+    assert releases == (1,)
+
+
+def _engine(url: str) -> Any:
+    from scorekeeper.store.engine import PostgresEngine
+
+    return PostgresEngine(url, busy_timeout_ms=20000)
