@@ -573,3 +573,37 @@ def test_a_purge_takes_a_deleted_game_with_everything_that_points_at_it(
     assert payment == [{"amount": "3.50", "game_id": None}]
     assert [d.data for d in store.get_game(kept.edit_token).deals] == [SIX_NT]
     assert store.deleted_game(game.edit_token) is None
+
+
+def test_a_tournament_seats_its_tables_and_names_them_from_their_games(store: Store) -> None:
+    from scorekeeper.store.tournaments import NewTable, TableOf, Tournaments
+
+    tournaments = Tournaments(store)
+    cup = tournaments.create(
+        name="Cup", convention="sochi", options={}, table_size=3, bands=[], roster=PLAYERS * 2
+    )
+    seated = tournaments.seat(
+        cup.edit_token,
+        1,
+        1,
+        [NewTable(f"Table {n}", PLAYERS, "Anna") for n in (1, 2)],
+        convention="sochi",
+        options={"pool_target": 10},
+    )
+    assert seated.version == 2 and [t.table_no for t in seated.tour(1)] == [1, 2]
+    first = seated.tour(1)[0].game
+    state = tournaments.version_of(cup.view_token)
+    assert state.startswith("2.2.2.")  # version 2, 2 tables, their versions summing to 2
+    store.add_deal(first.edit_token, SIX_NT, base_version=1)
+    assert tournaments.version_of(cup.view_token) != state
+    assert tournaments.of_game(first.id) == TableOf("Cup", cup.view_token, 1, 1, False)
+    closed = tournaments.update(cup.edit_token, 2, tours_closed=1)
+    assert tournaments.of_game(first.id) == TableOf("Cup", cup.view_token, 1, 1, True)
+    assert tournaments.view_token_of_game(first.view_token) == cup.view_token
+    with pytest.raises(VersionConflict):
+        tournaments.update(cup.edit_token, 2, name="Late")
+    with pytest.raises(StoreError, match="already seated"):
+        tournaments.seat(cup.edit_token, closed.version, 1, [], convention="sochi", options={})
+    renewed = tournaments.replace_token(cup.edit_token, "view")
+    assert renewed.view_token != cup.view_token
+    assert [t.id for t in tournaments.for_tokens([cup.edit_token])] == [cup.id]

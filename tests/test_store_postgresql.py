@@ -403,3 +403,50 @@ def _engine(url: str) -> Any:
     from scorekeeper.store.engine import PostgresEngine
 
     return PostgresEngine(url, busy_timeout_ms=20000)
+
+
+def test_a_deadlock_is_tried_once_more_then_refused_clearly(pg_url: str) -> None:
+    """A real deadlock (PostgreSQL picks this write as its victim): the write is run again
+    and lands once; a write that keeps failing so is refused with the reason."""
+    import threading
+
+    from scorekeeper.store.engine import Contention
+
+    with Store(pg_url) as store:
+        a, b = (
+            store.create_game(
+                name=n, convention="sochi", options={}, players=["A", "B", "C"], first_dealer="A"
+            )
+            for n in "ab"
+        )
+    other = psycopg.connect(pg_url)
+    other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [b.id])  # holds b
+    calls: list[int] = []
+
+    def partner() -> None:
+        time.sleep(0.3)  # the Store holds a and waits for b by now
+        other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [a.id])
+        other.commit()
+
+    def guard(store: Store, game_id: int) -> None:
+        calls.append(game_id)
+        store.engine.lock_row("games", b.id)  # first time: waits for `other` -> deadlock
+
+    thread = threading.Thread(target=partner)
+    thread.start()
+    with Store(pg_url) as store:
+        written = store.add_deal(a.edit_token, {"type": "redeal"}, base_version=1, guard=guard)
+    thread.join()
+    other.close()
+    assert written[2] is True and written[0].version == 2
+    assert calls == [a.id, a.id]  # the first run was the deadlock's victim, the second landed
+    with Store(pg_url) as store:
+        assert len(store.get_game(a.edit_token).deals) == 1
+
+        def always(store: Store, game_id: int) -> None:
+            raise Contention("deadlock", "the database was busy with a conflicting change")
+
+        with pytest.raises(StorageUnavailable) as refused:
+            store.add_deal(a.edit_token, {"type": "redeal"}, base_version=2, guard=always)
+        assert "conflicting change" in refused.value.reason
+        assert store.get_game(a.edit_token).version == 2
