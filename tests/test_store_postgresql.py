@@ -450,3 +450,24 @@ def test_a_deadlock_is_tried_once_more_then_refused_clearly(pg_url: str) -> None
             store.add_deal(a.edit_token, {"type": "redeal"}, base_version=2, guard=always)
         assert "conflicting change" in refused.value.reason
         assert store.get_game(a.edit_token).version == 2
+
+
+def test_wrong_passwords_count_across_hosts_on_one_database(pg_url: str, catalogues: None) -> None:
+    """Two hosts (two apps) on one PostgreSQL: the guesses made at one count at the other."""
+    from scorekeeper.web import create_app
+    from scorekeeper.web.attempts import LIMIT
+
+    from .test_password_attempts import _try_new
+
+    hosts = [
+        create_app({"TESTING": True, "DATABASE": pg_url, "SECRET_KEY": "one", "PASSWORD": "1234"})
+        for _ in range(2)
+    ]
+    first, second = (Web(app.test_client()) for app in hosts)
+    for guess in range(LIMIT):
+        assert _try_new(first, f"{guess:04d}").status == 422
+    blocked = _try_new(second, "1234")  # the other host knows of the guesses
+    assert blocked.status == 429 and 50 <= int(blocked.response.headers["Retry-After"]) <= 60
+    with Store(pg_url) as store:
+        assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
+        assert store.last_game_settings() is None
