@@ -353,7 +353,7 @@ def _settle_instance() -> int | None:
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
-DB_HELP = N_("the SQLite file (default: instance/scorekeeper.sqlite)")
+DB_HELP = N_("the SQLite file, or a postgresql:// URL (default: instance/scorekeeper.sqlite)")
 LANG_HELP = N_("language of the messages (default: $LANG)")
 
 
@@ -456,7 +456,7 @@ def _export(args: argparse.Namespace) -> int:
     from scorekeeper import config, gamefile
     from scorekeeper.games import load
     from scorekeeper.render.pdf import TooLongForPdf, export_pdf
-    from scorekeeper.store import GameNotFound, Store, StoreError
+    from scorekeeper.store import GameNotFound, Store, StoreError, is_database_url
 
     words = _words(args)
     _ = words.gettext
@@ -470,7 +470,7 @@ def _export(args: argparse.Namespace) -> int:
                 return _unreadable(words, args.game, error)
         else:
             database = config.database_path(args.db)
-            if not Path(database).is_file():
+            if not is_database_url(database) and not Path(database).is_file():
                 return _fail(_("there is no database at %(path)s", path=database))
             with Store(database) as store:
                 record = store.get_game(args.game)
@@ -489,7 +489,7 @@ def _export(args: argparse.Namespace) -> int:
             _("no game has the token %(token)r (nor is it a game file)", token=args.game), 2
         )
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     out = Path(args.out) if args.out else None
     try:
         path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
@@ -506,6 +506,14 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path.resolve())  # where it went, whichever folder the command ran in
     return 0
+
+
+def _store_failed(error: Exception) -> int:
+    """A store error in one line; exit 2 for a database a newer release wrote (it is not
+    this release's to open), 1 otherwise. A database URL's password is never printed."""
+    from scorekeeper.store import SchemaTooNew
+
+    return _fail(str(error), 2 if isinstance(error, SchemaTooNew) else 1)
 
 
 def _fail(message: str, status: int = 1) -> int:
@@ -551,10 +559,12 @@ def _serve(args: argparse.Namespace) -> int:
     if args.prefix is not None:
         app.config["PREFIX"] = args.prefix
     database = app.config["DATABASE"]
+    # On PostgreSQL each thread borrows a connection per request: a pool as large.
+    os.environ.setdefault("SCOREKEEPER_THREADS", str(max(1, args.threads)))
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
-        return _fail(str(error))
+        return _store_failed(error)
     urls = _urls(args.host, args.port, "https" if args.https else "http")
     tls = None
     if args.https:
@@ -589,6 +599,13 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def shown_location(location: str) -> str:
+    """A --db location as it may be printed: a URL's password masked."""
+    from scorekeeper.store.engine import is_database_url, masked
+
+    return masked(location) if is_database_url(location) else location
+
+
 def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
     """What `serve` prints, on stderr (stdout is the access log's alone): its version, the
     database, its addresses, the certificate, a QR code."""
@@ -600,7 +617,7 @@ def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
         print(text, file=sys.stderr)
 
     say(f"scorekeeper {__version__}")
-    say(_t(N_("scorekeeper is serving %(db)s"), db=app.config["DATABASE"]))
+    say(_t(N_("scorekeeper is serving %(db)s"), db=shown_location(app.config["DATABASE"])))
     for url in urls:
         say(f"  {url}")
     base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
@@ -639,7 +656,7 @@ def _import(args: argparse.Namespace) -> int:
         with Store(database) as store:
             record = create_from_game(store, game)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
@@ -690,7 +707,7 @@ def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
         with Store(config.database_path(args.db)) as store:
             record = company_file.create(store, company)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     base = config.base_url(args.url)
     evenings = words.ngettext("%(num)d evening", "%(num)d evenings", len(record.games))
     payments = words.ngettext("%(num)d payment", "%(num)d payments", len(record.payments))
@@ -711,10 +728,17 @@ def _backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from scorekeeper import config
-    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store import Store, StoreError, is_database_url
 
     words = _words(args)
     database = config.database_path(args.db)
+    if is_database_url(database):
+        return _fail(
+            words.gettext(
+                "backup of a PostgreSQL database is not supported yet: use pg_dump (docs/deploy.md)"
+            ),
+            2,
+        )
     if not Path(database).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=database))
     from scorekeeper.store.store import database_file_of, same_file
@@ -751,7 +775,7 @@ def _backup(args: argparse.Namespace) -> int:
             store.backup(args.path)
         check = _integrity(Path(args.path))
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     if check != "ok":
         return _fail(
             words.gettext(

@@ -1,4 +1,4 @@
-"""Deal confirmations in the same SQLite file: who at the table said a deal is right, or not.
+"""Deal confirmations in the same database: who at the table said a deal is right, or not.
 
 A confirmation names the revision of the deal it was given for: a later change to the deal
 (an edit, a restore) makes it a past answer, with nothing to clear at the Save. Every answer
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import GameNotFound, ReadOnlyAccess, StoreError
-from .store import Store, _now
+from .store import Store
 
 Verdict = Literal["right", "wrong"]
 
@@ -55,58 +55,58 @@ _REFUSED_TRIES = "(SELECT sum(s.others) FROM seat_claims s WHERE s.game_id = g.i
 
 
 class Confirmations:
-    """The confirmations of games, through a Store's connection."""
+    """The confirmations of games, through a Store's engine (its connection)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.engine = store.engine
 
     def stamp(self, token: str) -> int:
         """The newest confirmation's id of the game with this token (0 if none), plus the
         tries refused for a seat another phone holds: it changes with every answer and every
         such try, so the phones following the game (the scorer's too) know to look again."""
-        with self.store._reading():
-            row = self.store._conn.execute(
-                "SELECT (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id),"
-                f" {_REFUSED_TRIES} FROM games g WHERE g.edit_token = ? OR g.view_token = ?"
-                " LIMIT 1",
-                [token, token],
-            ).fetchone()
-        return 0 if row is None else int(row[0] or 0) + int(row[1] or 0)
+        rows = self.engine.rows(
+            "SELECT (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id)"
+            f" AS stamp, {_REFUSED_TRIES} AS tries FROM games g"
+            " WHERE g.edit_token = ? OR g.view_token = ? LIMIT 1",
+            [token, token],
+        )
+        return 0 if not rows else int(rows[0]["stamp"] or 0) + int(rows[0]["tries"] or 0)
 
     def version_seen(self, token: str) -> tuple[int, str, int]:
         """(version, updated_at, stamp) of the game with this token in one query: what each
         following phone asks for every second. Raises GameNotFound."""
         if isinstance(token, str) and token:
-            with self.store._reading():
-                row = self.store._conn.execute(
-                    "SELECT g.version, g.updated_at, (SELECT max(c.id) FROM deal_confirmations c"
-                    f" WHERE c.game_id = g.id), {_REFUSED_TRIES} FROM games g"
-                    " WHERE (g.edit_token = ? OR g.view_token = ?) AND g.deleted_at IS NULL"
-                    " LIMIT 1",
-                    [token, token],
-                ).fetchone()
-            if row is not None:
-                return int(row[0]), str(row[1]), int(row[2] or 0) + int(row[3] or 0)
+            rows = self.engine.rows(
+                "SELECT g.version AS version, g.updated_at AS updated_at,"
+                " (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id) AS stamp,"
+                f" {_REFUSED_TRIES} AS tries FROM games g"
+                " WHERE (g.edit_token = ? OR g.view_token = ?) AND g.deleted_at IS NULL LIMIT 1",
+                [token, token],
+            )
+            if rows:
+                row = rows[0]
+                stamp = int(row["stamp"] or 0) + int(row["tries"] or 0)
+                return int(row["version"]), str(row["updated_at"]), stamp
         raise GameNotFound("no game has this link")
 
     def revisions(self, game_id: int) -> dict[int, int]:
         """Each deal's current revision (the id of its latest change)."""
-        with self.store._reading():
-            rows = self.store._conn.execute(
-                "SELECT deal_id, max(id) FROM deal_revisions WHERE game_id = ? GROUP BY deal_id",
-                [game_id],
-            ).fetchall()
-        return {int(deal): int(revision) for deal, revision in rows}
+        rows = self.engine.rows(
+            "SELECT deal_id, max(id) AS revision FROM deal_revisions WHERE game_id = ?"
+            " GROUP BY deal_id",
+            [game_id],
+        )
+        return {int(row["deal_id"]): int(row["revision"]) for row in rows}
 
     def latest(self, game_id: int) -> list[Confirmation]:
         """Each player's latest answer on each deal of the game (of any revision), oldest
         first."""
-        with self.store._reading():
-            rows = self.store._rows(
-                "SELECT * FROM deal_confirmations WHERE id IN (SELECT max(id)"
-                " FROM deal_confirmations WHERE game_id = ? GROUP BY deal_id, player) ORDER BY id",
-                [game_id],
-            )
+        rows = self.engine.rows(
+            "SELECT * FROM deal_confirmations WHERE id IN (SELECT max(id)"
+            " FROM deal_confirmations WHERE game_id = ? GROUP BY deal_id, player) ORDER BY id",
+            [game_id],
+        )
         return [_confirmation(row) for row in rows]
 
     def add(
@@ -129,18 +129,14 @@ class Confirmations:
         "deal" (no such live deal), "changed" (the deal has a newer revision), "key" (the key
         was used for another answer), "many" (ANSWERS_PER_DEAL reached), "claimed" (another
         phone holds the seat).
+
+        Committed without waiting for the disk (engine.writing(lazy_commit=True)): the write
+        turn is held for microseconds, not an fsync, so a Save queued behind an answer does
+        not wait for it. A power cut right after loses a tap, which the phone asks for again.
         """
-        store = self.store
-        # Committed without waiting for the disk (synchronous NORMAL, in WAL): the write turn
-        # is held for microseconds, not an fsync, so a Save queued behind an answer does not
-        # wait for it. The answer is on disk with the next Save's commit or checkpoint; a
-        # power cut before that loses a tap, which the phone asks for again.
-        before = int(store._conn.execute("PRAGMA synchronous").fetchone()[0])
-        store._conn.execute("PRAGMA synchronous = NORMAL")
-        try:
-            return self._add(token, deal_id, revision, player, verdict, note, request_key, phone)
-        finally:
-            store._conn.execute(f"PRAGMA synchronous = {before}")
+        return self.store.retrying(
+            lambda: self._add(token, deal_id, revision, player, verdict, note, request_key, phone)
+        )
 
     def _add(
         self,
@@ -153,11 +149,11 @@ class Confirmations:
         request_key: str,
         phone: str,
     ) -> tuple[Confirmation, bool]:
-        store = self.store
-        with store._writing():
-            game, _ = store._find(token)
+        engine = self.engine
+        with engine.writing(lazy_commit=True):
+            game = self._game(token)
             game_id = int(game["id"])
-            used = store._rows(
+            used = engine.rows(
                 "SELECT * FROM deal_confirmations WHERE game_id = ? AND request_key = ?",
                 [game_id, request_key],
             )
@@ -169,43 +165,67 @@ class Confirmations:
                 raise ConfirmationRefused("key", "this request key was used for another answer")
             if player not in json.loads(game["players"]):
                 raise ConfirmationRefused("player", f"{player!r} does not play this game")
-            live = store._conn.execute(
-                "SELECT deleted FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
-            ).fetchone()
-            if live is None or live[0]:
-                raise ConfirmationRefused("deal", "the deal is not on the sheet")
-            current = store._conn.execute(
-                "SELECT max(id) FROM deal_revisions WHERE deal_id = ?", [deal_id]
-            ).fetchone()[0]
-            if current != revision:
-                raise ConfirmationRefused("changed", "the deal was changed since it was shown")
-            given = store._conn.execute(
-                "SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?",
-                [deal_id, player],
-            ).fetchone()[0]
-            if given >= ANSWERS_PER_DEAL:
-                raise ConfirmationRefused("many", "too many answers on this deal")
-            now = _now()
-            claimed = not phone or claim_seat(store, game_id, player, phone, now)
-            if claimed:
-                cursor = store._conn.execute(
-                    "INSERT INTO deal_confirmations"
-                    " (game_id, deal_id, revision, player, verdict, note, at, request_key)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [game_id, deal_id, revision, player, verdict, note, now, request_key],
+            self._check_deal(game_id, deal_id, revision, player)
+            now = engine.now()
+            if phone and not claim_seat(self.store, game_id, player, phone, now):
+                claimed = False
+            else:
+                claimed = True
+                answer_id = engine.insert(
+                    "deal_confirmations",
+                    {
+                        "game_id": game_id,
+                        "deal_id": deal_id,
+                        "revision": revision,
+                        "player": player,
+                        "verdict": verdict,
+                        "note": note,
+                        "at": now,
+                        "request_key": request_key,
+                    },
+                )
+                answer = Confirmation(
+                    id=answer_id,
+                    deal_id=deal_id,
+                    revision=revision,
+                    player=player,
+                    verdict=verdict,
+                    note=note,
+                    at=now,
                 )
         if not claimed:  # refused after the commit: the other phone's try is counted
             raise ConfirmationRefused("claimed", "another phone answers for this seat")
-        answer = Confirmation(
-            id=int(cursor.lastrowid or 0),
-            deal_id=deal_id,
-            revision=revision,
-            player=player,
-            verdict=verdict,
-            note=note,
-            at=now,
-        )
         return answer, True
+
+    def _game(self, token: str) -> dict[str, Any]:
+        """The game's row, locked (PostgreSQL) so that a change to the deal and an answer
+        on it are one after the other; raises GameNotFound."""
+        if isinstance(token, str) and token:
+            rows = self.engine.rows(
+                "SELECT id, players FROM games WHERE (edit_token = ? OR view_token = ?)"
+                " AND deleted_at IS NULL LIMIT 1" + self.engine.for_update,
+                [token, token],
+            )
+            if rows:
+                return rows[0]
+        raise GameNotFound("no game has this link")
+
+    def _check_deal(self, game_id: int, deal_id: int, revision: int, player: str) -> None:
+        engine = self.engine
+        live = engine.value(
+            "SELECT deleted FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
+        )
+        if live is None or live:
+            raise ConfirmationRefused("deal", "the deal is not on the sheet")
+        current = engine.value("SELECT max(id) FROM deal_revisions WHERE deal_id = ?", [deal_id])
+        if current != revision:
+            raise ConfirmationRefused("changed", "the deal was changed since it was shown")
+        given = engine.value(
+            "SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?",
+            [deal_id, player],
+        )
+        if int(given) >= ANSWERS_PER_DEAL:
+            raise ConfirmationRefused("many", "too many answers on this deal")
 
 
 def _confirmation(row: dict[str, object]) -> Confirmation:
@@ -222,7 +242,7 @@ def _confirmation(row: dict[str, object]) -> Confirmation:
 
 
 # -- seat claims (issue 32, item 12) ---------------------------------------------------------
-# Plain SQL with ? placeholders, through the connection given: each runs inside the caller's
+# Plain SQL with ? placeholders, through the store's engine: each runs inside the caller's
 # transaction (claim_seat inside an answer's) or opens a short one of its own.
 
 
@@ -239,19 +259,20 @@ class SeatClaim:
 def claim_seat(store: Store, game_id: int, player: str, phone: str, now: str) -> bool:
     """Inside a write transaction: the seat is this phone's (claimed now if nobody holds it),
     True; or another phone holds it, False, and the try is counted on the claim."""
-    row = store._conn.execute(
+    engine = store.engine
+    held = engine.value(
         "SELECT phone FROM seat_claims WHERE game_id = ? AND player = ?", [game_id, player]
-    ).fetchone()
-    if row is None:
-        store._conn.execute(
+    )
+    if held is None:
+        engine.execute(
             "INSERT INTO seat_claims (game_id, player, phone, claimed_at, others)"
             " VALUES (?, ?, ?, ?, 0)",
             [game_id, player, phone, now],
         )
         return True
-    if row[0] == phone:
+    if held == phone:
         return True
-    store._conn.execute(
+    engine.execute(
         "UPDATE seat_claims SET others = others + 1, other_at = ? WHERE game_id = ? AND player = ?",
         [now, game_id, player],
     )
@@ -260,23 +281,36 @@ def claim_seat(store: Store, game_id: int, player: str, phone: str, now: str) ->
 
 def seat_claims(store: Store, game_id: int) -> list[SeatClaim]:
     """The claimed seats of a game, in the order they were claimed."""
-    with store._reading():
-        rows = store._conn.execute(
-            "SELECT player, claimed_at, others, other_at FROM seat_claims"
-            " WHERE game_id = ? ORDER BY id",
-            [game_id],
-        ).fetchall()
-    return [SeatClaim(str(r[0]), str(r[1]), int(r[2]), r[3]) for r in rows]
+    rows = store.engine.rows(
+        "SELECT player, claimed_at, others, other_at FROM seat_claims"
+        " WHERE game_id = ? ORDER BY id",
+        [game_id],
+    )
+    return [
+        SeatClaim(str(r["player"]), str(r["claimed_at"]), int(r["others"]), r["other_at"])
+        for r in rows
+    ]
 
 
 def release_seat(store: Store, edit_token: str, player: str) -> bool:
     """The scorer lets a seat go (by the game's edit token): the next phone to answer for it
     claims it. False if nobody held it. Raises GameNotFound, ReadOnlyAccess."""
-    with store._writing():
-        game, access = store._find(edit_token)
-        if access != "edit":
-            raise ReadOnlyAccess("only the edit link can release a seat")
-        cursor = store._conn.execute(
-            "DELETE FROM seat_claims WHERE game_id = ? AND player = ?", [game["id"], player]
+    engine = store.engine
+    with engine.writing():
+        rows = (
+            engine.rows(
+                "SELECT id, edit_token FROM games WHERE (edit_token = ? OR view_token = ?)"
+                " AND deleted_at IS NULL LIMIT 1" + engine.for_update,
+                [edit_token, edit_token],
+            )
+            if isinstance(edit_token, str) and edit_token
+            else []
         )
-    return cursor.rowcount > 0
+        if not rows:
+            raise GameNotFound("no game has this link")
+        if rows[0]["edit_token"] != edit_token:
+            raise ReadOnlyAccess("only the edit link can release a seat")
+        gone = engine.execute(
+            "DELETE FROM seat_claims WHERE game_id = ? AND player = ?", [rows[0]["id"], player]
+        )
+    return gone > 0
