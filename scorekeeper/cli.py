@@ -264,12 +264,29 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
 
+    _ops_commands(commands)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
     except KeyboardInterrupt:
         return 130
+
+
+def _ops_commands(commands: Any) -> None:
+    """The commands that move a club's data: restore and copy-db."""
+    p = commands.add_parser(
+        "restore", help=N_("put a backup back as the database (checked first)")
+    )
+    p.add_argument("backup", metavar=N_("backup"), help=N_("the backup file to restore"))
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=N_("replace a database that already holds games (back it up first)"),
+    )
+    _lang_option(p, LANG_HELP)
+    p.set_defaults(run=_restore)
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
@@ -662,7 +679,11 @@ def _backup(args: argparse.Namespace) -> int:
                         why=str(error),
                     )
                 )
-            store.backup(args.path)
+            mask = os.umask(0o077)  # a backup holds every edit link: for its owner only
+            try:
+                store.backup(args.path)
+            finally:
+                os.umask(mask)
         check = _integrity(Path(args.path))
     except StoreError as error:
         return _fail(str(error))
@@ -687,6 +708,55 @@ def _integrity(path: Path) -> str:
         return "\n".join(str(row[0]) for row in conn.execute("PRAGMA integrity_check"))
     finally:
         conn.close()
+
+
+
+#: Why a backup is refused, by BadBackup.why.
+_BAD_BACKUP = {
+    "missing": N_("%(path)s: there is no such file"),
+    "not-sqlite": N_("%(path)s is not a SQLite database file: nothing was restored"),
+    "damaged": N_("%(path)s failed its integrity check, nothing was restored: %(why)s"),
+    "not-scorekeeper": N_("%(path)s is not a scorekeeper database: nothing was restored"),
+    "newer": N_(
+        "%(path)s was written by a newer release of scorekeeper (schema steps %(why)s): "
+        "nothing was restored; restore it with that release, or upgrade this one"
+    ),
+}
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scorekeeper import config
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store.restore import BadBackup, TargetHoldsData, restore_sqlite
+
+    words = _words(args)
+    database = config.database_path(args.db)
+    backup = Path(args.backup)
+    from scorekeeper.store.store import database_file_of
+
+    if database_file_of(backup, Path(database)) is not None:
+        message = "%(path)s is the database itself: write the backup to another file"
+        return _fail(words.gettext(message, path=args.backup), 2)
+    try:
+        restore_sqlite(backup, Path(database), force=args.force)
+        with Store(database, create=False):
+            pass  # an older backup is brought up to this release's schema now
+    except BadBackup as bad:
+        text = words.gettext(_BAD_BACKUP[bad.why], path=args.backup, why=bad.detail)
+        return _fail(text, 2)
+    except TargetHoldsData:
+        text = words.gettext(
+            "%(db)s already holds games: nothing was restored; back it up, then restore "
+            "with --force to replace it",
+            db=database,
+        )
+        return _fail(text, 2)
+    except StoreError as error:
+        return _fail(str(error))
+    print(words.gettext("restored %(path)s into %(db)s", path=args.backup, db=database))
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
