@@ -1,4 +1,5 @@
-"""The storage layer: games and the deals as entered, kept in one SQLite file.
+"""The storage layer: games and the deals as entered, kept in one SQLite file (the default)
+or on a PostgreSQL server (a postgresql:// URL; see engine.py).
 
 It keeps facts, never scores, and does not validate deals (the caller checks them with the
 rules package first). It guarantees durability, order, history and safe concurrent writes.
@@ -10,6 +11,7 @@ A Store belongs to the thread that opened it; the web app opens one per request:
                                              request_key=form_key)
 """
 
+from .engine import Engine, is_database_url
 from .errors import (
     DatabaseMissing,
     DealNotFound,
@@ -18,12 +20,13 @@ from .errors import (
     ReadOnlyAccess,
     RequestKeyReused,
     RevisionNotFound,
+    SchemaTooNew,
     StorageUnavailable,
     StoreError,
     VersionConflict,
 )
 from .records import DealRecord, GameRecord, Revision
-from .schema import MIGRATIONS
+from .schema import MIGRATIONS, TABLES
 from .store import Store
 
 __all__ = [
@@ -32,14 +35,18 @@ __all__ = [
     "EmptyDatabase",
     "DealNotFound",
     "DealRecord",
+    "Engine",
     "GameNotFound",
     "GameRecord",
     "ReadOnlyAccess",
     "RequestKeyReused",
     "Revision",
     "RevisionNotFound",
+    "SchemaTooNew",
     "StorageUnavailable",
     "Store",
     "StoreError",
+    "TABLES",
     "VersionConflict",
+    "is_database_url",
 ]

@@ -1,4 +1,4 @@
-"""Companies in the same SQLite file: roster, house rules, attached games, payments (facts).
+"""Companies in the same database: roster, house rules, attached games, payments (facts).
 
 A company has an edit and a view token like a game; a game's tokens never open a company.
 It uses the Store's connection and transactions::
@@ -11,14 +11,14 @@ It uses the Store's connection and transactions::
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any
 
 from .errors import GameNotFound, ReadOnlyAccess, RequestKeyReused, StoreError
 from .records import Access, GameRecord
-from .store import Row, Store, _dump, _now, new_token
+from .store import Row, Store, _dump, new_token
 
 
 class CompanyNotFound(GameNotFound):
@@ -91,20 +91,20 @@ class Companies:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._db = store._db
+        self.engine = store.engine
 
     # -- reading ------------------------------------------------------------------------
 
     def get(self, token: str) -> CompanyRecord:
         """The company with this edit or view token; raises CompanyNotFound."""
-        with self.store._reading():
+        with self.engine.reading():
             row, access = self._find(token)
             return self._record(row, access)
 
     def for_tokens(self, tokens: Iterable[str]) -> list[CompanyRecord]:
         """The companies these tokens open (edit wins), newest first; unknown ones ignored."""
         found: dict[int, tuple[Row, Access]] = {}
-        with self.store._reading():
+        with self.engine.reading():
             for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
                 try:
                     row, access = self._find(token)
@@ -118,12 +118,12 @@ class Companies:
     def of_game(self, game_id: int) -> tuple[str, str] | None:
         """The name and view token of the company a game belongs to, if any (never the edit
         token: a game's link must not open its company's edit page)."""
-        rows = self._db.execute(
+        rows = self.engine.rows(
             "SELECT c.name, c.view_token FROM company_games AS l"
             " JOIN companies AS c ON c.id = l.company_id WHERE l.game_id = ?",
             [game_id],
-        ).fetchall()
-        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+        )
+        return (str(rows[0]["name"]), str(rows[0]["view_token"])) if rows else None
 
     # -- writing ------------------------------------------------------------------------
 
@@ -132,25 +132,29 @@ class Companies:
     ) -> CompanyRecord:
         """A new company with new tokens and its roster."""
         options_text = _dump(options, "options")
-        now = _now()
-        with self.store._writing():
-            companies = self._db.table("companies")
-            companies.insert(
-                {
-                    "name": name,
-                    "convention": convention,
-                    "options": options_text,
-                    "created_at": now,
-                    "updated_at": now,
-                    "edit_token": new_token(),
-                    "view_token": new_token(),
-                }
-            )
-            company_id = cast(int, companies.last_pk)
-            for player in roster:
-                self._add_player(company_id, player, now)
-            row = self._row(company_id)
-            return self._record(row, "edit")
+        names = list(roster)
+
+        def write() -> CompanyRecord:
+            with self.engine.writing():
+                now = self.engine.now()
+                company_id = self.engine.insert(
+                    "companies",
+                    {
+                        "name": name,
+                        "convention": convention,
+                        "options": options_text,
+                        "created_at": now,
+                        "updated_at": now,
+                        "edit_token": new_token(),
+                        "view_token": new_token(),
+                    },
+                )
+                for player in names:
+                    self._add_player(company_id, player, now)
+                row = self._row(company_id)
+                return self._record(row, "edit")
+
+        return self.store.retrying(write)
 
     def update_rules(
         self, token: str, *, name: str, convention: str, options: dict[str, Any]
@@ -159,8 +163,10 @@ class Companies:
         options_text = _dump(options, "options")
 
         def change(row: Row, now: str) -> None:
-            self._db.table("companies").update(
-                row["id"], {"name": name, "convention": convention, "options": options_text}
+            self.engine.update(
+                "companies",
+                row["id"],
+                {"name": name, "convention": convention, "options": options_text},
             )
 
         return self._write(token, change)
@@ -174,7 +180,7 @@ class Companies:
 
         def change(row: Row, now: str) -> None:
             self._player_row(row["id"], player_id)
-            self._db.table("company_players").update(player_id, {"name": name})
+            self.engine.update("company_players", player_id, {"name": name})
 
         return self._write(token, change)
 
@@ -194,8 +200,7 @@ class Companies:
         """
 
         def change(row: Row, now: str) -> None:
-            links = self._db.table("company_games")
-            held = list(links.rows_where("game_id = ?", [game_id]))
+            held = self.engine.rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
             if held and held[0]["company_id"] != row["id"]:
                 raise StoreError("this game already belongs to another company")
             ids: dict[str, int] = {}
@@ -205,22 +210,27 @@ class Companies:
                 else:
                     self._player_row(row["id"], who)
                     ids[name] = who
-            game_rows = list(self._db.table("games").rows_where("id = ?", [game_id]))
+            game_rows = self.engine.rows("SELECT created_at FROM games WHERE id = ?", [game_id])
             if not game_rows:
                 raise GameNotFound("no game has this link")
             day = played_on or (held[0]["played_on"] if held else game_rows[0]["created_at"][:10])
             if len(set(ids.values())) != len(ids):
                 raise StoreError("two seats of a game cannot be the same player")
-            links.upsert(
-                {
-                    "game_id": game_id,
-                    "company_id": row["id"],
-                    "players": json.dumps(ids, ensure_ascii=False),
-                    "played_on": day,
-                    "attached_at": held[0]["attached_at"] if held else now,
-                    "request_key": held[0]["request_key"] if held else request_key,
-                },
-                pk="game_id",
+            self.engine.execute(
+                "INSERT INTO company_games"
+                " (game_id, company_id, players, played_on, attached_at, request_key)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                " company_id = excluded.company_id, players = excluded.players,"
+                " played_on = excluded.played_on, attached_at = excluded.attached_at,"
+                " request_key = excluded.request_key",
+                [
+                    game_id,
+                    row["id"],
+                    json.dumps(ids, ensure_ascii=False),
+                    day,
+                    held[0]["attached_at"] if held else now,
+                    held[0]["request_key"] if held else request_key,
+                ],
             )
 
         return self._write(token, change)
@@ -228,20 +238,19 @@ class Companies:
     def attach_rematch(self, game_id: int, rematch_id: int, played_on: str) -> bool:
         """Attach a rematch to the company of the game it follows, with the same players
         (its seats carry the same names); False if that game belongs to no company."""
-        with self.store._writing():
-            rows = self.store._rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
+        with self.engine.writing():
+            rows = self.engine.rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
             if not rows:
                 return False
-            link, now = rows[0], _now()
-            self.store._conn.execute(
-                "INSERT OR IGNORE INTO company_games"
+            link, now = rows[0], self.engine.now()
+            self.engine.lock_row("companies", link["company_id"])
+            self.engine.execute(
+                "INSERT INTO company_games"
                 " (game_id, company_id, players, played_on, attached_at, request_key)"
-                " VALUES (?, ?, ?, ?, ?, NULL)",
+                " VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING",
                 [rematch_id, link["company_id"], link["players"], played_on, now],
             )
-            self.store._conn.execute(
-                "UPDATE companies SET updated_at = ? WHERE id = ?", [now, link["company_id"]]
-            )
+            self.engine.update("companies", link["company_id"], {"updated_at": now})
         return True
 
     def fill(
@@ -256,7 +265,7 @@ class Companies:
         square. The ids must be this company's (the file was checked)."""
 
         def change(row: Row, now: str) -> None:
-            self._conn().executemany(
+            self.engine.executemany(
                 "INSERT INTO company_games"
                 " (game_id, company_id, players, played_on, attached_at, request_key)"
                 " VALUES (?, ?, ?, ?, ?, NULL)",
@@ -265,7 +274,7 @@ class Companies:
                     for game_id, seats, day in games
                 ],
             )
-            self._conn().executemany(
+            self.engine.executemany(
                 "INSERT INTO company_payments"
                 " (company_id, payer, payee, amount, paid_on, game_id, created_at, request_key)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
@@ -277,17 +286,13 @@ class Companies:
 
         return self._write(token, change)
 
-    def _conn(self) -> Any:
-        return self.store._conn
-
     def game_for_key(self, token: str, request_key: str) -> int | None:
         """The game an evening form with this key already started, if it did."""
-        with self.store._reading():
+        with self.engine.reading():
             row, _ = self._find(token)
-            rows = list(
-                self._db.table("company_games").rows_where(
-                    "company_id = ? AND request_key = ?", [row["id"], request_key]
-                )
+            rows = self.engine.rows(
+                "SELECT game_id FROM company_games WHERE company_id = ? AND request_key = ?",
+                [row["id"], request_key],
             )
         return rows[0]["game_id"] if rows else None
 
@@ -305,12 +310,10 @@ class Companies:
         """Record money handed over (a resent form with the same key writes nothing)."""
 
         def change(row: Row, now: str) -> None:
-            payments = self._db.table("company_payments")
             sent = (
-                list(
-                    payments.rows_where(
-                        "company_id = ? AND request_key = ?", [row["id"], request_key]
-                    )
+                self.engine.rows(
+                    "SELECT * FROM company_payments WHERE company_id = ? AND request_key = ?",
+                    [row["id"], request_key],
                 )
                 if request_key is not None
                 else []
@@ -327,7 +330,8 @@ class Companies:
             self._player_row(row["id"], payee)
             if payer == payee:
                 raise StoreError("a player cannot pay himself")
-            payments.insert(
+            self.engine.insert(
+                "company_payments",
                 {
                     "company_id": row["id"],
                     "payer": payer,
@@ -337,7 +341,7 @@ class Companies:
                     "game_id": game_id,
                     "created_at": now,
                     "request_key": request_key,
-                }
+                },
             )
 
         return self._write(token, change)
@@ -346,7 +350,7 @@ class Companies:
         """Take back a payment recorded by mistake (deleting it twice is harmless)."""
 
         def change(row: Row, now: str) -> None:
-            self._db.execute(
+            self.engine.execute(
                 "DELETE FROM company_payments WHERE id = ? AND company_id = ?",
                 [payment_id, row["id"]],
             )
@@ -355,61 +359,66 @@ class Companies:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _write(self, token: str, change: Any) -> CompanyRecord:
-        with self.store._writing():
-            row, access = self._find(token)
-            if access != "edit":
-                raise ReadOnlyAccess("this link only shows the company; use the edit link")
-            now = _now()
-            change(row, now)
-            self._db.table("companies").update(row["id"], {"updated_at": now})
-            return self._record(self._row(row["id"]), "edit")
+    def _write(self, token: str, change: Callable[[Row, str], object]) -> CompanyRecord:
+        """One change to a company, its row locked first (two hosts' changes queue)."""
 
-    def _find(self, token: str) -> tuple[Row, Access]:
+        def write() -> CompanyRecord:
+            with self.engine.writing():
+                row, access = self._find(token, lock=True)
+                if access != "edit":
+                    raise ReadOnlyAccess("this link only shows the company; use the edit link")
+                now = self.engine.now()
+                change(row, now)
+                self.engine.update("companies", row["id"], {"updated_at": now})
+                return self._record(self._row(row["id"]), "edit")
+
+        return self.store.retrying(write)
+
+    def _find(self, token: str, *, lock: bool = False) -> tuple[Row, Access]:
         if isinstance(token, str) and token:
-            rows = list(
-                self._db.table("companies").rows_where(
-                    "edit_token = ? OR view_token = ?", [token, token], limit=1
-                )
+            rows = self.engine.rows(
+                "SELECT * FROM companies WHERE edit_token = ? OR view_token = ? LIMIT 1"
+                + (self.engine.for_update if lock else ""),
+                [token, token],
             )
             if rows:
                 return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
         raise CompanyNotFound("no company has this link")
 
     def _row(self, company_id: int) -> Row:
-        return list(self._db.table("companies").rows_where("id = ?", [company_id]))[0]
+        return self.engine.rows("SELECT * FROM companies WHERE id = ?", [company_id])[0]
 
     def _player_row(self, company_id: int, player_id: int) -> Row:
-        rows = list(
-            self._db.table("company_players").rows_where(
-                "id = ? AND company_id = ?", [player_id, company_id]
-            )
+        rows = self.engine.rows(
+            "SELECT * FROM company_players WHERE id = ? AND company_id = ?",
+            [player_id, company_id],
         )
         if not rows:
             raise PlayerNotFound(f"the company has no player {player_id}")
         return rows[0]
 
     def _add_player(self, company_id: int, name: str, now: str) -> int:
-        players = self._db.table("company_players")
-        players.insert({"company_id": company_id, "name": name, "created_at": now})
-        return cast(int, players.last_pk)
+        return self.engine.insert(
+            "company_players", {"company_id": company_id, "name": name, "created_at": now}
+        )
 
     def _record(self, row: Row, access: Access) -> CompanyRecord:
         company_id = row["id"]
         roster = [
             RosterPlayer(r["id"], r["name"])
-            for r in self._db.table("company_players").rows_where(
-                "company_id = ?", [company_id], order_by="id"
+            for r in self.engine.rows(
+                "SELECT id, name FROM company_players WHERE company_id = ? ORDER BY id",
+                [company_id],
             )
         ]
         games = []
         # A deleted game leaves the company's evenings (and comes back if it is restored).
-        for link in self.store._rows(
+        for link in self.engine.rows(
             "SELECT l.* FROM company_games AS l JOIN games AS g ON g.id = l.game_id"
             " WHERE l.company_id = ? AND g.deleted_at IS NULL ORDER BY l.game_id",
             [company_id],
         ):
-            game = self.store._record(link["game_id"], access)
+            game = self.store.game_record(link["game_id"], access)
             games.append(
                 CompanyGame(
                     game, json.loads(link["players"]), link["played_on"], link["attached_at"]
@@ -426,8 +435,9 @@ class Companies:
                 game_id=r["game_id"],
                 created_at=r["created_at"],
             )
-            for r in self._db.table("company_payments").rows_where(
-                "company_id = ?", [company_id], order_by="paid_on, id"
+            for r in self.engine.rows(
+                "SELECT * FROM company_payments WHERE company_id = ? ORDER BY paid_on, id",
+                [company_id],
             )
         ]
         return CompanyRecord(

@@ -1,4 +1,4 @@
-"""Deal confirmations in the same SQLite file: who at the table said a deal is right, or not.
+"""Deal confirmations in the same database: who at the table said a deal is right, or not.
 
 A confirmation names the revision of the deal it was given for: a later change to the deal
 (an edit, a restore) makes it a past answer, with nothing to clear at the Save. Every answer
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import GameNotFound, StoreError
-from .store import Store, _now
+from .store import Store
 
 Verdict = Literal["right", "wrong"]
 
@@ -50,55 +50,55 @@ link may write only this, so what it can write is bounded."""
 
 
 class Confirmations:
-    """The confirmations of games, through a Store's connection."""
+    """The confirmations of games, through a Store's engine (its connection)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.engine = store.engine
 
     def stamp(self, token: str) -> int:
         """The newest confirmation's id of the game with this token (0 if none): it changes
         with every answer, so the phones following the game know to look again."""
-        with self.store._reading():
-            row = self.store._conn.execute(
-                "SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id ="
-                " (SELECT id FROM games WHERE edit_token = ? OR view_token = ? LIMIT 1)",
-                [token, token],
-            ).fetchone()
-        return int(row[0] or 0)
+        found = self.engine.value(
+            "SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id ="
+            " (SELECT id FROM games WHERE edit_token = ? OR view_token = ? LIMIT 1)",
+            [token, token],
+        )
+        return int(found or 0)
 
     def version_seen(self, token: str) -> tuple[int, str, int]:
         """(version, updated_at, stamp) of the game with this token in one query: what each
         following phone asks for every second. Raises GameNotFound."""
         if isinstance(token, str) and token:
-            with self.store._reading():
-                row = self.store._conn.execute(
-                    "SELECT g.version, g.updated_at, (SELECT max(c.id) FROM deal_confirmations c"
-                    " WHERE c.game_id = g.id) FROM games g WHERE (g.edit_token = ?"
-                    " OR g.view_token = ?) AND g.deleted_at IS NULL LIMIT 1",
-                    [token, token],
-                ).fetchone()
-            if row is not None:
-                return int(row[0]), str(row[1]), int(row[2] or 0)
+            rows = self.engine.rows(
+                "SELECT g.version AS version, g.updated_at AS updated_at,"
+                " (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id) AS stamp"
+                " FROM games g WHERE (g.edit_token = ? OR g.view_token = ?)"
+                " AND g.deleted_at IS NULL LIMIT 1",
+                [token, token],
+            )
+            if rows:
+                row = rows[0]
+                return int(row["version"]), str(row["updated_at"]), int(row["stamp"] or 0)
         raise GameNotFound("no game has this link")
 
     def revisions(self, game_id: int) -> dict[int, int]:
         """Each deal's current revision (the id of its latest change)."""
-        with self.store._reading():
-            rows = self.store._conn.execute(
-                "SELECT deal_id, max(id) FROM deal_revisions WHERE game_id = ? GROUP BY deal_id",
-                [game_id],
-            ).fetchall()
-        return {int(deal): int(revision) for deal, revision in rows}
+        rows = self.engine.rows(
+            "SELECT deal_id, max(id) AS revision FROM deal_revisions WHERE game_id = ?"
+            " GROUP BY deal_id",
+            [game_id],
+        )
+        return {int(row["deal_id"]): int(row["revision"]) for row in rows}
 
     def latest(self, game_id: int) -> list[Confirmation]:
         """Each player's latest answer on each deal of the game (of any revision), oldest
         first."""
-        with self.store._reading():
-            rows = self.store._rows(
-                "SELECT * FROM deal_confirmations WHERE id IN (SELECT max(id)"
-                " FROM deal_confirmations WHERE game_id = ? GROUP BY deal_id, player) ORDER BY id",
-                [game_id],
-            )
+        rows = self.engine.rows(
+            "SELECT * FROM deal_confirmations WHERE id IN (SELECT max(id)"
+            " FROM deal_confirmations WHERE game_id = ? GROUP BY deal_id, player) ORDER BY id",
+            [game_id],
+        )
         return [_confirmation(row) for row in rows]
 
     def add(
@@ -118,18 +118,14 @@ class Confirmations:
         Raises GameNotFound, or ConfirmationRefused: "player" (not a player of the game),
         "deal" (no such live deal), "changed" (the deal has a newer revision), "key" (the key
         was used for another answer), "many" (ANSWERS_PER_DEAL reached).
+
+        Committed without waiting for the disk (engine.writing(lazy_commit=True)): the write
+        turn is held for microseconds, not an fsync, so a Save queued behind an answer does
+        not wait for it. A power cut right after loses a tap, which the phone asks for again.
         """
-        store = self.store
-        # Committed without waiting for the disk (synchronous NORMAL, in WAL): the write turn
-        # is held for microseconds, not an fsync, so a Save queued behind an answer does not
-        # wait for it. The answer is on disk with the next Save's commit or checkpoint; a
-        # power cut before that loses a tap, which the phone asks for again.
-        before = int(store._conn.execute("PRAGMA synchronous").fetchone()[0])
-        store._conn.execute("PRAGMA synchronous = NORMAL")
-        try:
-            return self._add(token, deal_id, revision, player, verdict, note, request_key)
-        finally:
-            store._conn.execute(f"PRAGMA synchronous = {before}")
+        return self.store.retrying(
+            lambda: self._add(token, deal_id, revision, player, verdict, note, request_key)
+        )
 
     def _add(
         self,
@@ -141,11 +137,11 @@ class Confirmations:
         note: str,
         request_key: str,
     ) -> tuple[Confirmation, bool]:
-        store = self.store
-        with store._writing():
-            game, _ = store._find(token)
+        engine = self.engine
+        with engine.writing(lazy_commit=True):
+            game = self._game(token)
             game_id = int(game["id"])
-            used = store._rows(
+            used = engine.rows(
                 "SELECT * FROM deal_confirmations WHERE game_id = ? AND request_key = ?",
                 [game_id, request_key],
             )
@@ -157,31 +153,23 @@ class Confirmations:
                 raise ConfirmationRefused("key", "this request key was used for another answer")
             if player not in json.loads(game["players"]):
                 raise ConfirmationRefused("player", f"{player!r} does not play this game")
-            live = store._conn.execute(
-                "SELECT deleted FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
-            ).fetchone()
-            if live is None or live[0]:
-                raise ConfirmationRefused("deal", "the deal is not on the sheet")
-            current = store._conn.execute(
-                "SELECT max(id) FROM deal_revisions WHERE deal_id = ?", [deal_id]
-            ).fetchone()[0]
-            if current != revision:
-                raise ConfirmationRefused("changed", "the deal was changed since it was shown")
-            given = store._conn.execute(
-                "SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?",
-                [deal_id, player],
-            ).fetchone()[0]
-            if given >= ANSWERS_PER_DEAL:
-                raise ConfirmationRefused("many", "too many answers on this deal")
-            now = _now()
-            cursor = store._conn.execute(
-                "INSERT INTO deal_confirmations"
-                " (game_id, deal_id, revision, player, verdict, note, at, request_key)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [game_id, deal_id, revision, player, verdict, note, now, request_key],
+            self._check_deal(game_id, deal_id, revision, player)
+            now = engine.now()
+            answer_id = engine.insert(
+                "deal_confirmations",
+                {
+                    "game_id": game_id,
+                    "deal_id": deal_id,
+                    "revision": revision,
+                    "player": player,
+                    "verdict": verdict,
+                    "note": note,
+                    "at": now,
+                    "request_key": request_key,
+                },
             )
             answer = Confirmation(
-                id=int(cursor.lastrowid or 0),
+                id=answer_id,
                 deal_id=deal_id,
                 revision=revision,
                 player=player,
@@ -190,6 +178,36 @@ class Confirmations:
                 at=now,
             )
         return answer, True
+
+    def _game(self, token: str) -> dict[str, Any]:
+        """The game's row, locked (PostgreSQL) so that a change to the deal and an answer
+        on it are one after the other; raises GameNotFound."""
+        if isinstance(token, str) and token:
+            rows = self.engine.rows(
+                "SELECT id, players FROM games WHERE (edit_token = ? OR view_token = ?)"
+                " AND deleted_at IS NULL LIMIT 1" + self.engine.for_update,
+                [token, token],
+            )
+            if rows:
+                return rows[0]
+        raise GameNotFound("no game has this link")
+
+    def _check_deal(self, game_id: int, deal_id: int, revision: int, player: str) -> None:
+        engine = self.engine
+        live = engine.value(
+            "SELECT deleted FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
+        )
+        if live is None or live:
+            raise ConfirmationRefused("deal", "the deal is not on the sheet")
+        current = engine.value("SELECT max(id) FROM deal_revisions WHERE deal_id = ?", [deal_id])
+        if current != revision:
+            raise ConfirmationRefused("changed", "the deal was changed since it was shown")
+        given = engine.value(
+            "SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?",
+            [deal_id, player],
+        )
+        if int(given) >= ANSWERS_PER_DEAL:
+            raise ConfirmationRefused("many", "too many answers on this deal")
 
 
 def _confirmation(row: dict[str, object]) -> Confirmation:

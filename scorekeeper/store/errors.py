@@ -90,3 +90,8 @@ def storage_error(exc: sqlite3.Error | OSError, path: str | os.PathLike[str]) ->
     if reason is None:
         reason = "the database could not be used"
     return StorageUnavailable(f"{reason}: {path} ({exc})", reason)
+
+
+class SchemaTooNew(StoreError):
+    """A newer release of scorekeeper has written this database: this one must not open it
+    (its purge, backup or writes could break what the newer one keeps)."""

@@ -1,25 +1,30 @@
-"""The Store: one SQLite file holding games and their deals as entered (facts, never scores)."""
+"""The Store: games and their deals as entered (facts, never scores), in an SQLite file or
+on a PostgreSQL server (store/engine.py)."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime
-import fcntl
 import json
 import os
 import secrets
 import sqlite3
-import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlite_utils import Database
 
 from scorekeeper.kept import Kept
 
+from .engine import (
+    Contention,
+    Engine,
+    PostgresEngine,
+    SqliteEngine,
+    is_database_url,
+)
 from .errors import (
     BackupOntoItself,
     DatabaseMissing,
@@ -30,16 +35,30 @@ from .errors import (
     RequestKeyReused,
     RevisionNotFound,
     StorageUnavailable,
+    StoreError,
     VersionConflict,
     storage_error,
 )
 from .records import Access, Action, DealRecord, GameRecord, Revision
-from .schema import MIGRATIONS
+from .schema import (
+    MIGRATIONS,
+    PURGE_LOCK,
+    RELEASE,
+    applied_sqlite,
+    check_not_newer,
+    migrate_postgresql,
+    record_release,
+    written_release,
+)
 
 Row = dict[str, Any]
+T = TypeVar("T")
 # A change to one game, run inside the write transaction: (game row, now, new version) ->
 # the id of the deal it wrote, or None for a game-level change.
 Change = Callable[[Row, str, int], int | None]
+# A check run inside a game's write transaction, once its row is locked: (store, game id);
+# it raises (a StoreError) to refuse the write (e.g. the table's tour is closed).
+Guard = Callable[["Store", int], None]
 
 DELETED_KEEP_DAYS = 7
 """A deleted game can be restored through its edit link this long, then it is purged."""
@@ -101,136 +120,69 @@ class _KeptDeals:
 
 _KEPT_DEALS = _KeptDeals()
 
-_BUSY = "the database is busy (another program holds its lock); try again"
-
-
-class _WriterTurn:
-    """The turn to write to one database file.
-
-    The threads of this process queue on a lock, and the processes serving the same file
-    (`serve --workers`) on an flock of its folder, so each writer goes the moment the one
-    before is done: left to SQLite, a writer that finds the file locked sleeps in steps of
-    up to 100 ms before it looks again (a fifth of the Saves of two busy workers waited so,
-    up to 0.4 s). The folder, not the file, is locked: closing a descriptor of the database
-    file would drop the locks SQLite holds on it, and no lock file is left behind.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.folder = os.path.dirname(path) or "."
-        self._lock = threading.RLock()
-        self._depth = 0  # only the thread holding _lock reads or changes these
-        self._fd: int | None = None
-
-    def acquire(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        if not self._lock.acquire(timeout=timeout):
-            return False
-        if self._depth == 0 and not self._lock_folder(deadline):
-            self._lock.release()
-            return False
-        self._depth += 1
-        return True
-
-    def release(self) -> None:
-        self._depth -= 1
-        if self._depth == 0 and self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)  # and with it the flock
-        self._lock.release()
-
-    def _lock_folder(self, deadline: float) -> bool:
-        try:
-            fd = os.open(self.folder, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            return True  # nothing to lock here: SQLite's own locking still holds
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    return False
-                time.sleep(0.0005)
-                continue
-            except OSError:  # a file system without flock
-                os.close(fd)
-                return True
-            self._fd = fd
-            return True
-
-
-_WRITERS: dict[str, _WriterTurn] = {}
-_WRITERS_LOCK = threading.Lock()
-
-
-def _writer_turn(path: Path) -> _WriterTurn:
-    """The turn to write to one database file, shared by the Stores of this process."""
-    key = os.path.abspath(path)
-    with _WRITERS_LOCK:
-        turn = _WRITERS.get(key)
-        if turn is None:
-            turn = _WRITERS[key] = _WriterTurn(key)
-        return turn
-
 
 class Store:
-    """Games and their deals in one SQLite file.
+    """Games and their deals in one database: an SQLite file, or a PostgreSQL server.
 
-    A Store owns one SQLite connection and may only be used by the thread that created it.
-    It is cheap to create, so the web app opens one per request (app context) and closes it
-    on teardown; SQLite itself serializes writers across threads and processes.
+    A Store owns one connection (SQLite) or borrows one from the process's pool for its URL
+    (PostgreSQL), and may only be used by the thread that created it. It is cheap to create,
+    so the web app opens one per request and closes it on teardown. `engine` is its
+    database (store/engine.py): the sibling stores (companies, tournaments, confirmations)
+    write through it, inside the same transactions.
     """
 
     def __init__(
         self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000, create: bool = True
     ) -> None:
-        """Open and migrate the database file; with create (the default) make it and its
-        directory if missing. With create=False a missing file is never made anew (a
-        server whose database vanished must not start a second, empty one).
+        """Open and migrate the database (a file's path, or a postgresql:// URL); with create
+        (the default) make a missing file and its directory. With create=False a missing
+        file is never made anew (a server whose database vanished must not start a second,
+        empty one).
 
-        Raises StorageUnavailable if the file cannot be opened, read or migrated.
+        Raises StorageUnavailable if the database cannot be opened, read or migrated, and
+        SchemaTooNew if a newer release of scorekeeper has written it.
         """
+        self.location = os.fspath(path)
+        self.engine: Engine
+        if is_database_url(self.location):
+            self.engine = PostgresEngine(self.location, busy_timeout_ms=busy_timeout_ms)
+            self.path = Path(self.engine.display)
+            try:
+                migrate_postgresql(self.engine)
+            except BaseException:
+                self.engine.close()
+                raise
+            self._file: tuple[int, int] | None = None
+            return
         self.path = Path(path)
-        self._busy_seconds = busy_timeout_ms / 1000
         try:
             _check_not_empty(self.path)
             if create:
                 _check_folder(self.path.parent)
-                target: str | Path = self.path
-            else:
-                if not self.path.is_file():
-                    raise DatabaseMissing(f"there is no database file at {self.path}")
-                target = f"{self.path.resolve().as_uri()}?mode=rw"
-            # isolation_level=None: the driver opens no implicit transactions; every
-            # transaction below is begun and ended explicitly.
-            self._conn = sqlite3.connect(
-                target,
-                timeout=busy_timeout_ms / 1000,
-                isolation_level=None,
-                uri=not create,
-            )
-        except (OSError, sqlite3.Error) as exc:
+            elif not self.path.is_file():
+                raise DatabaseMissing(f"there is no database file at {self.path}")
+        except OSError as exc:
             raise storage_error(exc, self.path) from exc
+        engine = SqliteEngine(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
+        self.engine = engine
         try:
-            with self._translated():
-                self._db = Database(self._conn, execute_plugins=False)
-                self._configure(busy_timeout_ms)
+            with engine.translated():
                 self._migrate()
         except BaseException:
-            self._conn.close()
+            engine.close()
             raise
         self._file = self._file_now()
 
-    def _configure(self, busy_timeout_ms: int) -> None:
-        """Set this connection's pragmas (they are per connection, not stored in the file)."""
-        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        self._db.execute("PRAGMA foreign_keys = ON")
-        # WAL: phones reading the sheet never block the one writing a deal, nor wait for it.
-        self._db.execute("PRAGMA journal_mode = WAL")
-        # FULL: every acknowledged deal must survive kill -9 *and* power loss (NORMAL may lose
-        # the last commits on power loss in WAL mode). We write a few deals per minute, so
-        # the extra fsync per commit costs nothing anyone could notice.
-        self._db.execute("PRAGMA synchronous = FULL")
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The SQLite connection (tests of the file's own settings; never on PostgreSQL)."""
+        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
+        return self.engine.connection
+
+    @property
+    def _db(self) -> Database:
+        """sqlite-utils' view of the SQLite connection (migrations; tests)."""
+        return Database(self._conn, execute_plugins=False)
 
     def _migrate(self) -> None:
         """Apply pending migrations, holding the write lock so two processes cannot race.
@@ -241,9 +193,17 @@ class Store:
         identity = self._identity()
         if identity is not None and identity in _MIGRATED:
             return
-        if MIGRATIONS.pending(self._db):
-            with self._writing():
-                MIGRATIONS.apply(self._db)  # its per-step atomic() nests as savepoints
+        db = self._db
+        check_not_newer(self.engine, applied_sqlite(db))
+        if MIGRATIONS.pending(db):
+            with self.engine.writing():
+                check_not_newer(self.engine, applied_sqlite(db))  # another host may have gone
+                MIGRATIONS.apply(db)  # its per-step atomic() nests as savepoints
+        if written_release(self.engine) != RELEASE:
+            # A read-only file of this schema is still read (and backed up): the record
+            # waits for the next writable open.
+            with contextlib.suppress(StorageUnavailable), self.engine.writing():
+                record_release(self.engine)
         identity = self._identity()
         if identity is not None:
             _MIGRATED.add(identity)
@@ -255,19 +215,16 @@ class Store:
             info = self.path.stat()
         except OSError:
             return None
-        schema = self._conn.execute("PRAGMA schema_version").fetchone()[0]
+        schema = self.engine.value("PRAGMA schema_version")
         return info.st_dev, info.st_ino, int(schema)
 
     def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        """Rows of a query as dicts, straight from the driver (sqlite-utils' table helpers
-        ask sqlite_master twice per call, which the hot reads below cannot afford)."""
-        cursor = self._conn.execute(sql, list(params))
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        """Rows of a query as dicts (the engine's rows())."""
+        return self.engine.rows(sql, list(params))
 
     def close(self) -> None:
-        """Close the connection (closing twice is harmless)."""
-        self._conn.close()
+        """Close the connection, or give it back to the pool (closing twice is harmless)."""
+        self.engine.close()
 
     def _file_now(self) -> tuple[int, int] | None:
         try:
@@ -282,19 +239,25 @@ class Store:
         """Whether this Store may serve another request: no transaction left open, and its
         path still names the file it opened, still writable (not deleted, moved away,
         replaced or made read-only since: an open connection would go on writing the old
-        file, or into the WAL of a file that can no longer take it)."""
+        file, or into the WAL of a file that can no longer take it). A PostgreSQL Store is
+        never kept: its connection goes back to the pool after each request."""
+        if not isinstance(self.engine, SqliteEngine):
+            return False
         return (
             self._file is not None
-            and not self._conn.in_transaction
+            and not self.engine.in_transaction()
             and self._file_now() == self._file
             and os.access(self.path, os.W_OK)
             and os.access(self.path.parent, os.W_OK)  # where SQLite keeps its WAL
         )
 
     def ping(self) -> None:
-        """Read the schema: raises StorageUnavailable if the file cannot be used right now."""
-        with self._translated():
-            self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        """Ask the database a trivial question: raises StorageUnavailable if it cannot be
+        used right now."""
+        if isinstance(self.engine, SqliteEngine):
+            self.engine.value("SELECT count(*) FROM sqlite_master")
+        else:
+            self.engine.value("SELECT 1")
 
     def __enter__(self) -> Store:
         return self
@@ -304,47 +267,19 @@ class Store:
 
     # -- transactions ------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _translated(self) -> Iterator[None]:
-        """Turn SQLite and file errors into StoreErrors that say what is wrong."""
-        try:
-            yield
-        except sqlite3.ProgrammingError:
-            raise  # our own misuse (e.g. a closed Store): a bug, not a storage problem
-        except (sqlite3.DatabaseError, OSError) as exc:
-            raise storage_error(exc, self.path) from exc
-
-    @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
+    def _writing(self) -> contextlib.AbstractContextManager[None]:
         """Run the block as one transaction: all of it is written, or none of it."""
-        turn = _writer_turn(self.path)  # writers queue for their turn (_WriterTurn)
-        if not turn.acquire(timeout=self._busy_seconds):
-            raise StorageUnavailable(f"{_BUSY}: {self.path} (waiting for other writes)", _BUSY)
-        with contextlib.ExitStack() as held, self._translated():
-            held.callback(turn.release)
-            if self._conn.in_transaction:  # inside batch(): a savepoint of its transaction
-                self._conn.execute("SAVEPOINT nested_write")
-                try:
-                    yield
-                    self._conn.execute("RELEASE nested_write")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._conn.execute("ROLLBACK TO nested_write")
-                        self._conn.execute("RELEASE nested_write")
-                    raise
-                return
-            # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
-            # writers queue. db.atomic()'s deferred BEGIN would let both read, then fail the
-            # second one's upgrade to writing with SQLITE_BUSY, without waiting.
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._conn.execute("ROLLBACK")
+        return self.engine.writing()
+
+    def _retrying(self, write: Callable[[], T]) -> T:
+        """Run a whole write; on a serialization failure or deadlock (PostgreSQL) run it once
+        more, then refuse with the reason (inside batch() the outer write decides)."""
+        try:
+            return write()
+        except Contention:
+            if self.engine.in_transaction():
                 raise
+            return write()
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -353,11 +288,9 @@ class Store:
         with self._writing():
             yield
 
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[None]:
-        """Run the block's queries against one consistent snapshot of the file."""
-        with self._translated(), self._db.atomic():
-            yield
+    def _reading(self) -> contextlib.AbstractContextManager[None]:
+        """Run the block's queries against one consistent snapshot of the database."""
+        return self.engine.reading()
 
     # -- games -------------------------------------------------------------------------
 
@@ -376,58 +309,62 @@ class Store:
         options_text = _dump(options, "options")
         players_text = json.dumps(list(players), ensure_ascii=False)
         deal_texts = [_dump(deal, "a deal") for deal in deals]
-        now = _now()
-        with self._writing():
-            games = self._db.table("games")
-            games.insert(
-                {
-                    "name": name,
-                    "convention": convention,
-                    "options": options_text,
-                    "players": players_text,
-                    "first_dealer": first_dealer,
-                    "finished": int(finished),
-                    "finished_snapshot": None,
-                    "created_at": now,
-                    "updated_at": now,
-                    "version": 1,
-                    "edit_token": new_token(),
-                    "view_token": new_token(),
-                }
-            )
-            game_id = cast(int, games.last_pk)
-            for seq, text in enumerate(deal_texts):
-                deal_id = self._insert_deal(game_id, seq, text, now)
-                self._add_revision(game_id, deal_id, "add", text, None, now, 1)
-            return self._record(game_id, "edit")
+
+        def write() -> GameRecord:
+            with self._writing():
+                now = self.engine.now()
+                game_id = self.engine.insert(
+                    "games",
+                    {
+                        "name": name,
+                        "convention": convention,
+                        "options": options_text,
+                        "players": players_text,
+                        "first_dealer": first_dealer,
+                        "finished": int(finished),
+                        "finished_snapshot": None,
+                        "created_at": now,
+                        "updated_at": now,
+                        "version": 1,
+                        "edit_token": new_token(),
+                        "view_token": new_token(),
+                    },
+                )
+                for seq, text in enumerate(deal_texts):
+                    deal_id = self._insert_deal(game_id, seq, text, now)
+                    self._add_revision(game_id, deal_id, "add", text, None, now, 1)
+                return self._record(game_id, "edit")
+
+        return self._retrying(write)
 
     def get_game(self, token: str) -> GameRecord:
         """Return the game with this edit or view token; raises GameNotFound."""
         with self._reading():
             game, access = self._find(token)
-            return self._record(game["id"], access)
+            return self._record(game["id"], access, game)
 
     def game_version(self, token: str) -> tuple[int, str]:
         """Return (version, updated_at) of the game with this token, without its deals: the
         cheap question every following phone asks each second. Raises GameNotFound."""
-        with self._reading():
-            game, _ = self._find(token)
-            return int(game["version"]), str(game["updated_at"])
+        game, _ = self._find(token)  # one statement: its own snapshot
+        return int(game["version"]), str(game["updated_at"])
 
     def games_for_tokens(self, tokens: Iterable[str]) -> list[GameRecord]:
         """Return the games these tokens open, newest first; unknown tokens are ignored."""
         wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))
+        if not wanted:
+            return []
         access: dict[int, Access] = {}
         with self._reading():
             for start in range(0, len(wanted), _IN_CHUNK):
                 chunk = wanted[start : start + _IN_CHUNK]
                 marks = ", ".join("?" * len(chunk))
-                rows = self._db.table("games").rows_where(
-                    f"(edit_token IN ({marks}) OR view_token IN ({marks})) AND deleted_at IS NULL",
+                rows = self.engine.rows(
+                    f"SELECT id, edit_token FROM games WHERE (edit_token IN ({marks})"
+                    f" OR view_token IN ({marks})) AND deleted_at IS NULL",
                     [*chunk, *chunk],
-                    select="id, edit_token",
                 )
-                for row in list(rows):
+                for row in rows:
                     if row["edit_token"] in chunk:
                         access[row["id"]] = "edit"  # the edit token wins over the view token
                     else:
@@ -437,12 +374,9 @@ class Store:
 
     def last_game_settings(self) -> dict[str, Any] | None:
         """Return players, convention, options and first dealer of the newest game, if any."""
-        with self._reading():
-            rows = list(
-                self._db.table("games").rows_where(
-                    "deleted_at IS NULL", order_by="id DESC", limit=1
-                )
-            )
+        rows = self.engine.rows(
+            "SELECT * FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
+        )
         if not rows:
             return None
         row = rows[0]
@@ -461,6 +395,7 @@ class Store:
         base_version: int,
         snapshot: dict[str, Any] | None = None,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Finish a game keeping its settlement snapshot, or reopen it (snapshot None)."""
         if not finished and snapshot is not None:
@@ -468,11 +403,11 @@ class Store:
         snapshot_text = None if snapshot is None else _dump(snapshot, "the snapshot")
 
         def change(game: Row, now: str, version: int) -> None:
-            self._db.table("games").update(
-                game["id"], {"finished": int(finished), "finished_snapshot": snapshot_text}
+            self._update(
+                "games", game["id"], {"finished": int(finished), "finished_snapshot": snapshot_text}
             )
 
-        return self._write(token, base_version, request_key, "set_finished", change)[0]
+        return self._write(token, base_version, request_key, "set_finished", change, guard)[0]
 
     def update_settings(
         self,
@@ -493,7 +428,7 @@ class Store:
             raise ValueError("update_settings needs a name or options")
 
         def change(game: Row, now: str, version: int) -> None:
-            self._db.table("games").update(game["id"], updates)
+            self._update("games", game["id"], updates)
 
         return self._write(token, base_version, request_key, "update_settings", change)[0]
 
@@ -504,17 +439,18 @@ class Store:
         base_version: int,
         options: dict[str, Any],
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Replace a game's options and reopen it, in one write (the pool raised to play on):
         a finished game's settlement snapshot is dropped with its finish."""
         text = _dump(options, "options")
 
         def change(game: Row, now: str, version: int) -> None:
-            self._db.table("games").update(
-                game["id"], {"options": text, "finished": 0, "finished_snapshot": None}
+            self._update(
+                "games", game["id"], {"options": text, "finished": 0, "finished_snapshot": None}
             )
 
-        return self._write(token, base_version, request_key, "play_on", change)[0]
+        return self._write(token, base_version, request_key, "play_on", change, guard)[0]
 
     # -- deals -------------------------------------------------------------------------
 
@@ -525,6 +461,7 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> tuple[GameRecord, DealRecord, bool]:
         """Append a deal at the end of the sheet; return (game, deal, created).
 
@@ -539,7 +476,9 @@ class Store:
             self._add_revision(game["id"], deal_id, "add", text, None, now, version)
             return deal_id
 
-        game, deal_id, created = self._write(token, base_version, request_key, "add_deal", change)
+        game, deal_id, created = self._write(
+            token, base_version, request_key, "add_deal", change, guard
+        )
         assert deal_id is not None
         return game, self._deal_record(game, deal_id), created
 
@@ -551,44 +490,55 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Replace a live deal's data; raises DealNotFound, VersionConflict."""
         text = _dump(deal, "a deal")
 
         def change(game: Row, now: str, version: int) -> int:
             row = self._live_deal(game["id"], deal_id)
-            self._db.table("deals").update(row["id"], {"data": text, "updated_at": now})
+            self._update("deals", row["id"], {"data": text, "updated_at": now})
             self._add_revision(game["id"], row["id"], "edit", text, row["data"], now, version)
             return deal_id
 
-        return self._write(token, base_version, request_key, "update_deal", change)[0]
+        return self._write(token, base_version, request_key, "update_deal", change, guard)[0]
 
     def delete_deal(
-        self, token: str, deal_id: int, *, base_version: int, request_key: str | None = None
+        self,
+        token: str,
+        deal_id: int,
+        *,
+        base_version: int,
+        request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Take a live deal off the sheet (the row and its history stay); raises DealNotFound."""
 
         def change(game: Row, now: str, version: int) -> int:
             return self._delete(game, self._live_deal(game["id"], deal_id), now, version)
 
-        return self._write(token, base_version, request_key, "delete_deal", change)[0]
+        return self._write(token, base_version, request_key, "delete_deal", change, guard)[0]
 
     def undo_last(
-        self, token: str, *, base_version: int, request_key: str | None = None
+        self,
+        token: str,
+        *,
+        base_version: int,
+        request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Delete the last live deal on the sheet; raises DealNotFound if there is none."""
 
         def change(game: Row, now: str, version: int) -> int:
-            rows = list(
-                self._db.table("deals").rows_where(
-                    "game_id = ? AND deleted = 0", [game["id"]], order_by="seq DESC", limit=1
-                )
+            rows = self.engine.rows(
+                "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq DESC LIMIT 1",
+                [game["id"]],
             )
             if not rows:
                 raise DealNotFound("the game has no deal to undo")
             return self._delete(game, rows[0], now, version)
 
-        return self._write(token, base_version, request_key, "undo_last", change)[0]
+        return self._write(token, base_version, request_key, "undo_last", change, guard)[0]
 
     def restore_revision(
         self,
@@ -597,6 +547,7 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Put a deal back as it was in a revision (before it, for a delete), at its old place.
 
@@ -606,14 +557,13 @@ class Store:
         def change(game: Row, now: str, version: int) -> int:
             revision = self._revision_row(game["id"], revision_id)
             data = revision["previous"] if revision["action"] == "delete" else revision["data"]
-            deals = self._db.table("deals")
-            row = list(deals.rows_where("id = ?", [revision["deal_id"]]))[0]
+            row = self.engine.rows("SELECT * FROM deals WHERE id = ?", [revision["deal_id"]])[0]
             before = None if row["deleted"] else row["data"]
-            deals.update(row["id"], {"data": data, "deleted": 0, "updated_at": now})
+            self._update("deals", row["id"], {"data": data, "deleted": 0, "updated_at": now})
             self._add_revision(game["id"], row["id"], "restore", data, before, now, version)
             return cast(int, row["id"])
 
-        return self._write(token, base_version, request_key, "restore_revision", change)[0]
+        return self._write(token, base_version, request_key, "restore_revision", change, guard)[0]
 
     def revisions(self, token: str, deal_id: int | None = None) -> list[Revision]:
         """Return a game's deal revisions (or one deal's), newest first; either token works."""
@@ -624,8 +574,8 @@ class Store:
                 if not self._deal_rows(game["id"], deal_id):
                     raise DealNotFound(f"the game has no deal {deal_id}")
                 where, args = where + " AND deal_id = ?", [*args, deal_id]
-            rows = list(
-                self._db.table("deal_revisions").rows_where(where, args, order_by="id DESC")
+            rows = self.engine.rows(
+                f"SELECT * FROM deal_revisions WHERE {where} ORDER BY id DESC", args
             )
         return [
             Revision(
@@ -647,76 +597,81 @@ class Store:
         working at once. Returns the game as seen through its (possibly new) edit token."""
         column = "edit_token" if which == "edit" else "view_token"
         with self._writing():
-            game, access = self._find(token)
+            game, access = self._find(token, lock=True)
             if access != "edit":
                 raise ReadOnlyAccess("only the edit link can replace a link")
-            self._db.table("games").update(game["id"], {column: new_token()})
+            self._update("games", game["id"], {column: new_token()})
             return self._record(game["id"], "edit")
 
     def delete_game(self, token: str) -> str:
         """Take a game off (from its edit token): every link answers "not found" except the
         edit link's page that offers to restore it, for DELETED_KEEP_DAYS days; then
         purge_deleted removes it for good. Returns when it was deleted."""
-        now = _now()
         with self._writing():
-            game, access = self._find(token)
+            game, access = self._find(token, lock=True)
             if access != "edit":
                 raise ReadOnlyAccess("only the edit link can delete a game")
-            self._db.table("games").update(game["id"], {"deleted_at": now})
+            now = self.engine.now()
+            self._update("games", game["id"], {"deleted_at": now})
         return now
 
     def deleted_game(self, token: str) -> tuple[str, str] | None:
         """(name, deleted_at) of a deleted game whose *edit* token this is, else None."""
         if not isinstance(token, str) or not token:
             return None
-        with self._reading():
-            rows = list(
-                self._db.table("games").rows_where(
-                    "edit_token = ? AND deleted_at IS NOT NULL",
-                    [token],
-                    select="name, deleted_at",
-                )
-            )
+        rows = self.engine.rows(
+            "SELECT name, deleted_at FROM games WHERE edit_token = ? AND deleted_at IS NOT NULL",
+            [token],
+        )
         return (rows[0]["name"], rows[0]["deleted_at"]) if rows else None
 
     def restore_game(self, token: str) -> GameRecord:
         """Bring back a deleted game by its edit token; raises GameNotFound once purged."""
         with self._writing():
-            rows = list(
-                self._db.table("games").rows_where(
-                    "edit_token = ? AND deleted_at IS NOT NULL", [token], select="id"
-                )
+            rows = self.engine.rows(
+                "SELECT id FROM games WHERE edit_token = ? AND deleted_at IS NOT NULL"
+                + self.engine.for_update,
+                [token],
             )
             if not rows:
                 raise GameNotFound("no deleted game has this link")
-            self._db.table("games").update(rows[0]["id"], {"deleted_at": None})
+            self._update("games", rows[0]["id"], {"deleted_at": None})
             return self._record(rows[0]["id"], "edit")
 
     def purge_deleted(self, *, now: datetime.datetime | None = None) -> int:
         """Remove for good every game deleted more than DELETED_KEEP_DAYS days ago, with its
-        deals, history and request keys; the freed pages are zeroed (secure_delete), so no
-        backup made afterwards holds any of it. Returns how many games went."""
-        moment = now or datetime.datetime.now(datetime.UTC)
-        cutoff = (moment - datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat(
+        deals, history and request keys. Returns how many games went (0 also when another
+        host is purging right now, on PostgreSQL).
+
+        SQLite: the freed pages are zeroed (secure_delete), so no backup made afterwards holds
+        any of it. PostgreSQL: the rows are deleted; see docs/limits.md for what stays in
+        the server's files, its write-ahead log and backups until they are recycled."""
+        cutoff_at = now or datetime.datetime.fromisoformat(self.engine.now())
+        cutoff = (cutoff_at - datetime.timedelta(days=DELETED_KEEP_DAYS)).isoformat(
             timespec="microseconds"
         )
         due = "SELECT id FROM games WHERE deleted_at IS NOT NULL AND deleted_at < ?"
-        with self._translated():
-            if not self._conn.execute(due, [cutoff]).fetchall():
-                return 0  # nothing to write (a read-only file is still read and backed up)
-            self._conn.execute("PRAGMA secure_delete = ON")
+        if not self.engine.rows(due, [cutoff]):
+            return 0  # nothing to write (a read-only file is still read and backed up)
+        if not isinstance(self.engine, SqliteEngine):
+            with self._writing():
+                if not self.engine.value("SELECT pg_try_advisory_xact_lock(?)", [PURGE_LOCK]):
+                    return 0  # another host is purging: it does this work
+                ids = [row["id"] for row in self.engine.rows(due + " FOR UPDATE", [cutoff])]
+                for game_id in ids:
+                    self._purge_rows("games", "id", game_id, frozenset())
+            return len(ids)
+        self.engine.execute("PRAGMA secure_delete = ON")
         try:
             with self._writing():
-                ids = [row[0] for row in self._conn.execute(due, [cutoff])]
+                ids = [row["id"] for row in self.engine.rows(due, [cutoff])]
                 for game_id in ids:
                     self._purge_rows("games", "id", game_id, frozenset())
             if ids:
-                with self._translated():
-                    # Copy the zeroed pages from the write-ahead log into the file itself.
-                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                # Copy the zeroed pages from the write-ahead log into the file itself.
+                self.engine.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
-            with self._translated():
-                self._conn.execute("PRAGMA secure_delete = OFF")
+            self.engine.execute("PRAGMA secure_delete = OFF")
         return len(ids)
 
     def _purge_rows(self, table: str, column: str, value: Any, seen: frozenset[str]) -> None:
@@ -725,44 +680,24 @@ class Store:
         a company's evenings or a deal's confirmations, is purged too). A reference that may
         be empty (a payment's game) is emptied instead: the payment stays."""
         seen = seen | {table}
-        for child_table, child_column, parent_column, required in self._referencing(table):
+        for child_table, child_column, parent_column, required in self.engine.references(table):
             if child_table in seen:
                 continue
             targets = [
-                r[0]
-                for r in self._conn.execute(
-                    f"SELECT {parent_column} FROM {table} WHERE {column} = ?", [value]
+                r["target"]
+                for r in self.engine.rows(
+                    f"SELECT {parent_column} AS target FROM {table} WHERE {column} = ?", [value]
                 )
             ]
             for target in targets:
                 if required:
                     self._purge_rows(child_table, child_column, target, seen)
                 else:
-                    self._conn.execute(
+                    self.engine.execute(
                         f"UPDATE {child_table} SET {child_column} = NULL WHERE {child_column} = ?",
                         [target],
                     )
-        self._conn.execute(f"DELETE FROM {table} WHERE {column} = ?", [value])
-
-    def _referencing(self, parent: str) -> list[tuple[str, str, str, bool]]:
-        """(table, column, parent column, whether the column must hold a value) of every
-        foreign key that points at `parent`."""
-        found = []
-        tables = [
-            r[0]
-            for r in self._conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
-            )
-        ]
-        for table in tables:
-            required = {
-                r[1]: bool(r[3] or r[5]) for r in self._conn.execute(f"PRAGMA table_info({table})")
-            }
-            for fk in self._conn.execute(f"PRAGMA foreign_key_list({table})"):
-                if fk[2] == parent:
-                    column, parent_column = fk[3], fk[4] or "id"
-                    found.append((table, column, parent_column, required.get(column, False)))
-        return found
+        self.engine.execute(f"DELETE FROM {table} WHERE {column} = ?", [value])
 
     # -- maintenance -------------------------------------------------------------------
 
@@ -770,8 +705,10 @@ class Store:
         """Write a consistent copy of the database to dest, even while others write.
 
         The copy is built next to dest and renamed into place, so dest is never half
-        written. Raises StorageUnavailable.
+        written. Raises StorageUnavailable (and StoreError on PostgreSQL, not done here).
         """
+        if not isinstance(self.engine, SqliteEngine):
+            raise StoreError("backup of a PostgreSQL database is not supported yet")
         dest = Path(dest)
         used = database_file_of(dest, self.path)
         if used is not None:
@@ -782,7 +719,7 @@ class Store:
             copy = sqlite3.connect(partial, isolation_level=None)
             try:
                 copy.execute("PRAGMA synchronous = FULL")  # the copy is on disk when we return
-                self._conn.backup(copy)  # one step: a single read snapshot of the source
+                self.engine.connection.backup(copy)  # one step: a single read snapshot
                 # The copied header says WAL; make the backup one self-contained file.
                 copy.execute("PRAGMA journal_mode = DELETE")
             finally:
@@ -805,65 +742,105 @@ class Store:
             raise storage_error(exc, dest) from exc
 
     def integrity_check(self) -> str:
-        """Return the result of PRAGMA integrity_check: "ok" for a sound file."""
-        with self._translated():
-            rows = self._conn.execute("PRAGMA integrity_check").fetchall()
-        return "\n".join(str(row[0]) for row in rows)
+        """Return the result of PRAGMA integrity_check: "ok" for a sound file (PostgreSQL
+        checks its own pages: "ok" once it answers)."""
+        if not isinstance(self.engine, SqliteEngine):
+            self.ping()
+            return "ok"
+        rows = self.engine.rows("PRAGMA integrity_check")
+        return "\n".join(str(next(iter(row.values()))) for row in rows)
 
     # -- internals ---------------------------------------------------------------------
 
-    def _find(self, token: str) -> tuple[Row, Access]:
+    def _find(self, token: str, *, lock: bool = False) -> tuple[Row, Access]:
         """Return the game row for an edit or view token and which one it is (a deleted
-        game is not found)."""
+        game is not found); with lock, inside a write, the row is held until it ends."""
         if isinstance(token, str) and token:
-            rows = self._rows(
+            rows = self.engine.rows(
                 "SELECT * FROM games WHERE (edit_token = ? OR view_token = ?)"
-                " AND deleted_at IS NULL LIMIT 1",
+                " AND deleted_at IS NULL LIMIT 1" + (self.engine.for_update if lock else ""),
                 [token, token],
             )
             if rows:
                 return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
         raise GameNotFound("no game has this link")
 
+    def _update(self, table: str, row_id: int, values: Row) -> None:
+        """Set some columns of one row, by its id."""
+        self.engine.update(table, row_id, values)
+
+    def game_record(self, game_id: int, access: Access) -> GameRecord:
+        """The GameRecord of a game by its id (for the sibling stores, inside their reads)."""
+        return self._record(game_id, access)
+
+    def retrying(self, write: Callable[[], T]) -> T:
+        """Run a whole write (one transaction) once more after a serialization failure or a
+        deadlock (PostgreSQL), then refuse (StorageUnavailable with the reason)."""
+        return self._retrying(write)
+
     def _write(
-        self, token: str, base_version: int, request_key: str | None, action: str, change: Change
+        self,
+        token: str,
+        base_version: int,
+        request_key: str | None,
+        action: str,
+        change: Change,
+        guard: Guard | None = None,
     ) -> tuple[GameRecord, int | None, bool]:
         """Run one versioned, keyed change in one transaction: (game after, deal id, written).
 
-        Raises GameNotFound, ReadOnlyAccess, RequestKeyReused, then VersionConflict.
+        The game's row is locked first (PostgreSQL: SELECT ... FOR UPDATE; SQLite's BEGIN
+        IMMEDIATE already lets one writer in at a time), so of two writers that read the
+        same version the second sees the first one's and gets VersionConflict.
+        Raises GameNotFound, ReadOnlyAccess, RequestKeyReused, what guard raises, then
+        VersionConflict.
         """
-        with self._writing():
-            game, access = self._find(token)
-            if access != "edit":
-                raise ReadOnlyAccess("this link only shows the game; use the edit link")
-            used = self._used_key(game["id"], request_key)
-            if used is not None:
-                if used["action"] != action:
-                    raise RequestKeyReused(
-                        f"request key {request_key!r} was already used for {used['action']}"
+
+        def write() -> tuple[GameRecord, int | None, bool]:
+            with self._writing():
+                game, access = self._find(token, lock=True)
+                if access != "edit":
+                    raise ReadOnlyAccess("this link only shows the game; use the edit link")
+                used = self._used_key(game["id"], request_key)
+                if used is not None:
+                    if used["action"] != action:
+                        raise RequestKeyReused(
+                            f"request key {request_key!r} was already used for {used['action']}"
+                        )
+                    return self._record(game["id"], "edit", game), used["deal_id"], False
+                if guard is not None:
+                    guard(self, int(game["id"]))
+                if base_version != game["version"]:
+                    raise VersionConflict(
+                        f"the game was changed elsewhere (it is at version {game['version']}, "
+                        f"not {base_version}); reload it and try again",
+                        current_version=game["version"],
                     )
-                return self._record(game["id"], "edit"), used["deal_id"], False
-            if base_version != game["version"]:
-                raise VersionConflict(
-                    f"the game was changed elsewhere (it is at version {game['version']}, "
-                    f"not {base_version}); reload it and try again",
-                    current_version=game["version"],
-                )
-            now = _now()
-            version = game["version"] + 1
-            deal_id = change(game, now, version)
-            # Plain SQL on the write path: the write lock is held for as short as can be.
-            self._conn.execute(
-                "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
-                [version, now, game["id"]],
+                return self._written(game, request_key, action, change)
+
+        return self._retrying(write)
+
+    def _written(
+        self, game: Row, request_key: str | None, action: str, change: Change
+    ) -> tuple[GameRecord, int | None, bool]:
+        now = self.engine.now()
+        version = game["version"] + 1
+        deal_id = change(game, now, version)
+        # Plain SQL on the write path: the write lock is held for as short as can be.
+        self.engine.execute(
+            "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
+            [version, now, game["id"]],
+        )
+        if request_key is not None:
+            self.engine.execute(
+                "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [game["id"], request_key, action, deal_id, now],
             )
-            if request_key is not None:
-                self._conn.execute(
-                    "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [game["id"], request_key, action, deal_id, now],
-                )
-            return self._record(game["id"], "edit"), deal_id, True
+        changed: Row | None = {**game, "version": version, "updated_at": now}
+        if action in ("set_finished", "update_settings", "play_on"):
+            changed = None  # columns beyond the version changed: read the row again
+        return self._record(game["id"], "edit", changed), deal_id, True
 
     def used_key(self, token: str, request_key: str) -> tuple[str, int | None] | None:
         """(action, deal id) a one-time key already wrote on this game, or None if unused."""
@@ -876,19 +853,21 @@ class Store:
         """Return the request_keys row for a key already used on this game, if any."""
         if request_key is None:
             return None
-        rows = self._rows(
+        rows = self.engine.rows(
             "SELECT * FROM request_keys WHERE game_id = ? AND request_key = ?",
             [game_id, request_key],
         )
         return rows[0] if rows else None
 
-    def _record(self, game_id: int, access: Access) -> GameRecord:
-        """Return the GameRecord of a game with its live deals in order."""
-        row = self._rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
+    def _record(self, game_id: int, access: Access, row: Row | None = None) -> GameRecord:
+        """Return the GameRecord of a game with its live deals in order (`row`: the game's
+        row as just read in this transaction, if the caller has it)."""
+        if row is None:
+            row = self.engine.rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
         state = (str(row["view_token"]), int(row["version"]), str(row["updated_at"]))
         deals = _KEPT_DEALS.states.get(state)
         if deals is None:
-            live = self._rows(
+            live = self.engine.rows(
                 "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
             )
             deals = _KEPT_DEALS.build(state, live)
@@ -917,13 +896,13 @@ class Store:
                 return deal
         with self._reading():
             row = self._deal_rows(game.id, deal_id)[0]
-            before = self._db.execute(
+            before = self.engine.value(
                 "SELECT count(*) FROM deals WHERE game_id = ? AND deleted = 0 AND seq < ?",
                 [game.id, row["seq"]],
-            ).fetchone()[0]
+            )
         return DealRecord(
             id=row["id"],
-            position=before,
+            position=int(before),
             data=_load(row["data"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
@@ -932,8 +911,8 @@ class Store:
 
     def _deal_rows(self, game_id: int, deal_id: int) -> list[Row]:
         """Return the row of this game's deal (live or deleted) in a list, or []."""
-        return list(
-            self._db.table("deals").rows_where("id = ? AND game_id = ?", [deal_id, game_id])
+        return self.engine.rows(
+            "SELECT * FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
         )
 
     def _live_deal(self, game_id: int, deal_id: int) -> Row:
@@ -945,10 +924,8 @@ class Store:
 
     def _revision_row(self, game_id: int, revision_id: int) -> Row:
         """Return the row of a revision of this game; raises RevisionNotFound."""
-        rows = list(
-            self._db.table("deal_revisions").rows_where(
-                "id = ? AND game_id = ?", [revision_id, game_id]
-            )
+        rows = self.engine.rows(
+            "SELECT * FROM deal_revisions WHERE id = ? AND game_id = ?", [revision_id, game_id]
         )
         if not rows:
             raise RevisionNotFound(f"the game has no revision {revision_id}")
@@ -956,23 +933,26 @@ class Store:
 
     def _next_seq(self, game_id: int) -> int:
         """The seq for a new deal at the end of the sheet (after the deleted ones too)."""
-        top = self._conn.execute(
-            "SELECT max(seq) FROM deals WHERE game_id = ?", [game_id]
-        ).fetchone()[0]
+        top = self.engine.value("SELECT max(seq) FROM deals WHERE game_id = ?", [game_id])
         return 0 if top is None else int(top) + 1
 
     def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
         """Insert a live deal row and return its id."""
-        cursor = self._conn.execute(
-            "INSERT INTO deals (game_id, seq, data, deleted, created_at, updated_at)"
-            " VALUES (?, ?, ?, 0, ?, ?)",
-            [game_id, seq, text, now, now],
+        return self.engine.insert(
+            "deals",
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "data": text,
+                "deleted": 0,
+                "created_at": now,
+                "updated_at": now,
+            },
         )
-        return cast(int, cursor.lastrowid)
 
     def _delete(self, game: Row, row: Row, now: str, version: int) -> int:
         """Flag a live deal row deleted, record the revision, and return its id."""
-        self._db.table("deals").update(row["id"], {"deleted": 1, "updated_at": now})
+        self._update("deals", row["id"], {"deleted": 1, "updated_at": now})
         self._add_revision(game["id"], row["id"], "delete", None, row["data"], now, version)
         return cast(int, row["id"])
 
@@ -987,7 +967,7 @@ class Store:
         game_version: int,
     ) -> None:
         """Record one change to one deal (data and previous are JSON text or None)."""
-        self._conn.execute(
+        self.engine.execute(
             "INSERT INTO deal_revisions"
             " (game_id, deal_id, action, data, previous, at, game_version)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",

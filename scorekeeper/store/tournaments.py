@@ -1,4 +1,4 @@
-"""Tournaments in the same SQLite file: roster, rules, bands, tours and their table games.
+"""Tournaments in the same database: roster, rules, bands, tours and their table games.
 
 A tournament has an edit and a view token like a game; a game's tokens never open a
 tournament, and a tournament's never open a game. Each table of a tour is an ordinary
@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from .errors import GameNotFound, ReadOnlyAccess, StoreError, VersionConflict
 from .records import Access, GameRecord
-from .store import Row, Store, _dump, _now, new_token
+from .store import Row, Store, _dump, new_token
 
 
 class TournamentNotFound(GameNotFound):
@@ -93,22 +93,22 @@ class Tournaments:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._db = store._db
+        self.engine = store.engine
 
     # -- reading ------------------------------------------------------------------------
 
     def get(self, token: str) -> TournamentRecord:
         """The tournament with this edit or view token; raises TournamentNotFound."""
-        with self.store._reading():
+        with self.engine.reading():
             row, access = self._find(token)
             return self._record(row, access)
 
     def version_of(self, token: str) -> str:
         """A text naming the tournament's state and every table game's state: it changes
         whenever a deal is saved at any table (the board asks for it every second)."""
-        with self.store._reading():
+        with self.engine.reading():
             row, _ = self._find(token)
-            found = self.store._rows(
+            found = self.engine.rows(
                 "SELECT count(*) AS n, coalesce(sum(g.version), 0) AS v,"
                 " coalesce(max(g.updated_at), '') AS at"
                 " FROM tournament_tables AS t JOIN games AS g ON g.id = t.game_id"
@@ -120,7 +120,7 @@ class Tournaments:
     def for_tokens(self, tokens: Iterable[str]) -> list[TournamentRecord]:
         """The tournaments these tokens open (edit wins), newest first; unknown ones ignored."""
         found: dict[int, tuple[Row, Access]] = {}
-        with self.store._reading():
+        with self.engine.reading():
             for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
                 try:
                     row, access = self._find(token)
@@ -133,7 +133,7 @@ class Tournaments:
 
     def of_game(self, game_id: int) -> TableOf | None:
         """The tournament a game is a table of (one indexed look-up), or None."""
-        rows = self.store._rows(
+        rows = self.engine.rows(
             "SELECT t.name, t.view_token, l.tour, l.table_no, l.tour <= t.tours_closed AS closed"
             " FROM tournament_tables AS l JOIN tournaments AS t ON t.id = l.tournament_id"
             " WHERE l.game_id = ?",
@@ -153,7 +153,7 @@ class Tournaments:
     def view_token_of_game(self, game_view_token: str) -> str | None:
         """The read-only token of the tournament whose table is the game of this read-only
         token, or None (a game's link leads to its tournament as the tournament is now)."""
-        rows = self.store._rows(
+        rows = self.engine.rows(
             "SELECT t.view_token FROM games AS g"
             " JOIN tournament_tables AS l ON l.game_id = g.id"
             " JOIN tournaments AS t ON t.id = l.tournament_id"
@@ -180,30 +180,33 @@ class Tournaments:
         """A new tournament with new tokens; `tables` links already stored games to it as
         (tour, table, game id) (an imported file)."""
         options_text = _dump(options, "options")
-        now = _now()
-        with self.store._writing():
-            rows = self._db.table("tournaments")
-            rows.insert(
-                {
-                    "name": name,
-                    "convention": convention,
-                    "options": options_text,
-                    "table_size": int(table_size),
-                    "bands": json.dumps([list(b) for b in bands], ensure_ascii=False),
-                    "roster": json.dumps(list(roster), ensure_ascii=False),
-                    "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
-                    "tours_closed": int(tours_closed),
-                    "created_at": now,
-                    "updated_at": now,
-                    "version": 1,
-                    "edit_token": new_token(),
-                    "view_token": new_token(),
-                }
-            )
-            tournament_id = cast(int, rows.last_pk)
-            for tour, table_no, game_id in tables:
-                self._link(tournament_id, tour, table_no, game_id)
-            return self._record(self._row(tournament_id), "edit")
+
+        def write() -> TournamentRecord:
+            with self.engine.writing():
+                now = self.engine.now()
+                tournament_id = self.engine.insert(
+                    "tournaments",
+                    {
+                        "name": name,
+                        "convention": convention,
+                        "options": options_text,
+                        "table_size": int(table_size),
+                        "bands": json.dumps([list(b) for b in bands], ensure_ascii=False),
+                        "roster": json.dumps(list(roster), ensure_ascii=False),
+                        "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
+                        "tours_closed": int(tours_closed),
+                        "created_at": now,
+                        "updated_at": now,
+                        "version": 1,
+                        "edit_token": new_token(),
+                        "view_token": new_token(),
+                    },
+                )
+                for tour, table_no, game_id in tables:
+                    self._link(tournament_id, tour, table_no, game_id)
+                return self._record(self._row(tournament_id), "edit")
+
+        return self.store.retrying(write)
 
     def seat(
         self,
@@ -220,7 +223,7 @@ class Tournaments:
         options_text = _dump(options, "options")
 
         def change(row: Row, now: str) -> None:
-            if self.store._rows(
+            if self.engine.rows(
                 "SELECT 1 FROM tournament_tables WHERE tournament_id = ? AND tour = ?",
                 [row["id"], tour],
             ):
@@ -244,18 +247,18 @@ class Tournaments:
         }
 
         def change(row: Row, now: str) -> None:
-            self._db.table("tournaments").update(row["id"], data)
+            self.engine.update("tournaments", row["id"], data)
 
         return self._write(token, base_version, change)
 
     def replace_token(self, token: str, which: Access) -> TournamentRecord:
         """A new edit or view token (from the edit token); the old one stops working."""
         column = "edit_token" if which == "edit" else "view_token"
-        with self.store._writing():
-            row, access = self._find(token)
+        with self.engine.writing():
+            row, access = self._find(token, lock=True)
             if access != "edit":
                 raise ReadOnlyAccess("only the edit link can replace a link")
-            self._db.table("tournaments").update(row["id"], {column: new_token()})
+            self.engine.update("tournaments", row["id"], {column: new_token()})
             return self._record(self._row(row["id"]), "edit")
 
     # -- internals ----------------------------------------------------------------------
@@ -263,31 +266,33 @@ class Tournaments:
     def _write(
         self, token: str, base_version: int, change: Callable[[Row, str], None]
     ) -> TournamentRecord:
-        with self.store._writing():
-            row, access = self._find(token)
-            if access != "edit":
-                raise ReadOnlyAccess("this link only shows the tournament; use the edit link")
-            if base_version != row["version"]:
-                raise VersionConflict(
-                    f"the tournament was changed elsewhere (it is at version {row['version']},"
-                    f" not {base_version}); reload it and try again",
-                    current_version=row["version"],
-                )
-            now = _now()
-            change(row, now)
-            self._conn_update(row["id"], row["version"] + 1, now)
-            return self._record(self._row(row["id"]), "edit")
+        """One versioned change: the tournament's row is locked first (PostgreSQL), so of
+        two directors at one version the second gets VersionConflict."""
 
-    def _conn_update(self, tournament_id: int, version: int, now: str) -> None:
-        self.store._conn.execute(
-            "UPDATE tournaments SET version = ?, updated_at = ? WHERE id = ?",
-            [version, now, tournament_id],
-        )
+        def write() -> TournamentRecord:
+            with self.engine.writing():
+                row, access = self._find(token, lock=True)
+                if access != "edit":
+                    raise ReadOnlyAccess("this link only shows the tournament; use the edit link")
+                if base_version != row["version"]:
+                    raise VersionConflict(
+                        f"the tournament was changed elsewhere (it is at version {row['version']},"
+                        f" not {base_version}); reload it and try again",
+                        current_version=row["version"],
+                    )
+                now = self.engine.now()
+                change(row, now)
+                self.engine.update(
+                    "tournaments", row["id"], {"version": row["version"] + 1, "updated_at": now}
+                )
+                return self._record(self._row(row["id"]), "edit")
+
+        return self.store.retrying(write)
 
     def _new_game(self, table: NewTable, convention: str, options_text: str, now: str) -> int:
         """A new game row, as Store.create_game writes one (inside our transaction)."""
-        games = self._db.table("games")
-        games.insert(
+        return self.engine.insert(
+            "games",
             {
                 "name": table.name,
                 "convention": convention,
@@ -301,19 +306,21 @@ class Tournaments:
                 "version": 1,
                 "edit_token": new_token(),
                 "view_token": new_token(),
-            }
+            },
         )
-        return cast(int, games.last_pk)
 
     def _link(self, tournament_id: int, tour: int, table_no: int, game_id: int) -> None:
-        self._db.table("tournament_tables").insert(
-            {"tournament_id": tournament_id, "tour": tour, "table_no": table_no, "game_id": game_id}
+        self.engine.execute(
+            "INSERT INTO tournament_tables (tournament_id, tour, table_no, game_id)"
+            " VALUES (?, ?, ?, ?)",
+            [tournament_id, tour, table_no, game_id],
         )
 
-    def _find(self, token: str) -> tuple[Row, Access]:
+    def _find(self, token: str, *, lock: bool = False) -> tuple[Row, Access]:
         if isinstance(token, str) and token:
-            rows = self.store._rows(
-                "SELECT * FROM tournaments WHERE edit_token = ? OR view_token = ? LIMIT 1",
+            rows = self.engine.rows(
+                "SELECT * FROM tournaments WHERE edit_token = ? OR view_token = ? LIMIT 1"
+                + (self.engine.for_update if lock else ""),
                 [token, token],
             )
             if rows:
@@ -321,16 +328,16 @@ class Tournaments:
         raise TournamentNotFound("no tournament has this link")
 
     def _row(self, tournament_id: int) -> Row:
-        return self.store._rows("SELECT * FROM tournaments WHERE id = ?", [tournament_id])[0]
+        return self.engine.rows("SELECT * FROM tournaments WHERE id = ?", [tournament_id])[0]
 
     def _record(self, row: Row, access: Access, *, tables: bool = True) -> TournamentRecord:
         linked = []
         if tables:
-            for link in self.store._rows(
+            for link in self.engine.rows(
                 "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY tour, table_no",
                 [row["id"]],
             ):
-                game = self.store._record(link["game_id"], access)
+                game = self.store.game_record(link["game_id"], access)
                 linked.append(TableRecord(link["tour"], link["table_no"], game))
         return TournamentRecord(
             id=row["id"],

@@ -1,0 +1,605 @@
+"""The two databases the store runs on, behind one small interface.
+
+A location is either a path (an SQLite file, the embedded default) or a URL
+(``postgresql://user@host:port/dbname``: a PostgreSQL server shared by several hosts). The
+store's SQL is written once, with ``?`` placeholders, in the dialect both engines agree on;
+the PostgreSQL engine turns each ``?`` into ``%s`` (and escapes ``%``).
+
+    engine = open_engine(location, create=True, busy_timeout_ms=5000)
+    with engine.writing():
+        engine.lock_row("games", game_id)
+        engine.execute("UPDATE games SET version = ? WHERE id = ?", [2, game_id])
+
+One Engine belongs to one thread. SQLite: one connection, writers queued by `_WriterTurn`
+and BEGIN IMMEDIATE. PostgreSQL: one connection borrowed from the process's pool for the URL
+(given back by close()), READ COMMITTED writes made exact by row locks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import fcntl
+import functools
+import os
+import sqlite3
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import StorageUnavailable, StoreError, storage_error
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+Row = dict[str, Any]
+Kind = Literal["sqlite", "postgresql"]
+
+_URL_SCHEMES = ("postgresql://", "postgres://")
+_BUSY = "the database is busy (another program holds its lock); try again"
+
+
+def is_database_url(location: object) -> bool:
+    """Whether a --db location names a PostgreSQL server rather than an SQLite file."""
+    return isinstance(location, str) and location.lower().startswith(_URL_SCHEMES)
+
+
+def masked(url: str) -> str:
+    """The URL with its password (if any) replaced by ***: safe for logs and messages."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return "postgresql://***"
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    user = urllib.parse.quote(parts.username or "", safe="")
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def _utc_now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
+
+
+class Engine:
+    """What the store needs of a database (see the module's docstring)."""
+
+    kind: Kind
+    display: str
+    """The path, or the URL with its password masked: safe to print and log."""
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        raise NotImplementedError
+
+    def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row, or None."""
+        found = self.rows(sql, params)
+        return next(iter(found[0].values())) if found else None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; its rowcount."""
+        raise NotImplementedError
+
+    def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def insert(self, table: str, values: Mapping[str, Any]) -> int:
+        """Insert one row into a table with an `id` primary key; the new row's id."""
+        columns = ", ".join(values)
+        marks = ", ".join("?" * len(values))
+        found = self.rows(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING id", list(values.values())
+        )
+        return int(found[0]["id"])
+
+    def update(self, table: str, row_id: int, values: Mapping[str, Any]) -> int:
+        """Set some columns of the row with this id; its rowcount."""
+        sets = ", ".join(f"{column} = ?" for column in values)
+        return self.execute(f"UPDATE {table} SET {sets} WHERE id = ?", [*values.values(), row_id])
+
+    def writing(self, *, lazy_commit: bool = False) -> contextlib.AbstractContextManager[None]:
+        """One write transaction (nested: a savepoint of the outer one).
+
+        lazy_commit: commit without waiting for the disk (SQLite: synchronous NORMAL for this
+        transaction; PostgreSQL: synchronous_commit off): the write is never half done, but
+        a power cut right after may lose it. For answers a phone will send again.
+        """
+        raise NotImplementedError
+
+    def reading(self) -> contextlib.AbstractContextManager[None]:
+        """One consistent snapshot for several queries."""
+        raise NotImplementedError
+
+    def in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    def lock_row(self, table: str, row_id: int) -> None:
+        """Hold the row until the write transaction ends (a second writer waits for it)."""
+
+    @property
+    def for_update(self) -> str:
+        """The clause that locks the rows a SELECT reads, inside writing() ("" on SQLite,
+        where BEGIN IMMEDIATE already serializes every writer)."""
+        return ""
+
+    def now(self) -> str:
+        """The time as ISO-8601 UTC text (microseconds, "+00:00"): the database's clock on
+        PostgreSQL, so that every host stamps by one clock."""
+        return _utc_now()
+
+    def references(self, parent: str) -> list[tuple[str, str, str, bool]]:
+        """(table, column, parent column, whether the column must hold a value) of every
+        foreign key that points at `parent`, read from the schema."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def usable(self) -> bool:
+        """Whether this engine may serve another request as it is."""
+        return not self.in_transaction()
+
+
+# -- SQLite -----------------------------------------------------------------------------------
+
+
+class _WriterTurn:
+    """The turn to write to one database file.
+
+    The threads of this process queue on a lock, and the processes serving the same file
+    (`serve --workers`) on an flock of its folder, so each writer goes the moment the one
+    before is done: left to SQLite, a writer that finds the file locked sleeps in steps of
+    up to 100 ms before it looks again (a fifth of the Saves of two busy workers waited so,
+    up to 0.4 s). The folder, not the file, is locked: closing a descriptor of the database
+    file would drop the locks SQLite holds on it, and no lock file is left behind.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.folder = os.path.dirname(path) or "."
+        self._lock = threading.RLock()
+        self._depth = 0  # only the thread holding _lock reads or changes these
+        self._fd: int | None = None
+
+    def acquire(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        if not self._lock.acquire(timeout=timeout):
+            return False
+        if self._depth == 0 and not self._lock_folder(deadline):
+            self._lock.release()
+            return False
+        self._depth += 1
+        return True
+
+    def release(self) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # and with it the flock
+        self._lock.release()
+
+    def _lock_folder(self, deadline: float) -> bool:
+        try:
+            fd = os.open(self.folder, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return True  # nothing to lock here: SQLite's own locking still holds
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return False
+                time.sleep(0.0005)
+                continue
+            except OSError:  # a file system without flock
+                os.close(fd)
+                return True
+            self._fd = fd
+            return True
+
+
+_WRITERS: dict[str, _WriterTurn] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer_turn(path: Path) -> _WriterTurn:
+    """The turn to write to one database file, shared by the engines of this process."""
+    key = os.path.abspath(path)
+    with _WRITERS_LOCK:
+        turn = _WRITERS.get(key)
+        if turn is None:
+            turn = _WRITERS[key] = _WriterTurn(key)
+        return turn
+
+
+class SqliteEngine(Engine):
+    """One connection to one SQLite file (WAL, foreign keys on, synchronous FULL)."""
+
+    kind: Kind = "sqlite"
+
+    def __init__(self, path: Path, *, create: bool, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.display = str(path)
+        self._busy_seconds = busy_timeout_ms / 1000
+        try:
+            if create:
+                target: str | Path = path
+            else:
+                target = f"{path.resolve().as_uri()}?mode=rw"
+            # isolation_level=None: the driver opens no implicit transactions; every
+            # transaction below is begun and ended explicitly.
+            self.connection = sqlite3.connect(
+                target, timeout=busy_timeout_ms / 1000, isolation_level=None, uri=not create
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise storage_error(exc, path) from exc
+        try:
+            with self.translated():
+                self._configure(busy_timeout_ms)
+        except BaseException:
+            self.connection.close()
+            raise
+
+    def _configure(self, busy_timeout_ms: int) -> None:
+        """Set this connection's pragmas (they are per connection, not stored in the file)."""
+        conn = self.connection
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # WAL: phones reading the sheet never block the one writing a deal, nor wait for it.
+        conn.execute("PRAGMA journal_mode = WAL")
+        # FULL: every acknowledged deal must survive kill -9 *and* power loss (NORMAL may lose
+        # the last commits on power loss in WAL mode). We write a few deals per minute, so
+        # the extra fsync per commit costs nothing anyone could notice.
+        conn.execute("PRAGMA synchronous = FULL")
+
+    @contextlib.contextmanager
+    def translated(self) -> Iterator[None]:
+        """Turn SQLite and file errors into StoreErrors that say what is wrong."""
+        try:
+            yield
+        except sqlite3.ProgrammingError:
+            raise  # our own misuse (e.g. a closed Store): a bug, not a storage problem
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise storage_error(exc, self.path) from exc
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self.translated():
+            cursor = self.connection.execute(sql, list(params))
+            if cursor.description is None:
+                return []
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self.translated():
+            row = self.connection.execute(sql, list(params)).fetchone()
+        return None if row is None else row[0]
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self.translated():
+            return self.connection.execute(sql, list(params)).rowcount
+
+    def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
+        with self.translated():
+            self.connection.executemany(sql, [list(p) for p in seq])
+
+    def in_transaction(self) -> bool:
+        return self.connection.in_transaction
+
+    @contextlib.contextmanager
+    def writing(self, *, lazy_commit: bool = False) -> Iterator[None]:
+        if lazy_commit and not self.connection.in_transaction:
+            with self.translated():
+                self.connection.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self.writing():
+                    yield
+            finally:
+                with self.translated():
+                    self.connection.execute("PRAGMA synchronous = FULL")
+            return
+        turn = _writer_turn(self.path)  # writers queue for their turn (_WriterTurn)
+        if not turn.acquire(timeout=self._busy_seconds):
+            raise StorageUnavailable(f"{_BUSY}: {self.path} (waiting for other writes)", _BUSY)
+        conn = self.connection
+        with contextlib.ExitStack() as held, self.translated():
+            held.callback(turn.release)
+            if conn.in_transaction:  # inside batch(): a savepoint of its transaction
+                conn.execute("SAVEPOINT nested_write")
+                try:
+                    yield
+                    conn.execute("RELEASE nested_write")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK TO nested_write")
+                        conn.execute("RELEASE nested_write")
+                    raise
+                return
+            # IMMEDIATE takes the write lock first (waiting up to busy_timeout), so two
+            # writers queue. A deferred BEGIN would let both read, then fail the second
+            # one's upgrade to writing with SQLITE_BUSY, without waiting.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        conn = self.connection
+        with self.translated():
+            if conn.in_transaction:
+                yield
+                return
+            conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+
+    def references(self, parent: str) -> list[tuple[str, str, str, bool]]:
+        found = []
+        tables = [
+            r["name"]
+            for r in self.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+            )
+        ]
+        for table in tables:
+            info = self.rows(f"PRAGMA table_info({table})")
+            required = {r["name"]: bool(r["notnull"] or r["pk"]) for r in info}
+            for fk in self.rows(f"PRAGMA foreign_key_list({table})"):
+                if fk["table"] == parent:
+                    column, parent_column = fk["from"], fk["to"] or "id"
+                    found.append((table, column, parent_column, required.get(column, False)))
+        return found
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+# -- PostgreSQL -------------------------------------------------------------------------------
+
+POOL_MAX = int(os.environ.get("SCOREKEEPER_DB_POOL", "8") or "8")
+"""Connections per process and URL at most: the server's threads (waitress 4 by default,
+gunicorn's gthread 8), each borrowing one for the length of a request."""
+
+_POOLS: dict[tuple[str, int], ConnectionPool[Any]] = {}
+_POOLS_LOCK = threading.Lock()
+_DOWN = "the database server cannot be reached; try again"
+_CONTENDED = "the database was busy with a conflicting change; try again"
+
+# The clock of the database, in the text format the SQLite side writes (Python's isoformat).
+_NOW_SQL = (
+    "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC',"
+    ' \'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"\') AS now'
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _pg_sql(sql: str) -> str:
+    """The store's SQL (?-placeholders) in psycopg's placeholders."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
+    """The process's pool for a URL (a forked worker makes its own)."""
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool
+
+    key = (url, os.getpid())
+    with _POOLS_LOCK:
+        pool = _POOLS.get(key)
+        if pool is None:
+            ms = int(timeout * 1000)
+            pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=max(1, POOL_MAX),
+                timeout=timeout,
+                open=False,
+                name=f"scorekeeper-{len(_POOLS)}",
+                kwargs={
+                    "autocommit": True,
+                    "row_factory": dict_row,
+                    "connect_timeout": max(1, int(timeout)),
+                    "options": f"-c lock_timeout={ms} -c idle_in_transaction_session_timeout=60000",
+                    "application_name": "scorekeeper",
+                },
+                # A connection back from a dead server is found out when given back, not
+                # by a query before every request (a round trip each).
+                reconnect_timeout=0,
+            )
+            pool.open(wait=False)
+            _POOLS[key] = pool
+        return pool
+
+
+def close_pools() -> None:
+    """Close every pool of this process (tests, and a CLI command at its end)."""
+    with _POOLS_LOCK:
+        pools = [p for (url, pid), p in _POOLS.items() if pid == os.getpid()]
+        _POOLS.clear()
+    for pool in pools:
+        with contextlib.suppress(Exception):
+            pool.close(timeout=1)
+
+
+def pg_error(exc: BaseException, display: str) -> StoreError:
+    """The store error that explains a failed PostgreSQL call."""
+    import psycopg
+    from psycopg import errors as pge
+    from psycopg_pool import PoolTimeout
+
+    if isinstance(exc, pge.SerializationFailure | pge.DeadlockDetected):
+        return Contention(f"{_CONTENDED}: {display} ({exc})", _CONTENDED)
+    if isinstance(exc, pge.LockNotAvailable | pge.QueryCanceled):
+        return StorageUnavailable(f"{_BUSY}: {display} ({exc})", _BUSY)
+    if isinstance(exc, psycopg.IntegrityError):
+        return StoreError(f"the database refused the change: {exc}")
+    if isinstance(exc, pge.ReadOnlySqlTransaction):
+        return StorageUnavailable(
+            f"the database is read-only: {display}", "the database is read-only"
+        )
+    if isinstance(exc, pge.DiskFull):
+        return StorageUnavailable(f"the disk is full: {display}", "the disk is full")
+    if isinstance(exc, PoolTimeout | psycopg.OperationalError | psycopg.InterfaceError):
+        return StorageUnavailable(f"{_DOWN}: {display} ({exc})", _DOWN)
+    return StorageUnavailable(
+        f"the database could not be used: {display} ({exc})", "the database could not be used"
+    )
+
+
+class Contention(StorageUnavailable):
+    """A serialization failure or a deadlock: the whole write may be tried once more."""
+
+
+class PostgresEngine(Engine):
+    """One connection borrowed from the process's pool for a PostgreSQL URL."""
+
+    kind: Kind = "postgresql"
+
+    def __init__(self, url: str, *, busy_timeout_ms: int) -> None:
+        self.url = url
+        self.display = masked(url)
+        self._pool = _pool(url, max(busy_timeout_ms, 1000) / 1000)
+        self._depth = 0
+        self._broken = False
+        with self.translated():
+            self.connection: psycopg.Connection[Any] | None = self._pool.getconn()
+
+    @contextlib.contextmanager
+    def translated(self) -> Iterator[None]:
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            yield
+        except StoreError:
+            raise
+        except (psycopg.Error, PoolTimeout) as exc:
+            if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError | PoolTimeout):
+                self._broken = True
+            raise pg_error(exc, self.display) from exc
+
+    def _conn(self) -> psycopg.Connection[Any]:
+        if self.connection is None:
+            raise StorageUnavailable(f"{_DOWN}: {self.display} (closed)", _DOWN)
+        return self.connection
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self.translated():
+            cursor = self._conn().execute(_pg_sql(sql), list(params))
+            return list(cursor.fetchall()) if cursor.description is not None else []
+
+    def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self.translated():
+            row = self._conn().execute(_pg_sql(sql), list(params)).fetchone()
+        return None if row is None else next(iter(row.values()))
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self.translated():
+            return self._conn().execute(_pg_sql(sql), list(params)).rowcount
+
+    def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
+        with self.translated(), self._conn().cursor() as cursor:
+            cursor.executemany(_pg_sql(sql), [list(p) for p in seq])
+
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    @contextlib.contextmanager
+    def _transaction(self, begin: str) -> Iterator[None]:
+        conn = self._conn()
+        nested = self._depth > 0
+        with self.translated():
+            conn.execute(f"SAVEPOINT s{self._depth}" if nested else begin)
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth -= 1
+            with contextlib.suppress(Exception), self.translated():
+                if nested:
+                    conn.execute(f"ROLLBACK TO SAVEPOINT s{self._depth}")
+                    conn.execute(f"RELEASE SAVEPOINT s{self._depth}")
+                else:
+                    conn.execute("ROLLBACK")
+            raise
+        self._depth -= 1
+        with self.translated():
+            try:
+                conn.execute(f"RELEASE SAVEPOINT s{self._depth}" if nested else "COMMIT")
+            except BaseException:
+                if not nested:
+                    with contextlib.suppress(Exception):
+                        conn.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def writing(self, *, lazy_commit: bool = False) -> Iterator[None]:
+        outermost = self._depth == 0
+        with self._transaction("BEGIN"):
+            if lazy_commit and outermost:
+                self.execute("SET LOCAL synchronous_commit = off")
+            yield
+
+    def reading(self) -> contextlib.AbstractContextManager[None]:
+        return self._transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+    def lock_row(self, table: str, row_id: int) -> None:
+        self.execute(f"SELECT id FROM {table} WHERE id = ? FOR UPDATE", [row_id])
+
+    @property
+    def for_update(self) -> str:
+        return " FOR UPDATE"
+
+    def now(self) -> str:
+        return str(self.value(_NOW_SQL))
+
+    def references(self, parent: str) -> list[tuple[str, str, str, bool]]:
+        found = self.rows(
+            "SELECT c.conrelid::regclass::text AS child, a.attname AS col,"
+            " pa.attname AS parent_col, a.attnotnull AS required"
+            " FROM pg_constraint c"
+            " JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]"
+            " JOIN pg_attribute pa ON pa.attrelid = c.confrelid AND pa.attnum = c.confkey[1]"
+            " WHERE c.contype = 'f' AND c.confrelid = ?::regclass ORDER BY 1, 2",
+            [parent],
+        )
+        return [(r["child"], r["col"], r["parent_col"], bool(r["required"])) for r in found]
+
+    def usable(self) -> bool:
+        return self.connection is not None and not self._broken and self._depth == 0
+
+    def close(self) -> None:
+        conn, self.connection = self.connection, None
+        if conn is None:
+            return
+        broken = self._broken or conn.broken or conn.closed
+        with contextlib.suppress(Exception):
+            self._pool.putconn(conn)  # a broken connection is discarded by the pool
+        if broken:
+            # The server went away (or restarted): the idle connections are likely dead
+            # too. Check them now, so that the next requests get working ones.
+            threading.Thread(target=self._check_pool, daemon=True).start()
+
+    def _check_pool(self) -> None:
+        with contextlib.suppress(Exception):
+            self._pool.check()
+
+
+def open_engine(location: str | os.PathLike[str], *, create: bool, busy_timeout_ms: int) -> Engine:
+    """The engine for a --db location: a PostgreSQL URL or an SQLite file's path."""
+    if is_database_url(location):
+        return PostgresEngine(str(location), busy_timeout_ms=busy_timeout_ms)
+    return SqliteEngine(Path(location), create=create, busy_timeout_ms=busy_timeout_ms)
