@@ -275,9 +275,7 @@ def _main(argv: list[str]) -> int:
 
 def _ops_commands(commands: Any) -> None:
     """The commands that move a club's data: restore and copy-db."""
-    p = commands.add_parser(
-        "restore", help=N_("put a backup back as the database (checked first)")
-    )
+    p = commands.add_parser("restore", help=N_("put a backup back as the database (checked first)"))
     p.add_argument("backup", metavar=N_("backup"), help=N_("the backup file to restore"))
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     p.add_argument(
@@ -287,6 +285,17 @@ def _ops_commands(commands: Any) -> None:
     )
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_restore)
+
+    p = commands.add_parser(
+        "copy-db", help=N_("copy every game, company and tournament into an empty database")
+    )
+    p.add_argument("source", metavar=N_("SOURCE"), help=LOCATION_HELP)
+    p.add_argument("target", metavar=N_("TARGET"), help=LOCATION_HELP)
+    _lang_option(p, LANG_HELP)
+    p.set_defaults(run=_copy_db)
+
+
+LOCATION_HELP = N_("an SQLite file, or a PostgreSQL URL (postgresql://user@host:port/name)")
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
@@ -646,6 +655,10 @@ def _backup(args: argparse.Namespace) -> int:
 
     words = _words(args)
     database = config.database_path(args.db)
+    from scorekeeper.store.engine import is_database_url
+
+    if is_database_url(database):
+        return _backup_postgresql(args, words, database)
     if not Path(database).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=database))
     from scorekeeper.store.store import database_file_of, same_file
@@ -669,16 +682,9 @@ def _backup(args: argparse.Namespace) -> int:
         )
     try:
         with Store(database, create=False) as store:
-            try:
-                store.purge_deleted()  # games deleted long ago are not copied
-            except StoreError as error:
-                # A backup that promises "deleted games are gone" must not keep them quietly.
-                return _fail(
-                    words.gettext(
-                        "deleted games could not be purged, so no backup was made: %(why)s",
-                        why=str(error),
-                    )
-                )
+            refused = _purge_first(store, words)
+            if refused is not None:
+                return refused
             mask = os.umask(0o077)  # a backup holds every edit link: for its owner only
             try:
                 store.backup(args.path)
@@ -699,6 +705,48 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _purge_first(store: Any, words: Words) -> int | None:
+    """Purge the games deleted long ago before a backup; the exit status if that failed."""
+    from scorekeeper.store import StoreError
+
+    try:
+        store.purge_deleted()  # games deleted long ago are not copied
+    except StoreError as error:
+        # A backup that promises "deleted games are gone" must not keep them quietly.
+        return _fail(
+            words.gettext(
+                "deleted games could not be purged, so no backup was made: %(why)s",
+                why=str(error),
+            )
+        )
+    return None
+
+
+def _backup_postgresql(args: argparse.Namespace, words: Words, database: str) -> int:
+    """A PostgreSQL database backed up into an SQLite file, from one snapshot."""
+    from pathlib import Path
+
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store.copy import backup_to_sqlite, shown
+
+    try:
+        with Store(database, create=False) as store:
+            refused = _purge_first(store, words)
+            if refused is not None:
+                return refused
+            backup_to_sqlite(store, Path(args.path))
+        check = _integrity(Path(args.path))
+    except StoreError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(words.gettext("cannot write %(path)s: %(why)s", path=args.path, why=error))
+    if check != "ok":
+        message = "the copy at %(path)s failed its integrity check: %(why)s"
+        return _fail(words.gettext(message, path=args.path, why=check))
+    print(words.gettext("backed up %(db)s to %(path)s", db=shown(database), path=args.path))
+    return 0
+
+
 def _integrity(path: Path) -> str:
     """PRAGMA integrity_check of a database file, opened read-only (the copy stays as is)."""
     import sqlite3
@@ -708,7 +756,6 @@ def _integrity(path: Path) -> str:
         return "\n".join(str(row[0]) for row in conn.execute("PRAGMA integrity_check"))
     finally:
         conn.close()
-
 
 
 #: Why a backup is refused, by BadBackup.why.
@@ -729,20 +776,29 @@ def _restore(args: argparse.Namespace) -> int:
 
     from scorekeeper import config
     from scorekeeper.store import Store, StoreError
-    from scorekeeper.store.restore import BadBackup, TargetHoldsData, restore_sqlite
+    from scorekeeper.store.copy import shown
+    from scorekeeper.store.engine import is_database_url
+    from scorekeeper.store.restore import (
+        BadBackup,
+        TargetHoldsData,
+        restore_postgresql,
+        restore_sqlite,
+    )
+    from scorekeeper.store.store import database_file_of
 
     words = _words(args)
     database = config.database_path(args.db)
     backup = Path(args.backup)
-    from scorekeeper.store.store import database_file_of
-
-    if database_file_of(backup, Path(database)) is not None:
+    if not is_database_url(database) and database_file_of(backup, Path(database)) is not None:
         message = "%(path)s is the database itself: write the backup to another file"
         return _fail(words.gettext(message, path=args.backup), 2)
     try:
-        restore_sqlite(backup, Path(database), force=args.force)
-        with Store(database, create=False):
-            pass  # an older backup is brought up to this release's schema now
+        if is_database_url(database):
+            restore_postgresql(backup, database, force=args.force)
+        else:
+            restore_sqlite(backup, Path(database), force=args.force)
+            with Store(database, create=False):
+                pass  # an older backup is brought up to this release's schema now
     except BadBackup as bad:
         text = words.gettext(_BAD_BACKUP[bad.why], path=args.backup, why=bad.detail)
         return _fail(text, 2)
@@ -750,12 +806,48 @@ def _restore(args: argparse.Namespace) -> int:
         text = words.gettext(
             "%(db)s already holds games: nothing was restored; back it up, then restore "
             "with --force to replace it",
-            db=database,
+            db=shown(database),
         )
         return _fail(text, 2)
     except StoreError as error:
         return _fail(str(error))
-    print(words.gettext("restored %(path)s into %(db)s", path=args.backup, db=database))
+    print(words.gettext("restored %(path)s into %(db)s", path=args.backup, db=shown(database)))
+    return 0
+
+
+def _copy_db(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scorekeeper.store import StoreError
+    from scorekeeper.store.copy import TargetNotEmpty, copy_locations, same_location, shown
+    from scorekeeper.store.engine import is_database_url
+
+    words = _words(args)
+    source, target = shown(args.source), shown(args.target)
+    if same_location(args.source, args.target):
+        message = "%(source)s and %(target)s are the same database: nothing was copied"
+        return _fail(words.gettext(message, source=source, target=target), 2)
+    if not is_database_url(args.source) and not Path(args.source).is_file():
+        return _fail(words.gettext("there is no database at %(path)s", path=source), 2)
+    try:
+        counts = copy_locations(args.source, args.target)
+    except TargetNotEmpty as full:
+        message = (
+            "%(target)s already holds data (its table %(table)s has rows): nothing was "
+            "copied; copy into a new, empty database"
+        )
+        return _fail(words.gettext(message, target=target, table=full.table), 2)
+    except StoreError as error:
+        return _fail(str(error))
+    what = ", ".join(
+        (
+            words.ngettext("%(num)d game", "%(num)d games", counts["games"]),
+            words.ngettext("%(num)d company", "%(num)d companies", counts["companies"]),
+            words.ngettext("%(num)d tournament", "%(num)d tournaments", counts["tournaments"]),
+        )
+    )
+    message = "copied %(what)s from %(source)s to %(target)s"
+    print(words.gettext(message, what=what, source=source, target=target))
     return 0
 
 

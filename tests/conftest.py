@@ -105,3 +105,39 @@ def real_server(tmp_path_factory: pytest.TempPathFactory, catalogues: None) -> I
         yield server
     finally:
         server.stop()
+
+
+# -- PostgreSQL (tests/pg.py): the store's tests run on both engines ------------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Any]:
+    """A PostgreSQL server for the session (SCOREKEEPER_TEST_PG, or one started here)."""
+    from scorekeeper.store.engine import close_pools
+
+    from .pg import Server
+
+    server = Server()
+    yield server
+    close_pools()
+    server.close()
+
+
+@pytest.fixture
+def pg_url(pg_server: Any) -> Iterator[str]:
+    """A new, migrated PostgreSQL database of its own for this test."""
+    from scorekeeper.store.engine import close_pools
+
+    url: str = pg_server.new_database()
+    yield url
+    close_pools()
+    pg_server.drop(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store test's database lives: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "scorekeeper.sqlite")
+    url: str = request.getfixturevalue("pg_url")
+    return url

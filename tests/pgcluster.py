@@ -81,9 +81,7 @@ class PgNode:
     def stop(self, mode: str = "fast") -> None:
         """pg_ctl stop: "immediate" is a crash (no checkpoint, clients cut off at once)."""
         with contextlib.suppress(AssertionError):
-            _as_postgres(
-                [str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"]
-            )
+            _as_postgres([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"])
 
     def running(self) -> bool:
         result = subprocess.run(

@@ -50,9 +50,7 @@ def imported(tmp: Path, db: Path, name: str) -> str:
     file.write_text(json.dumps(_game(name)))
     result = run("import", str(file), "--db", str(db))
     assert result.returncode == 0, result.stderr
-    return next(
-        line.rsplit("/", 1)[-1] for line in result.stdout.splitlines() if "/g/" in line
-    )
+    return next(line.rsplit("/", 1)[-1] for line in result.stdout.splitlines() if "/g/" in line)
 
 
 def files_of(db: Path) -> dict[str, str]:

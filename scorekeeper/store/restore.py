@@ -18,11 +18,13 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from .errors import StoreError
-from .schema import MIGRATIONS
+from .schema import MIGRATIONS, RELEASE, _release_key
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -87,7 +89,21 @@ def check_backup(path: Path) -> list[str]:
         raise BadBackup("newer", ", ".join(unknown))
     if not steps:
         raise BadBackup("not-scorekeeper")
+    writer = _writer(path) if "m006_schema_release" in steps else None
+    if writer is not None and _release_key(writer) > _release_key(RELEASE):
+        raise BadBackup("newer", f"scorekeeper {writer}")
     return steps
+
+
+def _writer(path: Path) -> str | None:
+    """The newest release a backup records as having written it."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT release FROM schema_release ORDER BY id DESC LIMIT 1")
+        found = row.fetchone()
+    finally:
+        conn.close()
+    return None if found is None else str(found[0])
 
 
 def holds_data(path: Path) -> bool:
@@ -96,18 +112,14 @@ def holds_data(path: Path) -> bool:
         return False
     if path.stat().st_size == 0:
         return False
+    from .copy import COPIED
+
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        names = [
-            str(row[0])
-            for row in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' "
-                "AND name NOT LIKE 'sqlite%' AND name NOT LIKE '\\_%' ESCAPE '\\'"
-            )
-        ]
+        tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master")}
+        names = [name for name in COPIED if name in tables]
         return any(
-            conn.execute(f'SELECT 1 FROM "{name}" LIMIT 1').fetchone() is not None
-            for name in names
+            conn.execute(f'SELECT 1 FROM "{name}" LIMIT 1').fetchone() is not None for name in names
         )
     finally:
         conn.close()
@@ -184,3 +196,25 @@ def _new_file(backup: Path, target: Path) -> None:
             with contextlib.suppress(OSError):
                 leftover.unlink()
         raise
+
+
+def restore_postgresql(backup: Path, url: str, *, force: bool = False) -> None:
+    """Put a checked backup back into the PostgreSQL database at url: into an empty one, or
+    (with force) into one whose rows are deleted in the same transaction (so a failed
+    restore leaves it as it was). The backup file itself is never changed: an older one is
+    brought to this release's schema in a copy.
+
+    Raises BadBackup, TargetHoldsData, StoreError.
+    """
+    from .copy import TargetNotEmpty, copy_database
+    from .store import Store
+
+    check_backup(backup)
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-restore-") as folder:
+        copy = Path(folder) / "backup.sqlite"
+        shutil.copyfile(backup, copy)
+        with Store(copy, create=False) as source, Store(url) as target:
+            try:
+                copy_database(source.engine, target.engine, replace=force)
+            except TargetNotEmpty as full:
+                raise TargetHoldsData(target.engine.display) from full
