@@ -109,6 +109,10 @@ class Server:
         return self.url(name)
 
     def drop(self, url: str) -> None:
+        """Drop a test's database on a server named by SCOREKEEPER_TEST_PG (one started here
+        goes whole at the end of the session: dropping each costs more than making it)."""
+        if self._folder is not None:
+            return
         name = urllib.parse.urlsplit(url).path.lstrip("/")
         with self._admin() as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

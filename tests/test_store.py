@@ -40,8 +40,9 @@ REDEAL = {"type": "redeal"}
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "games.db") as store:
+def store(store_location: str) -> Iterator[Store]:
+    """A store on each engine: an SQLite file, then a PostgreSQL database."""
+    with Store(store_location) as store:
         yield store
 
 
@@ -514,8 +515,8 @@ def test_every_store_error_is_a_store_error() -> None:
         assert issubclass(error, StoreError)
 
 
-def test_game_version_is_the_cheap_version_question(tmp_path):
-    with Store(tmp_path / "v.sqlite") as store:
+def test_game_version_is_the_cheap_version_question(store_location):
+    with Store(store_location) as store:
         game = store.create_game(
             name="v", convention="sochi", options={}, players=["A", "B", "C"], first_dealer="A"
         )

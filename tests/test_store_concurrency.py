@@ -19,7 +19,7 @@ from scorekeeper.store import DealRecord, GameRecord, StorageUnavailable, Store,
 PLAYERS = ["Anna", "Boris", "Vera"]
 
 
-def new_game(path: Path) -> GameRecord:
+def new_game(path: Path | str) -> GameRecord:
     with Store(path) as store:
         return store.create_game(
             name="Friday",
@@ -31,9 +31,9 @@ def new_game(path: Path) -> GameRecord:
 
 
 def test_two_threads_sending_the_same_request_key_at_once_create_one_deal(
-    tmp_path: Path,
+    store_location: str,
 ) -> None:
-    path = tmp_path / "games.db"
+    path = store_location
     game = new_game(path)
     rounds, threads = 10, 4
     barrier = threading.Barrier(threads)
@@ -61,8 +61,10 @@ def test_two_threads_sending_the_same_request_key_at_once_create_one_deal(
     assert final.version == 1 + rounds
 
 
-def test_many_writers_retrying_on_conflict_land_every_deal_exactly_once(tmp_path: Path) -> None:
-    path = tmp_path / "games.db"
+def test_many_writers_retrying_on_conflict_land_every_deal_exactly_once(
+    store_location: str,
+) -> None:
+    path = store_location
     game = new_game(path)
     writers, deals_each = 6, 8
     conflicts = Counter[int]()
@@ -94,6 +96,121 @@ def test_many_writers_retrying_on_conflict_land_every_deal_exactly_once(tmp_path
     for writer in range(writers):
         mine = [deal.data["n"] for deal in final.deals if deal.data["writer"] == writer]
         assert mine == list(range(deals_each))
+
+
+@pytest.mark.parametrize("write", ["add_deal", "update_deal", "tournament", "company"])
+def test_of_two_phones_at_one_version_the_second_gets_the_conflict(
+    store_location: str, write: str
+) -> None:
+    """Both read version 1, both send at the same moment: one is written at version 2, the
+    other is told of the conflict (under PostgreSQL's READ COMMITTED too: the row lock)."""
+    from scorekeeper.store.companies import Companies
+    from scorekeeper.store.tournaments import Tournaments
+
+    game = new_game(store_location)
+    with Store(store_location) as store:
+        first = store.add_deal(game.edit_token, {"type": "redeal"}, base_version=1)[1]
+        tournament = Tournaments(store).create(
+            name="Cup", convention="sochi", options={}, table_size=3, bands=[], roster=PLAYERS
+        )
+        company = Companies(store).create(
+            name="Fridays", convention="sochi", options={}, roster=PLAYERS
+        )
+    rounds, phones = 6, 2
+    outcomes: list[str] = []
+    lock = threading.Lock()
+    for round_ in range(rounds):
+        barrier = threading.Barrier(phones)
+        version = 2 + round_ if write in ("add_deal", "update_deal") else 1 + round_
+
+        def send(n: int) -> None:
+            with Store(store_location) as store:
+                barrier.wait()
+                try:
+                    if write == "add_deal":
+                        store.add_deal(
+                            game.edit_token, {"type": "redeal", "n": n}, base_version=version
+                        )
+                    elif write == "update_deal":
+                        store.update_deal(
+                            game.edit_token,
+                            first.id,
+                            {"type": "redeal", "n": n, "round": round_},
+                            base_version=version,
+                        )
+                    elif write == "tournament":
+                        Tournaments(store).update(
+                            tournament.edit_token, version, name=f"Cup {round_}.{n}"
+                        )
+                    else:
+                        Companies(store).add_player(company.edit_token, f"P{round_}.{n}")
+                    outcome = "written"
+                except VersionConflict:
+                    outcome = "conflict"
+                with lock:
+                    outcomes.append(outcome)
+
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(phones)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    with Store(store_location) as store:
+        final = store.get_game(game.edit_token)
+        cup = Tournaments(store).get(tournament.edit_token)
+        club = Companies(store).get(company.edit_token)
+    if write == "company":  # no version: both are written, one after the other
+        assert Counter(outcomes) == {"written": rounds * phones}
+        assert len(club.roster) == len(PLAYERS) + rounds * phones
+        return
+    assert Counter(outcomes) == {"written": rounds, "conflict": rounds}
+    if write == "tournament":
+        assert cup.version == 1 + rounds
+    else:
+        assert final.version == 2 + rounds
+        deals = len(final.deals)
+        assert deals == (1 + rounds if write == "add_deal" else 1)
+        with Store(store_location) as store:
+            revisions = store.revisions(game.edit_token)
+        assert [r.game_version for r in revisions] == list(range(2 + rounds, 1, -1))
+
+
+def test_a_guard_refuses_inside_the_write_and_a_resend_still_gets_its_answer(
+    store_location: str,
+) -> None:
+    from scorekeeper.store import StoreError
+
+    game = new_game(store_location)
+    seen: list[int] = []
+
+    def closed(store: Store, game_id: int) -> None:
+        seen.append(game_id)
+        raise StoreError("the tour is closed")
+
+    with Store(store_location) as store:
+        _, deal, _ = store.add_deal(
+            game.edit_token, {"type": "redeal"}, base_version=1, request_key="k1"
+        )
+        # The same request sent again gets its original answer, the guard not asked.
+        _, again, created = store.add_deal(
+            game.edit_token, {"type": "redeal"}, base_version=1, request_key="k1", guard=closed
+        )
+        assert (again.id, created, seen) == (deal.id, False, [])
+        for write in (
+            lambda: store.add_deal(game.edit_token, {"type": "redeal"}, base_version=2, guard=closed),
+            lambda: store.update_deal(
+                game.edit_token, deal.id, {"type": "redeal", "x": 1}, base_version=2, guard=closed
+            ),
+            lambda: store.delete_deal(game.edit_token, deal.id, base_version=2, guard=closed),
+            lambda: store.undo_last(game.edit_token, base_version=2, guard=closed),
+            lambda: store.set_finished(game.edit_token, True, base_version=2, guard=closed),
+            lambda: store.play_on(game.edit_token, base_version=2, options={}, guard=closed),
+        ):
+            with pytest.raises(StoreError, match="tour is closed"):
+                write()
+        assert seen == [game.id] * 6
+        after = store.get_game(game.edit_token)
+    assert (after.version, len(after.deals)) == (2, 1)
 
 
 def test_a_locked_database_gives_storage_unavailable_and_writes_nothing(tmp_path: Path) -> None:
