@@ -741,7 +741,7 @@ def _backup_postgresql(args: argparse.Namespace, words: Words, database: str) ->
     except OSError as error:
         return _fail(words.gettext("cannot write %(path)s: %(why)s", path=args.path, why=error))
     if check != "ok":
-        message = "the copy at %(path)s failed its integrity check: %(why)s"
+        message = N_("the copy at %(path)s failed its integrity check: %(why)s")
         return _fail(words.gettext(message, path=args.path, why=check))
     print(words.gettext("backed up %(db)s to %(path)s", db=shown(database), path=args.path))
     return 0
@@ -765,7 +765,7 @@ _BAD_BACKUP = {
     "damaged": N_("%(path)s failed its integrity check, nothing was restored: %(why)s"),
     "not-scorekeeper": N_("%(path)s is not a scorekeeper database: nothing was restored"),
     "newer": N_(
-        "%(path)s was written by a newer release of scorekeeper (schema steps %(why)s): "
+        "%(path)s was written by a newer release of scorekeeper (%(why)s): "
         "nothing was restored; restore it with that release, or upgrade this one"
     ),
 }
@@ -790,7 +790,7 @@ def _restore(args: argparse.Namespace) -> int:
     database = config.database_path(args.db)
     backup = Path(args.backup)
     if not is_database_url(database) and database_file_of(backup, Path(database)) is not None:
-        message = "%(path)s is the database itself: write the backup to another file"
+        message = N_("%(path)s is the database itself: write the backup to another file")
         return _fail(words.gettext(message, path=args.backup), 2)
     try:
         if is_database_url(database):
@@ -825,14 +825,14 @@ def _copy_db(args: argparse.Namespace) -> int:
     words = _words(args)
     source, target = shown(args.source), shown(args.target)
     if same_location(args.source, args.target):
-        message = "%(source)s and %(target)s are the same database: nothing was copied"
+        message = N_("%(source)s and %(target)s are the same database: nothing was copied")
         return _fail(words.gettext(message, source=source, target=target), 2)
     if not is_database_url(args.source) and not Path(args.source).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=source), 2)
     try:
         counts = copy_locations(args.source, args.target)
     except TargetNotEmpty as full:
-        message = (
+        message = N_(
             "%(target)s already holds data (its table %(table)s has rows): nothing was "
             "copied; copy into a new, empty database"
         )
@@ -846,7 +846,7 @@ def _copy_db(args: argparse.Namespace) -> int:
             words.ngettext("%(num)d tournament", "%(num)d tournaments", counts["tournaments"]),
         )
     )
-    message = "copied %(what)s from %(source)s to %(target)s"
+    message = N_("copied %(what)s from %(source)s to %(target)s")
     print(words.gettext(message, what=what, source=source, target=target))
     return 0
 
