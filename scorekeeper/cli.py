@@ -299,7 +299,7 @@ LOCATION_HELP = N_("an SQLite file, or a PostgreSQL URL (postgresql://user@host:
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
-DB_HELP = N_("the SQLite file (default: instance/scorekeeper.sqlite)")
+DB_HELP = N_("the SQLite file, or a postgresql:// URL (default: instance/scorekeeper.sqlite)")
 LANG_HELP = N_("language of the messages (default: $LANG)")
 
 
@@ -402,7 +402,7 @@ def _export(args: argparse.Namespace) -> int:
     from scorekeeper import config, gamefile
     from scorekeeper.games import load
     from scorekeeper.render.pdf import TooLongForPdf, export_pdf
-    from scorekeeper.store import GameNotFound, Store, StoreError
+    from scorekeeper.store import GameNotFound, Store, StoreError, is_database_url
 
     words = _words(args)
     _ = words.gettext
@@ -416,7 +416,7 @@ def _export(args: argparse.Namespace) -> int:
                 return _unreadable(words, args.game, error)
         else:
             database = config.database_path(args.db)
-            if not Path(database).is_file():
+            if not is_database_url(database) and not Path(database).is_file():
                 return _fail(_("there is no database at %(path)s", path=database))
             with Store(database) as store:
                 record = store.get_game(args.game)
@@ -435,7 +435,7 @@ def _export(args: argparse.Namespace) -> int:
             _("no game has the token %(token)r (nor is it a game file)", token=args.game), 2
         )
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     out = Path(args.out) if args.out else None
     try:
         path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
@@ -452,6 +452,14 @@ def _export(args: argparse.Namespace) -> int:
         return _fail(_("cannot write the PDF: %(why)s", why=error))
     print(path)
     return 0
+
+
+def _store_failed(error: Exception) -> int:
+    """A store error in one line; exit 2 for a database a newer release wrote (it is not
+    this release's to open), 1 otherwise. A database URL's password is never printed."""
+    from scorekeeper.store import SchemaTooNew
+
+    return _fail(str(error), 2 if isinstance(error, SchemaTooNew) else 1)
 
 
 def _fail(message: str, status: int = 1) -> int:
@@ -500,7 +508,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
-        return _fail(str(error))
+        return _store_failed(error)
     urls = _urls(args.host, args.port, "https" if args.https else "http")
     tls = None
     if args.https:
@@ -535,13 +543,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def shown_location(location: str) -> str:
+    """A --db location as it may be printed: a URL's password masked."""
+    from scorekeeper.store.engine import is_database_url, masked
+
+    return masked(location) if is_database_url(location) else location
+
+
 def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
     """What `serve` prints: the database, its addresses, the certificate, a QR code."""
     import segno
 
     from scorekeeper import serving
 
-    print(_t(N_("scorekeeper is serving %(db)s"), db=app.config["DATABASE"]))
+    print(_t(N_("scorekeeper is serving %(db)s"), db=shown_location(app.config["DATABASE"])))
     for url in urls:
         print(f"  {url}")
     base = str(app.config.get("BASE_URL") or "").strip().rstrip("/")
@@ -579,7 +594,7 @@ def _import(args: argparse.Namespace) -> int:
         with Store(database) as store:
             record = create_from_game(store, game)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
@@ -624,7 +639,7 @@ def _import_company(args: argparse.Namespace, words: Words, text: bytes) -> int:
         with Store(config.database_path(args.db)) as store:
             record = company_file.create(store, company)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     base = config.base_url(args.url)
     evenings = words.ngettext("%(num)d evening", "%(num)d evenings", len(record.games))
     payments = words.ngettext("%(num)d payment", "%(num)d payments", len(record.payments))
@@ -651,12 +666,10 @@ def _backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from scorekeeper import config
-    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store import Store, StoreError, is_database_url
 
     words = _words(args)
     database = config.database_path(args.db)
-    from scorekeeper.store.engine import is_database_url
-
     if is_database_url(database):
         return _backup_postgresql(args, words, database)
     if not Path(database).is_file():
@@ -692,7 +705,7 @@ def _backup(args: argparse.Namespace) -> int:
                 os.umask(mask)
         check = _integrity(Path(args.path))
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     if check != "ok":
         return _fail(
             words.gettext(

@@ -157,7 +157,7 @@ def _other_sqlite(path: Path, backup: Path) -> None:
         (lambda p, b: p.write_text('{"format": "scorekeeper-game/1"}'), "is not a SQLite"),
         (_damaged, "failed its integrity check, nothing was restored"),
         (_other_sqlite, "is not a scorekeeper database"),
-        (_newer, "was written by a newer release of scorekeeper (schema steps m999"),
+        (_newer, "was written by a newer release of scorekeeper (m999"),
         (lambda p, b: None, "there is no such file"),
     ],
     ids=["json", "damaged", "other-sqlite", "newer", "missing"],

@@ -434,8 +434,19 @@ def close_pools() -> None:
             pool.close(timeout=1)
 
 
-def pg_error(exc: BaseException, display: str) -> StoreError:
-    """The store error that explains a failed PostgreSQL call."""
+def pg_error(exc: BaseException, display: str, url: str = "") -> StoreError:
+    """The store error that explains a failed PostgreSQL call (never with the password)."""
+    error = _pg_error(exc, display)
+    password = urllib.parse.urlsplit(url).password if url else None
+    if password:
+        text = str(error)
+        for secret in {password, urllib.parse.unquote(password)}:
+            text = text.replace(secret, "***")
+        error.args = (text,)
+    return error
+
+
+def _pg_error(exc: BaseException, display: str) -> StoreError:
     import psycopg
     from psycopg import errors as pge
     from psycopg_pool import PoolTimeout
@@ -474,8 +485,26 @@ class PostgresEngine(Engine):
         self._pool = _pool(url, max(busy_timeout_ms, 1000) / 1000)
         self._depth = 0
         self._broken = False
+        self.connection: psycopg.Connection[Any] | None = None
         with self.translated():
-            self.connection: psycopg.Connection[Any] | None = self._pool.getconn()
+            try:
+                self.connection = self._pool.getconn()
+            except Exception as exc:
+                raise self._why_not(exc) from None
+
+    def _why_not(self, exc: Exception) -> Exception:
+        """The pool only says it waited: ask the server once directly for its reason (a
+        wrong password, no such database, nothing listening)."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        if not isinstance(exc, PoolTimeout):
+            return exc
+        try:
+            psycopg.connect(self.url, connect_timeout=2).close()
+        except psycopg.Error as direct:
+            return direct
+        return exc
 
     @contextlib.contextmanager
     def translated(self) -> Iterator[None]:
@@ -489,7 +518,7 @@ class PostgresEngine(Engine):
         except (psycopg.Error, PoolTimeout) as exc:
             if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError | PoolTimeout):
                 self._broken = True
-            raise pg_error(exc, self.display) from exc
+            raise pg_error(exc, self.display, self.url) from None
 
     def _conn(self) -> psycopg.Connection[Any]:
         if self.connection is None:

@@ -2,8 +2,9 @@
 
 Without this, 1,235 guesses in 17 s found "1234". The count is kept in a small SQLite file
 beside the database (limits.py), so every process of the server counts together, and a
-restart does not clear it; the client is its address as the app sees it (the proxy's client
-when the proxy is trusted, proxy.py).
+restart does not clear it; on PostgreSQL it is kept in the database itself (its
+wrong_passwords table, by the database's clock), so every host counts together. The client
+is its address as the app sees it (the proxy's client when the proxy is trusted, proxy.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from pathlib import Path
 
 from flask import current_app, request
 
+from scorekeeper.store import is_database_url
+from scorekeeper.store.passwords import WrongPasswords
+
 from .limits import beside_database, warn_once
+from .storage import get_store
 
 LIMIT = 5
 """Wrong passwords allowed per client in WINDOW seconds."""
@@ -101,22 +106,45 @@ class SharedAttempts:
             db.close()
 
 
-def _attempts() -> Attempts | SharedAttempts:
+class DatabaseAttempts:
+    """The same count in the database every host serves (PostgreSQL), by its clock."""
+
+    def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
+
+    def wait_seconds(self, client: str, now: float) -> int:
+        table = WrongPasswords(get_store())
+        now = table.now()
+        return _wait(table.recent(client, now - WINDOW), self.limit, now)
+
+    def failed(self, client: str, now: float) -> None:
+        table = WrongPasswords(get_store())
+        now = table.now()
+        table.add(client, now, now - WINDOW)
+
+
+def _attempts() -> Attempts | SharedAttempts | DatabaseAttempts:
     found = current_app.extensions.get("password_attempts")
     if found is None:
-        try:
-            found = SharedAttempts(beside_database(current_app.config, ".limits.sqlite"))
-        except (OSError, sqlite3.Error) as error:
-            warn_once("wrong passwords", OSError(str(error)))
-            found = Attempts()
+        if is_database_url(current_app.config["DATABASE"]):
+            found = DatabaseAttempts()
+        else:
+            try:
+                found = SharedAttempts(beside_database(current_app.config, ".limits.sqlite"))
+            except (OSError, sqlite3.Error) as error:
+                warn_once("wrong passwords", OSError(str(error)))
+                found = Attempts()
         found = current_app.extensions.setdefault("password_attempts", found)
-    assert isinstance(found, Attempts | SharedAttempts)
+    assert isinstance(found, Attempts | SharedAttempts | DatabaseAttempts)
     return found
 
 
 def _call(method: str, *args: object) -> int | None:
     """Ask the shared count; should its file fail now, this process's own count answers."""
     counter = _attempts()
+    if isinstance(counter, DatabaseAttempts):
+        # The database is the count: if it cannot be reached the request is a 503 anyway.
+        return getattr(counter, method)(*args)  # type: ignore[no-any-return]
     try:
         return getattr(counter, method)(*args)  # type: ignore[no-any-return]
     except sqlite3.Error as error:

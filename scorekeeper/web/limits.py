@@ -9,6 +9,9 @@ to hold for the server holds for all of them together:
   `<name>.pdf-<n>.lock`, held with flock() while it is drawn (the system lets go of it when
   the process ends, however it ends).
 
+On PostgreSQL (several hosts, one database) wrong passwords are counted in the database
+and the PDF slots are each host's own.
+
 Where the folder cannot be written (or flock does not exist, on Windows) a limit falls back
 to the process's own memory; a warning says so once.
 """
@@ -25,6 +28,8 @@ from typing import Any
 
 from flask import current_app
 
+from scorekeeper.store.engine import is_database_url
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: one process serves, a semaphore does
@@ -35,6 +40,10 @@ log = logging.getLogger(__name__)
 
 def beside_database(config: Any, suffix: str) -> Path:
     """A file in the database's folder, named after it: games.sqlite → games<suffix>."""
+    if is_database_url(config["DATABASE"]):
+        # Several hosts serve one PostgreSQL: a file beside it does not exist. The PDF
+        # slots are then each host's own (a host's CPU is what they protect).
+        raise OSError("the database is a PostgreSQL server: each host keeps its own")
     database = Path(str(config["DATABASE"]))
     stem = database.name.removesuffix(".sqlite")
     return database.with_name(f"{stem}{suffix}")

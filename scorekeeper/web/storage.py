@@ -1,8 +1,10 @@
 """One Store per request thread, opened on first use and kept for the thread's next request
-while it still names its file; store errors as pages."""
+while it still names its file (SQLite; on PostgreSQL a connection is borrowed from the pool
+for each request); store errors as pages; deleted games purged in the background."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -17,17 +19,19 @@ from scorekeeper.store import (
     GameNotFound,
     ReadOnlyAccess,
     RequestKeyReused,
+    SchemaTooNew,
     StorageUnavailable,
     Store,
     StoreError,
+    is_database_url,
 )
 
 
 def get_store() -> Store:
-    """The Store of this request; raises StorageUnavailable if the file cannot be used."""
+    """The Store of this request; raises StorageUnavailable if the database cannot be used.
+    (On PostgreSQL it borrows a connection from the process's pool until the request ends.)"""
     if "store" not in g:
         g.store = _thread_store(current_app.config["DATABASE"])
-        _purge_now_and_then(g.store)
     store: Store = g.store
     return store
 
@@ -52,17 +56,45 @@ def _thread_store(path: str) -> Store:
 PURGE_EVERY = 3600.0
 """Seconds between two purges of games deleted long enough ago (also done at start-up)."""
 
+_PURGED: dict[str, float] = {}
+"""Each database this process serves, and when (time.monotonic()) it was last purged."""
+_PURGER: list[int] = []  # the process id whose purging thread runs
+_PURGER_LOCK = threading.Lock()
+log = logging.getLogger(__name__)
 
-def _purge_now_and_then(store: Store) -> None:
-    last = current_app.extensions.get("last_purge", 0.0)
-    now = time.monotonic()
-    if now - last < PURGE_EVERY:
-        return
-    current_app.extensions["last_purge"] = now
+
+def purge(location: str) -> None:
+    """Purge the games deleted long enough ago from one database, now, on its own Store
+    (never inside a request's). On PostgreSQL one host at a time does it (an advisory lock:
+    the others find it taken and leave it)."""
+    _PURGED[location] = time.monotonic()
     try:
-        store.purge_deleted()
+        with Store(location, create=False) as store:
+            store.purge_deleted()
     except StoreError as error:  # e.g. a read-only file: reading still works
-        current_app.logger.warning("could not purge deleted games: %s", error)
+        log.warning("could not purge deleted games: %s", error)
+
+
+def _keep_purging() -> None:
+    """Before each request: make sure this process purges its database in the background
+    every PURGE_EVERY seconds (a forked worker starts its own thread)."""
+    location = str(current_app.config["DATABASE"])
+    _PURGED.setdefault(location, time.monotonic())
+    if _PURGER and _PURGER[0] == os.getpid():
+        return
+    with _PURGER_LOCK:
+        if _PURGER and _PURGER[0] == os.getpid():
+            return
+        _PURGER[:] = [os.getpid()]
+        threading.Thread(target=_purging, name="scorekeeper-purge", daemon=True).start()
+
+
+def _purging() -> None:
+    while True:
+        time.sleep(min(60.0, PURGE_EVERY))
+        for location, last in list(_PURGED.items()):
+            if time.monotonic() - last >= PURGE_EVERY:
+                purge(location)
 
 
 def close_kept() -> None:
@@ -130,13 +162,19 @@ def _unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
 
 def prepare_database(app: Flask) -> None:
     """Create the database file at start-up if it does not exist yet (the only time the
-    server makes one); a file that cannot be made is logged and answered with 503s."""
+    server makes one), bring its schema up to date and purge it; a file that cannot be
+    made is logged and answered with 503s. A database written by a newer release is
+    logged and refused: the server does not start (SchemaTooNew)."""
+    location = str(app.config["DATABASE"])
     try:
-        with Store(app.config["DATABASE"]) as store:
-            store.purge_deleted()
-        app.extensions["last_purge"] = time.monotonic()
+        Store(location).close()
+    except SchemaTooNew as error:
+        app.logger.error("refusing to start: %s", error)
+        raise
     except StoreError as error:
         app.logger.error("storage unavailable at start-up: %s", error)
+        return
+    purge(location)
 
 
 def _broken_game(error: InvalidGame) -> tuple[str, int]:
@@ -152,6 +190,8 @@ def _database_present() -> None:
     if request.endpoint in ("static", "main.healthz"):  # health answers for itself
         return
     path = current_app.config["DATABASE"]
+    if is_database_url(path):  # a server's, not a file: the request's Store finds out
+        return
     if not os.path.isfile(path):
         raise DatabaseMissing(f"there is no database file at {path}")
 
@@ -159,6 +199,7 @@ def _database_present() -> None:
 def init_app(app: Flask) -> None:
     """Close the request's Store on teardown and turn store errors into clear pages."""
     app.before_request(_database_present)
+    app.before_request(_keep_purging)
     app.teardown_appcontext(_close_store)
     app.register_error_handler(GameNotFound, _not_found)
     app.register_error_handler(404, _not_found)

@@ -1,0 +1,340 @@
+"""PostgreSQL as the store's second engine: the schema, the guard against a newer release,
+the CLI on a URL, the real server, and a database that goes away and comes back."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from scorekeeper.store import SchemaTooNew, Store, StorageUnavailable
+from scorekeeper.store.engine import close_pools, masked
+from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
+
+from .harness import ROOT, Web
+from .pg import Server, wait_for
+
+CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
+GAME = {
+    "format": "scorekeeper-game/1",
+    "name": "Friday",
+    "convention": "sochi",
+    "players": ["Anna", "Boris", "Vera"],
+    "deals": [{"type": "misere", "declarer": "Anna", "tricks": {"Anna": 0}}],
+}
+
+
+def _schema(url: str) -> list[tuple[Any, ...]]:
+    """Every column, constraint and index of the public schema, as pg_catalog says."""
+    with psycopg.connect(url) as conn:
+        columns = conn.execute(
+            "SELECT table_name, column_name, data_type, is_nullable, column_default,"
+            " is_identity, identity_generation FROM information_schema.columns"
+            " WHERE table_schema = 'public' AND table_name <> 'scorekeeper_migrations'"
+            " ORDER BY 1, 2"
+        ).fetchall()
+        constraints = conn.execute(
+            "SELECT conrelid::regclass::text, contype, pg_get_constraintdef(oid)"
+            " FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2, 3"
+        ).fetchall()
+        indexes = conn.execute(
+            "SELECT tablename, indexname, indexdef FROM pg_indexes"
+            " WHERE schemaname = 'public' AND tablename <> 'scorekeeper_migrations'"
+            " ORDER BY 1, 2"
+        ).fetchall()
+    return [*columns, *constraints, *indexes]
+
+
+def test_a_database_migrated_step_by_step_ends_like_a_new_one(pg_server: Server) -> None:
+    new = pg_server.new_database(migrated=False)
+    Store(new).close()
+    old = pg_server.new_database(migrated=False)
+    # An early release's database: the first two steps only, with a game and a deal in it.
+    with psycopg.connect(old, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE scorekeeper_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+        for name, sql in PG_STEPS[:2]:
+            for statement in sql.split(";"):
+                conn.execute(statement)  # type: ignore[call-overload]
+            conn.execute("INSERT INTO scorekeeper_migrations VALUES (%s, 'then')", [name])
+        game_id = conn.execute(
+            "INSERT INTO games (name, convention, options, players, first_dealer, finished,"
+            " created_at, updated_at, version, edit_token, view_token) VALUES ('Old', 'sochi',"
+            " '{}', '[\"Anna\", \"Boris\", \"Vera\"]', 'Anna', 0, 'then', 'then', 1, 'e1', 'v1')"
+            " RETURNING id"
+        ).fetchone()[0]  # type: ignore[index]
+        conn.execute(
+            "INSERT INTO deals (game_id, seq, data, created_at, updated_at)"
+            " VALUES (%s, 0, '{\"type\": \"redeal\"}', 'then', 'then')",
+            [game_id],
+        )
+    with Store(old) as store:
+        game = store.get_game("e1")
+        assert [d.data for d in game.deals] == [{"type": "redeal"}]
+        store.add_deal("e1", {"type": "redeal", "n": 2}, base_version=1)
+    assert _schema(old) == _schema(new)
+    assert len(_schema(new)) > 100
+    with psycopg.connect(old) as conn:
+        steps = [r[0] for r in conn.execute("SELECT name FROM scorekeeper_migrations")]
+        tables = {
+            r[0]
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            )
+        }
+    assert sorted(steps) == sorted(m.name for m in MIGRATIONS._migrations)
+    assert [name for name, _ in PG_STEPS] == [m.name for m in MIGRATIONS._migrations]
+    assert tables - {"scorekeeper_migrations"} == set(TABLES)
+
+
+def test_the_database_refuses_what_the_schema_forbids(pg_url: str) -> None:
+    with Store(pg_url) as store:
+        game, other = (
+            store.create_game(
+                name="F", convention="sochi", options={}, players=["A", "B", "C"], first_dealer="A"
+            )
+            for _ in range(2)
+        )
+    with psycopg.connect(pg_url) as conn:
+        for bad in (
+            "INSERT INTO deals (game_id, seq, data, created_at, updated_at)"
+            " VALUES (999999, 0, '{}', 'x', 'x')",  # no such game
+            f"UPDATE games SET view_token = '{game.view_token}' WHERE id = {other.id}",
+            f"UPDATE games SET name = NULL WHERE id = {game.id}",
+        ):
+            with pytest.raises(psycopg.IntegrityError):
+                conn.execute(bad)  # type: ignore[call-overload]
+            conn.rollback()
+
+
+@pytest.mark.parametrize("how", ["step", "release"])
+def test_a_release_refuses_a_database_a_newer_one_wrote(
+    store_location: str, how: str, tmp_path: Path
+) -> None:
+    Store(store_location).close()
+    if store_location.startswith("postgresql"):
+        with psycopg.connect(store_location, autocommit=True) as conn:
+            if how == "step":
+                conn.execute(
+                    "INSERT INTO scorekeeper_migrations VALUES ('m999_from_the_future', 'x')"
+                )
+            else:
+                conn.execute("UPDATE schema_release SET release = '99.0.0'")
+        close_pools()
+        from scorekeeper.store import schema
+
+        schema._PG_MIGRATED.clear()  # as a release started afresh
+    else:
+        import sqlite3
+
+        from scorekeeper.store import store as store_module
+
+        conn = sqlite3.connect(store_location)
+        with conn:
+            if how == "step":
+                conn.execute(
+                    "INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
+                    " VALUES ('scorekeeper', 'm999_from_the_future', 'x')"
+                )
+            else:
+                conn.execute("UPDATE schema_release SET release = '99.0.0'")
+        conn.close()
+        store_module._MIGRATED.clear()
+    with pytest.raises(SchemaTooNew, match="newer than this release"):
+        Store(store_location)
+    result = subprocess.run(
+        [CLI, "export", "nosuchtoken", "--db", store_location, "--out", str(tmp_path / "x.pdf")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "newer than this release" in result.stderr and "Traceback" not in result.stderr
+    assert ("m999_from_the_future" in result.stderr) == (how == "step")
+    served = subprocess.run(
+        [CLI, "serve", "--port", "0", "--db", store_location],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert served.returncode == 2 and "newer than this release" in served.stderr
+
+
+def test_the_cli_never_prints_a_urls_password(pg_server: Server, pg_url: str) -> None:
+    parts = urllib.parse.urlsplit(pg_url)
+    secret = "s3cr%40t-pw"
+    with_password = urllib.parse.urlunsplit(
+        parts._replace(netloc=f"nobody:{secret}@{parts.hostname}:{parts.port}")
+    )
+    assert masked(with_password).count("***") == 1 and "s3cr" not in masked(with_password)
+    result = subprocess.run(
+        [CLI, "export", "tok", "--db", with_password], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    assert "s3cr" not in result.stderr + result.stdout and "***" in result.stderr
+    backup = subprocess.run(
+        [CLI, "backup", "/tmp/never.sqlite", "--db", with_password],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert backup.returncode == 2 and "not supported yet" in backup.stderr
+    assert "s3cr" not in backup.stderr + backup.stdout
+
+
+def test_import_and_export_on_a_url(pg_url: str, tmp_path: Path) -> None:
+    file = tmp_path / "game.json"
+    file.write_text(json.dumps(GAME))
+    result = subprocess.run(
+        [CLI, "import", str(file), "--db", pg_url], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    token = [x for x in result.stdout.split() if x.startswith("/g/")][0].rsplit("/", 1)[-1]
+    with Store(pg_url) as store:
+        assert store.get_game(token).name == "Friday"
+    pdf = tmp_path / "friday.pdf"
+    exported = subprocess.run(
+        [CLI, "export", token, "--db", pg_url, "--out", str(pdf)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
+# -- the real server -------------------------------------------------------------------------
+
+
+class _Response:
+    def __init__(self, status: int, headers: Any, body: bytes) -> None:
+        self.status_code = status
+        self.headers = headers
+        self._body = body
+
+    def get_data(self, as_text: bool = False) -> Any:
+        return self._body.decode() if as_text else self._body
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class HttpClient:
+    """What tests/harness.Web needs of a client, over real HTTP to a running server."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base.rstrip("/")
+        jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(jar), _NoRedirect()
+        )
+
+    def _open(self, request: urllib.request.Request) -> _Response:
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return _Response(response.status, response.headers, response.read())
+        except urllib.error.HTTPError as error:
+            return _Response(error.code, error.headers, error.read())
+
+    def get(self, url: str, **_kw: Any) -> _Response:
+        return self._open(urllib.request.Request(self.base + url))
+
+    def post(self, url: str, data: Any = None, **_kw: Any) -> _Response:
+        body = urllib.parse.urlencode(
+            [(k, v) for k, values in (data or {}).items() for v in values]
+        ).encode()
+        return self._open(urllib.request.Request(self.base + url, data=body, method="POST"))
+
+
+@pytest.fixture
+def served(pg_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    from .test_web_cli import free_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [CLI, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", pg_url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path)},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=2).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(server.communicate()[1][-2000:]) from None
+                time.sleep(0.1)
+        yield base, pg_url
+    finally:
+        server.terminate()
+        out, err = server.communicate(timeout=20)
+    assert "Traceback" not in err, err[-3000:]
+
+
+def test_serve_on_postgresql_serves_a_game(served: tuple[str, str]) -> None:
+    base, url = served
+    web = Web(HttpClient(base))  # type: ignore[arg-type]
+    token = web.new_game()
+    page = web.play(token, ["Anna", "Boris", "Vera"], "misere", declarer="Anna", tricks={"Anna": 0})
+    assert page.status in (200, 302, 303), page.text()[:500]
+    game = web.get(f"/g/{token}")
+    assert "Anna" in game.text() and "Friday" in game.text()
+    with Store(url) as store:
+        record = store.get_game(token)
+    assert [d.data["type"] for d in record.deals] == ["misere"]
+    assert record.version == 2
+
+
+def test_the_database_going_away_is_a_503_and_saves_work_again_after(
+    pg_server: Server, pg_url: str, catalogues: None
+) -> None:
+    if pg_server._folder is None:
+        pytest.skip("the server is SCOREKEEPER_TEST_PG's: not ours to stop")  # noqa: PT018
+    from scorekeeper.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": pg_url, "SECRET_KEY": "k"})
+    web = Web(app.test_client())
+    token = web.new_game()
+    web.play(token, ["Anna", "Boris", "Vera"], "misere", declarer="Anna", tricks={"Anna": 0})
+    pg_server.stop("immediate")
+    try:
+        down = web.get(f"/g/{token}", status=None)
+        assert down.status == 503 and down.response.headers["Retry-After"]
+        assert "cannot be reached" in down.text()
+    finally:
+        pg_server.start_again()
+        wait_for(pg_url)
+    time.sleep(0.5)  # the pool drops the dead connections it finds
+    for _ in range(20):
+        again = web.get(f"/g/{token}", status=None)
+        if again.status == 200:
+            break
+        time.sleep(0.25)
+    assert again.status == 200
+    web.play(token, ["Anna", "Boris", "Vera"], "misere", declarer="Boris", tricks={"Boris": 0})
+    with Store(pg_url) as store:
+        assert len(store.get_game(token).deals) == 2
+
+
+def test_a_dead_database_at_open_is_storage_unavailable(pg_server: Server) -> None:
+    with pytest.raises(StorageUnavailable, match="cannot be reached"):
+        Store("postgresql://nobody@127.0.0.1:1/none", busy_timeout_ms=1000)
