@@ -100,7 +100,10 @@ def test_the_hosts_follow_the_promoted_standby_and_keep_every_acknowledged_save(
             tables.append(QueuedTable(n, port, new_game(Phone(port))))
         for table in tables:
             table.thread.start()
-        time.sleep(1.5)  # mid-burst
+        deadline = time.monotonic() + 60
+        while min(len(t.acked) for t in tables) < 1:  # mid-burst: every table is saving
+            assert time.monotonic() < deadline, "the tables never got going"
+            time.sleep(0.05)
         before = sum(len(t.acked) for t in tables)
         pair.fail_over()
         for table in tables:
