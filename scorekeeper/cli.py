@@ -505,6 +505,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.prefix is not None:
         app.config["PREFIX"] = args.prefix
     database = app.config["DATABASE"]
+    # On PostgreSQL each thread borrows a connection per request: a pool as large.
+    os.environ.setdefault("SCOREKEEPER_THREADS", str(max(1, args.threads)))
     try:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:

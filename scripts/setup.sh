@@ -2,7 +2,7 @@
 # Set up everything scorekeeper needs on a fresh Debian machine: system packages (when root),
 # a virtualenv in .venv with the app and its test tools, and compiled translations.
 # Usage: bash scripts/setup.sh [--test]   (--test adds what the test suite needs: Chromium,
-# poppler, and Caddy for the reverse-proxy test)
+# poppler, Caddy for the reverse-proxy test, and PostgreSQL for the store tests on its engine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +10,7 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy)
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy postgresql)
 # axe-core (the accessibility checks of the browser tier) comes from the npm registry.
 [ $want_test = 1 ] && ! command -v npm >/dev/null 2>&1 && apt_pkgs+=(npm)
 missing=()

@@ -115,8 +115,9 @@ def test_stored_company_adds_up_its_settlements_and_round_trips(seed, games, per
 
 
 @pytest.fixture
-def companies(tmp_path):
-    with Store(tmp_path / "db.sqlite") as store:
+def companies(store_location):
+    """Companies on each engine: an SQLite file, then a PostgreSQL database."""
+    with Store(store_location) as store:
         yield Companies(store)
 
 

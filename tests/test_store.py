@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -525,3 +524,86 @@ def test_game_version_is_the_cheap_version_question(store_location):
         assert store.game_version(game.edit_token) == (after.version, after.updated_at)
         with pytest.raises(GameNotFound):
             store.game_version("nope")
+
+
+def test_a_purge_takes_a_deleted_game_with_everything_that_points_at_it(
+    store: Store,
+) -> None:
+    """On both engines the foreign keys are read from the schema: the evening, the answers
+    and the request keys go with the game; a payment for it stays, without its game."""
+    import datetime
+
+    from scorekeeper.store.companies import Companies
+    from scorekeeper.store.confirmations import Confirmations
+
+    game = new_game(store, [SEVEN_SPADES])
+    kept = new_game(store, [SIX_NT])
+    _, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k")
+    revision = store.revisions(game.edit_token, deal.id)[0].id
+    Confirmations(store).add(
+        game.view_token,
+        deal_id=deal.id,
+        revision=revision,
+        player="Anna",
+        verdict="right",
+        note="",
+        request_key="c1",
+    )
+    companies = Companies(store)
+    company = companies.create(name="Club", convention="sochi", options={}, roster=PLAYERS)
+    ids = {p.name: p.id for p in company.roster}
+    companies.attach(company.edit_token, game.id, ids)
+    companies.add_payment(
+        company.edit_token,
+        payer=ids["Anna"],
+        payee=ids["Boris"],
+        amount="3.50",
+        paid_on="2026-11-01",
+        game_id=game.id,
+    )
+    deleted_at = datetime.datetime.fromisoformat(store.delete_game(game.edit_token))
+    assert store.purge_deleted(now=deleted_at + datetime.timedelta(days=6)) == 0
+    assert store.purge_deleted(now=deleted_at + datetime.timedelta(days=8)) == 1
+    engine = store.engine
+    for table in ("deals", "deal_revisions", "request_keys", "deal_confirmations"):
+        assert engine.value(f"SELECT count(*) FROM {table} WHERE game_id = ?", [game.id]) == 0
+    assert engine.value("SELECT count(*) FROM games WHERE id = ?", [game.id]) == 0
+    assert engine.value("SELECT count(*) FROM company_games") == 0
+    payment = engine.rows("SELECT amount, game_id FROM company_payments")
+    assert payment == [{"amount": "3.50", "game_id": None}]
+    assert [d.data for d in store.get_game(kept.edit_token).deals] == [SIX_NT]
+    assert store.deleted_game(game.edit_token) is None
+
+
+def test_a_tournament_seats_its_tables_and_names_them_from_their_games(store: Store) -> None:
+    from scorekeeper.store.tournaments import NewTable, TableOf, Tournaments
+
+    tournaments = Tournaments(store)
+    cup = tournaments.create(
+        name="Cup", convention="sochi", options={}, table_size=3, bands=[], roster=PLAYERS * 2
+    )
+    seated = tournaments.seat(
+        cup.edit_token,
+        1,
+        1,
+        [NewTable(f"Table {n}", PLAYERS, "Anna") for n in (1, 2)],
+        convention="sochi",
+        options={"pool_target": 10},
+    )
+    assert seated.version == 2 and [t.table_no for t in seated.tour(1)] == [1, 2]
+    first = seated.tour(1)[0].game
+    state = tournaments.version_of(cup.view_token)
+    assert state.startswith("2.2.2.")  # version 2, 2 tables, their versions summing to 2
+    store.add_deal(first.edit_token, SIX_NT, base_version=1)
+    assert tournaments.version_of(cup.view_token) != state
+    assert tournaments.of_game(first.id) == TableOf("Cup", cup.view_token, 1, 1, False)
+    closed = tournaments.update(cup.edit_token, 2, tours_closed=1)
+    assert tournaments.of_game(first.id) == TableOf("Cup", cup.view_token, 1, 1, True)
+    assert tournaments.view_token_of_game(first.view_token) == cup.view_token
+    with pytest.raises(VersionConflict):
+        tournaments.update(cup.edit_token, 2, name="Late")
+    with pytest.raises(StoreError, match="already seated"):
+        tournaments.seat(cup.edit_token, closed.version, 1, [], convention="sochi", options={})
+    renewed = tournaments.replace_token(cup.edit_token, "view")
+    assert renewed.view_token != cup.view_token
+    assert [t.id for t in tournaments.for_tokens([cup.edit_token])] == [cup.id]

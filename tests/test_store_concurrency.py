@@ -123,7 +123,7 @@ def test_of_two_phones_at_one_version_the_second_gets_the_conflict(
         barrier = threading.Barrier(phones)
         version = 2 + round_ if write in ("add_deal", "update_deal") else 1 + round_
 
-        def send(n: int) -> None:
+        def send(n: int, barrier: threading.Barrier, version: int, round_: int) -> None:
             with Store(store_location) as store:
                 barrier.wait()
                 try:
@@ -150,7 +150,9 @@ def test_of_two_phones_at_one_version_the_second_gets_the_conflict(
                 with lock:
                     outcomes.append(outcome)
 
-        threads = [threading.Thread(target=send, args=(n,)) for n in range(phones)]
+        threads = [
+            threading.Thread(target=send, args=(n, barrier, version, round_)) for n in range(phones)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -197,7 +199,9 @@ def test_a_guard_refuses_inside_the_write_and_a_resend_still_gets_its_answer(
         )
         assert (again.id, created, seen) == (deal.id, False, [])
         for write in (
-            lambda: store.add_deal(game.edit_token, {"type": "redeal"}, base_version=2, guard=closed),
+            lambda: store.add_deal(
+                game.edit_token, {"type": "redeal"}, base_version=2, guard=closed
+            ),
             lambda: store.update_deal(
                 game.edit_token, deal.id, {"type": "redeal", "x": 1}, base_version=2, guard=closed
             ),
@@ -321,3 +325,26 @@ def test_a_store_belongs_to_the_thread_that_opened_it(tmp_path: Path) -> None:
     with Store(tmp_path / "games.db") as store, ThreadPoolExecutor(max_workers=1) as pool:
         with pytest.raises(sqlite3.ProgrammingError):
             pool.submit(store.last_game_settings).result()
+
+
+def test_two_hosts_purging_at_once_purge_each_game_once(store_location: str) -> None:
+    import datetime
+
+    games = [new_game(store_location) for _ in range(6)]
+    with Store(store_location) as store:
+        for game in games:
+            store.delete_game(game.edit_token)
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
+    barrier = threading.Barrier(2)
+
+    def purge() -> int:
+        with Store(store_location) as store:
+            barrier.wait()
+            return store.purge_deleted(now=later)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = list(pool.map(lambda _: purge(), range(2)))
+    assert sum(done) == 6  # each game purged by one of them, none twice, no error
+    with Store(store_location) as store:
+        assert store.engine.value("SELECT count(*) FROM games") == 0
+        assert store.engine.value("SELECT count(*) FROM deals") == 0

@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from scorekeeper.store import SchemaTooNew, Store, StorageUnavailable
+from scorekeeper.store import SchemaTooNew, StorageUnavailable, Store
 from scorekeeper.store.engine import close_pools, masked
 from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
 
@@ -338,3 +338,136 @@ def test_the_database_going_away_is_a_503_and_saves_work_again_after(
 def test_a_dead_database_at_open_is_storage_unavailable(pg_server: Server) -> None:
     with pytest.raises(StorageUnavailable, match="cannot be reached"):
         Store("postgresql://nobody@127.0.0.1:1/none", busy_timeout_ms=1000)
+
+
+def test_no_request_purges_the_background_does(store_location: str, catalogues: None) -> None:
+    """get_store() never writes: the purge runs at start and then in a thread of its own."""
+    import os
+
+    from scorekeeper.web import create_app, storage
+
+    app = create_app({"TESTING": True, "DATABASE": store_location, "SECRET_KEY": "k"})
+    web = Web(app.test_client())
+    token = web.new_game()
+    with Store(store_location) as store:
+        game = store.get_game(token)
+        store.delete_game(token)
+        store.engine.update("games", game.id, {"deleted_at": "2000-01-01T00:00:00+00:00"})
+    for url in ("/", f"/g/{token}", f"/g/{token}/version", "/healthz"):
+        web.get(url, status=None)
+    with Store(store_location) as store:
+        assert store.deleted_game(token) is not None  # no page purged it
+    assert storage._PURGER == [os.getpid()]  # the background purge of this process runs
+    storage.purge(store_location)
+    with Store(store_location) as store:
+        assert store.deleted_game(token) is None
+        assert store.engine.value("SELECT count(*) FROM games") == 0
+
+
+def test_two_hosts_starting_at_once_migrate_once(pg_server: Server) -> None:
+    """Hosts starting together on a new database: one applies the steps under the lock,
+    the others wait for it and find nothing to do."""
+    import threading
+
+    from scorekeeper.store import schema
+
+    url = pg_server.new_database(migrated=False)
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        barrier.wait()
+        try:
+            engine = _engine(url)
+            try:
+                schema.migrate_postgresql(engine)
+            finally:
+                engine.close()
+        except BaseException as error:  # noqa: BLE001 - collected and asserted below
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with psycopg.connect(url) as conn:
+        steps = [r[0] for r in conn.execute("SELECT name FROM scorekeeper_migrations")]
+        releases = conn.execute("SELECT count(*) FROM schema_release").fetchone()
+    assert sorted(steps) == sorted(name for name, _ in PG_STEPS)
+    assert releases == (1,)
+
+
+def _engine(url: str) -> Any:
+    from scorekeeper.store.engine import PostgresEngine
+
+    return PostgresEngine(url, busy_timeout_ms=20000)
+
+
+def test_a_deadlock_is_tried_once_more_then_refused_clearly(pg_url: str) -> None:
+    """A real deadlock (PostgreSQL picks this write as its victim): the write is run again
+    and lands once; a write that keeps failing so is refused with the reason."""
+    import threading
+
+    from scorekeeper.store.engine import Contention
+
+    with Store(pg_url) as store:
+        a, b = (
+            store.create_game(
+                name=n, convention="sochi", options={}, players=["A", "B", "C"], first_dealer="A"
+            )
+            for n in "ab"
+        )
+    other = psycopg.connect(pg_url)
+    other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [b.id])  # holds b
+    calls: list[int] = []
+
+    def partner() -> None:
+        time.sleep(0.3)  # the Store holds a and waits for b by now
+        other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [a.id])
+        other.commit()
+
+    def guard(store: Store, game_id: int) -> None:
+        calls.append(game_id)
+        store.engine.lock_row("games", b.id)  # first time: waits for `other` -> deadlock
+
+    thread = threading.Thread(target=partner)
+    thread.start()
+    with Store(pg_url) as store:
+        written = store.add_deal(a.edit_token, {"type": "redeal"}, base_version=1, guard=guard)
+    thread.join()
+    other.close()
+    assert written[2] is True and written[0].version == 2
+    assert calls == [a.id, a.id]  # the first run was the deadlock's victim, the second landed
+    with Store(pg_url) as store:
+        assert len(store.get_game(a.edit_token).deals) == 1
+
+        def always(store: Store, game_id: int) -> None:
+            raise Contention("deadlock", "the database was busy with a conflicting change")
+
+        with pytest.raises(StorageUnavailable) as refused:
+            store.add_deal(a.edit_token, {"type": "redeal"}, base_version=2, guard=always)
+        assert "conflicting change" in refused.value.reason
+        assert store.get_game(a.edit_token).version == 2
+
+
+def test_wrong_passwords_count_across_hosts_on_one_database(pg_url: str, catalogues: None) -> None:
+    """Two hosts (two apps) on one PostgreSQL: the guesses made at one count at the other."""
+    from scorekeeper.web import create_app
+    from scorekeeper.web.attempts import LIMIT
+
+    from .test_password_attempts import _try_new
+
+    hosts = [
+        create_app({"TESTING": True, "DATABASE": pg_url, "SECRET_KEY": "one", "PASSWORD": "1234"})
+        for _ in range(2)
+    ]
+    first, second = (Web(app.test_client()) for app in hosts)
+    for guess in range(LIMIT):
+        assert _try_new(first, f"{guess:04d}").status == 422
+    blocked = _try_new(second, "1234")  # the other host knows of the guesses
+    assert blocked.status == 429 and 50 <= int(blocked.response.headers["Retry-After"]) <= 60
+    with Store(pg_url) as store:
+        assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
+        assert store.last_game_settings() is None

@@ -369,9 +369,17 @@ class SqliteEngine(Engine):
 
 # -- PostgreSQL -------------------------------------------------------------------------------
 
-POOL_MAX = int(os.environ.get("SCOREKEEPER_DB_POOL", "8") or "8")
-"""Connections per process and URL at most: the server's threads (waitress 4 by default,
-gunicorn's gthread 8), each borrowing one for the length of a request."""
+
+def pool_max() -> int:
+    """Connections per process and URL at most: SCOREKEEPER_DB_POOL, else the server's
+    threads (SCOREKEEPER_THREADS, which `serve --threads` and gunicorn's settings read; 8),
+    each thread borrowing one for the length of a request."""
+    for name in ("SCOREKEEPER_DB_POOL", "SCOREKEEPER_THREADS"):
+        value = os.environ.get(name, "").strip()
+        if value.isascii() and value.isdigit() and int(value) > 0:
+            return min(int(value), 100)
+    return 8
+
 
 _POOLS: dict[tuple[str, int], ConnectionPool[Any]] = {}
 _POOLS_LOCK = threading.Lock()
@@ -404,7 +412,7 @@ def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
             pool = ConnectionPool(
                 url,
                 min_size=1,
-                max_size=max(1, POOL_MAX),
+                max_size=pool_max(),
                 timeout=timeout,
                 open=False,
                 name=f"scorekeeper-{len(_POOLS)}",
