@@ -187,3 +187,17 @@ def test_backup_of_postgresql_is_an_sqlite_file_that_restores_anywhere(
     done = run("restore", str(backup), "--db", source, "--force")
     assert done.returncode == 0, done.stderr
     assert rows_of(source) == before
+
+
+def test_copy_db_refuses_a_missing_source_and_a_copy_onto_itself(tmp_path: Path) -> None:
+    source = str(tmp_path / "club.sqlite")
+    done = run("copy-db", source, str(tmp_path / "new.sqlite"))
+    assert done.returncode == 2 and f"there is no database at {source}" in done.stderr
+    assert not (tmp_path / "new.sqlite").exists()
+    fill(source)
+    before = rows_of(source)
+    done = run("copy-db", source, str(tmp_path / "." / "club.sqlite"))
+    assert done.returncode == 2 and "are the same database: nothing was copied" in done.stderr
+    done = run("--lang", "ru", "copy-db", source, source)
+    assert done.returncode == 2 and "одна и та же база" in done.stderr
+    assert rows_of(source) == before
