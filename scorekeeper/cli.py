@@ -269,6 +269,7 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
 
+    _ops_commands(commands)
     return _run(parser.parse_args(argv))
 
 
@@ -350,6 +351,31 @@ def _settle_instance() -> int | None:
     except config.SettingError as error:
         return _fail(_t(error.template, **error.params), 2)
     return None
+
+
+def _ops_commands(commands: Any) -> None:
+    """The commands that move a club's data: restore and copy-db."""
+    p = commands.add_parser("restore", help=N_("put a backup back as the database (checked first)"))
+    p.add_argument("backup", metavar=N_("backup"), help=N_("the backup file to restore"))
+    p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=N_("replace a database that already holds games (back it up first)"),
+    )
+    _lang_option(p, LANG_HELP)
+    p.set_defaults(run=_restore)
+
+    p = commands.add_parser(
+        "copy-db", help=N_("copy every game, company and tournament into an empty database")
+    )
+    p.add_argument("source", metavar=N_("SOURCE"), help=LOCATION_HELP)
+    p.add_argument("target", metavar=N_("TARGET"), help=LOCATION_HELP)
+    _lang_option(p, LANG_HELP)
+    p.set_defaults(run=_copy_db)
+
+
+LOCATION_HELP = N_("an SQLite file, or a PostgreSQL URL (postgresql://user@host:port/name)")
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
@@ -733,12 +759,7 @@ def _backup(args: argparse.Namespace) -> int:
     words = _words(args)
     database = config.database_path(args.db)
     if is_database_url(database):
-        return _fail(
-            words.gettext(
-                "backup of a PostgreSQL database is not supported yet: use pg_dump (docs/deploy.md)"
-            ),
-            2,
-        )
+        return _backup_postgresql(args, words, database)
     if not Path(database).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=database))
     from scorekeeper.store.store import database_file_of, same_file
@@ -762,17 +783,14 @@ def _backup(args: argparse.Namespace) -> int:
         )
     try:
         with Store(database, create=False) as store:
+            refused = _purge_first(store, words)
+            if refused is not None:
+                return refused
+            mask = os.umask(0o077)  # a backup holds every edit link: for its owner only
             try:
-                store.purge_deleted()  # games deleted long ago are not copied
-            except StoreError as error:
-                # A backup that promises "deleted games are gone" must not keep them quietly.
-                return _fail(
-                    words.gettext(
-                        "deleted games could not be purged, so no backup was made: %(why)s",
-                        why=str(error),
-                    )
-                )
-            store.backup(args.path)
+                store.backup(args.path)
+            finally:
+                os.umask(mask)
         check = _integrity(Path(args.path))
     except StoreError as error:
         return _store_failed(error)
@@ -788,6 +806,48 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _purge_first(store: Any, words: Words) -> int | None:
+    """Purge the games deleted long ago before a backup; the exit status if that failed."""
+    from scorekeeper.store import StoreError
+
+    try:
+        store.purge_deleted()  # games deleted long ago are not copied
+    except StoreError as error:
+        # A backup that promises "deleted games are gone" must not keep them quietly.
+        return _fail(
+            words.gettext(
+                "deleted games could not be purged, so no backup was made: %(why)s",
+                why=str(error),
+            )
+        )
+    return None
+
+
+def _backup_postgresql(args: argparse.Namespace, words: Words, database: str) -> int:
+    """A PostgreSQL database backed up into an SQLite file, from one snapshot."""
+    from pathlib import Path
+
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store.copy import backup_to_sqlite, shown
+
+    try:
+        with Store(database, create=False) as store:
+            refused = _purge_first(store, words)
+            if refused is not None:
+                return refused
+            backup_to_sqlite(store, Path(args.path))
+        check = _integrity(Path(args.path))
+    except StoreError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(words.gettext("cannot write %(path)s: %(why)s", path=args.path, why=error))
+    if check != "ok":
+        message = N_("the copy at %(path)s failed its integrity check: %(why)s")
+        return _fail(words.gettext(message, path=args.path, why=check))
+    print(words.gettext("backed up %(db)s to %(path)s", db=shown(database), path=args.path))
+    return 0
+
+
 def _integrity(path: Path) -> str:
     """PRAGMA integrity_check of a database file, opened read-only (the copy stays as is)."""
     import sqlite3
@@ -797,6 +857,99 @@ def _integrity(path: Path) -> str:
         return "\n".join(str(row[0]) for row in conn.execute("PRAGMA integrity_check"))
     finally:
         conn.close()
+
+
+#: Why a backup is refused, by BadBackup.why.
+_BAD_BACKUP = {
+    "missing": N_("%(path)s: there is no such file"),
+    "not-sqlite": N_("%(path)s is not a SQLite database file: nothing was restored"),
+    "damaged": N_("%(path)s failed its integrity check, nothing was restored: %(why)s"),
+    "not-scorekeeper": N_("%(path)s is not a scorekeeper database: nothing was restored"),
+    "newer": N_(
+        "%(path)s was written by a newer release of scorekeeper (%(why)s): "
+        "nothing was restored; restore it with that release, or upgrade this one"
+    ),
+}
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scorekeeper import config
+    from scorekeeper.store import Store, StoreError
+    from scorekeeper.store.copy import shown
+    from scorekeeper.store.engine import is_database_url
+    from scorekeeper.store.restore import (
+        BadBackup,
+        TargetHoldsData,
+        restore_postgresql,
+        restore_sqlite,
+    )
+    from scorekeeper.store.store import database_file_of
+
+    words = _words(args)
+    database = config.database_path(args.db)
+    backup = Path(args.backup)
+    if not is_database_url(database) and database_file_of(backup, Path(database)) is not None:
+        message = N_("%(path)s is the database itself: write the backup to another file")
+        return _fail(words.gettext(message, path=args.backup), 2)
+    try:
+        if is_database_url(database):
+            restore_postgresql(backup, database, force=args.force)
+        else:
+            restore_sqlite(backup, Path(database), force=args.force)
+            with Store(database, create=False):
+                pass  # an older backup is brought up to this release's schema now
+    except BadBackup as bad:
+        text = words.gettext(_BAD_BACKUP[bad.why], path=args.backup, why=bad.detail)
+        return _fail(text, 2)
+    except TargetHoldsData:
+        text = words.gettext(
+            "%(db)s already holds games: nothing was restored; back it up, then restore "
+            "with --force to replace it",
+            db=shown(database),
+        )
+        return _fail(text, 2)
+    except StoreError as error:
+        return _fail(str(error))
+    print(words.gettext("restored %(path)s into %(db)s", path=args.backup, db=shown(database)))
+    return 0
+
+
+def _copy_db(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from scorekeeper.store import StoreError
+    from scorekeeper.store.copy import TargetNotEmpty, copy_locations, same_location, shown
+    from scorekeeper.store.engine import is_database_url
+
+    words = _words(args)
+    source, target = shown(args.source), shown(args.target)
+    if same_location(args.source, args.target):
+        message = N_("%(source)s and %(target)s are the same database: nothing was copied")
+        return _fail(words.gettext(message, source=source, target=target), 2)
+    if not is_database_url(args.source) and not Path(args.source).is_file():
+        return _fail(words.gettext("there is no database at %(path)s", path=source), 2)
+    try:
+        counts = copy_locations(args.source, args.target)
+    except TargetNotEmpty as full:
+        message = N_(
+            "%(target)s already holds data (its table %(table)s has rows): nothing was "
+            "copied; copy into a new, empty database"
+        )
+        return _fail(words.gettext(message, target=target, table=full.table), 2)
+    except StoreError as error:
+        return _fail(str(error))
+    what = ", ".join(
+        (
+            words.ngettext("%(num)d game", "%(num)d games", counts["games"]),
+            words.ngettext("%(num)d company", "%(num)d companies", counts["companies"]),
+            words.ngettext("%(num)d tournament", "%(num)d tournaments", counts["tournaments"]),
+        )
+    )
+    message = N_("copied %(what)s from %(source)s to %(target)s")
+    print(words.gettext(message, what=what, source=source, target=target))
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
