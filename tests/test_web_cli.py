@@ -116,8 +116,8 @@ def test_serve_answers_pages_and_prints_the_address(tmp_path: Path) -> None:
     finally:
         server.terminate()
         out, err = server.communicate(timeout=20)
-    assert url in out
-    assert "█" in out or "▀" in out  # the QR code
+    assert url in err  # the banner is on stderr: stdout is the access log's
+    assert "█" in err or "▀" in err  # the QR code
     assert db.exists()
 
 
