@@ -40,6 +40,9 @@ Row = dict[str, Any]
 # A change to one game, run inside the write transaction: (game row, now, new version) ->
 # the id of the deal it wrote, or None for a game-level change.
 Change = Callable[[Row, str, int], int | None]
+Guard = Callable[["Store", int], None]
+"""Called inside a game write's transaction, after the game row is locked and after a reused
+request key returned its original answer, with (store, game id): raises to refuse the write."""
 
 DELETED_KEEP_DAYS = 7
 """A deleted game can be restored through its edit link this long, then it is purged."""
@@ -461,6 +464,7 @@ class Store:
         base_version: int,
         snapshot: dict[str, Any] | None = None,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Finish a game keeping its settlement snapshot, or reopen it (snapshot None)."""
         if not finished and snapshot is not None:
@@ -472,7 +476,7 @@ class Store:
                 game["id"], {"finished": int(finished), "finished_snapshot": snapshot_text}
             )
 
-        return self._write(token, base_version, request_key, "set_finished", change)[0]
+        return self._write(token, base_version, request_key, "set_finished", change, guard)[0]
 
     def update_settings(
         self,
@@ -504,6 +508,7 @@ class Store:
         base_version: int,
         options: dict[str, Any],
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Replace a game's options and reopen it, in one write (the pool raised to play on):
         a finished game's settlement snapshot is dropped with its finish."""
@@ -514,7 +519,7 @@ class Store:
                 game["id"], {"options": text, "finished": 0, "finished_snapshot": None}
             )
 
-        return self._write(token, base_version, request_key, "play_on", change)[0]
+        return self._write(token, base_version, request_key, "play_on", change, guard)[0]
 
     # -- deals -------------------------------------------------------------------------
 
@@ -525,6 +530,7 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> tuple[GameRecord, DealRecord, bool]:
         """Append a deal at the end of the sheet; return (game, deal, created).
 
@@ -539,7 +545,9 @@ class Store:
             self._add_revision(game["id"], deal_id, "add", text, None, now, version)
             return deal_id
 
-        game, deal_id, created = self._write(token, base_version, request_key, "add_deal", change)
+        game, deal_id, created = self._write(
+            token, base_version, request_key, "add_deal", change, guard
+        )
         assert deal_id is not None
         return game, self._deal_record(game, deal_id), created
 
@@ -551,6 +559,7 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Replace a live deal's data; raises DealNotFound, VersionConflict."""
         text = _dump(deal, "a deal")
@@ -561,20 +570,31 @@ class Store:
             self._add_revision(game["id"], row["id"], "edit", text, row["data"], now, version)
             return deal_id
 
-        return self._write(token, base_version, request_key, "update_deal", change)[0]
+        return self._write(token, base_version, request_key, "update_deal", change, guard)[0]
 
     def delete_deal(
-        self, token: str, deal_id: int, *, base_version: int, request_key: str | None = None
+        self,
+        token: str,
+        deal_id: int,
+        *,
+        base_version: int,
+        request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Take a live deal off the sheet (the row and its history stay); raises DealNotFound."""
 
         def change(game: Row, now: str, version: int) -> int:
             return self._delete(game, self._live_deal(game["id"], deal_id), now, version)
 
-        return self._write(token, base_version, request_key, "delete_deal", change)[0]
+        return self._write(token, base_version, request_key, "delete_deal", change, guard)[0]
 
     def undo_last(
-        self, token: str, *, base_version: int, request_key: str | None = None
+        self,
+        token: str,
+        *,
+        base_version: int,
+        request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Delete the last live deal on the sheet; raises DealNotFound if there is none."""
 
@@ -588,7 +608,7 @@ class Store:
                 raise DealNotFound("the game has no deal to undo")
             return self._delete(game, rows[0], now, version)
 
-        return self._write(token, base_version, request_key, "undo_last", change)[0]
+        return self._write(token, base_version, request_key, "undo_last", change, guard)[0]
 
     def restore_revision(
         self,
@@ -597,6 +617,7 @@ class Store:
         *,
         base_version: int,
         request_key: str | None = None,
+        guard: Guard | None = None,
     ) -> GameRecord:
         """Put a deal back as it was in a revision (before it, for a delete), at its old place.
 
@@ -613,7 +634,7 @@ class Store:
             self._add_revision(game["id"], row["id"], "restore", data, before, now, version)
             return cast(int, row["id"])
 
-        return self._write(token, base_version, request_key, "restore_revision", change)[0]
+        return self._write(token, base_version, request_key, "restore_revision", change, guard)[0]
 
     def revisions(self, token: str, deal_id: int | None = None) -> list[Revision]:
         """Return a game's deal revisions (or one deal's), newest first; either token works."""
@@ -826,7 +847,13 @@ class Store:
         raise GameNotFound("no game has this link")
 
     def _write(
-        self, token: str, base_version: int, request_key: str | None, action: str, change: Change
+        self,
+        token: str,
+        base_version: int,
+        request_key: str | None,
+        action: str,
+        change: Change,
+        guard: Guard | None = None,
     ) -> tuple[GameRecord, int | None, bool]:
         """Run one versioned, keyed change in one transaction: (game after, deal id, written).
 
@@ -843,6 +870,8 @@ class Store:
                         f"request key {request_key!r} was already used for {used['action']}"
                     )
                 return self._record(game["id"], "edit"), used["deal_id"], False
+            if guard is not None:
+                guard(self, game["id"])
             if base_version != game["version"]:
                 raise VersionConflict(
                     f"the game was changed elsewhere (it is at version {game['version']}, "

@@ -26,6 +26,25 @@ class TournamentNotFound(GameNotFound):
     """No tournament has this token (a GameNotFound, so one 404 handler covers both)."""
 
 
+class TableClosed(StoreError):
+    """A write to a game that is a table of a closed tournament tour (refused)."""
+
+    def __init__(self, tour: int, table_no: int) -> None:
+        super().__init__(f"the game is table {table_no} of tour {tour}, which is closed")
+        self.tour, self.table_no = tour, table_no
+
+
+def refuse_closed_table(store: Store, game_id: int) -> None:
+    """The one check that a game may still change as a tournament table: raises TableClosed
+    when it is a table of a closed tour. A game write passes it as its `guard`, so it runs
+    inside the write's transaction (the tour's row read under the write lock: a "Close tour"
+    commits either before it, and the write is refused, or after it, and the close sees
+    the write), after a resent request key got its first answer."""
+    table = Tournaments(store).of_game(game_id)
+    if table is not None and table.closed:
+        raise TableClosed(table.tour, table.table_no)
+
+
 @dataclass(frozen=True)
 class TableRecord:
     """One table of one tour: its numbers and its game (seen through the edit token when

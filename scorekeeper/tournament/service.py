@@ -360,39 +360,38 @@ def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_siz
 
 def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> TournamentRecord:
     """Close the tour being played: every table finished, or (early) the unfinished ones
-    count as settled now. Every table's game is marked finished with its settlement."""
-    record = tournaments(store).get(token)
-    view = overview(record)
-    if not view.playing:
-        raise ServiceError("not_playing")
-    if base_version != record.version:
-        raise VersionConflict(
-            "the tournament was changed elsewhere", current_version=record.version
-        )
-    if view.unfinished and not early:
-        raise ServiceError("unfinished", count=view.unfinished)
-    for table in record.tour(record.tours_seated):
-        _finish(store, table.game)
-    return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
+    count as settled now. Every table's game is marked finished with its settlement.
+
+    One transaction, the tour's state read again inside it: a Save at a table commits
+    either before it (and is in the settlement) or after it (and is refused by the table's
+    guard, games.writes); a table whose game its scorer deleted (older releases allowed it)
+    is brought back, never left to block the close."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        view = overview(record)
+        if not view.playing:
+            raise ServiceError("not_playing")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
+            )
+        if view.unfinished and not early:
+            raise ServiceError("unfinished", count=view.unfinished)
+        for table in record.tour(record.tours_seated):
+            _finish(store, table.game)
+        return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
 
 
 def _finish(store: Store, game: GameRecord) -> None:
-    """Mark a table's game finished with its settlement now (again after a deal saved in
-    between)."""
-    for _ in range(5):
-        if game.finished:
-            return
-        try:
-            store.set_finished(
-                game.edit_token,
-                True,
-                base_version=game.version,
-                snapshot=finished_report(load(game)),
-            )
-            return
-        except VersionConflict:
-            game = store.get_game(game.edit_token)
-    raise VersionConflict("a table kept changing", current_version=game.version)
+    """Mark a table's game finished with its settlement now (inside the close's
+    transaction: nothing else writes in between)."""
+    if store.deleted_game(game.edit_token) is not None:
+        game = store.restore_game(game.edit_token)
+    if game.finished:
+        return
+    store.set_finished(
+        game.edit_token, True, base_version=game.version, snapshot=finished_report(load(game))
+    )
 
 
 def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:
