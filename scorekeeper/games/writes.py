@@ -177,7 +177,11 @@ def add_deal(
             raise Invalid(check)
     try:
         record, written, created = store.add_deal(
-            loaded.record.edit_token, data, base_version=base_version, request_key=request_key, guard=guard
+            loaded.record.edit_token,
+            data,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
@@ -243,7 +247,11 @@ def delete_deal(
             raise Invalid(check)
     record = _versioned(
         lambda: store.delete_deal(
-            loaded.record.edit_token, deal_id, base_version=base_version, request_key=request_key, guard=guard
+            loaded.record.edit_token,
+            deal_id,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     )
     return Written(load(record), deal_id, number, kind)
@@ -259,7 +267,10 @@ def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: s
         deal = loaded.record.deals[-1]
     record = _versioned(
         lambda: store.undo_last(
-            loaded.record.edit_token, base_version=base_version, request_key=request_key, guard=guard
+            loaded.record.edit_token,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     )
     if deal is None:

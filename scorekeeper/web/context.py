@@ -61,11 +61,7 @@ def edit_game(token: str) -> Loaded:
     if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
         abort(_read_only(over_limit_message(len(record.deals))))
     closed = _closed_tour(record)
-    if (
-        closed is not None
-        and request.endpoint not in _CLOSED_LINK_PAGES
-        and not _resent(record)
-    ):
+    if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES and not _resent(record):
         abort(_read_only(tour_closed_message(*closed)))
     loaded = load(record)
     g.loaded = loaded

@@ -50,6 +50,8 @@ def new(token: str) -> Answer:
             return _used(loaded, deal)
     else:
         key = ""
+    if (resent := _resent(loaded)) is not None:
+        return resent
     if not loaded.can_add_deal:
         flash(_("The game is finished: reopen it to add a deal."))
         return _to_game(token)
@@ -63,6 +65,22 @@ def new(token: str) -> Answer:
         )
         return _to_game(token)
     return _deal_page(loaded, None, key)
+
+
+def _resent(loaded: Loaded) -> Response | None:
+    """A Save whose one-time key already wrote (sent again by the phone's queue, e.g. after
+    its tour was closed or the game finished) gets the answer its first sending got (to the
+    sheet; nothing written), never a refusal; None for any other request."""
+    key = request.form.get("request_key", "") if request.method == "POST" else ""
+    if not _KEY.fullmatch(key):
+        return None
+    used, deal = writes.used_form(get_store(), loaded, key)
+    if not used:
+        return None
+    target = url_for("games.show", mode="g", token=loaded.record.edit_token)
+    if _wants_json():
+        return jsonify(saved=True, deal=None if deal is None else deal.position + 1, next=target)
+    return redirect(target)
 
 
 def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
