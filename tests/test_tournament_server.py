@@ -11,8 +11,8 @@ from __future__ import annotations
 import http.client
 import json
 import threading
-import urllib.parse
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +157,7 @@ def test_saves_racing_close_tour_never_land_after_the_close(tmp_path: Path) -> N
             assert _revisions_after(server.db, token) == [], f"round {round_}"
             later = [(s, html) for t in tables for when, s, html in t.answers if when > closed_at]
             assert later, "no Save was tried after the close"
-            for status, html in later:
+            for status, _html in later:
                 assert status in (200, 403), status
             refused = [html for status, html in later if status == 403]
             assert refused and all("Tour 1 is closed" in html for html in refused)
