@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -19,7 +20,7 @@ from typing import Any
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from .test_safety_server import NET_ERRORS, Phone, Server, correction
+from .test_safety_server import CLI, NET_ERRORS, Phone, Server, correction
 
 NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 
@@ -177,3 +178,83 @@ def test_saves_racing_close_tour_never_land_after_the_close(tmp_path: Path) -> N
         print(f"{raced} Saves refused after the close")
     finally:
         server.stop()
+
+
+def test_a_tables_scorer_cannot_delete_its_game_and_a_deleted_one_never_blocks_close(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
+    try:
+        director = Phone(server.port)
+        token = new_tournament(director)
+        first, second, _third = table_tokens(server.db, token)
+        scorer = Phone(server.port)
+        links = scorer.get(f"/g/{first}/links")
+        assert links.status == 200
+        assert f"/g/{first}/delete" not in links.html
+        assert "table 1 of tour 1" in links.html and "cannot be deleted" in links.html
+        asked = scorer.get(f"/g/{first}/delete")
+        assert asked.status == 403 and "cannot be deleted" in asked.html
+        form = links.form(f"/g/{first}/links/view").data()  # a CSRF token of this phone
+        sent = scorer.post(f"/g/{first}/delete", form)
+        assert sent.status == 403 and "cannot be deleted" in sent.html
+        assert scorer.get(f"/g/{first}").status == 200  # still there
+        # A table's game deleted by an older release: Close still closes the tour, and
+        # brings the table back (its deals count).
+        with Store(server.db) as store:
+            store.delete_game(second)
+        assert Phone(server.port).get(f"/g/{second}").status != 200
+        _close_early(director, token)
+        with Store(server.db) as store:
+            record = Tournaments(store).get(token)
+            assert record.tours_closed == 1
+            assert all(t.game.finished for t in record.tour(1))
+        assert Phone(server.port).get(f"/g/{second}").status == 200
+        page = director.get(f"/t/{token}")
+        assert page.status == 200 and "cannot be scored" not in page.html
+    finally:
+        server.stop()
+
+
+ONE_PLAYER = [("Anna", "anna"), ("Anna", "ANNA"), ("Anna", "Ａｎｎａ"), ("Straße", "STRASSE")]
+
+
+def test_a_roster_with_one_player_twice_is_refused_up_front_on_the_web_and_in_the_cli(
+    tmp_path: Path,
+) -> None:
+    """Names equal after case folding and NFKC are one player: the new tournament form says
+    so next to the roster and writes nothing; the tournament file and `scorekeeper
+    tournament` refuse them too (exit 2, one line)."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
+    try:
+        director = Phone(server.port)
+        for first, second in ONE_PLAYER:
+            form = director.get("/tournament/new").form("new-tournament")
+            roster = [first, "Boris", "Vera", second, "Gleb"]
+            form.set(name="Twins", roster="\n".join(roster), rounds="1")
+            refused = director.post("/tournament/new", form.data())
+            assert refused.status == 200, refused.status
+            field = refused.html.split('id="roster"', 1)[1].split("</div>", 1)[0]
+            said = f"“{second}” and “{first}” are one name"
+            assert said in field or said.replace("“", "&#8220;") in field, field[:600]
+        with Store(server.db) as store:
+            assert store._rows("SELECT count(*) AS n FROM tournaments")[0]["n"] == 0
+    finally:
+        server.stop()
+    for first, second in ONE_PLAYER:
+        data = {
+            "format": "scorekeeper-tournament/1",
+            "convention": "sochi",
+            "options": {"pool_target": 10, "round_limit": 1},
+            "table_size": 3,
+            "players": [first, "Boris", "Vera", second, "Gleb", "Dasha"],
+            "tours": [],
+        }
+        path = tmp_path / "twins.json"
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        done = subprocess.run(
+            [CLI, "tournament", str(path)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2, done.stdout
+        assert done.stdout == ""
+        assert "is the same name as" in done.stderr and len(done.stderr.splitlines()) == 1

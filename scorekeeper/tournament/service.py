@@ -19,6 +19,7 @@ from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.rules import resolve_options
+from scorekeeper.rules.text import name_key
 from scorekeeper.rules.tournament import (
     TournamentError,
     deals_in_tour,
@@ -278,6 +279,8 @@ def create(
     """A new tournament, no tour seated yet."""
     if not MIN_PLAYERS <= len(roster) <= MAX_PLAYERS:
         raise ServiceError("roster")
+    if len({name_key(p) for p in roster}) != len(roster):
+        raise ServiceError("roster")  # two names of one player (the form says which)
     return tournaments(store).create(
         name=name,
         convention=convention,
@@ -314,6 +317,7 @@ def seat(
     if typed is not None:
         if number != 1:
             raise ServiceError("typed_later")
+        typed = as_on_roster(typed, active)
         check_typed(typed, active, record.table_size)
     try:
         if typed is not None:
@@ -334,6 +338,13 @@ def seat(
     return tournaments(store).seat(
         token, base_version, number, new, convention=record.convention, options=options
     )
+
+
+def as_on_roster(typed: Sequence[Sequence[str]], active: Sequence[str]) -> list[list[str]]:
+    """A typed seating with each name written as on the roster ("anna" typed is the
+    roster's "Anna": one player by the name rule); names not on it are left as typed."""
+    spelled = {name_key(p): p for p in active}
+    return [[spelled.get(name_key(n), n) for n in table] for table in typed]
 
 
 def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_size: int) -> None:
