@@ -58,9 +58,7 @@ def _bands(count: int) -> str:
 def test_the_bands_a_file_holds_are_the_bands_the_form_takes(web: Web, store: Store):
     page = web.get("/tournament/new")
     form = page.form("new-tournament")
-    form.set(
-        roster="\n".join(NINE), rounds="1", bands_preset="custom", bands_text=_bands(21)
-    )
+    form.set(roster="\n".join(NINE), rounds="1", bands_preset="custom", bands_text=_bands(21))
     refused = web.submit(page, form)
     assert refused.status == 200
     assert f"At most {tfile.MAX_BANDS} bands" in refused.errors()

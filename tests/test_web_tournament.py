@@ -330,7 +330,11 @@ def test_links_read_only_board_and_revoked_scorer_link(web: Web, store: Store) -
     # revoking a table's scorer link: the old one opens nothing, the new one is shown
     old = first[1].game.edit_token
     page = web.get(f"/t/{token}")
-    assert web.submit(page, page.form(f"/tables/{first[1].game.id}/revoke")).status == 302
+    assert f'/t/{token}/tables/{first[1].game.id}/revoke"' in page.html  # a link: asks first
+    asked = web.get(f"/t/{token}/tables/{first[1].game.id}/revoke")
+    assert "A new scorer link for table 2?" in asked.text()
+    web.get(f"/g/{old}")  # asking changed nothing
+    assert web.submit(asked, asked.form(f"/tables/{first[1].game.id}/revoke")).status == 302
     web.get(f"/g/{old}", status=404)
     new = tables(store, token, 1)[1].game.edit_token
     assert new != old and f"/g/{new}" in web.get(f"/t/{token}").html
@@ -393,7 +397,11 @@ def test_every_tournament_form_refuses_a_post_without_its_csrf_token_or_the_edit
         "tournament.seat": lambda: page.form("/close").data(),
         "tournament.close": lambda: page.form("/close").data(),
         "tournament.withdraw": lambda: page.form("/close").data(),
-        "tournament.revoke": lambda: page.form(f"/tables/{game_id}/revoke").data(),
+        "tournament.revoke": lambda: (
+            web.get(f"/t/{token}/tables/{game_id}/revoke").form("/revoke").data()
+        ),
+        "tournament.unseat": lambda: page.form("/unseat").data(),
+        "tournament.reopen": lambda: page.form("/close").data(),
         "tournament.links": lambda: {**page.form("/links").data(), "which": ["view"]},
         "tournament.new": lambda: web.get("/tournament/new").form("new-tournament").data(),
         "tournament.import_tournament": lambda: (

@@ -284,3 +284,17 @@ def m005_tournaments(db: Database) -> None:
         strict=True,
     )
     db.table("tournament_tables").create_index(["game_id"], unique=True)
+
+
+# -- the planned number of tours (issue 31): after the last one the tournament is over ------
+# Self-contained: it only adds a column to tournaments (m005).
+
+PG_M131_I31_TOURS_PLANNED = """ALTER TABLE tournaments
+    ADD COLUMN tours_planned INTEGER NOT NULL DEFAULT 0"""
+
+
+@MIGRATIONS()
+def m131_i31_tours_planned(db: Database) -> None:
+    """tournaments.tours_planned: the tours the director announced (0: not said, as before);
+    once that many are closed the tournament is over and no further tour is seated."""
+    db.table("tournaments").add_column("tours_planned", int, not_null_default=0)

@@ -89,6 +89,8 @@ class TournamentRecord:
     roster: list[str]
     withdrawals: list[dict[str, Any]]
     tours_closed: int
+    tours_planned: int
+    """The tours the director announced; 0 when not said (a file opened, an older one)."""
     created_at: str
     updated_at: str
     version: int
@@ -96,6 +98,11 @@ class TournamentRecord:
     view_token: str
     access: Access
     tables: list[TableRecord] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        """Its last planned tour is closed: no further tour is seated."""
+        return 0 < self.tours_planned <= self.tours_closed == self.tours_seated
 
     @property
     def tours_seated(self) -> int:
@@ -194,6 +201,7 @@ class Tournaments:
         roster: Sequence[str],
         withdrawals: Sequence[dict[str, Any]] = (),
         tours_closed: int = 0,
+        tours_planned: int = 0,
         tables: Sequence[tuple[int, int, int]] = (),
     ) -> TournamentRecord:
         """A new tournament with new tokens; `tables` links already stored games to it as
@@ -212,6 +220,7 @@ class Tournaments:
                     "roster": json.dumps(list(roster), ensure_ascii=False),
                     "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
                     "tours_closed": int(tours_closed),
+                    "tours_planned": int(tours_planned),
                     "created_at": now,
                     "updated_at": now,
                     "version": 1,
@@ -250,9 +259,21 @@ class Tournaments:
 
         return self._write(token, base_version, change)
 
+    def unseat(self, token: str, base_version: int, tour: int) -> TournamentRecord:
+        """Take a seated tour's tables out of the tournament (their games stay, unlinked:
+        the caller deletes them in the same transaction)."""
+
+        def change(row: Row, now: str) -> None:
+            self.store._conn.execute(
+                "DELETE FROM tournament_tables WHERE tournament_id = ? AND tour = ?",
+                [row["id"], tour],
+            )
+
+        return self._write(token, base_version, change)
+
     def update(self, token: str, base_version: int, **values: Any) -> TournamentRecord:
         """Change the tournament's own columns (roster, withdrawals, tours_closed, ...)."""
-        allowed = {"name", "roster", "withdrawals", "tours_closed"}
+        allowed = {"name", "roster", "withdrawals", "tours_closed", "tours_planned"}
         if set(values) - allowed:
             raise ValueError(f"cannot change {sorted(set(values) - allowed)}")
         data = {
@@ -361,6 +382,7 @@ class Tournaments:
             roster=json.loads(row["roster"]),
             withdrawals=json.loads(row["withdrawals"]),
             tours_closed=row["tours_closed"],
+            tours_planned=int(row.get("tours_planned") or 0),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             version=row["version"],

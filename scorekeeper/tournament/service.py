@@ -156,9 +156,19 @@ class Overview:
         return self.tours[-1] if self.tours else []
 
     @property
+    def dealt(self) -> bool:
+        """A table of the tour being played has saved a deal (its seating stays)."""
+        return any(t.game.deals for t in self.current) if self.playing else True
+
+    @property
     def unfinished(self) -> int:
         """Tables of the tour being played that have not finished."""
         return sum(1 for t in self.current if not t.finished) if self.playing else 0
+
+    @property
+    def over(self) -> bool:
+        """The tournament is over: its last planned tour is closed (see TournamentRecord)."""
+        return self.record.over
 
     @property
     def standings(self) -> list[dict[str, Any]]:
@@ -179,7 +189,12 @@ class Overview:
     @property
     def can_seat(self) -> bool:
         """The next tour may be seated now."""
-        return not self.playing and len(self.active) >= MIN_PLAYERS and self.report is not None
+        return (
+            not self.playing
+            and not self.over
+            and len(self.active) >= MIN_PLAYERS
+            and self.report is not None
+        )
 
 
 _OVERVIEWS: Kept[tuple[object, ...], Overview] = Kept(64)
@@ -275,8 +290,9 @@ def create(
     table_size: int,
     bands: Sequence[Sequence[Any]],
     roster: Sequence[str],
+    tours_planned: int = 0,
 ) -> TournamentRecord:
-    """A new tournament, no tour seated yet."""
+    """A new tournament, no tour seated yet; `tours_planned` tours (0: not said)."""
     if not MIN_PLAYERS <= len(roster) <= MAX_PLAYERS:
         raise ServiceError("roster")
     if len({name_key(p) for p in roster}) != len(roster):
@@ -288,6 +304,7 @@ def create(
         table_size=table_size,
         bands=bands,
         roster=roster,
+        tours_planned=tours_planned,
     )
 
 
@@ -308,6 +325,8 @@ def seat(
     view = overview(record)
     if view.playing:
         raise ServiceError("playing")
+    if record.over:
+        raise ServiceError("over")  # the last planned tour is played: no tour after it
     if view.report is None:
         raise ServiceError("invalid")
     active = view.active
@@ -403,6 +422,51 @@ def _finish(store: Store, game: GameRecord) -> None:
     store.set_finished(
         game.edit_token, True, base_version=game.version, snapshot=finished_report(load(game))
     )
+
+
+def unseat(store: Store, token: str, base_version: int) -> TournamentRecord:
+    """Undo the seating of the tour being played while none of its tables has a deal: its
+    games are deleted (their scorer links stop opening them) and the tour can be seated
+    again. One transaction."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        if record.tours_seated <= record.tours_closed:
+            raise ServiceError("not_playing")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
+            )
+        tour = record.tour(record.tours_seated)
+        if any(t.game.deals for t in tour):
+            raise ServiceError("has_deals")
+        done = tournaments(store).unseat(token, record.version, record.tours_seated)
+        for table in tour:
+            store.delete_game(table.game.edit_token)
+        return done
+
+
+def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
+    """Reopen the last closed tour (the director closed it by mistake, or too early) while
+    no later tour is seated: its tables finished by the close are open again and can go on
+    scoring. One transaction."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        if record.tours_closed == 0 or record.tours_seated > record.tours_closed:
+            raise ServiceError("cannot_reopen")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
+            )
+        gone = [w for w in record.withdrawals if w["after_tour"] >= record.tours_closed]
+        if gone:
+            raise ServiceError("withdrawn_after", name=gone[0]["player"])
+        for table in record.tour(record.tours_closed):
+            game = table.game
+            if game.finished and load(game).sheet.ended_after is None:
+                store.set_finished(game.edit_token, False, base_version=game.version)
+        return tournaments(store).update(
+            token, record.version, tours_closed=record.tours_closed - 1
+        )
 
 
 def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:

@@ -26,7 +26,7 @@ from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYER
 
 from ..company.forms import clean_name, name_problem
 from ..main import options as opts
-from ..main.forms import NewGameBase, PasswordMixin, _option_field
+from ..main.forms import NewGameBase, PasswordMixin, WholeField, _option_field
 from ..widgets import WriteForm, choices
 
 _BAND_LINE = re.compile(r"^\s*(\d{1,7}|\*|-|∞)\s*[:;=\s]\s*(\d{1,7}(?:[.,]\d{1,6}|/\d{1,7})?)\s*$")
@@ -50,6 +50,15 @@ class TournamentBase(NewGameBase):
             NumberRange(1, 30, message=_l("Write a whole number from %(min)s to %(max)s")),
         ],
         default=3,
+    )
+    tours = WholeField(
+        _l("Tours"),
+        description=_l("How many tours the tournament has: after the last one it is over."),
+        validators=[
+            InputRequired(_l("Write a whole number from %(min)s to %(max)s", min=1, max=50)),
+            NumberRange(1, 50, message=_l("Write a whole number from %(min)s to %(max)s")),
+        ],
+        default=5,
     )
     table_size = RadioField(
         _l("Players at a table"),
@@ -188,6 +197,18 @@ class CloseForm(WriteForm):
     """Close the tour being played; early only with the box ticked."""
 
     early = BooleanField(_l("Close now: tables that have not finished count as settled now"))
+
+
+class UnseatForm(WriteForm):
+    """Undo the seating of the tour being played (no deal yet), once asked."""
+
+    confirm = BooleanField(_l("Yes: take the tables away, the tour is seated again"))
+
+
+class ReopenForm(WriteForm):
+    """Reopen the last closed tour, once asked."""
+
+    confirm = BooleanField(_l("Yes: reopen the tour, its tables can score again"))
 
 
 class WithdrawForm(WriteForm):
