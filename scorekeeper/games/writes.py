@@ -88,11 +88,12 @@ class TourClosed(Refused):
 
 
 class TournamentTable(Refused):
-    """Delete asked for a tournament table's game: only the director changes the tables."""
+    """Delete, or Finish now before the tour's deals are played, asked for a tournament
+    table's game: only the director changes the tables and closes a tour early."""
 
-    def __init__(self, tour: int, table: int) -> None:
+    def __init__(self, tour: int, table: int, *, finishing: bool = False) -> None:
         super().__init__("the game is a tournament table")
-        self.tour, self.table = tour, table
+        self.tour, self.table, self.finishing = tour, table, finishing
 
 
 class NothingToUndo(Refused):
@@ -148,6 +149,13 @@ def check_open(store: Store, loaded: Loaded, request_key: str | None = None) -> 
     ):
         raise TourClosed(table.tour, table.table_no)
     return _tour_open
+
+
+def _resent(store: Store, loaded: Loaded, request_key: str | None) -> bool:
+    return (
+        bool(request_key)
+        and store.used_key(loaded.record.edit_token, request_key or "") is not None
+    )
 
 
 def _tour_open(store: Store, game_id: int) -> None:
@@ -364,6 +372,15 @@ def set_finished(
 ) -> Written:
     """Finish the game (keeping its settlement as it stands) or reopen it. Raises Conflict."""
     guard = check_open(store, loaded, request_key)
+    if (
+        guard is not None
+        and finished
+        and not loaded.sheet.finished
+        and not _resent(store, loaded, request_key)
+    ):
+        table = Tournaments(store).of_game(loaded.record.id)
+        assert table is not None
+        raise TournamentTable(table.tour, table.table_no, finishing=True)
     snapshot = finished_report(loaded) if finished else None
     record = _versioned(
         lambda: store.set_finished(

@@ -127,6 +127,9 @@ class TableView:
     """Over: by its end rule, its tour length, or by hand."""
     results: dict[str, str] = field(default_factory=dict)
     points: dict[str, str] = field(default_factory=dict)
+    early: bool = False
+    """Finished before its deals were played or its end rule met: the director closed the
+    tour early (the file marks it finished, as docs/tournament.md's reading 2 says)."""
 
 
 @dataclass
@@ -236,6 +239,7 @@ def _with_games(tours: list[list[TableView]], record: TournamentRecord) -> list[
                 t.finished,
                 t.results,
                 t.points,
+                t.early,
             )
             for t in tour
         ]
@@ -275,6 +279,7 @@ def _table_view(table: TableRecord, rounds: int, reported: dict[str, Any] | None
         finished=bool(loaded.sheet.finished or game.finished),
         results=dict(reported.get("results", {})) if reported else {},
         points=dict(reported.get("points", {})) if reported else {},
+        early=bool(game.finished) and loaded.sheet.ended_after is None,
     )
 
 

@@ -144,8 +144,23 @@ def table_message(tour: int, table: int) -> str:
 
 
 def _tournament_table(error: TournamentTable) -> Response:
-    """Delete asked for a tournament table's game: refused (403), with the reason."""
+    """Delete, or Finish now too early, asked for a tournament table's game: refused (403),
+    with the reason."""
+    if error.finishing:
+        return _read_only(finish_message(error.tour, error.table))
     return _read_only(table_message(error.tour, error.table))
+
+
+def finish_message(tour: int, table: int) -> str:
+    """Why a tournament table cannot be finished from its phone before its deals are played."""
+    return str(
+        _(
+            "Table %(table)s plays tour %(tour)s to its last deal: it cannot be finished "
+            "from here. If time runs out, the director closes the tour early.",
+            tour=tour,
+            table=table,
+        )
+    )
 
 
 def over_limit_message(count: int) -> str:

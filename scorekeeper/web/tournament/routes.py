@@ -33,6 +33,7 @@ from scorekeeper.store.tournaments import TableOf, TournamentRecord
 from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 from scorekeeper.tournament.service import ServiceError
+from scorekeeper.tournament.text import bands_text
 
 from .. import recent
 from ..i18n import get_locale, words
@@ -544,9 +545,18 @@ def known_tournaments() -> list[TournamentRecord]:
 @bp.app_template_filter("progress")
 def progress(table: service.TableView) -> str:
     """A table's progress: "deal 7 of 9", or finished."""
+    if table.early:
+        return pgettext("table", "closed early")
     if table.finished:
         return pgettext("table", "finished")
     return _("deal %(n)s of %(total)s", n=min(table.deals + 1, table.planned), total=table.planned)
+
+
+@bp.app_template_filter("bands_rule")
+def bands_rule(bands: list[list[object]]) -> str:
+    """A tournament's bands in words, as the text report prints them: "up to 200: × 1; …"."""
+    parsed = [(None if u is None else Fraction(str(u)), Fraction(str(f))) for u, f in bands]
+    return bands_text(words(), parsed)
 
 
 @bp.app_template_filter("decimal")
