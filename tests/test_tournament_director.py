@@ -163,7 +163,9 @@ def test_the_pdf_marks_the_withdrawn_prints_the_points_rule_and_lines_up_the_whi
     boxes = subprocess.run(
         ["pdftotext", "-bbox", "-", "-"], input=response.data, capture_output=True, check=True
     ).stdout.decode()
-    words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)"[^>]*>([^<]*)<', boxes)
+    words = re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)"[^>]*>([^<]*)<', boxes
+    )
     lines: dict[float, list[tuple[float, float, str]]] = {}
     tours_at = next(float(y) for x, y, _, w in words if w == "Tour")  # the tables come after
     for x_min, y_min, x_max, word in words:
@@ -176,3 +178,19 @@ def test_the_pdf_marks_the_withdrawn_prints_the_points_rule_and_lines_up_the_whi
         if line[0][2] in {n.split()[0] for n in roster} and len(numbers) == 2:
             ends.add(round(numbers[0][1]))
     assert len(ends) == 1, ends
+
+
+def test_a_player_joins_before_tour_one_by_the_name_rule(web: Web, store: Store) -> None:
+    token = new_tournament(web, roster=NINE[:5])
+    page = web.get(f"/t/{token}")
+    refused = web.submit(page, page.form("/join").set(name="ANNA"))
+    assert refused.status == 400 and "ANNA is on the roster already" in refused.errors()
+    refused = web.submit(page, page.form("/join").set(name="Zed\u200b"))
+    assert refused.status == 400 and refused.errors()
+    assert web.submit(page, page.form("/join").set(name="Lev")).status == 302
+    assert Tournaments(store).get(token).roster == [*NINE[:5], "Lev"]
+    page = seat(web, token)
+    assert len(tables(store, token, 1)) == 2  # six players: two tables of three
+    close(web, token, early=True)
+    page = web.get(f"/t/{token}")
+    assert not page.has_form("/join") and "only before tour 1" in page.text()

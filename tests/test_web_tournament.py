@@ -401,6 +401,7 @@ def test_every_tournament_form_refuses_a_post_without_its_csrf_token_or_the_edit
             web.get(f"/t/{token}/tables/{game_id}/revoke").form("/revoke").data()
         ),
         "tournament.unseat": lambda: page.form("/unseat").data(),
+        "tournament.join": lambda: {**page.form("/close").data(), "name": ["Zed"]},
         "tournament.reopen": lambda: page.form("/close").data(),
         "tournament.links": lambda: {**page.form("/links").data(), "which": ["view"]},
         "tournament.new": lambda: web.get("/tournament/new").form("new-tournament").data(),

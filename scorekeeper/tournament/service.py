@@ -474,6 +474,21 @@ def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
         )
 
 
+def join(store: Store, token: str, base_version: int, name: str) -> TournamentRecord:
+    """A player joins the roster before tour 1 is seated (later the file could not hold
+    him: every roster player sits in every tour, docs/tournament.md reading 12). The name
+    is checked by the caller's name rule; one already on the roster (in any capitals) is
+    refused."""
+    record = tournaments(store).get(token)
+    if record.tours_seated:
+        raise ServiceError("join_later")
+    if any(name_key(p) == name_key(name) for p in record.roster):
+        raise ServiceError("on_roster", name=name)
+    if len(record.roster) >= MAX_PLAYERS:
+        raise ServiceError("roster")
+    return tournaments(store).update(token, base_version, roster=[*record.roster, name])
+
+
 def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:
     """A player leaves: before tour 1 the name comes off the roster; between tours they keep
     their points and sit in no later tour."""

@@ -211,6 +211,21 @@ class ReopenForm(WriteForm):
     confirm = BooleanField(_l("Yes: reopen the tour, its tables can score again"))
 
 
+class JoinForm(WriteForm):
+    """A player joins before tour 1 is seated."""
+
+    name = StringField(_l("Name"), validators=[Length(max=200)])
+
+    def clean(self) -> str | None:
+        """The name typed (trimmed, NFC), or None with the problem next to the field."""
+        name = clean_name(self.name.data)
+        problem = name_problem(name)
+        if problem:
+            self.name.errors = [*self.name.errors, problem]
+            return None
+        return name
+
+
 class WithdrawForm(WriteForm):
     """A player leaves the tournament between tours."""
 

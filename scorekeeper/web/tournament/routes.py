@@ -43,6 +43,7 @@ from ..storage import get_store
 from ..widgets import choices
 from .forms import (
     CloseForm,
+    JoinForm,
     LinkForm,
     ReopenForm,
     RevokeForm,
@@ -138,6 +139,8 @@ def _problem(error: ServiceError) -> str:
             "%(name)s left after this tour: a tour with a withdrawal after it cannot be reopened.",
             name=error.params.get("name", ""),
         )
+    if code == "join_later":
+        return _("A player can join only before tour 1 is seated.")
     if code == "over":
         return _("The tournament is over: its last tour is played.")
     if code == "too_few":
@@ -196,8 +199,12 @@ def show(mode: str, token: str) -> str | Response:
     return _page(open_tournament(mode, token))
 
 
-def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
-    """The director's page (or its read-only twin), with a refused seat form if given."""
+def _page(
+    record: TournamentRecord,
+    seat_form: SeatForm | None = None,
+    join_form: JoinForm | None = None,
+) -> str:
+    """The director's page (or its read-only twin), with a refused seat or join form."""
     view = service.overview(record)
     editable = record.access == "edit"
     withdraw = WithdrawForm(version=record.version)
@@ -214,6 +221,7 @@ def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
         close_form=CloseForm(version=record.version),
         unseat_form=UnseatForm(version=record.version),
         reopen_form=ReopenForm(version=record.version),
+        join_form=join_form or JoinForm(version=record.version),
         withdraw_form=withdraw,
         revoke_form=RevokeForm(),
         link_form=LinkForm(),
@@ -382,6 +390,31 @@ def reopen(token: str) -> Response:
         flash(_("Tour %(n)s is open again: its tables can score.", n=record.tours_closed))
 
     return _write(token, "#tables", call)
+
+
+@bp.route("/t/<tok:token>/join", methods=["POST"])
+def join(token: str) -> Response | tuple[str, int]:
+    record = edit_tournament(token)
+    form = JoinForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+    name = form.clean()
+    if name is None:
+        return _page(record, join_form=form), 400
+    try:
+        service.join(get_store(), token, int(form.base_version.data), name)
+    except ServiceError as error:
+        if error.code != "on_roster":
+            flash(_problem(error))
+            return back(token, "#players")
+        form.name.errors = [_("%(name)s is on the roster already", name=name)]
+        return _page(record, join_form=form), 400
+    except VersionConflict:
+        flash(_changed())
+        return back(token, "#players")
+    flash(_("%(name)s joins the tournament.", name=name))
+    return back(token, "#players")
 
 
 @bp.route("/t/<tok:token>/withdraw", methods=["POST"])
