@@ -33,7 +33,7 @@ def test_after_the_last_tour_the_tournament_is_over(web: Web, store: Store) -> N
     page = web.get(f"/t/{token}")
     assert "The tournament is over" in page.text() and "All 2 tours are played" in page.text()
     assert not page.has_form("/seat") and "Seat tour 3" not in page.text()
-    winners = re.findall(r'data-winner="(\d)"><bdi>([^<]+)</bdi>', page.html)
+    winners = re.findall(r'data-winner="(\d)"><strong>\d\.</strong> <bdi>([^<]+)</bdi>', page.html)
     record = Tournaments(store).get(token)
     first = [row for row in page.html.split('data-place="1"')[1:]]
     assert winners and winners[0][0] == "1" and first
