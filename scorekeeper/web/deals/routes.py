@@ -50,9 +50,9 @@ def new(token: str) -> Answer:
             return _used(loaded, deal)
     else:
         key = ""
-    if (resent := _resent(loaded)) is not None:
-        return resent
     if not loaded.can_add_deal:
+        if (resent := _resent(loaded)) is not None:
+            return resent
         flash(_("The game is finished: reopen it to add a deal."))
         return _to_game(token)
     if len(loaded.record.deals) >= gamefile.MAX_DEALS:
@@ -68,10 +68,12 @@ def new(token: str) -> Answer:
 
 
 def _resent(loaded: Loaded) -> Response | None:
-    """A Save whose one-time key already wrote (sent again by the phone's queue, e.g. after
-    its tour was closed or the game finished) gets the answer its first sending got (to the
-    sheet; nothing written), never a refusal; None for any other request."""
-    key = request.form.get("request_key", "") if request.method == "POST" else ""
+    """A Save to a game that takes no more deals (its tour closed, or finished) whose
+    one-time key already wrote (sent again by the phone's queue) gets the answer its first
+    sending got (to the sheet; nothing written), never a refusal; None for any other
+    request. (While the game is open the ordinary Save path answers a resent key.)"""
+    saving = request.form.get("action") == "save" or _wants_json()
+    key = request.form.get("request_key", "") if request.method == "POST" and saving else ""
     if not _KEY.fullmatch(key):
         return None
     used, deal = writes.used_form(get_store(), loaded, key)
