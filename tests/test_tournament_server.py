@@ -134,13 +134,14 @@ def _revisions_after(db: Path, token: str) -> list[Any]:
 
 
 def test_saves_racing_close_tour_never_land_after_the_close(tmp_path: Path) -> None:
-    """Three tables save as fast as they can while the director closes the tour early:
-    in every round, not one edit is stored after the close, every Save after it is refused
-    with the reason, and a deal saved before it and sent again gets its first answer."""
+    """Three tables save as fast as they can while the director closes the tour early, five
+    times over: in every round not one edit is stored after the close, every Save after it
+    is refused with the reason, and a deal saved before it and sent again gets its first
+    answer."""
     server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
     try:
         raced = 0  # Saves refused after the close (the page's check or the write's own)
-        for round_ in range(3):
+        for round_ in range(5):
             director = Phone(server.port)
             token = new_tournament(director)
             tables = [TablePhone(server.port, t) for t in table_tokens(server.db, token)]
