@@ -194,3 +194,34 @@ def test_a_player_joins_before_tour_one_by_the_name_rule(web: Web, store: Store)
     close(web, token, early=True)
     page = web.get(f"/t/{token}")
     assert not page.has_form("/join") and "only before tour 1" in page.text()
+
+
+def test_the_store_runs_the_tour_guard_inside_the_write_after_a_resent_key(web: Web, store):
+    """The guard (store.tournaments.refuse_closed_table, through games.writes) is called in
+    the write's transaction: after the close it refuses a new write whatever was checked
+    before, and a key that already wrote still gets its first answer."""
+    from scorekeeper.games import load, writes
+    from scorekeeper.store.tournaments import TableClosed, refuse_closed_table
+
+    token = new_tournament(web)
+    seat(web, token)
+    game = tables(store, token, 1)[0].game
+    loaded = load(store.get_game(game.edit_token))
+    active = loaded.sheet.next_active
+    deal = {"type": "contract", "declarer": active[0], "contract": "6S",
+            "answers": {active[1]: "pass", active[2]: "pass"}}  # fmt: skip
+    first = writes.add_deal(store, loaded, deal, base_version=loaded.record.version,
+                            request_key="a" * 32)  # fmt: skip
+    close(web, token, early=True)
+    version = store.get_game(game.edit_token).version
+    try:
+        store.add_deal(game.edit_token, deal, base_version=version, guard=refuse_closed_table)
+    except TableClosed as closed:
+        assert (closed.tour, closed.table_no) == (1, 1)
+    else:
+        raise AssertionError("the guard let a write to a closed tour's table through")
+    again = store.add_deal(
+        game.edit_token, deal, base_version=1, request_key="a" * 32, guard=refuse_closed_table
+    )
+    assert again[2] is False and again[1].id == first.deal_id
+    assert store.get_game(game.edit_token).version == version
