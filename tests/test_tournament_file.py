@@ -249,6 +249,18 @@ REFUSALS: list[tuple[str, Any, list[str]]] = [
      ["a tournament needs at least 3 players, not 2"]),
     ("a name twice", base(players=["Anna", "Boris", "Anna"], tours=[]),
      ['player "Anna" appears twice']),
+    ("a name in other capitals", base(players=["Anna", "Boris", "anna"], tours=[]),
+     ['player "anna" is the same name as "Anna" (names that differ only in capitals or width'
+      ' are one player)']),
+    ("a name in capitals", base(players=["Anna", "Boris", "ANNA"], tours=[]),
+     ['player "ANNA" is the same name as "Anna" (names that differ only in capitals or width'
+      ' are one player)']),
+    ("a name in full width", base(players=["Anna", "Boris", "Ａｎｎａ"], tours=[]),
+     ['player "Ａｎｎａ" is the same name as "Anna" (names that differ only in capitals or'
+      ' width are one player)']),
+    ("sharp s", base(players=["Straße", "Boris", "Vera", "STRASSE"], tours=[]),
+     ['player "STRASSE" is the same name as "Straße" (names that differ only in capitals or'
+      ' width are one player)']),
     ("an empty name", base(players=["Anna", "Boris", " ", "Vera"], tours=[]),
      ["player 3: a name must be non-empty text"]),
     ("withdrawn before any tour", base(tours=[], withdrawn=[{"player": "Anna", "after_tour": 1}]),

@@ -330,7 +330,11 @@ def test_links_read_only_board_and_revoked_scorer_link(web: Web, store: Store) -
     # revoking a table's scorer link: the old one opens nothing, the new one is shown
     old = first[1].game.edit_token
     page = web.get(f"/t/{token}")
-    assert web.submit(page, page.form(f"/tables/{first[1].game.id}/revoke")).status == 302
+    assert f'/t/{token}/tables/{first[1].game.id}/revoke"' in page.html  # a link: asks first
+    asked = web.get(f"/t/{token}/tables/{first[1].game.id}/revoke")
+    assert "A new scorer link for table 2?" in asked.text()
+    web.get(f"/g/{old}")  # asking changed nothing
+    assert web.submit(asked, asked.form(f"/tables/{first[1].game.id}/revoke")).status == 302
     web.get(f"/g/{old}", status=404)
     new = tables(store, token, 1)[1].game.edit_token
     assert new != old and f"/g/{new}" in web.get(f"/t/{token}").html
@@ -393,7 +397,12 @@ def test_every_tournament_form_refuses_a_post_without_its_csrf_token_or_the_edit
         "tournament.seat": lambda: page.form("/close").data(),
         "tournament.close": lambda: page.form("/close").data(),
         "tournament.withdraw": lambda: page.form("/close").data(),
-        "tournament.revoke": lambda: page.form(f"/tables/{game_id}/revoke").data(),
+        "tournament.revoke": lambda: (
+            web.get(f"/t/{token}/tables/{game_id}/revoke").form("/revoke").data()
+        ),
+        "tournament.unseat": lambda: page.form("/unseat").data(),
+        "tournament.join": lambda: {**page.form("/close").data(), "name": ["Zed"]},
+        "tournament.reopen": lambda: page.form("/close").data(),
         "tournament.links": lambda: {**page.form("/links").data(), "which": ["view"]},
         "tournament.new": lambda: web.get("/tournament/new").form("new-tournament").data(),
         "tournament.import_tournament": lambda: (
@@ -510,13 +519,10 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
     token = new_tournament(web)
     seat(web, token)
     first, second = tables(store, token, 1)[:2]
-    play(web, store, first.game.edit_token, 1)
+    play(web, store, first.game.edit_token, 3)  # table 1 plays its tour's three deals
     play(web, store, second.game.edit_token, 1)
-    over = web.get(f"/g/{first.game.edit_token}")
-    finish = over.form("/finish").set(confirm="yes")  # table 1 stops early, by hand
-    assert web.submit(over, finish).status == 302
     finished = web.get(f"/g/{first.game.edit_token}")
-    reopen = finished.form("/reopen")
+    reopen = finished.form("/finish")  # "Record the settlement", left open on its phone
     deal_page, deal_form = web.deal_form(second.game.edit_token)
     page = web.get(f"/t/{token}")
     close = page.form("/close")
@@ -528,7 +534,7 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
     page = web.get(f"/g/{first.game.edit_token}")
     said = "Tour 1 is closed: the game of table 1 counts in the tournament's standings"
     assert said in page.text()
-    assert not page.has_form("/reopen") and 'id="next-deal"' not in page.html
+    assert not page.has_form("/finish") and 'id="next-deal"' not in page.html
     # forms opened before the tour closed are refused, with the reason; nothing is written
     refused = web.submit(finished, reopen)
     assert refused.status == 403 and said in refused.text()
@@ -570,7 +576,6 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
             store, loaded, False, base_version=version, request_key="r" * 32
         ),
         lambda: writes.undo_last(store, loaded, base_version=version, request_key="u" * 32),
-        lambda: writes.delete_game(store, loaded),
     ):
         try:
             write()
@@ -578,6 +583,12 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
             assert (closed.tour, closed.table) == (1, 2)
         else:
             raise AssertionError("a table of a closed tour was changed")
+    try:  # a table's game is never deleted from its scorer link, closed or not
+        writes.delete_game(store, loaded)
+    except writes.TournamentTable as table:
+        assert (table.tour, table.table) == (1, 2)
+    else:
+        raise AssertionError("a tournament table's game was deleted")
     # ... but a tap sent again after the close (its key already wrote) is answered as before
     key = store._rows(
         "SELECT request_key FROM request_keys WHERE game_id = ? AND action = 'add_deal'",

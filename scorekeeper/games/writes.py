@@ -7,6 +7,7 @@ and shows what it returns (a `Written`) or why nothing was written (a `Refused`)
 - `Conflict`: another phone changed the game since the form was read;
 - `AlreadySaved`: the form's one-time key already wrote something else (Back after Save,
   then a change): the scorer is told, nothing is written twice;
+- `TournamentTable`: a tournament table's game cannot be deleted from its scorer link;
 - `TourClosed`: the game is a table of a tournament tour the director has closed: its
   result counts in the standings, so the game no longer changes (its links still can).
 
@@ -32,7 +33,8 @@ from scorekeeper.store import (
     VersionConflict,
 )
 from scorekeeper.store.companies import Companies
-from scorekeeper.store.tournaments import Tournaments
+from scorekeeper.store.store import Guard
+from scorekeeper.store.tournaments import TableClosed, Tournaments, refuse_closed_table
 
 from . import (
     Check,
@@ -85,6 +87,15 @@ class TourClosed(Refused):
         self.tour, self.table = tour, table
 
 
+class TournamentTable(Refused):
+    """Delete, or Finish now before the tour's deals are played, asked for a tournament
+    table's game: only the director changes the tables and closes a tour early."""
+
+    def __init__(self, tour: int, table: int, *, finishing: bool = False) -> None:
+        super().__init__("the game is a tournament table")
+        self.tour, self.table, self.finishing = tour, table, finishing
+
+
 class NothingToUndo(Refused):
     """Undo on a game without deals."""
 
@@ -124,16 +135,35 @@ def live_deal(loaded: Loaded, deal_id: int) -> DealRecord:
     raise DealNotFound(f"the game has no deal {deal_id} on its sheet")
 
 
-def check_open(store: Store, loaded: Loaded, request_key: str | None = None) -> None:
+def check_open(store: Store, loaded: Loaded, request_key: str | None = None) -> Guard | None:
     """Raise TourClosed if the game is a table of a closed tournament tour (one indexed
-    look-up). A tap sent again (its one-time key already wrote) passes: the store answers it
-    as the first time and writes nothing."""
+    look-up), and return the guard its store write runs inside the write's transaction (the
+    same check again, where a "Close tour" cannot slip in between), or None for an ordinary
+    game. A tap sent again (its one-time key already wrote) passes both: the store answers
+    it as the first time and writes nothing."""
     table = Tournaments(store).of_game(loaded.record.id)
-    if table is None or not table.closed:
-        return
-    if request_key and store.used_key(loaded.record.edit_token, request_key) is not None:
-        return
-    raise TourClosed(table.tour, table.table_no)
+    if table is None:
+        return None
+    if table.closed and not (
+        request_key and store.used_key(loaded.record.edit_token, request_key) is not None
+    ):
+        raise TourClosed(table.tour, table.table_no)
+    return _tour_open
+
+
+def _resent(store: Store, loaded: Loaded, request_key: str | None) -> bool:
+    return (
+        bool(request_key)
+        and store.used_key(loaded.record.edit_token, request_key or "") is not None
+    )
+
+
+def _tour_open(store: Store, game_id: int) -> None:
+    """The guard of a tournament table's writes (store.tournaments.refuse_closed_table)."""
+    try:
+        refuse_closed_table(store, game_id)
+    except TableClosed as closed:
+        raise TourClosed(closed.tour, closed.table_no) from None
 
 
 def _stale(loaded: Loaded, base_version: int) -> bool:
@@ -147,7 +177,7 @@ def add_deal(
     store: Store, loaded: Loaded, data: dict[str, Any], *, base_version: int, request_key: str
 ) -> Written:
     """Add a deal at the end of the sheet. Raises Invalid, Conflict, AlreadySaved."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     check = None
     if not _stale(loaded, base_version):
         check = check_deal(loaded, data)
@@ -155,7 +185,11 @@ def add_deal(
             raise Invalid(check)
     try:
         record, written, created = store.add_deal(
-            loaded.record.edit_token, data, base_version=base_version, request_key=request_key
+            loaded.record.edit_token,
+            data,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
@@ -177,7 +211,7 @@ def change_deal(
     request_key: str,
 ) -> Written:
     """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     deal = live_deal(loaded, deal_id)
     number = deal.position + 1
     if deal.data == data and not _stale(loaded, base_version):
@@ -194,6 +228,7 @@ def change_deal(
             data,
             base_version=base_version,
             request_key=request_key,
+            guard=guard,
         )
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
@@ -210,7 +245,7 @@ def delete_deal(
 ) -> Written:
     """Take a deal off the sheet (restorable from the history). Raises DealNotFound,
     Invalid (later deals would break), Conflict."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     number, kind = None, kind_of(None)
     if not _stale(loaded, base_version):
         deal = live_deal(loaded, deal_id)
@@ -220,7 +255,11 @@ def delete_deal(
             raise Invalid(check)
     record = _versioned(
         lambda: store.delete_deal(
-            loaded.record.edit_token, deal_id, base_version=base_version, request_key=request_key
+            loaded.record.edit_token,
+            deal_id,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     )
     return Written(load(record), deal_id, number, kind)
@@ -228,7 +267,7 @@ def delete_deal(
 
 def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: str) -> Written:
     """Take the last deal off the sheet. Raises NothingToUndo, Conflict."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     deal = None
     if not _stale(loaded, base_version):
         if not loaded.record.deals:
@@ -236,7 +275,10 @@ def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: s
         deal = loaded.record.deals[-1]
     record = _versioned(
         lambda: store.undo_last(
-            loaded.record.edit_token, base_version=base_version, request_key=request_key
+            loaded.record.edit_token,
+            base_version=base_version,
+            request_key=request_key,
+            guard=guard,
         )
     )
     if deal is None:
@@ -249,7 +291,7 @@ def restore_revision(
 ) -> Written:
     """Put a deal back as one of its revisions had it. Raises RevisionNotFound, Invalid,
     Conflict."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     deal_id = None
     if not _stale(loaded, base_version):
         token = loaded.record.edit_token
@@ -269,6 +311,7 @@ def restore_revision(
             revision_id,
             base_version=base_version,
             request_key=request_key,
+            guard=guard,
         )
     )
     return Written(load(record), deal_id)
@@ -328,7 +371,16 @@ def set_finished(
     store: Store, loaded: Loaded, finished: bool, *, base_version: int, request_key: str
 ) -> Written:
     """Finish the game (keeping its settlement as it stands) or reopen it. Raises Conflict."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
+    if (
+        guard is not None
+        and finished
+        and not loaded.sheet.finished
+        and not _resent(store, loaded, request_key)
+    ):
+        table = Tournaments(store).of_game(loaded.record.id)
+        assert table is not None
+        raise TournamentTable(table.tour, table.table_no, finishing=True)
     snapshot = finished_report(loaded) if finished else None
     record = _versioned(
         lambda: store.set_finished(
@@ -337,6 +389,7 @@ def set_finished(
             base_version=base_version,
             snapshot=snapshot,
             request_key=request_key,
+            guard=guard,
         )
     )
     return Written(load(record))
@@ -347,7 +400,7 @@ def play_on(
 ) -> Written:
     """Raise the pool of a game whose end rule was met, and reopen it: refused (PoolRefused)
     if the pool is not larger or the log would still end the game. Raises Conflict."""
-    check_open(store, loaded, request_key)
+    guard = check_open(store, loaded, request_key)
     current = loaded.game.options.pool_target
     if target == current and not loaded.record.finished:
         return Written(loaded, changed=False)  # sent again: already done
@@ -362,6 +415,7 @@ def play_on(
             base_version=base_version,
             options=options,
             request_key=request_key,
+            guard=guard,
         )
     )
     return Written(load(record))
@@ -373,9 +427,19 @@ def replace_link(store: Store, loaded: Loaded, which: Literal["edit", "view"]) -
 
 
 def delete_game(store: Store, loaded: Loaded) -> str:
-    """Take the game off (restorable by its edit link for a while); when it was deleted."""
-    check_open(store, loaded)
+    """Take the game off (restorable by its edit link for a while); when it was deleted.
+    Raises TournamentTable for a tournament table's game (see check_deletable)."""
+    check_deletable(store, loaded)
     return store.delete_game(loaded.record.edit_token)
+
+
+def check_deletable(store: Store, loaded: Loaded) -> None:
+    """Raise TournamentTable if the game is a table of a tournament: its scorer link cannot
+    delete it (the tour would be left with a table nobody can close); the director gives
+    the table a new scorer link instead."""
+    table = Tournaments(store).of_game(loaded.record.id)
+    if table is not None:
+        raise TournamentTable(table.tour, table.table_no)
 
 
 def restore_game(store: Store, edit_token: str) -> GameRecord | None:

@@ -26,6 +26,33 @@ class TournamentNotFound(GameNotFound):
     """No tournament has this token (a GameNotFound, so one 404 handler covers both)."""
 
 
+class TableClosed(StoreError):
+    """A write to a game that is a table of a closed tournament tour (refused)."""
+
+    def __init__(self, tour: int, table_no: int) -> None:
+        super().__init__(f"the game is table {table_no} of tour {tour}, which is closed")
+        self.tour, self.table_no = tour, table_no
+
+
+def refuse_closed_table(store: Store, game_id: int) -> None:
+    """The one check that a game may still change as a tournament table: raises TableClosed
+    when it is a table of a closed tour. A game write passes it as its `guard`, so it runs
+    inside the write's transaction (the tour's row read under the write lock: a "Close tour"
+    commits either before it, and the write is refused, or after it, and the close sees
+    the write), after a resent request key got its first answer. On PostgreSQL the
+    tournament's row is locked first, so a Close waits for the write or the write for it."""
+    if store.engine.for_update:
+        store.engine.rows(
+            "SELECT id FROM tournaments WHERE id IN"
+            " (SELECT tournament_id FROM tournament_tables WHERE game_id = ?)"
+            + store.engine.for_update,
+            [game_id],
+        )
+    table = Tournaments(store).of_game(game_id)
+    if table is not None and table.closed:
+        raise TableClosed(table.tour, table.table_no)
+
+
 @dataclass(frozen=True)
 class TableRecord:
     """One table of one tour: its numbers and its game (seen through the edit token when
@@ -70,6 +97,8 @@ class TournamentRecord:
     roster: list[str]
     withdrawals: list[dict[str, Any]]
     tours_closed: int
+    tours_planned: int
+    """The tours the director announced; 0 when not said (a file opened, an older one)."""
     created_at: str
     updated_at: str
     version: int
@@ -77,6 +106,11 @@ class TournamentRecord:
     view_token: str
     access: Access
     tables: list[TableRecord] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        """Its last planned tour is closed: no further tour is seated."""
+        return 0 < self.tours_planned <= self.tours_closed == self.tours_seated
 
     @property
     def tours_seated(self) -> int:
@@ -175,6 +209,7 @@ class Tournaments:
         roster: Sequence[str],
         withdrawals: Sequence[dict[str, Any]] = (),
         tours_closed: int = 0,
+        tours_planned: int = 0,
         tables: Sequence[tuple[int, int, int]] = (),
     ) -> TournamentRecord:
         """A new tournament with new tokens; `tables` links already stored games to it as
@@ -195,6 +230,7 @@ class Tournaments:
                         "roster": json.dumps(list(roster), ensure_ascii=False),
                         "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
                         "tours_closed": int(tours_closed),
+                        "tours_planned": int(tours_planned),
                         "created_at": now,
                         "updated_at": now,
                         "version": 1,
@@ -234,9 +270,21 @@ class Tournaments:
 
         return self._write(token, base_version, change)
 
+    def unseat(self, token: str, base_version: int, tour: int) -> TournamentRecord:
+        """Take a seated tour's tables out of the tournament (their games stay, unlinked:
+        the caller deletes them in the same transaction)."""
+
+        def change(row: Row, now: str) -> None:
+            self.engine.execute(
+                "DELETE FROM tournament_tables WHERE tournament_id = ? AND tour = ?",
+                [row["id"], tour],
+            )
+
+        return self._write(token, base_version, change)
+
     def update(self, token: str, base_version: int, **values: Any) -> TournamentRecord:
         """Change the tournament's own columns (roster, withdrawals, tours_closed, ...)."""
-        allowed = {"name", "roster", "withdrawals", "tours_closed"}
+        allowed = {"name", "roster", "withdrawals", "tours_closed", "tours_planned"}
         if set(values) - allowed:
             raise ValueError(f"cannot change {sorted(set(values) - allowed)}")
         data = {
@@ -349,6 +397,7 @@ class Tournaments:
             roster=json.loads(row["roster"]),
             withdrawals=json.loads(row["withdrawals"]),
             tours_closed=row["tours_closed"],
+            tours_planned=int(row.get("tours_planned") or 0),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             version=row["version"],

@@ -34,7 +34,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.deals import Deal
 from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
-from scorekeeper.rules.text import bad_character, normalize, normalize_all
+from scorekeeper.rules.text import bad_character, name_key, normalize_all
 from scorekeeper.rules.tournament import (
     MIN_PLAYERS,
     TABLE_SIZES,
@@ -558,6 +558,7 @@ def _roster(raw: Any, bad: _Notes) -> list[str] | None:
         )
         return None
     names: list[str] = []
+    keys: dict[str, str] = {}  # name_key -> the name as first written
     ok = True
     for n, name in enumerate(raw, start=1):
         if not isinstance(name, str) or not name.strip():
@@ -574,15 +575,27 @@ def _roster(raw: Any, bad: _Notes) -> list[str] | None:
         elif (char := bad_character(name)) is not None:
             bad(N_("player {n}: the name holds {char}: remove it"), where="players", n=n, char=char)
             ok = False
-        elif normalize(name) in names:
+        elif keys.get(name_key(name)) == name:
             bad(
                 N_("player {name} appears twice"),
                 where="players",
                 name=json.dumps(name, ensure_ascii=False),
             )
             ok = False
+        elif name_key(name) in keys:
+            bad(
+                N_(
+                    "player {name} is the same name as {other} (names that differ only in "
+                    "capitals or width are one player)"
+                ),
+                where="players",
+                name=json.dumps(name, ensure_ascii=False),
+                other=json.dumps(keys[name_key(name)], ensure_ascii=False),
+            )
+            ok = False
         else:
             names.append(name)
+            keys[name_key(name)] = name
     if ok and len(names) < MIN_PLAYERS:
         bad(
             N_("a tournament needs at least {least} players, not {count}"),

@@ -19,6 +19,7 @@ from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.rules import resolve_options
+from scorekeeper.rules.text import name_key
 from scorekeeper.rules.tournament import (
     TournamentError,
     deals_in_tour,
@@ -126,6 +127,9 @@ class TableView:
     """Over: by its end rule, its tour length, or by hand."""
     results: dict[str, str] = field(default_factory=dict)
     points: dict[str, str] = field(default_factory=dict)
+    early: bool = False
+    """Finished before its deals were played or its end rule met: the director closed the
+    tour early (the file marks it finished, as docs/tournament.md's reading 2 says)."""
 
 
 @dataclass
@@ -155,9 +159,19 @@ class Overview:
         return self.tours[-1] if self.tours else []
 
     @property
+    def dealt(self) -> bool:
+        """A table of the tour being played has saved a deal (its seating stays)."""
+        return any(t.game.deals for t in self.current) if self.playing else True
+
+    @property
     def unfinished(self) -> int:
         """Tables of the tour being played that have not finished."""
         return sum(1 for t in self.current if not t.finished) if self.playing else 0
+
+    @property
+    def over(self) -> bool:
+        """The tournament is over: its last planned tour is closed (see TournamentRecord)."""
+        return self.record.over
 
     @property
     def standings(self) -> list[dict[str, Any]]:
@@ -178,7 +192,12 @@ class Overview:
     @property
     def can_seat(self) -> bool:
         """The next tour may be seated now."""
-        return not self.playing and len(self.active) >= MIN_PLAYERS and self.report is not None
+        return (
+            not self.playing
+            and not self.over
+            and len(self.active) >= MIN_PLAYERS
+            and self.report is not None
+        )
 
 
 _OVERVIEWS: Kept[tuple[object, ...], Overview] = Kept(64)
@@ -220,6 +239,7 @@ def _with_games(tours: list[list[TableView]], record: TournamentRecord) -> list[
                 t.finished,
                 t.results,
                 t.points,
+                t.early,
             )
             for t in tour
         ]
@@ -259,6 +279,7 @@ def _table_view(table: TableRecord, rounds: int, reported: dict[str, Any] | None
         finished=bool(loaded.sheet.finished or game.finished),
         results=dict(reported.get("results", {})) if reported else {},
         points=dict(reported.get("points", {})) if reported else {},
+        early=bool(game.finished) and loaded.sheet.ended_after is None,
     )
 
 
@@ -274,10 +295,13 @@ def create(
     table_size: int,
     bands: Sequence[Sequence[Any]],
     roster: Sequence[str],
+    tours_planned: int = 0,
 ) -> TournamentRecord:
-    """A new tournament, no tour seated yet."""
+    """A new tournament, no tour seated yet; `tours_planned` tours (0: not said)."""
     if not MIN_PLAYERS <= len(roster) <= MAX_PLAYERS:
         raise ServiceError("roster")
+    if len({name_key(p) for p in roster}) != len(roster):
+        raise ServiceError("roster")  # two names of one player (the form says which)
     return tournaments(store).create(
         name=name,
         convention=convention,
@@ -285,6 +309,7 @@ def create(
         table_size=table_size,
         bands=bands,
         roster=roster,
+        tours_planned=tours_planned,
     )
 
 
@@ -305,6 +330,8 @@ def seat(
     view = overview(record)
     if view.playing:
         raise ServiceError("playing")
+    if record.over:
+        raise ServiceError("over")  # the last planned tour is played: no tour after it
     if view.report is None:
         raise ServiceError("invalid")
     active = view.active
@@ -314,6 +341,7 @@ def seat(
     if typed is not None:
         if number != 1:
             raise ServiceError("typed_later")
+        typed = as_on_roster(typed, active)
         check_typed(typed, active, record.table_size)
     try:
         if typed is not None:
@@ -334,6 +362,13 @@ def seat(
     return tournaments(store).seat(
         token, base_version, number, new, convention=record.convention, options=options
     )
+
+
+def as_on_roster(typed: Sequence[Sequence[str]], active: Sequence[str]) -> list[list[str]]:
+    """A typed seating with each name written as on the roster ("anna" typed is the
+    roster's "Anna": one player by the name rule); names not on it are left as typed."""
+    spelled = {name_key(p): p for p in active}
+    return [[spelled.get(name_key(n), n) for n in table] for table in typed]
 
 
 def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_size: int) -> None:
@@ -360,39 +395,98 @@ def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_siz
 
 def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> TournamentRecord:
     """Close the tour being played: every table finished, or (early) the unfinished ones
-    count as settled now. Every table's game is marked finished with its settlement."""
-    record = tournaments(store).get(token)
-    view = overview(record)
-    if not view.playing:
-        raise ServiceError("not_playing")
-    if base_version != record.version:
-        raise VersionConflict(
-            "the tournament was changed elsewhere", current_version=record.version
-        )
-    if view.unfinished and not early:
-        raise ServiceError("unfinished", count=view.unfinished)
-    for table in record.tour(record.tours_seated):
-        _finish(store, table.game)
-    return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
+    count as settled now. Every table's game is marked finished with its settlement.
+
+    One transaction, the tour's state read again inside it: a Save at a table commits
+    either before it (and is in the settlement) or after it (and is refused by the table's
+    guard, games.writes); a table whose game its scorer deleted (older releases allowed it)
+    is brought back, never left to block the close."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        view = overview(record)
+        if not view.playing:
+            raise ServiceError("not_playing")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
+            )
+        if view.unfinished and not early:
+            raise ServiceError("unfinished", count=view.unfinished)
+        for table in record.tour(record.tours_seated):
+            _finish(store, table.game)
+        return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
 
 
 def _finish(store: Store, game: GameRecord) -> None:
-    """Mark a table's game finished with its settlement now (again after a deal saved in
-    between)."""
-    for _ in range(5):
-        if game.finished:
-            return
-        try:
-            store.set_finished(
-                game.edit_token,
-                True,
-                base_version=game.version,
-                snapshot=finished_report(load(game)),
+    """Mark a table's game finished with its settlement now (inside the close's
+    transaction: nothing else writes in between)."""
+    if store.deleted_game(game.edit_token) is not None:
+        game = store.restore_game(game.edit_token)
+    if game.finished:
+        return
+    store.set_finished(
+        game.edit_token, True, base_version=game.version, snapshot=finished_report(load(game))
+    )
+
+
+def unseat(store: Store, token: str, base_version: int) -> TournamentRecord:
+    """Undo the seating of the tour being played while none of its tables has a deal: its
+    games are deleted (their scorer links stop opening them) and the tour can be seated
+    again. One transaction."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        if record.tours_seated <= record.tours_closed:
+            raise ServiceError("not_playing")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
             )
-            return
-        except VersionConflict:
-            game = store.get_game(game.edit_token)
-    raise VersionConflict("a table kept changing", current_version=game.version)
+        tour = record.tour(record.tours_seated)
+        if any(t.game.deals for t in tour):
+            raise ServiceError("has_deals")
+        done = tournaments(store).unseat(token, record.version, record.tours_seated)
+        for table in tour:
+            store.delete_game(table.game.edit_token)
+        return done
+
+
+def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
+    """Reopen the last closed tour (the director closed it by mistake, or too early) while
+    no later tour is seated: its tables finished by the close are open again and can go on
+    scoring. One transaction."""
+    with store.batch():
+        record = tournaments(store).get(token)
+        if record.tours_closed == 0 or record.tours_seated > record.tours_closed:
+            raise ServiceError("cannot_reopen")
+        if base_version != record.version:
+            raise VersionConflict(
+                "the tournament was changed elsewhere", current_version=record.version
+            )
+        gone = [w for w in record.withdrawals if w["after_tour"] >= record.tours_closed]
+        if gone:
+            raise ServiceError("withdrawn_after", name=gone[0]["player"])
+        for table in record.tour(record.tours_closed):
+            game = table.game
+            if game.finished and load(game).sheet.ended_after is None:
+                store.set_finished(game.edit_token, False, base_version=game.version)
+        return tournaments(store).update(
+            token, record.version, tours_closed=record.tours_closed - 1
+        )
+
+
+def join(store: Store, token: str, base_version: int, name: str) -> TournamentRecord:
+    """A player joins the roster before tour 1 is seated (later the file could not hold
+    him: every roster player sits in every tour, docs/tournament.md reading 12). The name
+    is checked by the caller's name rule; one already on the roster (in any capitals) is
+    refused."""
+    record = tournaments(store).get(token)
+    if record.tours_seated:
+        raise ServiceError("join_later")
+    if any(name_key(p) == name_key(name) for p in record.roster):
+        raise ServiceError("on_roster", name=name)
+    if len(record.roster) >= MAX_PLAYERS:
+        raise ServiceError("roster")
+    return tournaments(store).update(token, base_version, roster=[*record.roster, name])
 
 
 def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
-from scorekeeper.games.writes import Conflict, TourClosed
+from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.store import GameNotFound, GameRecord
 from scorekeeper.tournament.service import table_of
 
@@ -69,7 +69,7 @@ def edit_game(token: str) -> Loaded:
     if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
         abort(_read_only(over_limit_message(len(record.deals))))
     closed = _closed_tour(record)
-    if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES:
+    if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES and not _resent(record):
         abort(_read_only(tour_closed_message(*closed)))
     loaded = load(record)
     g.loaded = loaded
@@ -95,6 +95,13 @@ def _closed_tour(record: GameRecord) -> tuple[int, int] | None:
     """(tour, table) when the game is a table of a closed tournament tour, else None."""
     table = table_of(get_store(), record.id)
     return (table.tour, table.table_no) if table is not None and table.closed else None
+
+
+def _resent(record: GameRecord) -> bool:
+    """The write's one-time key already wrote on this game (a deal saved before the close,
+    sent again by its phone): it goes on to get its first answer, and writes nothing."""
+    key = request.form.get("request_key", "") if request.method == "POST" else ""
+    return bool(key) and get_store().used_key(record.edit_token, key) is not None
 
 
 def tour_closed_message(tour: int, table: int) -> str:
@@ -129,6 +136,39 @@ def _tour_closed(error: TourClosed) -> Response:
     flash(tour_closed_message(error.tour, error.table))
     token = (request.view_args or {}).get("token", "")
     return redirect(url_for("games.show", mode="g", token=token))
+
+
+def table_message(tour: int, table: int) -> str:
+    """Why a tournament table's game cannot be deleted from its scorer link."""
+    return str(
+        _(
+            "This game is table %(table)s of tour %(tour)s of a tournament: it cannot be "
+            "deleted from the scorer's link. The director can give the table a new scorer "
+            "link, or close the tour early.",
+            tour=tour,
+            table=table,
+        )
+    )
+
+
+def _tournament_table(error: TournamentTable) -> Response:
+    """Delete, or Finish now too early, asked for a tournament table's game: refused (403),
+    with the reason."""
+    if error.finishing:
+        return _read_only(finish_message(error.tour, error.table))
+    return _read_only(table_message(error.tour, error.table))
+
+
+def finish_message(tour: int, table: int) -> str:
+    """Why a tournament table cannot be finished from its phone before its deals are played."""
+    return str(
+        _(
+            "Table %(table)s plays tour %(tour)s to its last deal: it cannot be finished "
+            "from here. If time runs out, the director closes the tour early.",
+            tour=tour,
+            table=table,
+        )
+    )
 
 
 def over_limit_message(count: int) -> str:
@@ -199,4 +239,5 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = RowIdConverter
     app.register_error_handler(Conflict, _conflict)
     app.register_error_handler(TourClosed, _tour_closed)
+    app.register_error_handler(TournamentTable, _tournament_table)
     app.after_request(recent.send_drops)

@@ -53,6 +53,8 @@ def new(token: str) -> Page:
     else:
         key = ""
     if not loaded.can_add_deal:
+        if (resent := _resent(loaded)) is not None:
+            return resent
         flash(_("The game is finished: reopen it to add a deal."))
         return _to_game(token)
     if len(loaded.record.deals) >= gamefile.MAX_DEALS:
@@ -65,6 +67,24 @@ def new(token: str) -> Page:
         )
         return _to_game(token)
     return _deal_page(loaded, None, key)
+
+
+def _resent(loaded: Loaded) -> Response | None:
+    """A Save to a game that takes no more deals (its tour closed, or finished) whose
+    one-time key already wrote (sent again by the phone's queue) gets the answer its first
+    sending got (to the sheet; nothing written), never a refusal; None for any other
+    request. (While the game is open the ordinary Save path answers a resent key.)"""
+    saving = request.form.get("action") == "save" or _wants_json()
+    key = request.form.get("request_key", "") if request.method == "POST" and saving else ""
+    if not _KEY.fullmatch(key):
+        return None
+    used, deal = writes.used_form(get_store(), loaded, key)
+    if not used:
+        return None
+    target = url_for("games.show", mode="g", token=loaded.record.edit_token)
+    if _wants_json():
+        return jsonify(saved=True, deal=None if deal is None else deal.position + 1, next=target)
+    return redirect(target)
 
 
 def _used(loaded: Loaded, deal: DealRecord | None) -> Response:

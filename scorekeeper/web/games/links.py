@@ -63,6 +63,7 @@ def replace_link(token: str, which: str) -> Response:
 @bp.route("/g/<tok:token>/delete", methods=["GET", "POST"])
 def delete_game(token: str) -> str | Response:
     loaded = edit_game(token)
+    writes.check_deletable(get_store(), loaded)
     form = LinkForm()
     if form.validate_on_submit():
         writes.delete_game(get_store(), loaded)

@@ -16,9 +16,11 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, NumberRange
+from wtforms.validators import InputRequired, Length, NumberRange
 
 from scorekeeper import gamefile
+from scorekeeper.rules.text import name_key
+from scorekeeper.tournament.file import MAX_BANDS
 from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYERS
 
 from ..company.forms import clean_name, name_problem
@@ -51,6 +53,15 @@ class TournamentBase(NewGameBase):
             NumberRange(1, 30, message=_l("Write a whole number from %(min)s to %(max)s")),
         ],
         default=3,
+    )
+    tours = WholeField(
+        _l("Tours"),
+        description=_l("How many tours the tournament has: after the last one it is over."),
+        validators=[
+            InputRequired(_l("Write a whole number from %(min)s to %(max)s", min=1, max=50)),
+            NumberRange(1, 50, message=_l("Write a whole number from %(min)s to %(max)s")),
+        ],
+        default=5,
     )
     table_size = RadioField(
         _l("Players at a table"),
@@ -93,9 +104,8 @@ class TournamentBase(NewGameBase):
         """MIN_PLAYERS to MAX_PLAYERS distinct, readable names."""
         names = self.roster_names()
         problems = [p for p in (name_problem(n) for n in names) if p]
-        if len(set(names)) != len(names):
-            problems.append(str(_l("Two players cannot have the same name")))
-        if len(set(names)) < MIN_PLAYERS:
+        problems.extend(same_names(names))
+        if len({name_key(n) for n in names}) < MIN_PLAYERS:
             problems.append(str(_l("Write at least three names")))
         if len(names) > MAX_PLAYERS:
             problems.append(str(_l("At most 100 players")))
@@ -109,6 +119,8 @@ class TournamentBase(NewGameBase):
         out: list[list[Any]] = []
         problem = None
         lines = [line for line in (self.bands_text.data or "").splitlines() if line.strip()]
+        if len(lines) > MAX_BANDS:  # the tournament file holds no more (tournament.md §5)
+            lines, problem = [], _l("At most %(limit)s bands", limit=MAX_BANDS)
         for line in lines:
             match = _BAND_LINE.match(line)
             if match is None or re.search(r"/0+\s*$", match.group(2)):  # no 1/0
@@ -124,12 +136,36 @@ class TournamentBase(NewGameBase):
                 problem = _l("Each band must go higher than the one before; * only last")
                 break
             out.append([upto, str(Fraction(factor))])
-        if problem is None and not lines:
+        if problem is None and not lines and not out:
             problem = _l("Write at least one band")
         if problem is not None:
             self.bands_text.errors = [*self.bands_text.errors, str(problem)]
             return None
         return out
+
+
+def same_names(names: list[str]) -> list[str]:
+    """A problem for each name that is another's with other capitals or width ("Anna" and
+    "anna", "ANNA", "Ａｎｎａ"; "Straße" and "STRASSE"): one player, by the name rule of a
+    game's players (rules/text.name_key)."""
+    first: dict[str, str] = {}
+    problems = []
+    for name in names:
+        other = first.setdefault(name_key(name), name)
+        if other != name:
+            problems.append(
+                str(
+                    _l(
+                        "“%(name)s” and “%(other)s” are one name: names that differ only in "
+                        "capitals or width are the same player",
+                        name=name,
+                        other=other,
+                    )
+                )
+            )
+    if len(set(names)) != len(names):
+        problems.append(str(_l("Two players cannot have the same name")))
+    return problems
 
 
 def _with_options(name: str, base: type[NewGameBase]) -> type[NewGameBase]:
@@ -164,6 +200,33 @@ class CloseForm(WriteForm):
     """Close the tour being played; early only with the box ticked."""
 
     early = BooleanField(_l("Close now: tables that have not finished count as settled now"))
+
+
+class UnseatForm(WriteForm):
+    """Undo the seating of the tour being played (no deal yet), once asked."""
+
+    confirm = BooleanField(_l("Yes: take the tables away, the tour is seated again"))
+
+
+class ReopenForm(WriteForm):
+    """Reopen the last closed tour, once asked."""
+
+    confirm = BooleanField(_l("Yes: reopen the tour, its tables can score again"))
+
+
+class JoinForm(WriteForm):
+    """A player joins before tour 1 is seated."""
+
+    name = StringField(_l("Name"), validators=[Length(max=200)])
+
+    def clean(self) -> str | None:
+        """The name typed (trimmed, NFC), or None with the problem next to the field."""
+        name = clean_name(self.name.data)
+        problem = name_problem(name)
+        if problem:
+            self.name.errors = [*self.name.errors, problem]
+            return None
+        return name
 
 
 class WithdrawForm(WriteForm):

@@ -8,6 +8,7 @@ import datetime
 import io
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from flask import (
@@ -21,7 +22,7 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import _, format_date, ngettext, pgettext
+from flask_babel import _, format_date, format_decimal, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.kept import Kept
@@ -33,6 +34,7 @@ from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 from scorekeeper.tournament import text as ttext
 from scorekeeper.tournament.service import ServiceError
+from scorekeeper.tournament.text import bands_text
 
 from .. import recent
 from ..i18n import get_locale, words
@@ -42,11 +44,14 @@ from ..storage import get_store
 from ..widgets import choices
 from .forms import (
     CloseForm,
+    JoinForm,
     LinkForm,
+    ReopenForm,
     RevokeForm,
     SeatForm,
     TournamentForm,
     TournamentImportForm,
+    UnseatForm,
     WithdrawForm,
 )
 
@@ -128,6 +133,19 @@ def _problem(error: ServiceError) -> str:
             "%(num)d tables have not finished: tick the box to close the tour now.",
             count,
         )
+    if code == "has_deals":
+        return _("A table has saved a deal: the seating can no longer be undone.")
+    if code == "cannot_reopen":
+        return _("Only the last tour can be reopened, while no later tour is seated.")
+    if code == "withdrawn_after":
+        return _(
+            "%(name)s left after this tour: a tour with a withdrawal after it cannot be reopened.",
+            name=error.params.get("name", ""),
+        )
+    if code == "join_later":
+        return _("A player can join only before tour 1 is seated.")
+    if code == "over":
+        return _("The tournament is over: its last tour is played.")
     if code == "too_few":
         return _("Fewer than three players are left: no tour can be seated.")
     if code == "invalid":
@@ -169,6 +187,7 @@ def new() -> str | Response:
                 table_size=int(form.table_size.data),
                 bands=bands,
                 roster=form.roster_names(),
+                tours_planned=int(form.tours.data),
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             flash(_("The tournament is made. Seat tour 1 when the players are in the room."))
@@ -185,8 +204,12 @@ def show(mode: str, token: str) -> str | Response:
     return _page(open_tournament(mode, token))
 
 
-def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
-    """The director's page (or its read-only twin), with a refused seat form if given."""
+def _page(
+    record: TournamentRecord,
+    seat_form: SeatForm | None = None,
+    join_form: JoinForm | None = None,
+) -> str:
+    """The director's page (or its read-only twin), with a refused seat or join form."""
     view = service.overview(record)
     editable = record.access == "edit"
     withdraw = WithdrawForm(version=record.version)
@@ -201,6 +224,9 @@ def _page(record: TournamentRecord, seat_form: SeatForm | None = None) -> str:
         token=record.edit_token if editable else record.view_token,
         seat_form=seat_form or SeatForm(version=record.version),
         close_form=CloseForm(version=record.version),
+        unseat_form=UnseatForm(version=record.version),
+        reopen_form=ReopenForm(version=record.version),
+        join_form=join_form or JoinForm(version=record.version),
         withdraw_form=withdraw,
         revoke_form=RevokeForm(),
         link_form=LinkForm(),
@@ -335,6 +361,67 @@ def close(token: str) -> Response:
     return _write(token, "#standings", call)
 
 
+@bp.route("/t/<tok:token>/unseat", methods=["POST"])
+def unseat(token: str) -> Response:
+    record = edit_tournament(token)
+    form = UnseatForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+    if not form.confirm.data:
+        flash(_("Tick the box to undo the seating."))
+        return back(token, "#tour")
+
+    def call() -> None:
+        service.unseat(get_store(), token, int(form.base_version.data))
+        flash(_("The seating of tour %(n)s is undone: seat it again.", n=record.tours_seated))
+
+    return _write(token, "#tour", call)
+
+
+@bp.route("/t/<tok:token>/reopen", methods=["POST"])
+def reopen(token: str) -> Response:
+    record = edit_tournament(token)
+    form = ReopenForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+    if not form.confirm.data:
+        flash(_("Tick the box to reopen the tour."))
+        return back(token, "#tour")
+
+    def call() -> None:
+        service.reopen(get_store(), token, int(form.base_version.data))
+        flash(_("Tour %(n)s is open again: its tables can score.", n=record.tours_closed))
+
+    return _write(token, "#tables", call)
+
+
+@bp.route("/t/<tok:token>/join", methods=["POST"])
+def join(token: str) -> Response | tuple[str, int]:
+    record = edit_tournament(token)
+    form = JoinForm()
+    if not form.validate_on_submit():
+        flash(_changed())
+        return back(token)
+    name = form.clean()
+    if name is None:
+        return _page(record, join_form=form), 400
+    try:
+        service.join(get_store(), token, int(form.base_version.data), name)
+    except ServiceError as error:
+        if error.code != "on_roster":
+            flash(_problem(error))
+            return back(token, "#players")
+        form.name.errors = [_("%(name)s is on the roster already", name=name)]
+        return _page(record, join_form=form), 400
+    except VersionConflict:
+        flash(_changed())
+        return back(token, "#players")
+    flash(_("%(name)s joins the tournament.", name=name))
+    return back(token, "#players")
+
+
 @bp.route("/t/<tok:token>/withdraw", methods=["POST"])
 def withdraw(token: str) -> Response:
     edit_tournament(token)
@@ -351,9 +438,17 @@ def withdraw(token: str) -> Response:
     return _write(token, "#players", call)
 
 
-@bp.route("/t/<tok:token>/tables/<int:game_id>/revoke", methods=["POST"])
-def revoke(token: str, game_id: int) -> Response:
-    edit_tournament(token)
+@bp.route("/t/<tok:token>/tables/<int:game_id>/revoke", methods=["GET", "POST"])
+def revoke(token: str, game_id: int) -> str | Response:
+    """A new scorer link for one table, asked first (GET: the question; POST: done)."""
+    record = edit_tournament(token)
+    if request.method == "GET":
+        table = next((t for t in record.tables if t.game.id == game_id), None)
+        if table is None:
+            abort(404)
+        return render_template(
+            "tournament/revoke.html", t=record, table=table, revoke_form=RevokeForm()
+        )
     if not RevokeForm().validate_on_submit():
         return back(token, "#tables")
 
@@ -493,9 +588,29 @@ def known_tournaments() -> list[TournamentRecord]:
 @bp.app_template_filter("progress")
 def progress(table: service.TableView) -> str:
     """A table's progress: "deal 7 of 9", or finished."""
+    if table.early:
+        return pgettext("table", "closed early")
     if table.finished:
         return pgettext("table", "finished")
     return _("deal %(n)s of %(total)s", n=min(table.deals + 1, table.planned), total=table.planned)
+
+
+@bp.app_template_filter("bands_rule")
+def bands_rule(bands: list[list[object]]) -> str:
+    """A tournament's bands in words, as the text report prints them: "up to 200: × 1; …"."""
+    parsed = [(None if u is None else Fraction(str(u)), Fraction(str(f))) for u, f in bands]
+    return bands_text(words(), parsed)
+
+
+@bp.app_template_filter("decimal")
+def decimal(value: Fraction) -> str:
+    """A number of the board in decimals, rounded to hundredths ("−164.63", "+210"), signed:
+    read from across a room (the exact values are on the director's page and in the file)."""
+    rounded = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+        Decimal("0.01"), rounding=ROUND_HALF_UP
+    )
+    text = format_decimal(abs(rounded), format="#,##0.##")
+    return ("−" if rounded < 0 else "+" if rounded > 0 else "") + text
 
 
 @bp.app_template_filter("frac")
