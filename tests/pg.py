@@ -157,7 +157,7 @@ class Server:
         )
         subprocess.run(
             [*self._as, _bin("pg_ctl"), "-D", self._data, "-o", options]
-            + ["-l", f"{self._folder}/log", "-w", "-t", "60", "start"],
+            + ["-l", f"{self._folder}/log", "-w", "-t", "180", "start"],
             check=True,
             capture_output=True,
         )

@@ -317,14 +317,14 @@ def test_the_database_going_away_is_a_503_and_saves_work_again_after(
     web = Web(app.test_client())
     token = web.new_game()
     web.play(token, ["Anna", "Boris", "Vera"], "misere", declarer="Anna", tricks={"Anna": 0})
-    pg_server.stop("immediate")
+    pg_server.stop("fast")  # every connection is cut; no crash recovery to wait for
     try:
         down = web.get(f"/g/{token}", status=None)
         assert down.status == 503 and down.response.headers["Retry-After"]
         assert "cannot be reached" in down.text()
     finally:
         pg_server.start_again()
-        wait_for(pg_url)
+        wait_for(pg_url, 120)
     time.sleep(0.5)  # the pool drops the dead connections it finds
     for _ in range(20):
         again = web.get(f"/g/{token}", status=None)
