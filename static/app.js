@@ -470,6 +470,7 @@ new MutationObserver(function (changes) {
 const Pending = (function () {
   const STORE = "scorekeeper.pending";
   const waiters = {};
+  const refusals = {};
   let timer = null;
   function all() {
     try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
@@ -490,14 +491,23 @@ const Pending = (function () {
       method: "POST", body: body, credentials: "same-origin", headers: headers,
     }).then(function (r) {
       if (r.status >= 500) throw new Error("server " + r.status);
-      return r.json().then(function (d) {
+      return r.json().catch(function () {
+        // A refusal that is not the Save's answer (a page of another kind): sent again it
+        // would be refused again, so it is final too. Anything else is not the server's
+        // answer at all (a Wi-Fi's login page): the deal waits.
+        if (r.status >= 400) return { saved: false, final: "refused", refused: Refusals.said("generic") };
+        throw new Error("not an answer");
+      }).then(function (d) {
         drop(item.key);
         NetState.online();
         if (d.saved) {
           if (waiters[item.key]) waiters[item.key](d.next);
           return { saved: true, url: d.next };
         }
-        return { saved: false, body: d };
+        // A refusal no resend can fix (the game over, the tour closed, the link replaced…):
+        // off the queue, and said on this phone with the deal as it was entered.
+        if (d.final) Refusals.add(item, d);
+        return { saved: false, final: !!d.final, body: d };
       });
     }).catch(function () {
       NetState.offline();
@@ -509,9 +519,12 @@ const Pending = (function () {
     timer = null;
     all().forEach(function (item) {
       send(item).then(function (a) {
+        // Refused on a resend while its form is still open: the form says why.
+        if (!a.saved && !a.offline && refusals[item.key]) { refusals[item.key](a); return; }
         // Refused on a resend (another phone changed the game meanwhile): the form is
-        // opened again with the deal in it, so nothing is dropped silently.
-        if (!a.saved && !a.offline && item.back && !waiters[item.key]) {
+        // opened again with the deal in it, so nothing is dropped silently. A final
+        // refusal is said where the phone is (Refusals), its form would not open.
+        if (!a.saved && !a.offline && !a.final && item.back && !waiters[item.key]) {
           try { sessionStorage.setItem("scorekeeper.refused", JSON.stringify(item)); } catch (e) { /* ignore */ }
           location.assign(item.back);
         } else if (a.saved && !waiters[item.key] && document.querySelector("#follow")) {
@@ -524,9 +537,77 @@ const Pending = (function () {
   window.addEventListener("online", flush);
   return {
     all: all, add: add, send: send, flush: flush,
-    whenSent: function (key, fn) { waiters[key] = fn; schedule(); },
+    whenSent: function (key, fn, refused) { waiters[key] = fn; refusals[key] = refused; schedule(); },
   };
 })();
+
+// Saves the server refused for good (Pending): each is said at the top of whatever page this
+// phone shows, with the deal as it was entered (to be written down or given to the
+// director), until the scorer taps "Got it".
+const Refusals = (function () {
+  const STORE = "scorekeeper.refusals";
+  function all() {
+    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
+  }
+  function put(items) {
+    try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* private mode */ }
+  }
+  function said(name) {
+    const el = document.getElementById("netstate");
+    return (el && el.getAttribute("data-refused-" + name)) || "";
+  }
+  function add(item, d) {
+    const kept = all().filter(function (r) { return r.key !== item.key; });
+    kept.push({ key: item.key, what: item.what || item.title || "", words: item.words || [],
+                why: d.refused || said("generic"), reason: String(d.final) });
+    put(kept.slice(-10));
+    draw();
+  }
+  function draw() {
+    const netstate = document.getElementById("netstate");
+    if (!netstate) return;
+    $$(".refusal").forEach(function (n) { n.remove(); });
+    all().forEach(function (r) {
+      const card = document.createElement("section");
+      card.className = "card problems refusal";
+      card.setAttribute("role", "alert");
+      card.setAttribute("data-reason", r.reason);
+      const h = document.createElement("h2");
+      h.textContent = said("title").replace("{}", r.what);
+      card.appendChild(h);
+      const why = document.createElement("p");
+      why.className = "refusal-why";
+      why.textContent = r.why;
+      card.appendChild(why);
+      if (r.words.length) {
+        const head = document.createElement("p");
+        head.textContent = said("entered");
+        card.appendChild(head);
+        const list = document.createElement("ul");
+        list.className = "refusal-deal";
+        r.words.forEach(function (w) {
+          const li = document.createElement("li");
+          li.textContent = w;
+          list.appendChild(li);
+        });
+        card.appendChild(list);
+      }
+      const ok = document.createElement("button");
+      ok.type = "button";
+      ok.className = "button";
+      ok.textContent = said("ok");
+      ok.addEventListener("click", function () {
+        put(all().filter(function (x) { return x.key !== r.key; }));
+        card.remove();
+      });
+      card.appendChild(ok);
+      netstate.parentNode.insertBefore(card, netstate.nextSibling);
+    });
+  }
+  document.addEventListener("scorekeeper:page", draw);
+  return { add: add, draw: draw, said: said };
+})();
+Refusals.draw();
 
 const NetState = (function () {
   let el = null;  // looked up each time: a swapped-in page brings its own
@@ -982,6 +1063,8 @@ if (Pending.all().length) Pending.flush();
       title: form.getAttribute("data-title"),
       back: location.pathname,
       body: body,
+      what: document.title,
+      words: entered(),
     };
     Pending.add(item);
     preview.textContent = "";
@@ -994,30 +1077,67 @@ if (Pending.all().length) Pending.flush();
       if (answer.offline) {
         preview.textContent = "";
         preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
-        Pending.whenSent(item.key, function (url) { location.replace(url); });
+        Pending.whenSent(item.key, function (url) { location.replace(url); }, refused);
         return;
       }
-      // Refused (already saved, another phone, or a problem): the input stays.
-      const d = answer.body || {};
-      if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
-      if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
-      render(d);
-      const why = d.refused;
-      if (why) {
-        preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
-        if (d.edit_url) {
-          const b = document.createElement("button");
-          b.type = "submit"; b.name = "action"; b.value = "save";
-          b.className = "button"; b.id = "change-saved";
-          b.setAttribute("formaction", d.edit_url);
-          b.textContent = (document.getElementById("change-saved-label") || {}).textContent || "✎";
-          const old = $("#change-saved"); if (old) old.remove();
-          $(".submit", form).appendChild(b);
-        }
-      }
-      save.disabled = false;
+      refused(answer);
     });
   });
+
+  // The deal as the scorer entered it, in the page's words: each question that has an
+  // answer on the form ("Declarer: Anna", "Contract: 7♠", "Vera: whist", "Anna (tricks): 7"),
+  // and what was typed. Kept with a Save, so a refusal can show it on any page.
+  function entered() {
+    const out = [];
+    const tricks = $(".tricks > legend", form);
+    $$("fieldset.taps", form).forEach(function (fs) {
+      if (fs.closest("[hidden]")) return;
+      const c = $("input[type=radio]:checked", fs);
+      const legend = $("legend", fs);
+      if (!c || !legend || c.disabled) return;
+      const label = c.parentElement.textContent.trim();
+      const head = legend.textContent.trim() + (fs.classList.contains("trickrow") && tricks ? " (" + tricks.textContent.trim() + ")" : "");
+      out.push(head + ": " + label);
+    });
+    $$("textarea, input[type=text], input[inputmode]", form).forEach(function (i) {
+      if (i.closest("[hidden]") || i.disabled || !i.value.trim()) return;
+      const label = i.closest("label") || (i.id && form.querySelector('label[for="' + i.id + '"]'));
+      const name = i.getAttribute("aria-label") || (label ? label.textContent.replace(i.value, "").trim() : "");
+      out.push((name ? name + ": " : "") + i.value.trim());
+    });
+    return out;
+  }
+
+  // Refused (already saved, another phone, a problem, or for good): the input stays.
+  function refused(answer) {
+    const d = answer.body || {};
+    if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
+    if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
+    render(d);
+    const why = d.refused;
+    if (why) {
+      preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
+      if (d.edit_url) {
+        const b = document.createElement("button");
+        b.type = "submit"; b.name = "action"; b.value = "save";
+        b.className = "button"; b.id = "change-saved";
+        b.setAttribute("formaction", d.edit_url);
+        b.textContent = (document.getElementById("change-saved-label") || {}).textContent || "✎";
+        const old = $("#change-saved"); if (old) old.remove();
+        $(".submit", form).appendChild(b);
+      }
+    }
+    // For good (the game over, the tour closed, the link gone…): said at the top with the
+    // deal (Refusals); what was typed stays in the form, Save is of no use any more.
+    save.disabled = !!answer.final;
+    if (answer.final) {
+      form.setAttribute("data-refused", d.final);
+      // "Another phone changed this game" said the same less clearly: the card says why.
+      const banner = $("#follow-banner");
+      if (banner) banner.remove();
+      window.scrollTo(0, 0);
+    }
+  }
 
   // -- by keyboard and screen reader ---------------------------------------------------------
   // In a group of taps (the contract grid above all) the arrows move between the choices

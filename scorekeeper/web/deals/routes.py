@@ -27,6 +27,7 @@ from scorekeeper.games.writes import live_deal
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealRecord
 
+from .. import refusal
 from ..context import conflict_message, edit_game, remember_loaded
 from ..i18n import words
 from ..storage import get_store
@@ -50,19 +51,42 @@ def new(token: str) -> Answer:
             return _used(loaded, deal)
     else:
         key = ""
-    if not loaded.can_add_deal:
-        flash(_("The game is finished: reopen it to add a deal."))
+    full = _full(loaded)
+    if full is not None:
+        if request.method == "POST":
+            return _game_over(loaded, full)
+        flash(full)
         return _to_game(token)
+    return _deal_page(loaded, None, key)
+
+
+def _full(loaded: Loaded) -> str | None:
+    """Why no deal can be added to the game now (it is over, or holds all it can), or None."""
+    if not loaded.can_add_deal:
+        return str(_("The game is finished: reopen it to add a deal."))
     if len(loaded.record.deals) >= gamefile.MAX_DEALS:
-        flash(
+        return str(
             _(
                 "This game has %(limit)s deals, the most one game holds: start a new game "
                 "to play on.",
                 limit=gamefile.MAX_DEALS,
             )
         )
-        return _to_game(token)
-    return _deal_page(loaded, None, key)
+    return None
+
+
+def _game_over(loaded: Loaded, message: str) -> Answer:
+    """A new deal sent to a game that takes none now (ended on another phone meanwhile):
+    nothing written, and no resend will change that. The script gets the final refusal; the
+    page without it shows the form as it was sent, with why (409)."""
+    if refusal.wants_json():
+        return refusal.final("game_over", message)
+    seat = seat_for(loaded.sheet, None)
+    form = DealForm(version=loaded.record.version)
+    form.setup(seat)
+    reading = Reading(None, top=[message])
+    html, _status = _page(loaded, form, seat, None, reading, None, refused=True)
+    return html, 409
 
 
 def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
@@ -111,17 +135,12 @@ def _preview(reading: Reading, result: Check | None) -> dict[str, Any]:
     }
 
 
-def _wants_json() -> bool:
-    """A Save sent by the script, which reads the answer as JSON."""
-    return request.headers.get("X-Save") == "json"
-
-
 def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Answer:
     """The deal form (GET), its check without the script, or its Save."""
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     version = loaded.record.version
-    script = request.method == "POST" and _wants_json()
+    script = request.method == "POST" and refusal.wants_json()
     form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
     form.setup(seat)
     if request.method == "GET":
@@ -202,6 +221,8 @@ def _refused(
     remember_loaded(loaded)
     if deal is not None:
         deal = live_deal(loaded, deal.id)
+    elif (full := _full(loaded)) is not None:
+        return _game_over(loaded, full)
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     form.fresh(loaded.record.version)
