@@ -376,6 +376,8 @@ new MutationObserver(function (changes) {
       const seat = Number(input.getAttribute("data-seat"));
       const wrap = input.closest(".field");
       if (wrap) wrap.hidden = hussar && seat >= 2;
+      // A seat not shown is not sent (the last game's names in it would be read).
+      input.disabled = hussar && seat >= 2;
     });
     dealers();
   }
@@ -388,7 +390,14 @@ new MutationObserver(function (changes) {
       const typed = name ? name.value.trim() : "";
       if (typed) label.textContent = typed;
       radio.parentElement.hidden = !typed || (hussar && seat >= 2);
+      radio.disabled = hussar && seat >= 2;
     });
+    // The first dealer chosen at a seat no longer shown: the first seat shown deals.
+    const chosen = form.querySelector('input[name="first_dealer"]:checked');
+    if (chosen && chosen.disabled) {
+      const first = $$('input[name="first_dealer"]', form).filter(function (r) { return !r.disabled; })[0];
+      if (first) first.checked = true;
+    }
   }
   // Only the options that can change a game of this convention and player count are shown.
   function applies() {
