@@ -133,7 +133,9 @@ def test_a_follower_who_opened_the_page_before_the_first_deal_is_asked(
     view = store.get_game(token).view_token
     context, follower, theirs = _follower(chromium, server, view)
     loads: list[str] = []
-    follower.on("framenavigated", lambda f: loads.append(f.url) if f == follower.main_frame else None)
+    follower.on(
+        "framenavigated", lambda f: loads.append(f.url) if f == follower.main_frame else None
+    )
     try:
         assert follower.locator("#confirm").count() == 0  # nothing to confirm yet
         deals = [

@@ -55,3 +55,75 @@ def test_hussar_after_a_game_of_four_sends_only_the_two_seats_shown(
     assert list(game.players) == ["Anna", "Boris"]
     assert game.convention == "hussar"
     assert problems == []
+
+
+THREE = ["Anna", "Boris", "Vera"]
+
+
+def _six(declarer: str, others: list[str]) -> dict[str, Any]:
+    """A 6♠ both defenders pass (the declarer writes 2 in the pool)."""
+    return {"type": "contract", "declarer": declarer, "contract": "6S",
+            "answers": {others[0]: "pass", others[1]: "pass"}}  # fmt: skip
+
+
+def _add(store: Store, token: str, deal: dict[str, Any]) -> None:
+    game = store.get_game(token)
+    store.add_deal(token, deal, base_version=game.version)
+
+
+def test_deals_are_counted_as_deals_and_a_correction_as_a_correction(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    page, server, problems = phone
+    token = new_game(page, server, THREE, house={"pool_target": "2"})
+    view = store.get_game(token).view_token
+    _add(store, token, _six("Anna", ["Boris", "Vera"]))  # deal 1
+    # A correction by taps: the form calls it correction 1, and the next deal is deal 2.
+    page.goto(f"{server}/g/{token}")
+    page.locator("#next-deal").click()
+    page.wait_for_url("**/deal/new?k=*")
+    assert page.inner_text("#deal-title") == "Deal 2"
+    page.locator('#kind .tap[data-value="correction"]').click()
+    assert page.inner_text("#deal-title") == "Correction 1"
+    enter_deal(page, THREE, "correction", reason="Agreed at the table",
+               entries=[("Vera", "whists", "Anna", "4")])  # fmt: skip
+    save_deal(page)
+    assert "Correction 1 saved" in page.inner_text("main")
+    page.locator("#next-deal").click()
+    page.wait_for_url("**/deal/new?k=*")
+    assert page.inner_text("#deal-title") == "Deal 2"  # not "Deal 3"
+    # A follower disputes the correction: the sheet names it as a correction.
+    follower_ctx = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        follower = follower_ctx.new_page()
+        follower.goto(f"{server}/v/{view}")
+        follower.locator('[data-iam="Boris"]').click()
+        listed = follower.locator("#confirm li[data-deal] strong").all_text_contents()
+        assert [t.split(":")[0] for t in listed] == ["Deal 1", "Correction 1"], listed
+        asked = follower.locator("#confirm li[data-deal]:not([hidden])")
+        assert asked.count() == 1  # the entry changed last is asked
+        assert asked.first.inner_text().startswith("Correction 1:")
+        asked.first.locator('[data-verdict="wrong"]').first.click()
+        asked.first.locator(".confirm-note input").fill("it was 2")
+        asked.first.locator("[data-send]").click()
+        follower.wait_for_function("() => document.querySelector('.confirm-status').textContent")
+        page.goto(f"{server}/g/{token}")
+        page.wait_for_selector("#confirmations .disputed")
+        assert page.inner_text("#confirmations .disputed").startswith("Correction 1, disputed:")
+    finally:
+        follower_ctx.close()
+    # Deals 2 and 3 close every pool: the end is said after deal 3 (the fourth entry).
+    _add(store, token, _six("Boris", ["Vera", "Anna"]))
+    _add(store, token, _six("Vera", ["Anna", "Boris"]))
+    page.goto(f"{server}/g/{token}")
+    main = page.inner_text("main")
+    assert "The end rule was met after deal 3." in main, main[:600]
+    head = page.inner_text(".game-head")
+    assert "3 deals · 1 correction" in head, head
+    shot(page, "counting-game-over", full=False)
+    page.goto(f"{server}/g/{token}/delete")
+    assert "3 deals · 1 correction" in page.inner_text("main")
+    page.goto(f"{server}/g/{token}/log")
+    log = page.inner_text("ol.log")
+    assert "3." in log and "4." not in log, log
+    assert problems == []

@@ -20,9 +20,7 @@ from typing import Literal
 from flask import jsonify, make_response, request
 from werkzeug.wrappers import Response
 
-Reason = Literal[
-    "game_over", "tour_closed", "read_only", "link_gone", "game_deleted", "deal_gone"
-]
+Reason = Literal["game_over", "tour_closed", "read_only", "link_gone", "game_deleted", "deal_gone"]
 
 #: The status of each final refusal.
 STATUS: dict[Reason, int] = {

@@ -95,13 +95,17 @@ def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
     token = loaded.record.edit_token
     if deal is None:
         return _to_game(token)
-    flash(
-        _(
-            "Deal %(number)s is saved: change it here, or go back to the sheet.",
-            number=deal.position + 1,
-        )
-    )
+    number = loaded.sheet.number_of(deal.position)
+    flash(_(_USED[writes.kind_of(deal.data)], number=number))
     return redirect(url_for("deals.edit", token=token, deal_id=deal.id))
+
+
+#: What the form's address opened again after its Save says, by what it saved.
+_USED = {
+    "deal": N_("Deal %(number)s is saved: change it here, or go back to the sheet."),
+    "correction": N_("Correction %(number)s is saved: change it here, or go back to the sheet."),
+    "penalty": N_("Penalty %(number)s is saved: change it here, or go back to the sheet."),
+}
 
 
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
