@@ -1062,6 +1062,8 @@ if (Pending.all().length) Pending.flush();
     event.preventDefault();
     if (saving) return;
     saving = true;
+    const same = document.getElementById("same-deal");
+    if (same) same.remove();
     save.disabled = true;
     const body = Array.from(new FormData(form).entries()).filter(function (p) { return typeof p[1] === "string"; });
     body.push(["action", "save"]);
@@ -1117,6 +1119,43 @@ if (Pending.all().length) Pending.flush();
     return out;
   }
 
+  // Another phone saved meanwhile: this form's deal is the next one now (its number moved on).
+  function renumber(headings) {
+    if (!heading) return;
+    ["deal", "correction", "penalty"].forEach(function (k) {
+      if (headings[k]) heading.setAttribute("data-" + k, headings[k]);
+    });
+    const kind = radioValue(form, "kind");
+    heading.textContent = heading.getAttribute("data-" + (kind === "correction" || kind === "penalty" ? kind : "deal"));
+    const note = document.getElementById("deal-note");
+    if (note && headings.note) note.textContent = headings.note;
+  }
+  // …and may have saved this very deal: what it saved, beside what this form holds, and
+  // the choice: the same deal (nothing to write; back to the sheet) or save as the next.
+  function sameDeal(d) {
+    const template = document.getElementById("same-deal-template");
+    const old = document.getElementById("same-deal");
+    if (old) old.remove();
+    if (!template) return;
+    const card = template.content.firstElementChild.cloneNode(true);
+    $(".same-name", card).textContent = d.latest.name;
+    $(".same-title", card).textContent = d.latest.title + (d.latest.details ? " · " + d.latest.details : "");
+    function fill(list, items) {
+      items.forEach(function (t) { const li = document.createElement("li"); li.textContent = t; list.appendChild(li); });
+    }
+    fill($(".same-entries", card), d.latest.entries || []);
+    fill($(".same-mine", card), (d.ok && d.entries && d.entries.length) ? d.entries : entered());
+    $("#same-deal-discard", card).addEventListener("click", function (event) {
+      event.preventDefault();
+      location.replace(this.href);  // Back leads to the sheet before, not to this form
+    });
+    form.parentElement.insertBefore(card, form);
+    const banner = $("#follow-banner");
+    if (banner) banner.remove();
+    window.scrollTo(0, 0);
+    $("#same-deal-save", card).focus({ preventScroll: true });
+  }
+
   // Refused (already saved, another phone, a problem, or for good): the input stays.
   function refused(answer) {
     const d = answer.body || {};
@@ -1136,6 +1175,8 @@ if (Pending.all().length) Pending.flush();
         $(".submit", form).appendChild(b);
       }
     }
+    if (d.headings) renumber(d.headings);
+    if (d.latest) sameDeal(d);
     // For good (the game over, the tour closed, the link gone…): said at the top with the
     // deal (Refusals); what was typed stays in the form, Save is of no use any more.
     save.disabled = !!answer.final;

@@ -127,3 +127,59 @@ def test_deals_are_counted_as_deals_and_a_correction_as_a_correction(
     log = page.inner_text("ol.log")
     assert "3." in log and "4." not in log, log
     assert problems == []
+
+
+def test_two_phones_adding_the_same_deal_choose_same_or_next(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    """Issue 30 item 8: A and B both enter deal 1; A saves first. B is shown A's deal beside
+    its own, its heading says deal 2 now, and B chooses: the same deal (nothing written) —
+    then, on the next deal, the next deal (written once, as deal 2)."""
+    b, server, problems = phone
+    token = new_game(b, server, THREE)
+    deal = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"},
+            "tricks": {"Anna": 7, "Boris": 3}}  # fmt: skip
+    other = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        a = other.new_page()
+        for round_ in ("same", "next"):
+            for page in (b, a):
+                page.goto(f"{server}/g/{token}")
+                page.locator("#next-deal").click()
+                page.wait_for_url("**/deal/new?k=*")
+                enter_deal(page, THREE, "contract", **deal)  # type: ignore[arg-type]
+            saved = len(store.get_game(token).deals)
+            save_deal(a)
+            assert len(store.get_game(token).deals) == saved + 1
+            b.locator("#save-button").click()
+            b.wait_for_selector("#same-deal")
+            card = b.inner_text("#same-deal")
+            assert f"Deal {saved + 1}: Anna 7♠" in card, card
+            assert "Yours" in card and "Anna" in card
+            assert b.inner_text("#deal-title") == f"Deal {saved + 2}"
+            # The dealer moved on with the deal (Anna dealt deal 1, Boris deals deal 2…).
+            dealer = THREE[(saved + 1) % 3]
+            assert b.inner_text("#deal-note").strip() == f"{dealer} deals"
+            assert b.evaluate("scrollY") == 0
+            # Both choices are on the screen, neither under the bar.
+            for button in ("#same-deal-discard", "#same-deal-save"):
+                box = b.locator(button).bounding_box()
+                bar = b.locator("#deal-bar").bounding_box()
+                assert box and bar and box["y"] + box["height"] <= bar["y"], (button, box, bar)
+            assert len(store.get_game(token).deals) == saved + 1  # B wrote nothing yet
+            if round_ == "same":
+                shot(b, "same-deal-card", full=False)
+                with b.expect_navigation():
+                    b.locator("#same-deal-discard").click()
+                assert b.url == f"{server}/g/{token}"
+                assert len(store.get_game(token).deals) == saved + 1
+            else:
+                with b.expect_navigation(wait_until="domcontentloaded"):
+                    b.locator("#same-deal-save").click()
+                deals = store.get_game(token).deals
+                assert len(deals) == saved + 2
+                assert deals[-1].data == deals[-2].data
+                assert "Deal 3 saved" in b.inner_text("main")
+    finally:
+        other.close()
+    assert problems == [] or all("409" in p for p in problems), problems

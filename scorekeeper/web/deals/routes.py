@@ -240,11 +240,47 @@ def _refused(
             "request_key": form.request_key.data,
             "base_version": loaded.record.version,
         }
+        if saved is None and deal is None:
+            body |= _meanwhile(loaded)
         return jsonify(saved=False, refused=message, edit_url=edit_url, **body), 409
     if saved is None:
         return _page(loaded, form, seat, deal, reading, result, conflict=True)
     reading.top.append(message)
     return _page(loaded, form, seat, deal, reading, result, refused=True, saved_as=saved_as)
+
+
+#: An entry named by its kind and its number among its kind (Sheet.number_of).
+_NAMED = {
+    "deal": N_("Deal %(number)s"),
+    "correction": N_("Correction %(number)s"),
+    "penalty": N_("Penalty %(number)s"),
+}
+
+
+def _meanwhile(loaded: Loaded) -> dict[str, Any]:
+    """A new deal's form refused because another phone wrote first: what that phone saved
+    last (shown beside this form's deal, which may be the same one) and the form's headings
+    as they are now (the number moved on)."""
+    sheet = loaded.sheet
+    at = len(sheet.results)
+    headings = {k: _(_NAMED[k], number=sheet.number_of(at, k)) for k in _NAMED}
+    seat = seat_for(sheet, None)
+    note = [_("%(name)s deals", name=seat.dealer)]
+    note += [_("%(name)s sits out", name=n) for n in seat.sits_out if n != seat.dealer]
+    if seat.min_level and seat.min_level > 6:
+        note.append(_("at least %(level)s after the all-pass", level=seat.min_level))
+    headings["note"] = " · ".join(note)
+    if not sheet.results:
+        return {"headings": headings}
+    last = sheet.results[-1]
+    kind = writes.kind_of({"type": last.deal.kind})
+    latest = {
+        "name": _(_NAMED[kind], number=sheet.number_of(at - 1)),
+        "title": words().deal_title(last),
+        "details": words().deal_details(last, sheet.players),
+        "entries": [words().entry(e) for e in last.entries],
+    }
+    return {"headings": headings, "latest": latest}
 
 
 def _saved_message(saved: writes.AlreadySaved) -> str:
