@@ -183,3 +183,60 @@ def test_two_phones_adding_the_same_deal_choose_same_or_next(
     finally:
         other.close()
     assert problems == [] or all("409" in p for p in problems), problems
+
+
+def test_a_choice_shows_in_forced_colours(phone: tuple[Any, str, list[str]]) -> None:
+    """Issue 30 item 6: in forced colours (Chromium's emulation of Windows High Contrast) a
+    chosen kind, declarer, contract, answer and trick key look unlike the others."""
+    page, server, problems = phone
+    token = new_game(page, server, THREE)
+    page.emulate_media(forced_colors="active")
+    page.goto(f"{server}/g/{token}/deal/new")
+    enter_deal(page, THREE, "contract", declarer="Anna", contract="7S",
+               answers={"Boris": "whist", "Vera": "pass"}, tricks={"Anna": 7})  # fmt: skip
+    look = """(sel) => { const e = document.querySelector(sel); const s = getComputedStyle(e);
+                         return [s.backgroundColor, s.color]; }"""
+    pairs = {
+        "kind": ('#kind input[value="contract"] + span', '#kind input[value="misere"] + span'),
+        "declarer": ('#declarer input[value="0"] + span', '#declarer input[value="1"] + span'),
+        "answer": ('#answer_1 input[value="whist"] + span', '#answer_1 input[value="pass"] + span'),
+    }
+    page.locator("#contract-chip").click()  # the grid open, its choice shown
+    pairs["contract"] = ('#contract input[value="7S"] + span', '#contract input[value="7C"] + span')
+    pairs["suit red"] = ('#contract input[value="7S"] + span', '#contract input[value="7H"] + span')
+    for what, (chosen, other) in pairs.items():
+        assert page.evaluate(look, chosen) != page.evaluate(look, other), what
+    shot(page, "forced-colours-deal", full=False)
+    page.locator('#contract .tap[data-value="7S"]').click()
+    keys = ('#trickpad .num[aria-pressed="true"]', '#trickpad .num[aria-pressed="false"]')
+    assert page.evaluate(look, keys[0]) != page.evaluate(look, keys[1]), "tricks"
+    # The colours are the system's (forced), not the page's green.
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    assert page.evaluate(look, keys[0])[0] != "rgb(29, 92, 58)"
+    shot(page, "forced-colours-tricks", full=False)
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "scale"), [(360, 640, 1.5), (375, 667, 1.5), (320, 568, 1.3)]
+)
+def test_the_deal_head_wraps_rather_than_widening_the_page(
+    chromium: Any, real_server: Any, width: int, height: int, scale: float
+) -> None:
+    """Issue 30 item 5: a ten-letter dealer's name at large text keeps the page its width."""
+    from .test_web_browser_screens import text_scale
+
+    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    text_scale(context, scale)
+    page = context.new_page()
+    try:
+        players = ["Konstantin", "Maximilian", "Alexandra"]
+        token = new_game(page, real_server.url, players)
+        page.goto(f"{real_server.url}/g/{token}/deal/new")
+        page.locator('#kind .tap[data-value="correction"]').click()
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        head = page.evaluate("document.querySelector('.deal-head').getBoundingClientRect().right")
+        shot(page, f"deal-head-{width}-{scale}x", full=False)
+        assert wide <= width and head <= width, (wide, head)
+    finally:
+        context.close()
