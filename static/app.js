@@ -1032,6 +1032,7 @@ if (Pending.all().length) Pending.flush();
     previewOk = !!d.ok;
     save.hidden = false;
     save.disabled = !d.ok;
+    if (!saving) keepRevealed();
     if (saveWhenReady && d.ok) {
       saveWhenReady = false;
       const a = document.activeElement;
@@ -1297,11 +1298,70 @@ if (Pending.all().length) Pending.flush();
     if (t.type === "radio" && (!a || a === document.body || (form.contains(a) && !visible(a)))) {
       nextQuestion(t.closest(".taps") || t, true);
     }
+    if (t.type === "radio") revealAfter(t.closest(".taps") || t);
   });
   form.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();
     if (event.target.type !== "radio") check();
+    if (event.target.name && event.target.name.indexOf("corr_amount_") === 0) revealAfter(event.target.closest(".corr-amount"));
   });
+  $$("[data-reason]", form).forEach(function (b) {
+    b.addEventListener("click", function () { revealAfter($("#reason")); });
+  });
+  $$("[data-minus]", form).forEach(function (b) {
+    b.addEventListener("click", function () { reveal(b.closest(".corr-amount")); });
+  });
+  if (moreButton) moreButton.addEventListener("click", function () {
+    const row = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).pop();
+    if (row) reveal(row);
+  });
+
+  // -- the next question in reach ---------------------------------------------------------
+  // Large text or a small screen cannot show every question at once: after each answer the
+  // page brings the next question into view, clear of the bar with the preview and Save, so
+  // the scorer never scrolls to reach it (nor taps what the bar covers).
+  let revealed = null;
+  // The next question in view, and as far as the one after it that has no answer yet when
+  // both fit (the defenders' answers are preset: the tricks are what is tapped next).
+  function reveal(el, last) {
+    if (!el || !visible(el)) return;
+    revealed = [el, last];
+    const bar = $("#deal-bar");
+    const sticky = bar && getComputedStyle(bar).position === "sticky";
+    // Where the bar will stand once the page is scrolled: at the screen's bottom.
+    const limit = sticky ? innerHeight - bar.getBoundingClientRect().height : innerHeight;
+    const margin = 6;
+    const top = el.getBoundingClientRect().top;
+    let bottom = el.getBoundingClientRect().bottom;
+    if (last && visible(last)) {
+      const end = last.getBoundingClientRect().bottom;
+      if (end - top <= limit - 2 * margin) bottom = Math.max(bottom, end);
+    }
+    if (bottom > limit - margin) {
+      window.scrollBy(0, Math.min(bottom - limit + margin, Math.max(0, top - margin)));
+    } else if (top < 0) {
+      window.scrollBy(0, top - margin);
+    }
+  }
+  const QUESTIONS = ".taps, #trickpad, #reason, .corr-amount, #more-rows";
+  function unanswered(el) {
+    if (el.matches(".taps")) return !$("input:checked", el);
+    if (el.id === "reason") return !el.value.trim();
+    if (el.matches(".corr-amount")) return !$("input", el).value.trim();
+    return true;
+  }
+  function revealAfter(after) {
+    if (!after) return;
+    const next = $$(QUESTIONS, form).filter(function (el) {
+      return !el.closest(".trickrows") && visible(el) && !after.contains(el) && !el.contains(after)
+        && (after.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    if (!next.length) return;
+    const open = next.filter(unanswered)[0];
+    reveal(next[0], open && open !== next[0] ? open : null);
+  }
+  // The preview's answer may make the bar taller: what was brought into view stays clear of it.
+  function keepRevealed() { if (revealed) reveal(revealed[0], revealed[1]); }
 
   // Both defenders whist unless the scorer says otherwise (the usual case, and visible).
   function presetAnswers() {
