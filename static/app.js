@@ -1337,7 +1337,7 @@ if (Pending.all().length) Pending.flush();
       const end = last.getBoundingClientRect().bottom;
       if (end - top <= limit - 2 * margin) bottom = Math.max(bottom, end);
     }
-    if (bottom > limit - margin) {
+    if (bottom > limit + 0.5) {
       window.scrollBy(0, Math.min(bottom - limit + margin, Math.max(0, top - margin)));
     } else if (top < 0) {
       window.scrollBy(0, top - margin);
