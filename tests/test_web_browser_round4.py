@@ -120,7 +120,13 @@ def test_deals_are_counted_as_deals_and_a_correction_as_a_correction(
     assert "The end rule was met after deal 3." in main, main[:600]
     head = page.inner_text(".game-head")
     assert "3 deals · 1 correction" in head, head
+    # Who pays whom, right on the card, as the settlement page says it.
+    card = page.locator(".card.finished")
+    assert "Who pays whom" in card.inner_text()
+    here = card.locator(".payments-now li").all_inner_texts()
     shot(page, "counting-game-over", full=False)
+    page.goto(f"{server}/g/{token}/settlement")
+    assert here and here == page.locator(".payments li").all_inner_texts(), here
     page.goto(f"{server}/g/{token}/delete")
     assert "3 deals · 1 correction" in page.inner_text("main")
     page.goto(f"{server}/g/{token}/log")
