@@ -1026,6 +1026,16 @@ if (Pending.all().length) Pending.flush();
     // What the server marked next to a field belongs to an older state of the form.
     $$(".errors", form).forEach(function (ul) { if (!ul.closest(".deal-bar")) ul.remove(); });
     $$(".invalid", form).forEach(function (el) { el.classList.remove("invalid"); });
+    // The fields the preview finds fault with say so to a screen reader, and where: the bar.
+    $$("[aria-invalid]", form).forEach(function (i) { i.removeAttribute("aria-invalid"); i.removeAttribute("aria-describedby"); });
+    if (!d.ok) Object.keys(d.errors || {}).forEach(function (name) {
+      const box = document.getElementById(name);
+      if (!box || !form.contains(box)) return;
+      (box.matches("input, textarea, select") ? [box] : $$("input, textarea, select", box)).forEach(function (i) {
+        i.setAttribute("aria-invalid", "true");
+        i.setAttribute("aria-describedby", "preview");
+      });
+    });
     const top = $("#top-problems");
     if (top && !saving) top.remove();
     checked.value = d.checked || "";

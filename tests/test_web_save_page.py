@@ -198,3 +198,18 @@ def test_a_followers_refresh_leaves_the_chart_to_its_own_request(
     assert chart.count("chart-line") >= 3
     opened = web.client.get(f"/v/{view}").get_data(as_text=True)  # opened as usual: the same
     assert f'data-chart="/v/{view}/chart.svg"' in opened and "chart-line" not in opened
+
+
+def test_the_forms_problems_are_tied_to_their_fields(web: Web, token: str) -> None:
+    """Issue 30 (keyboard): a field the form finds fault with is aria-invalid and described
+    by the message next to it (the id it names is on the page, once)."""
+    page, form = web.deal_form(token)
+    form.set(kind="contract", declarer="0")
+    checked = web.check(page, form)
+    assert checked.status == 422
+    html = checked.html
+    described = set(re.findall(r'aria-invalid="true" aria-describedby="([^"]+)"', html))
+    assert described, "no field is marked invalid"
+    for target in described:
+        assert html.count(f'id="{target}"') == 1, target
+    assert 'id="-errors"' not in html
