@@ -856,6 +856,11 @@ if (Pending.all().length) Pending.flush();
       c.setAttribute("aria-label", said(seat, tricksOf(seat)));
     });
     const value = current === null ? "" : tricksOf(current);
+    // One stop for Tab on the keys and one on the names (the arrows move within each).
+    const keyStop = $('.num[data-n="' + (value === "" ? "0" : value) + '"]', pad);
+    $$(".num", pad).forEach(function (b) { b.tabIndex = b === keyStop ? 0 : -1; });
+    const chipStop = $$(".chip", pad).filter(function (c) { return !c.hidden && c.getAttribute("data-seat") === current; })[0];
+    $$(".chip", pad).forEach(function (c) { c.tabIndex = c === chipStop ? 0 : -1; });
     $$(".num", pad).forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-n") === value ? "true" : "false");
       // Each key says whose tricks it sets: «Вера: 2 взятки».
@@ -885,6 +890,23 @@ if (Pending.all().length) Pending.flush();
       if (next !== undefined && tricksOf(next) === "") current = next;
       drawPad(needed());
       check();
+    });
+  }
+  if (pad) {
+    // The arrows move between the keys (up and down by a row of the pad as it is drawn) and
+    // between the names; Enter or Space presses, and focus stays for the next count.
+    pad.addEventListener("keydown", function (event) {
+      const t = event.target;
+      const step = STEPS[event.key];
+      if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      const group = t.closest(".pad") ? $$(".num", pad) : t.closest(".chips") ? $$(".chip", pad).filter(function (c) { return !c.hidden; }) : null;
+      if (!group) return;
+      event.preventDefault();
+      const cols = t.closest(".pad") ? getComputedStyle($(".pad", pad)).gridTemplateColumns.split(" ").length : 1;
+      const at = group.indexOf(t);
+      const to = step === "home" ? 0 : step === "end" ? group.length - 1
+        : step === "down" ? at + cols : step === "up" ? at - cols : at + step;
+      if (group[to]) group[to].focus();
     });
   }
   if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });

@@ -246,3 +246,41 @@ def test_the_deal_head_wraps_rather_than_widening_the_page(
         assert wide <= width and head <= width, (wide, head)
     finally:
         context.close()
+
+
+def test_the_tricks_pad_by_arrow_keys(phone: tuple[Any, str, list[str]], store: Store) -> None:
+    """Issue 30 (keyboard): the pad is one Tab stop for its keys and one for its names, the
+    arrows move within them, Enter presses (two whisters took 28 Tabs before)."""
+    page, server, problems = phone
+    token = new_game(page, server, THREE)
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.locator('#declarer .tap[data-value="2"]').click()
+    page.locator('#contract .tap[data-value="6D"]').click()  # both defenders whist: 3 counts
+    page.wait_for_selector("#trickpad:not([hidden]) .num")
+    stops = page.evaluate(
+        "Array.from(document.querySelectorAll('#trickpad button')).filter(b => b.tabIndex >= 0"
+        " && b.getClientRects().length).length"
+    )
+    assert stops == 2, stops
+    keys = 0
+    page.locator('#trickpad .num[tabindex="0"]').focus()
+    # The declarer's 6 is preset (made exactly); the pad asks a whister next.
+    whose = page.get_attribute('#trickpad .chip[aria-pressed="true"]', "data-seat")
+    start = int(page.evaluate("document.activeElement.dataset.n"))
+    for _ in range(3 - start):
+        page.keyboard.press("ArrowRight")
+        keys += 1
+    page.keyboard.press("ArrowDown")  # a row down and back up: the pad as drawn
+    page.keyboard.press("ArrowUp")
+    keys += 2
+    assert page.evaluate("document.activeElement.dataset.n") == "3"
+    page.keyboard.press("Enter")
+    keys += 1
+    assert page.is_checked(f'#tricks_{whose} input[value="3"]')
+    page.wait_for_selector("#save-button:not([disabled])")
+    counts = sorted(page.locator("#trickpad .chip:not([hidden]) b").all_inner_texts())
+    assert counts == ["1", "3", "6"], counts  # the other whister's count follows
+    assert keys <= 7, keys
+    page.keyboard.press("Tab")  # out of the pad in one step
+    assert not page.evaluate("document.activeElement.closest('#trickpad')")
+    assert problems == []
