@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scorekeeper.rules.scoring import entry_class
 from scorekeeper.rules.text import bad_character, normalize
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.store.confirmations import (
@@ -43,8 +44,10 @@ class DealAnswers:
 
     deal_id: int
     number: int
-    """1-based, as on the sheet."""
+    """Counted among its kind, as on the sheet (Sheet.number_of): deal 11, correction 1."""
     revision: int
+    kind: str = "deal"
+    """What the entry is counted among: "deal", "correction" or "penalty"."""
     right: tuple[str, ...] = ()
     wrong: tuple[tuple[str, str], ...] = ()
     """(player, note) of each "not so"."""
@@ -118,12 +121,16 @@ def answers(store: Store, record: GameRecord) -> TableAnswers:
         if answer.revision == revisions.get(answer.deal_id):
             by_deal.setdefault(answer.deal_id, []).append(answer)
     deals = []
+    counted = {"deal": 0, "correction": 0, "penalty": 0}
     for deal in record.deals:
         given = by_deal.get(deal.id, [])
+        kind = entry_class(str(deal.data.get("type", "")))
+        counted[kind] += 1
         deals.append(
             DealAnswers(
                 deal_id=deal.id,
-                number=deal.position + 1,
+                number=counted[kind],
+                kind=kind,
                 revision=revisions.get(deal.id, 0),
                 right=tuple(a.player for a in given if a.verdict == "right"),
                 wrong=tuple((a.player, a.note) for a in given if a.verdict == "wrong"),

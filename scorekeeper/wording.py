@@ -264,6 +264,16 @@ def _words(code: str, hussar: bool) -> Words:
     return Words(code, translations(code), hussar=hussar)
 
 
+#: The reasons the deal form offers a correction ready-made (templates/_deal_fields.html).
+READY_REASONS = (N_("A mistake on the sheet"), N_("Agreed at the table"))
+
+
+@cache
+def _ready_texts(msgid: str) -> frozenset[str]:
+    """A ready reason as every language writes it."""
+    return frozenset({msgid, *(_words(code, False).gettext(msgid) for code in LOCALES)})
+
+
 @dataclasses.dataclass(frozen=True)
 class Words:
     """Everything worded and formatted in one language, for one kind of table."""
@@ -463,7 +473,19 @@ class Words:
         if self.hussar:
             template = HUSSAR_REASONS.get(f"{code}/{variant}") or HUSSAR_REASONS.get(code)
         template = template or RULES_TEMPLATES.get(code, code)
-        return self._fill(template, reason.params, counted=True)
+        params = reason.params
+        if code == "correction" and isinstance(params.get("reason"), str):
+            params = {**params, "reason": self.ready_reason(params["reason"])}
+        return self._fill(template, params, counted=True)
+
+    def ready_reason(self, text: str) -> str:
+        """A correction's reason in this language when it is one of the deal form's ready
+        reasons (tapped in whatever language that phone showed), else as it was typed."""
+        key = text.strip()
+        for msgid in READY_REASONS:
+            if key in _ready_texts(msgid):
+                return self.gettext(msgid)
+        return text
 
     def problem(self, problem: Problem, *, with_deal: bool = True) -> str:
         """A problem with the input."""
@@ -566,7 +588,7 @@ class Words:
             tricks = " · ".join(f"{n} {deal.tricks[n]}" for n in players if n in deal.tricks)
             parts.append(self.gettext("tricks: %(tricks)s", tricks=tricks))
         if isinstance(deal, Correction) and deal.reason:
-            parts.append(deal.reason)
+            parts.append(self.ready_reason(deal.reason))
         return "; ".join(p for p in parts if p)
 
     def entry(self, entry: Entry) -> str:

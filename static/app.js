@@ -376,6 +376,8 @@ new MutationObserver(function (changes) {
       const seat = Number(input.getAttribute("data-seat"));
       const wrap = input.closest(".field");
       if (wrap) wrap.hidden = hussar && seat >= 2;
+      // A seat not shown is not sent (the last game's names in it would be read).
+      input.disabled = hussar && seat >= 2;
     });
     dealers();
   }
@@ -388,7 +390,14 @@ new MutationObserver(function (changes) {
       const typed = name ? name.value.trim() : "";
       if (typed) label.textContent = typed;
       radio.parentElement.hidden = !typed || (hussar && seat >= 2);
+      radio.disabled = hussar && seat >= 2;
     });
+    // The first dealer chosen at a seat no longer shown: the first seat shown deals.
+    const chosen = form.querySelector('input[name="first_dealer"]:checked');
+    if (chosen && chosen.disabled) {
+      const first = $$('input[name="first_dealer"]', form).filter(function (r) { return !r.disabled; })[0];
+      if (first) first.checked = true;
+    }
   }
   // Only the options that can change a game of this convention and player count are shown.
   function applies() {
@@ -470,6 +479,7 @@ new MutationObserver(function (changes) {
 const Pending = (function () {
   const STORE = "scorekeeper.pending";
   const waiters = {};
+  const refusals = {};
   let timer = null;
   function all() {
     try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
@@ -490,14 +500,23 @@ const Pending = (function () {
       method: "POST", body: body, credentials: "same-origin", headers: headers,
     }).then(function (r) {
       if (r.status >= 500) throw new Error("server " + r.status);
-      return r.json().then(function (d) {
+      return r.json().catch(function () {
+        // A refusal that is not the Save's answer (a page of another kind): sent again it
+        // would be refused again, so it is final too. Anything else is not the server's
+        // answer at all (a Wi-Fi's login page): the deal waits.
+        if (r.status >= 400) return { saved: false, final: "refused", refused: Refusals.said("generic") };
+        throw new Error("not an answer");
+      }).then(function (d) {
         drop(item.key);
         NetState.online();
         if (d.saved) {
           if (waiters[item.key]) waiters[item.key](d.next);
           return { saved: true, url: d.next };
         }
-        return { saved: false, body: d };
+        // A refusal no resend can fix (the game over, the tour closed, the link replaced…):
+        // off the queue, and said on this phone with the deal as it was entered.
+        if (d.final) Refusals.add(item, d);
+        return { saved: false, final: !!d.final, body: d };
       });
     }).catch(function () {
       NetState.offline();
@@ -509,9 +528,12 @@ const Pending = (function () {
     timer = null;
     all().forEach(function (item) {
       send(item).then(function (a) {
+        // Refused on a resend while its form is still open: the form says why.
+        if (!a.saved && !a.offline && refusals[item.key]) { refusals[item.key](a); return; }
         // Refused on a resend (another phone changed the game meanwhile): the form is
-        // opened again with the deal in it, so nothing is dropped silently.
-        if (!a.saved && !a.offline && item.back && !waiters[item.key]) {
+        // opened again with the deal in it, so nothing is dropped silently. A final
+        // refusal is said where the phone is (Refusals), its form would not open.
+        if (!a.saved && !a.offline && !a.final && item.back && !waiters[item.key]) {
           try { sessionStorage.setItem("scorekeeper.refused", JSON.stringify(item)); } catch (e) { /* ignore */ }
           location.assign(item.back);
         } else if (a.saved && !waiters[item.key] && document.querySelector("#follow")) {
@@ -524,9 +546,77 @@ const Pending = (function () {
   window.addEventListener("online", flush);
   return {
     all: all, add: add, send: send, flush: flush,
-    whenSent: function (key, fn) { waiters[key] = fn; schedule(); },
+    whenSent: function (key, fn, refused) { waiters[key] = fn; refusals[key] = refused; schedule(); },
   };
 })();
+
+// Saves the server refused for good (Pending): each is said at the top of whatever page this
+// phone shows, with the deal as it was entered (to be written down or given to the
+// director), until the scorer taps "Got it".
+const Refusals = (function () {
+  const STORE = "scorekeeper.refusals";
+  function all() {
+    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
+  }
+  function put(items) {
+    try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* private mode */ }
+  }
+  function said(name) {
+    const el = document.getElementById("netstate");
+    return (el && el.getAttribute("data-refused-" + name)) || "";
+  }
+  function add(item, d) {
+    const kept = all().filter(function (r) { return r.key !== item.key; });
+    kept.push({ key: item.key, what: item.what || item.title || "", words: item.words || [],
+                why: d.refused || said("generic"), reason: String(d.final) });
+    put(kept.slice(-10));
+    draw();
+  }
+  function draw() {
+    const netstate = document.getElementById("netstate");
+    if (!netstate) return;
+    $$(".refusal").forEach(function (n) { n.remove(); });
+    all().forEach(function (r) {
+      const card = document.createElement("section");
+      card.className = "card problems refusal";
+      card.setAttribute("role", "alert");
+      card.setAttribute("data-reason", r.reason);
+      const h = document.createElement("h2");
+      h.textContent = said("title").replace("{}", r.what);
+      card.appendChild(h);
+      const why = document.createElement("p");
+      why.className = "refusal-why";
+      why.textContent = r.why;
+      card.appendChild(why);
+      if (r.words.length) {
+        const head = document.createElement("p");
+        head.textContent = said("entered");
+        card.appendChild(head);
+        const list = document.createElement("ul");
+        list.className = "refusal-deal";
+        r.words.forEach(function (w) {
+          const li = document.createElement("li");
+          li.textContent = w;
+          list.appendChild(li);
+        });
+        card.appendChild(list);
+      }
+      const ok = document.createElement("button");
+      ok.type = "button";
+      ok.className = "button";
+      ok.textContent = said("ok");
+      ok.addEventListener("click", function () {
+        put(all().filter(function (x) { return x.key !== r.key; }));
+        card.remove();
+      });
+      card.appendChild(ok);
+      netstate.parentNode.insertBefore(card, netstate.nextSibling);
+    });
+  }
+  document.addEventListener("scorekeeper:page", draw);
+  return { add: add, draw: draw, said: said };
+})();
+Refusals.draw();
 
 const NetState = (function () {
   let el = null;  // looked up each time: a swapped-in page brings its own
@@ -766,6 +856,11 @@ if (Pending.all().length) Pending.flush();
       c.setAttribute("aria-label", said(seat, tricksOf(seat)));
     });
     const value = current === null ? "" : tricksOf(current);
+    // One stop for Tab on the keys and one on the names (the arrows move within each).
+    const keyStop = $('.num[data-n="' + (value === "" ? "0" : value) + '"]', pad);
+    $$(".num", pad).forEach(function (b) { b.tabIndex = b === keyStop ? 0 : -1; });
+    const chipStop = $$(".chip", pad).filter(function (c) { return !c.hidden && c.getAttribute("data-seat") === current; })[0];
+    $$(".chip", pad).forEach(function (c) { c.tabIndex = c === chipStop ? 0 : -1; });
     $$(".num", pad).forEach(function (b) {
       b.setAttribute("aria-pressed", b.getAttribute("data-n") === value ? "true" : "false");
       // Each key says whose tricks it sets: «Вера: 2 взятки».
@@ -795,6 +890,23 @@ if (Pending.all().length) Pending.flush();
       if (next !== undefined && tricksOf(next) === "") current = next;
       drawPad(needed());
       check();
+    });
+  }
+  if (pad) {
+    // The arrows move between the keys (up and down by a row of the pad as it is drawn) and
+    // between the names; Enter or Space presses, and focus stays for the next count.
+    pad.addEventListener("keydown", function (event) {
+      const t = event.target;
+      const step = STEPS[event.key];
+      if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      const group = t.closest(".pad") ? $$(".num", pad) : t.closest(".chips") ? $$(".chip", pad).filter(function (c) { return !c.hidden; }) : null;
+      if (!group) return;
+      event.preventDefault();
+      const cols = t.closest(".pad") ? getComputedStyle($(".pad", pad)).gridTemplateColumns.split(" ").length : 1;
+      const at = group.indexOf(t);
+      const to = step === "home" ? 0 : step === "end" ? group.length - 1
+        : step === "down" ? at + cols : step === "up" ? at - cols : at + step;
+      if (group[to]) group[to].focus();
     });
   }
   if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });
@@ -936,12 +1048,23 @@ if (Pending.all().length) Pending.flush();
     // What the server marked next to a field belongs to an older state of the form.
     $$(".errors", form).forEach(function (ul) { if (!ul.closest(".deal-bar")) ul.remove(); });
     $$(".invalid", form).forEach(function (el) { el.classList.remove("invalid"); });
+    // The fields the preview finds fault with say so to a screen reader, and where: the bar.
+    $$("[aria-invalid]", form).forEach(function (i) { i.removeAttribute("aria-invalid"); i.removeAttribute("aria-describedby"); });
+    if (!d.ok) Object.keys(d.errors || {}).forEach(function (name) {
+      const box = document.getElementById(name);
+      if (!box || !form.contains(box)) return;
+      (box.matches("input, textarea, select") ? [box] : $$("input, textarea, select", box)).forEach(function (i) {
+        i.setAttribute("aria-invalid", "true");
+        i.setAttribute("aria-describedby", "preview");
+      });
+    });
     const top = $("#top-problems");
     if (top && !saving) top.remove();
     checked.value = d.checked || "";
     previewOk = !!d.ok;
     save.hidden = false;
     save.disabled = !d.ok;
+    if (!saving) keepRevealed();
     if (saveWhenReady && d.ok) {
       saveWhenReady = false;
       const a = document.activeElement;
@@ -972,6 +1095,8 @@ if (Pending.all().length) Pending.flush();
     event.preventDefault();
     if (saving) return;
     saving = true;
+    const same = document.getElementById("same-deal");
+    if (same) same.remove();
     save.disabled = true;
     const body = Array.from(new FormData(form).entries()).filter(function (p) { return typeof p[1] === "string"; });
     body.push(["action", "save"]);
@@ -982,6 +1107,8 @@ if (Pending.all().length) Pending.flush();
       title: form.getAttribute("data-title"),
       back: location.pathname,
       body: body,
+      what: document.title,
+      words: entered(),
     };
     Pending.add(item);
     preview.textContent = "";
@@ -994,30 +1121,106 @@ if (Pending.all().length) Pending.flush();
       if (answer.offline) {
         preview.textContent = "";
         preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
-        Pending.whenSent(item.key, function (url) { location.replace(url); });
+        Pending.whenSent(item.key, function (url) { location.replace(url); }, refused);
         return;
       }
-      // Refused (already saved, another phone, or a problem): the input stays.
-      const d = answer.body || {};
-      if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
-      if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
-      render(d);
-      const why = d.refused;
-      if (why) {
-        preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
-        if (d.edit_url) {
-          const b = document.createElement("button");
-          b.type = "submit"; b.name = "action"; b.value = "save";
-          b.className = "button"; b.id = "change-saved";
-          b.setAttribute("formaction", d.edit_url);
-          b.textContent = (document.getElementById("change-saved-label") || {}).textContent || "✎";
-          const old = $("#change-saved"); if (old) old.remove();
-          $(".submit", form).appendChild(b);
-        }
-      }
-      save.disabled = false;
+      refused(answer);
     });
   });
+
+  // The deal as the scorer entered it, in the page's words: each question that has an
+  // answer on the form ("Declarer: Anna", "Contract: 7♠", "Vera: whist", "Anna (tricks): 7"),
+  // and what was typed. Kept with a Save, so a refusal can show it on any page.
+  function entered() {
+    const out = [];
+    const tricks = $(".tricks > legend", form);
+    $$("fieldset.taps", form).forEach(function (fs) {
+      if (fs.closest("[hidden]")) return;
+      const c = $("input[type=radio]:checked", fs);
+      const legend = $("legend", fs);
+      if (!c || !legend || c.disabled) return;
+      const label = c.parentElement.textContent.trim();
+      const head = legend.textContent.trim() + (fs.classList.contains("trickrow") && tricks ? " (" + tricks.textContent.trim() + ")" : "");
+      out.push(head + ": " + label);
+    });
+    $$("textarea, input[type=text], input[inputmode]", form).forEach(function (i) {
+      if (i.closest("[hidden]") || i.disabled || !i.value.trim()) return;
+      const label = i.closest("label") || (i.id && form.querySelector('label[for="' + i.id + '"]'));
+      const name = i.getAttribute("aria-label") || (label ? label.textContent.replace(i.value, "").trim() : "");
+      out.push((name ? name + ": " : "") + i.value.trim());
+    });
+    return out;
+  }
+
+  // Another phone saved meanwhile: this form's deal is the next one now (its number moved on).
+  function renumber(headings) {
+    if (!heading) return;
+    ["deal", "correction", "penalty"].forEach(function (k) {
+      if (headings[k]) heading.setAttribute("data-" + k, headings[k]);
+    });
+    const kind = radioValue(form, "kind");
+    heading.textContent = heading.getAttribute("data-" + (kind === "correction" || kind === "penalty" ? kind : "deal"));
+    const note = document.getElementById("deal-note");
+    if (note && headings.note) note.textContent = headings.note;
+  }
+  // …and may have saved this very deal: what it saved, beside what this form holds, and
+  // the choice: the same deal (nothing to write; back to the sheet) or save as the next.
+  function sameDeal(d) {
+    const template = document.getElementById("same-deal-template");
+    const old = document.getElementById("same-deal");
+    if (old) old.remove();
+    if (!template) return;
+    const card = template.content.firstElementChild.cloneNode(true);
+    $(".same-name", card).textContent = d.latest.name;
+    $(".same-title", card).textContent = d.latest.title + (d.latest.details ? " · " + d.latest.details : "");
+    function fill(list, items) {
+      items.forEach(function (t) { const li = document.createElement("li"); li.textContent = t; list.appendChild(li); });
+    }
+    fill($(".same-entries", card), d.latest.entries || []);
+    fill($(".same-mine", card), (d.ok && d.entries && d.entries.length) ? d.entries : entered());
+    $("#same-deal-discard", card).addEventListener("click", function (event) {
+      event.preventDefault();
+      location.replace(this.href);  // Back leads to the sheet before, not to this form
+    });
+    form.parentElement.insertBefore(card, form);
+    const banner = $("#follow-banner");
+    if (banner) banner.remove();
+    window.scrollTo(0, 0);
+    $("#same-deal-save", card).focus({ preventScroll: true });
+  }
+
+  // Refused (already saved, another phone, a problem, or for good): the input stays.
+  function refused(answer) {
+    const d = answer.body || {};
+    if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
+    if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
+    render(d);
+    const why = d.refused;
+    if (why) {
+      preview.insertBefore(note(why, "preview-error errors"), preview.firstChild);
+      if (d.edit_url) {
+        const b = document.createElement("button");
+        b.type = "submit"; b.name = "action"; b.value = "save";
+        b.className = "button"; b.id = "change-saved";
+        b.setAttribute("formaction", d.edit_url);
+        b.textContent = (document.getElementById("change-saved-label") || {}).textContent || "✎";
+        const old = $("#change-saved"); if (old) old.remove();
+        $(".submit", form).appendChild(b);
+      }
+    }
+    if (d.headings) renumber(d.headings);
+    if (d.latest) sameDeal(d);
+    // For good (the game over, the tour closed, the link gone…): said at the top with the
+    // deal (Refusals); what was typed stays in the form, Save is of no use any more.
+    save.disabled = !!answer.final;
+    if (answer.final) {
+      form.setAttribute("data-refused", d.final);
+      // "Another phone changed this game" said the same less clearly: the card says why.
+      const banner = $("#follow-banner");
+      if (banner) banner.remove();
+      window.scrollTo(0, 0);
+    }
+  }
 
   // -- by keyboard and screen reader ---------------------------------------------------------
   // In a group of taps (the contract grid above all) the arrows move between the choices
@@ -1127,11 +1330,70 @@ if (Pending.all().length) Pending.flush();
     if (t.type === "radio" && (!a || a === document.body || (form.contains(a) && !visible(a)))) {
       nextQuestion(t.closest(".taps") || t, true);
     }
+    if (t.type === "radio") revealAfter(t.closest(".taps") || t);
   });
   form.addEventListener("input", function (event) {
     if (event.target.name && event.target.name.indexOf("corr_") === 0) corrections();
     if (event.target.type !== "radio") check();
+    if (event.target.name && event.target.name.indexOf("corr_amount_") === 0) revealAfter(event.target.closest(".corr-amount"));
   });
+  $$("[data-reason]", form).forEach(function (b) {
+    b.addEventListener("click", function () { revealAfter($("#reason")); });
+  });
+  $$("[data-minus]", form).forEach(function (b) {
+    b.addEventListener("click", function () { reveal(b.closest(".corr-amount")); });
+  });
+  if (moreButton) moreButton.addEventListener("click", function () {
+    const row = $$(".corr-row", form).filter(function (r) { return !r.hidden; }).pop();
+    if (row) reveal(row);
+  });
+
+  // -- the next question in reach ---------------------------------------------------------
+  // Large text or a small screen cannot show every question at once: after each answer the
+  // page brings the next question into view, clear of the bar with the preview and Save, so
+  // the scorer never scrolls to reach it (nor taps what the bar covers).
+  let revealed = null;
+  // The next question in view, and as far as the one after it that has no answer yet when
+  // both fit (the defenders' answers are preset: the tricks are what is tapped next).
+  function reveal(el, last) {
+    if (!el || !visible(el)) return;
+    revealed = [el, last];
+    const bar = $("#deal-bar");
+    const sticky = bar && getComputedStyle(bar).position === "sticky";
+    // Where the bar will stand once the page is scrolled: at the screen's bottom.
+    const limit = sticky ? innerHeight - bar.getBoundingClientRect().height : innerHeight;
+    const margin = 6;
+    const top = el.getBoundingClientRect().top;
+    let bottom = el.getBoundingClientRect().bottom;
+    if (last && visible(last)) {
+      const end = last.getBoundingClientRect().bottom;
+      if (end - top <= limit - 2 * margin) bottom = Math.max(bottom, end);
+    }
+    if (bottom > limit + 0.5) {
+      window.scrollBy(0, Math.min(bottom - limit + margin, Math.max(0, top - margin)));
+    } else if (top < 0) {
+      window.scrollBy(0, top - margin);
+    }
+  }
+  const QUESTIONS = ".taps, #trickpad, #reason, .corr-amount, #more-rows";
+  function unanswered(el) {
+    if (el.matches(".taps")) return !$("input:checked", el);
+    if (el.id === "reason") return !el.value.trim();
+    if (el.matches(".corr-amount")) return !$("input", el).value.trim();
+    return true;
+  }
+  function revealAfter(after) {
+    if (!after) return;
+    const next = $$(QUESTIONS, form).filter(function (el) {
+      return !el.closest(".trickrows") && visible(el) && !after.contains(el) && !el.contains(after)
+        && (after.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    if (!next.length) return;
+    const open = next.filter(unanswered)[0];
+    reveal(next[0], open && open !== next[0] ? open : null);
+  }
+  // The preview's answer may make the bar taller: what was brought into view stays clear of it.
+  function keepRevealed() { if (revealed) reveal(revealed[0], revealed[1]); }
 
   // Both defenders whist unless the scorer says otherwise (the usual case, and visible).
   function presetAnswers() {

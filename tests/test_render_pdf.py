@@ -15,7 +15,7 @@ import pytest
 
 from scorekeeper.gamefile import load
 from scorekeeper.render.pdf import export_name, export_pdf, sheet_html, sheet_pdf, slug
-from scorekeeper.rules import Game, score, settle
+from scorekeeper.rules import Game, replay, score, settle
 from scorekeeper.wording import ENGLISH
 
 from .helpers import game_file
@@ -351,7 +351,16 @@ def test_long_game_fits_few_pages(tmp_path: Path) -> None:
     assert pages_of(long) > pages_of(short)
     assert pages_of(long) <= 14
     text = text_of(long)
-    assert "\n300 " in text or " 300 " in text
+    # Every deal in the log, numbered as people count: the deals dealt at the table among
+    # themselves, the corrections and penalties among their own (issue 30 item 7).
+    game = long_game(THREE, 300)
+    sheet = replay(game)[0]
+    dealt = sheet.deal_count()
+    assert dealt < 300 and sheet.count_of("correction") > 0  # the game mixes them
+    last = sheet.number_of(len(sheet.results) - 1)
+    assert f"\n{last} " in text or f" {last} " in text
+    assert f"\n{dealt} " in text or f" {dealt} " in text
+    assert "\n300 " not in text
     assert "page 1 / " in text
 
 
@@ -459,3 +468,37 @@ def test_other_page_sizes(tmp_path: Path, size: str, points: str) -> None:
 def test_unknown_page_size_is_refused() -> None:
     with pytest.raises(ValueError, match="page size"):
         sheet_html(known_game(), page_size="A4; } body { display: none")
+
+
+def test_the_pdf_marks_disputes_says_a_ready_reason_in_its_language_and_names_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 30's PDF things: a deal the table disputed is marked; a correction's ready
+    reason tapped on a Russian phone prints in the PDF's language; the game's name is on
+    page 1 once (its heading), the running head from page 2 on."""
+    deals: list[dict[str, Any]] = [
+        {"type": "contract", "declarer": "Anna", "contract": "6S",
+         "answers": {"Boris": "pass", "Vera": "pass"}},
+        {"type": "correction", "reason": "Ошибка в записи",
+         "entries": [{"player": "Vera", "pool": -4}]},
+    ]  # fmt: skip
+    game = load(game_file(deals, players=THREE, first_dealer="Anna", name=NAME))
+    path = write(tmp_path, sheet_pdf(game, disputed_deals={1}, locale="en"))
+    text = flat(text_of(path))
+    assert "Ошибка" not in text
+    assert "A mistake on the sheet" in text
+    assert re.search(r"1 Anna · Anna 6♠ DISPUTED", text), text[-600:]
+    rows = [r for r in text_of(path).splitlines() if "mistake on the sheet" in r]
+    assert rows and rows[0].lstrip().startswith("1 "), rows
+    uk = flat(text_of(write(tmp_path, sheet_pdf(game, locale="uk"), "uk.pdf")))
+    assert "Помилка в записі" in uk, uk[-400:]
+    # The name once on page 1: nothing of it in the top margin (the running head's place).
+    long = write(tmp_path, sheet_pdf(long_game(THREE, 120)), "long.pdf")
+    for page, expected in ((1, 0), (2, 1)):
+        words = subprocess.run(
+            ["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(long), "-"],
+            capture_output=True, check=True, text=True,
+        ).stdout  # fmt: skip
+        heads = re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>Friday</word>', words)
+        in_margin = [y for y in heads if float(y) < 40]
+        assert len(in_margin) == expected, (page, heads)

@@ -120,3 +120,52 @@ def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
         for context, _, _ in phones.values():
             context.close()
     assert problems == []
+
+
+def test_a_follower_who_opened_the_page_before_the_first_deal_is_asked(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    """Issue 30 item 1: the QR code is scanned when the game starts, before any deal; the
+    sheet swaps in deal after deal, and each one is asked ✓/✗ without a reload."""
+    scorer, server, problems = phone
+    three = ["Anna", "Boris", "Vera"]
+    token = new_game(scorer, server, three)
+    view = store.get_game(token).view_token
+    context, follower, theirs = _follower(chromium, server, view)
+    loads: list[str] = []
+    follower.on(
+        "framenavigated", lambda f: loads.append(f.url) if f == follower.main_frame else None
+    )
+    try:
+        assert follower.locator("#confirm").count() == 0  # nothing to confirm yet
+        deals = [
+            ("allpass", {"tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}),
+            ("contract", {"declarer": "Boris", "contract": "6S", "answers": {"Vera": "pass", "Anna": "pass"}}),
+            ("contract", {"declarer": "Vera", "contract": "7H", "answers": {"Anna": "pass", "Boris": "pass"}}),
+        ]  # fmt: skip
+        for number, (kind, deal) in enumerate(deals, start=1):
+            scorer.goto(f"{server}/g/{token}/deal/new")
+            enter_deal(scorer, three, kind, **deal)  # type: ignore[arg-type]
+            scorer.locator("#save-button").click()
+            scorer.wait_for_url(f"{server}/g/{token}")
+            # The follower's sheet takes the deal by itself and asks about it.
+            follower.wait_for_selector("#confirm li[data-deal]:nth-last-child(1)", state="attached")
+            if number == 1:
+                follower.wait_for_selector("#confirm .confirm-who:not([hidden])", timeout=5000)
+                assert follower.locator("#confirm .confirm-who h2").is_visible()
+                follower.locator('[data-iam="Anna"]').click()
+            asked = follower.locator("#confirm li[data-deal]:not([hidden])")
+            asked.first.wait_for(state="visible", timeout=5000)
+            assert asked.count() == 1
+            assert str(number) in asked.first.inner_text()
+            asked.first.locator('[data-verdict="right"]').first.click()
+            follower.wait_for_function(
+                "() => !document.querySelector('#confirm li[data-deal]:not([hidden])')"
+            )
+        assert loads == [], loads  # never reloaded: swapped in, asked, answered
+        answers = store.get_game(token)
+        assert len(answers.deals) == 3
+        shot(follower, "confirm-early-follower", full=False)
+        assert theirs == [] and problems == [], (theirs, problems)
+    finally:
+        context.close()

@@ -234,7 +234,9 @@ def test_a_stale_version_shows_the_conflict_and_keeps_the_input(
     web.play(token, PLAYERS, "allpass", tricks={"Anna": 2, "Boris": 4, "Vera": 4})
     conflict = web.save(checked, checked.form("deal-form"))
     assert conflict.status == 409
-    assert "Another phone changed this game in the meantime" in conflict.text()
+    # A new deal: the deal the other phone saved is shown beside this one (issue 30 item 8).
+    assert "Another phone saved a deal in the meantime" in conflict.text()
+    assert "It is the same deal" in conflict.text() and "Save as the next deal" in conflict.text()
     again = conflict.form("deal-form")
     assert again.value("base_version") == "2"
     assert again.value("request_key") != checked.form("deal-form").value("request_key")

@@ -127,10 +127,50 @@ def test_a_conflict_is_one_answer_for_both(web: Web, store: Store, token: str) -
     assert body["refused"].startswith("Another phone changed this game")
     assert body["base_version"] == store.get_game(token).version  # a fresh form, input kept
     assert body["request_key"] != stale["request_key"][0]
+    # Two phones, one deal (issue 30 item 8): what the other phone saved, and the numbers as
+    # they are now (this form's deal would be deal 2).
+    assert body["latest"]["name"] == "Deal 1"
+    assert body["latest"]["title"] == "Anna 7♠"
+    assert body["headings"]["deal"] == "Deal 2" and body["headings"]["correction"] == "Correction 1"
     plain = web.client.post(f"/g/{token}/deal/new", data=stale)
     assert plain.status_code == 409
-    assert "Another phone changed this game" in plain.get_data(as_text=True)
+    html = plain.get_data(as_text=True)
+    assert "Another phone saved a deal in the meantime" in html
+    assert 'id="same-deal-discard"' in html and 'id="same-deal-save"' in html
+    assert ">Deal 2<" in html
     assert len(store.get_game(token).deals) == 1
+
+
+def test_a_save_no_resend_can_fix_is_a_final_refusal(web: Web, store: Store, token: str) -> None:
+    """Issue 30 item 2: the reason code, a translated message and a proper status; without
+    the script, the form again with why (what was typed kept)."""
+    page, form = web.deal_form(token)
+    web.fill_deal(form, PLAYERS, "contract", **SEVEN)
+    sent = form.set(action="save").data()
+    record = store.get_game(token)
+    store.set_finished(token, True, base_version=record.version)
+    over = web.client.post(f"/g/{token}/deal/new", data=sent, headers=SCRIPT)
+    assert over.status_code == 409
+    assert over.get_json()["final"] == "game_over"
+    assert over.get_json()["refused"].startswith("The game is finished")
+    plain = web.client.post(f"/g/{token}/deal/new", data=sent)
+    assert plain.status_code == 409
+    assert "The game is finished" in plain.get_data(as_text=True)
+    chosen = re.search(r'name="contract" value="7S"[^>]*>', plain.get_data(as_text=True))
+    assert chosen and "checked" in chosen.group(0), chosen
+    # In Russian, with the link replaced: the message in the page's language, 404.
+    new = store.replace_token(token, "edit").edit_token
+    web.get("/?lang=ru")
+    gone = web.client.post(f"/g/{token}/deal/new", data=sent, headers=SCRIPT)
+    assert gone.status_code == 404
+    assert gone.get_json()["final"] == "link_gone"
+    assert gone.get_json()["refused"].startswith("По этой ссылке")
+    # A game deleted: 410.
+    web.get("/?lang=en")
+    store.delete_game(new)
+    deleted = web.client.post(f"/g/{new}/deal/new", data=sent, headers=SCRIPT)
+    assert deleted.status_code == 410 and deleted.get_json()["final"] == "game_deleted"
+    assert store.deleted_game(new) is not None
 
 
 def test_the_chart_follows_the_page_in_its_own_request(web: Web, token: str) -> None:
@@ -158,3 +198,18 @@ def test_a_followers_refresh_leaves_the_chart_to_its_own_request(
     assert chart.count("chart-line") >= 3
     opened = web.client.get(f"/v/{view}").get_data(as_text=True)  # opened as usual: the same
     assert f'data-chart="/v/{view}/chart.svg"' in opened and "chart-line" not in opened
+
+
+def test_the_forms_problems_are_tied_to_their_fields(web: Web, token: str) -> None:
+    """Issue 30 (keyboard): a field the form finds fault with is aria-invalid and described
+    by the message next to it (the id it names is on the page, once)."""
+    page, form = web.deal_form(token)
+    form.set(kind="contract", declarer="0")
+    checked = web.check(page, form)
+    assert checked.status == 422
+    html = checked.html
+    described = set(re.findall(r'aria-invalid="true" aria-describedby="([^"]+)"', html))
+    assert described, "no field is marked invalid"
+    for target in described:
+        assert html.count(f'id="{target}"') == 1, target
+    assert 'id="-errors"' not in html

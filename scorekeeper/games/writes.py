@@ -72,7 +72,8 @@ class Conflict(Refused):
 
 
 class AlreadySaved(Refused):
-    """The form's one-time key already wrote another deal: `number` (1-based) is that deal."""
+    """The form's one-time key already wrote another deal: `number` (among its kind, as
+    Sheet.number_of counts) is that deal."""
 
     def __init__(self, deal_id: int, number: int, *, new: bool) -> None:
         super().__init__("the form was already saved")
@@ -115,7 +116,8 @@ class Written:
     state: Loaded
     deal_id: int | None = None
     number: int | None = None
-    """The 1-based place of the deal written (added, changed, taken off or put back)."""
+    """The number of the entry written (added, changed or taken off) among its kind, as people
+    count (Sheet.number_of): deal 11 after ten deals and a correction, correction 1."""
     kind: Kind = "deal"
     changed: bool = True
     """False when nothing needed writing (an edit that changes nothing, a resent form)."""
@@ -193,12 +195,13 @@ def add_deal(
         )
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
-    number = written.position + 1
+    state = load(record)
+    number = state.sheet.number_of(written.position, kind_of(written.data))
     if not created and written.data != data:
         raise AlreadySaved(written.id, number, new=True)
     if created and check is not None:
         remember(record, check)
-    return Written(load(record), written.id, number, kind_of(data), created)
+    return Written(state, written.id, number, kind_of(data), created)
 
 
 def change_deal(
@@ -213,7 +216,7 @@ def change_deal(
     """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
     deal = live_deal(loaded, deal_id)
-    number = deal.position + 1
+    number = loaded.sheet.number_of(deal.position, kind_of(data))
     if deal.data == data and not _stale(loaded, base_version):
         return Written(loaded, deal.id, number, kind_of(data), changed=False)
     check = None
@@ -249,7 +252,7 @@ def delete_deal(
     number, kind = None, kind_of(None)
     if not _stale(loaded, base_version):
         deal = live_deal(loaded, deal_id)
-        number, kind = deal.position + 1, kind_of(deal.data)
+        number, kind = loaded.sheet.number_of(deal.position), kind_of(deal.data)
         check = check_delete(loaded, deal.position)
         if not check.ok:
             raise Invalid(check)
@@ -283,7 +286,8 @@ def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: s
     )
     if deal is None:
         return Written(load(record))
-    return Written(load(record), deal.id, deal.position + 1, kind_of(deal.data))
+    number = loaded.sheet.number_of(deal.position)
+    return Written(load(record), deal.id, number, kind_of(deal.data))
 
 
 def restore_revision(

@@ -92,6 +92,8 @@ class LogRow:
     edited: bool
     ended: bool
     problems: list[str] = field(default_factory=list)
+    disputed: bool = False
+    """A player at the table said "not so" about the deal as it stands."""
 
 
 @dataclass
@@ -139,6 +141,7 @@ def sheet_view(
     created_at: str | None = None,
     updated_at: str | None = None,
     edited_deals: Iterable[int] | None = None,
+    disputed_deals: Iterable[int] | None = None,
     page_size: str = "A4",
     words: Words = ENGLISH,
     tz: Any = None,
@@ -186,7 +189,7 @@ def sheet_view(
         divisor=result.divisor,
         pairs=_pairs(result, words),
         payments=[words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],
-        log=_log_rows(sheet, problems, set(edited_deals or ()), words),
+        log=_log_rows(sheet, problems, set(edited_deals or ()), words, set(disputed_deals or ())),
         problems=[words.problem(p) for p in problems if p.deal is None],
         hussar=game.hussar,
         chart=Markup(evening_chart(sheet, words)) if sheet.results and not problems else Markup(""),
@@ -194,23 +197,29 @@ def sheet_view(
 
 
 def _log_rows(
-    sheet: Sheet, problems: list[Problem], edited: set[int], words: Words
+    sheet: Sheet,
+    problems: list[Problem],
+    edited: set[int],
+    words: Words,
+    disputed: set[int] | None = None,
 ) -> list[LogRow]:
-    """The deal log, each deal with its own problems (`edited`: the numbers of deals
-    changed after they were written)."""
+    """The deal log, each deal with its own problems (`edited`, `disputed`: the places, from
+    1, of deals changed after they were written and of deals the table said are not so).
+    Each is numbered as people count (Sheet.number_of: deal 11, correction 1)."""
     by_deal: dict[int, list[str]] = {}
     for problem in problems:
         if problem.deal is not None:
             by_deal.setdefault(problem.deal, []).append(words.problem(problem, with_deal=False))
     return [
         LogRow(
-            number=r.number,
+            number=sheet.number_of(r.number - 1),
             dealer=r.dealer or "",
             title=words.deal_title(r),
             details=words.deal_details(r, sheet.players),
             entries=[words.entry(e) for e in r.entries],
             correction=r.dealer is None,
             edited=r.number in edited,
+            disputed=r.number in (disputed or set()),
             ended=r.ended,
             problems=by_deal.get(r.number, []),
         )
@@ -375,6 +384,7 @@ def sheet_pdf(
     created_at: str | None = None,
     updated_at: str | None = None,
     edited_deals: set[int] | None = None,
+    disputed_deals: set[int] | None = None,
     page_size: str = "A4",
     locale: str | None = None,
     tz: Any = None,
@@ -396,6 +406,7 @@ def sheet_pdf(
         created_at=created_at,
         updated_at=updated_at,
         edited_deals=edited_deals,
+        disputed_deals=disputed_deals,
         page_size=page_size,
         locale=locale,
         tz=tz,

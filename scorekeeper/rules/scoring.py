@@ -98,6 +98,12 @@ class Entry:
         return f"deal {self.deal}: {self.player} {self.column}{target} {amount} ({self.reason})"
 
 
+def entry_class(kind: str) -> str:
+    """What an entry of the log is counted among: "correction", "penalty", or "deal" (every
+    deal dealt at the table, whatever was played)."""
+    return kind if kind in ("correction", "penalty") else "deal"
+
+
 @dataclass(frozen=True, slots=True)
 class DealResult:
     """A deal of the log with its place at the table and the entries it wrote."""
@@ -267,10 +273,33 @@ class Sheet:
         """How many entries of the log are of one kind ("correction", "penalty", …)."""
         return sum(1 for result in self.results if result.deal.kind == kind)
 
+    def number_of(self, position: int, kind: str | None = None) -> int:
+        """The number people give the entry at a 0-based position (a new one: the position
+        after the last), counted among its own kind: deals among the deals dealt at the
+        table, penalties among penalties, corrections among corrections ("deal 11" after
+        ten deals and a correction, which is "correction 1"). `kind` names the entry's kind
+        when it is not (yet) the one stored there (a form about to save a correction)."""
+        if kind is None:
+            kind = self.results[position].deal.kind if position < len(self.results) else "deal"
+        wanted = entry_class(kind)
+        before = self.results[:position]
+        return 1 + sum(1 for r in before if entry_class(r.deal.kind) == wanted)
+
+    def dealt_by(self, number: int) -> int:
+        """How many deals were dealt at the table among the first `number` entries."""
+        return sum(1 for r in self.results[:number] if entry_class(r.deal.kind) == "deal")
+
     @property
     def round_limit(self) -> int | None:
         """The agreed number of rounds (§5 round_limit), or None."""
         return self.options.round_limit
+
+    @property
+    def rounds_over(self) -> bool:
+        """True when the round limit (if any) has been reached (§5): a tournament table's
+        tour is played."""
+        limit = self.options.round_limit
+        return limit is not None and self.deal_count() >= limit * len(self.players)
 
     @property
     def next_round(self) -> tuple[int, int]:

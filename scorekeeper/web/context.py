@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, flash, g, jsonify, make_response, redirect, request, url_for
+from flask import Flask, abort, flash, g, make_response, redirect, request, url_for
 from flask_babel import _
 from werkzeug.routing import BaseConverter, IntegerConverter
 from werkzeug.wrappers import Response
@@ -16,7 +16,7 @@ from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.store import GameNotFound, GameRecord
 from scorekeeper.tournament.service import table_of
 
-from . import recent
+from . import recent, refusal
 from .storage import get_store
 
 
@@ -67,10 +67,10 @@ def edit_game(token: str) -> Loaded:
         abort(403)
     # Its links can still be replaced and the game deleted; its deals and rules cannot change.
     if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
-        abort(_read_only(over_limit_message(len(record.deals))))
+        abort(_read_only(over_limit_message(len(record.deals)), "read_only"))
     closed = _closed_tour(record)
     if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES and not _resent(record):
-        abort(_read_only(tour_closed_message(*closed)))
+        abort(_read_only(tour_closed_message(*closed), "tour_closed"))
     loaded = load(record)
     g.loaded = loaded
     return loaded
@@ -116,12 +116,11 @@ def tour_closed_message(tour: int, table: int) -> str:
     )
 
 
-def _read_only(message: str) -> Response:
+def _read_only(message: str, reason: refusal.Reason) -> Response:
     """The answer to a write to a read-only game (403): a page saying why, or for the deal
-    form's script (which keeps a deal it could not send) a refusal it shows and drops."""
-    if request.headers.get("X-Save") == "json":
-        refusal = {"saved": False, "refused": message, "ok": False, "top": [], "errors": {}}
-        return make_response(jsonify(refusal | {"later": [], "entries": [], "checked": ""}), 403)
+    form's script (which keeps a deal it could not send) a final refusal it shows and drops."""
+    if refusal.wants_json():
+        return refusal.final(reason, message)
     from .storage import error_page
 
     page, status = error_page(403, _("Read-only game"), message)
@@ -131,8 +130,8 @@ def _read_only(message: str) -> Response:
 def _tour_closed(error: TourClosed) -> Response:
     """A write to a table of a closed tour (the tour closed while the form was open):
     nothing was written; said, and back to the game."""
-    if request.headers.get("X-Save") == "json":
-        return _read_only(tour_closed_message(error.tour, error.table))
+    if refusal.wants_json():
+        return _read_only(tour_closed_message(error.tour, error.table), "tour_closed")
     flash(tour_closed_message(error.tour, error.table))
     token = (request.view_args or {}).get("token", "")
     return redirect(url_for("games.show", mode="g", token=token))
@@ -155,8 +154,8 @@ def _tournament_table(error: TournamentTable) -> Response:
     """Delete, or Finish now too early, asked for a tournament table's game: refused (403),
     with the reason."""
     if error.finishing:
-        return _read_only(finish_message(error.tour, error.table))
-    return _read_only(table_message(error.tour, error.table))
+        return _read_only(finish_message(error.tour, error.table), "read_only")
+    return _read_only(table_message(error.tour, error.table), "read_only")
 
 
 def finish_message(tour: int, table: int) -> str:

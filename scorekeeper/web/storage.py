@@ -11,6 +11,7 @@ import time
 
 from flask import Flask, current_app, g, render_template, request
 from flask_babel import _
+from werkzeug.wrappers import Response
 
 from scorekeeper.rules import InvalidGame
 from scorekeeper.store import (
@@ -25,6 +26,8 @@ from scorekeeper.store import (
     StoreError,
     is_database_url,
 )
+
+from . import refusal
 
 
 def get_store() -> Store:
@@ -117,7 +120,9 @@ def error_page(status: int, title: str, message: str) -> tuple[str, int]:
     return render_template("error.html", title=title, message=message, status=status), status
 
 
-def _not_found(_error: Exception) -> tuple[str, int]:
+def _not_found(_error: Exception) -> tuple[str, int] | Response:
+    if refusal.wants_json():
+        return refusal.final("link_gone", link_gone_message())
     return error_page(
         404,
         _("Not found"),
@@ -125,18 +130,28 @@ def _not_found(_error: Exception) -> tuple[str, int]:
     )
 
 
-def _deal_not_found(_error: Exception) -> tuple[str, int]:
-    return error_page(
-        404, _("Not found"), _("This deal is not on the sheet any more (it was deleted).")
+def link_gone_message() -> str:
+    """Why a write through an edit link that names no game now was refused."""
+    return str(
+        _(
+            "No game is written through this link any more: it was replaced by a new link, "
+            "or the game is gone."
+        )
     )
 
 
-def _read_only(_error: Exception) -> tuple[str, int]:
-    return error_page(
-        403,
-        _("Read-only link"),
-        _("This link only shows the game. Ask the scorer for the edit link to change it."),
-    )
+def _deal_not_found(_error: Exception) -> tuple[str, int] | Response:
+    message = _("This deal is not on the sheet any more (it was deleted).")
+    if refusal.wants_json():
+        return refusal.final("deal_gone", message)
+    return error_page(404, _("Not found"), message)
+
+
+def _read_only(_error: Exception) -> tuple[str, int] | Response:
+    message = _("This link only shows the game. Ask the scorer for the edit link to change it.")
+    if refusal.wants_json():
+        return refusal.final("read_only", message)
+    return error_page(403, _("Read-only link"), message)
 
 
 def _key_reused(_error: Exception) -> tuple[str, int]:

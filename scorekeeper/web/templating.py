@@ -74,6 +74,11 @@ def table_deals(deals: Any) -> int:
     return sum(1 for d in deals if getattr(d, "data", {}).get("type") not in OFF_TABLE)
 
 
+def kind_count(deals: Any, kind: str) -> int:
+    """How many of a game's stored deals are of one kind ("penalty", "correction")."""
+    return sum(1 for d in deals if getattr(d, "data", {}).get("type") == kind)
+
+
 def day(value: str | datetime.date) -> str:
     """A day as the page's language writes it: "1 декабря 2026" (ISO in the files only)."""
     return words().date(value)
@@ -116,6 +121,7 @@ def init_app(app: Flask) -> None:
         day=day,
         about=about,
         table_deals=table_deals,
+        kind_count=kind_count,
         money=money,
         signed_money=signed_money,
         whists=whists,

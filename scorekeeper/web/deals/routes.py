@@ -28,6 +28,7 @@ from scorekeeper.rules import Seat
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealRecord
 
+from .. import refusal
 from ..context import conflict_message, edit_game, remember_loaded
 from ..i18n import words
 from ..storage import get_store
@@ -52,21 +53,44 @@ def new(token: str) -> Page:
             return _used(loaded, deal)
     else:
         key = ""
-    if not loaded.can_add_deal:
+    full = _full(loaded)
+    if full is not None:
         if (resent := _resent(loaded)) is not None:
             return resent
-        flash(_("The game is finished: reopen it to add a deal."))
+        if request.method == "POST":
+            return _game_over(loaded, full)
+        flash(full)
         return _to_game(token)
+    return _deal_page(loaded, None, key)
+
+
+def _full(loaded: Loaded) -> str | None:
+    """Why no deal can be added to the game now (it is over, or holds all it can), or None."""
+    if not loaded.can_add_deal:
+        return str(_("The game is finished: reopen it to add a deal."))
     if len(loaded.record.deals) >= gamefile.MAX_DEALS:
-        flash(
+        return str(
             _(
                 "This game has %(limit)s deals, the most one game holds: start a new game "
                 "to play on.",
                 limit=gamefile.MAX_DEALS,
             )
         )
-        return _to_game(token)
-    return _deal_page(loaded, None, key)
+    return None
+
+
+def _game_over(loaded: Loaded, message: str) -> Page:
+    """A new deal sent to a game that takes none now (ended on another phone meanwhile):
+    nothing written, and no resend will change that. The script gets the final refusal; the
+    page without it shows the form as it was sent, with why (409)."""
+    if refusal.wants_json():
+        return refusal.final("game_over", message)
+    seat = seat_for(loaded.sheet, None)
+    form = DealForm(version=loaded.record.version)
+    form.setup(seat)
+    reading = Reading(None, top=[message])
+    html, _status = _page(loaded, form, seat, None, reading, None, refused=True)
+    return html, 409
 
 
 def _resent(loaded: Loaded) -> Response | None:
@@ -93,13 +117,17 @@ def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
     token = loaded.record.edit_token
     if deal is None:
         return _to_game(token)
-    flash(
-        _(
-            "Deal %(number)s is saved: change it here, or go back to the sheet.",
-            number=deal.position + 1,
-        )
-    )
+    number = loaded.sheet.number_of(deal.position)
+    flash(_(_USED[writes.kind_of(deal.data)], number=number))
     return redirect(url_for("deals.edit", token=token, deal_id=deal.id))
+
+
+#: What the form's address opened again after its Save says, by what it saved.
+_USED = {
+    "deal": N_("Deal %(number)s is saved: change it here, or go back to the sheet."),
+    "correction": N_("Correction %(number)s is saved: change it here, or go back to the sheet."),
+    "penalty": N_("Penalty %(number)s is saved: change it here, or go back to the sheet."),
+}
 
 
 @bp.route("/g/<tok:token>/deal/<int:deal_id>/edit", methods=["GET", "POST"])
@@ -143,7 +171,7 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     version = loaded.record.version
-    script = request.method == "POST" and _wants_json()
+    script = request.method == "POST" and refusal.wants_json()
     form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
     form.setup(seat)
     if request.method == "GET":
@@ -224,6 +252,8 @@ def _refused(
     remember_loaded(loaded)
     if deal is not None:
         deal = live_deal(loaded, deal.id)
+    elif (full := _full(loaded)) is not None:
+        return _game_over(loaded, full)
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     form.fresh(loaded.record.version)
@@ -237,11 +267,47 @@ def _refused(
             "request_key": form.request_key.data,
             "base_version": loaded.record.version,
         }
+        if saved is None and deal is None:
+            body |= _meanwhile(loaded)
         return jsonify(saved=False, refused=message, edit_url=edit_url, **body), 409
     if saved is None:
         return _page(loaded, form, seat, deal, reading, result, conflict=True)
     reading.top.append(message)
     return _page(loaded, form, seat, deal, reading, result, refused=True, saved_as=saved_as)
+
+
+#: An entry named by its kind and its number among its kind (Sheet.number_of).
+_NAMED = {
+    "deal": N_("Deal %(number)s"),
+    "correction": N_("Correction %(number)s"),
+    "penalty": N_("Penalty %(number)s"),
+}
+
+
+def _meanwhile(loaded: Loaded) -> dict[str, Any]:
+    """A new deal's form refused because another phone wrote first: what that phone saved
+    last (shown beside this form's deal, which may be the same one) and the form's headings
+    as they are now (the number moved on)."""
+    sheet = loaded.sheet
+    at = len(sheet.results)
+    headings = {k: _(_NAMED[k], number=sheet.number_of(at, k)) for k in _NAMED}
+    seat = seat_for(sheet, None)
+    note = [_("%(name)s deals", name=seat.dealer)]
+    note += [_("%(name)s sits out", name=n) for n in seat.sitting_out if n != seat.dealer]
+    if seat.min_level and seat.min_level > 6:
+        note.append(_("at least %(level)s after the all-pass", level=seat.min_level))
+    headings["note"] = " · ".join(note)
+    if not sheet.results:
+        return {"headings": headings}
+    last = sheet.results[-1]
+    kind = writes.kind_of({"type": last.deal.kind})
+    latest = {
+        "name": _(_NAMED[kind], number=sheet.number_of(at - 1)),
+        "title": words().deal_title(last),
+        "details": words().deal_details(last, sheet.players),
+        "entries": [words().entry(e) for e in last.entries],
+    }
+    return {"headings": headings, "latest": latest}
 
 
 def _saved_message(saved: writes.AlreadySaved) -> str:

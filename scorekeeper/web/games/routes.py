@@ -246,6 +246,7 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
             created_at=record.created_at,
             updated_at=record.updated_at,
             edited_deals=edited,
+            disputed_deals=_disputed(loaded),
             locale=words().locale,
             tz=time_zone(),
             confirmed=_confirmed(loaded),
@@ -255,6 +256,16 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         give_back_memory()
     response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
     return _no_cache(response, loaded, kind)
+
+
+def _disputed(loaded: Loaded) -> set[int]:
+    """The places (from 1) of the deals a player at the table said are not so."""
+    table = answers_of(loaded)
+    return {
+        deal.position + 1
+        for deal in loaded.record.deals
+        if (said := table.of(deal.id)) is not None and said.disputed
+    }
 
 
 def _confirmed(loaded: Loaded) -> list[tuple[str, int]] | None:
