@@ -160,9 +160,15 @@ def _parse(since: str) -> State:
     return int(version), int(stamp or 0)
 
 
+WRITERS = 4
+"""Threads of each process for requests that write (a Save, an answer): its own pool, so
+a Save never queues behind the pages the followers fetch after a change."""
+
+
 class Router:
     """The ASGI app: the long poll answered here, in the event loop; every other request
-    goes to the WSGI app (Flask) in a pool of `threads` threads."""
+    goes to the WSGI app (Flask): a GET in a pool of `threads` threads, a POST in a pool of
+    WRITERS of its own."""
 
     def __init__(self, wsgi: Any, watch: Watch, threads: int, log: Callable[..., None]) -> None:
         from a2wsgi import WSGIMiddleware
@@ -170,6 +176,7 @@ class Router:
         self.watch = watch
         self.log = log
         self.wsgi: Any = WSGIMiddleware(_marked(wsgi), workers=threads)
+        self.writes: Any = WSGIMiddleware(_marked(wsgi), workers=WRITERS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -180,6 +187,9 @@ class Router:
             if found is not None:
                 await self._wait(found.group(1), scope, receive, send)
                 return
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
+            await self.writes(scope, receive, send)
+            return
         await self.wsgi(scope, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
