@@ -126,8 +126,10 @@ class Connection:
             raise ConnectionResetError("closed")
         status = int(line.split()[1])
         headers: dict[str, str] = {}
+        size = len(line)
         while True:
             raw = await self.reader.readline()
+            size += len(raw)
             if raw in (b"\r\n", b"\n", b""):
                 break
             name, _, value = raw.decode("latin-1").partition(":")
@@ -144,6 +146,7 @@ class Connection:
             headers["connection"] = "close"
         if headers.get("connection", "").lower() == "close":
             self.close()
+        headers[":size"] = str(size + len(data))  # what came over the wire
         return status, headers, data
 
     async def _chunks(self) -> bytes:
@@ -206,7 +209,8 @@ class Phone:
             raise Failed(f"{method} {kind}: no answer in {timeout:g} s") from None
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
             raise Failed(f"{method} {kind}: {type(error).__name__}: {error}") from error
-        self.stats.record(kind, time.perf_counter() - start, len(data), self.follower)
+        size = int(answer.pop(":size")) + len(head) + len(body)
+        self.stats.record(kind, time.perf_counter() - start, size, self.follower)
         for cookie in answer.get("set-cookie", "").split("\n"):
             name, _, value = cookie.split(";", 1)[0].partition("=")
             if name.strip():
@@ -857,8 +861,8 @@ def report(
     if phones:
         per_hour = phones * elapsed / 3600
         print(
-            f"a follower: {s.follower_bytes / per_hour / 1e6:.2f} MB/h of bodies as sent "
-            f"(compressed), {s.follower_requests / per_hour:.0f} requests/h"
+            f"a follower: {s.follower_bytes / per_hour / 1e6:.3f} MB/h over the wire (requests"
+            f" and answers, HTTP/1.1, compressed), {s.follower_requests / per_hour:.0f} requests/h"
         )
 
 
