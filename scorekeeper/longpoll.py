@@ -20,6 +20,7 @@ import asyncio
 import datetime
 import json
 import logging
+import random
 import re
 import threading
 import time
@@ -211,7 +212,9 @@ class Router:
         if not SINCE.match(since):
             status, body = 400, {"error": "since"}
         else:
-            waiting = asyncio.ensure_future(self.watch.wait(token, since))
+            # Spread over a fifth of the hold: phones that began together do not ask together.
+            hold = HOLD_SECONDS * random.uniform(0.8, 1.0)
+            waiting = asyncio.ensure_future(self.watch.wait(token, since, hold))
             gone = asyncio.ensure_future(_disconnected(receive))
             await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
             gone.cancel()
