@@ -40,8 +40,10 @@ timeout (nginx's is 60 s), and soon enough that a connection a phone lost while 
 noticed."""
 TICK_SECONDS = 0.25
 """How often the waited-on games are read while phones wait."""
-GAP_SECONDS = 0.05
-"""The least time between two reads (new waiters wake the reader sooner than a tick)."""
+GAP_SECONDS = TICK_SECONDS
+"""The least time between two reads: a phone that comes to wait is decided at the next
+read, not by a read of its own (each read of a thousand games costs a few ms; measured with
+a read per 50 ms under 1,000 tables, the reader was 5 % of a worker)."""
 
 PATH = re.compile(r"/v/([A-Za-z0-9_-]{1,64})/wait\Z")
 SINCE = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?\Z")
