@@ -38,6 +38,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -769,6 +770,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--db", default="", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=2, help="processes per host")
     parser.add_argument("--threads", type=int, default=8, help="threads per process")
+    parser.add_argument("--logs", default="", help="copy the servers' logs into this folder")
     parser.add_argument(
         "--profile", default="", help="py-spy a worker for 60 s mid-night, stacks to this file"
     )
@@ -883,6 +885,10 @@ def main() -> int:
                 server.terminate()
             for server in servers:
                 server.wait(timeout=40)
+            if args.logs:
+                Path(args.logs).mkdir(parents=True, exist_ok=True)
+                for log in folder.glob("server*.log"):
+                    shutil.copy(log, Path(args.logs) / log.name)
     return 0
 
 
