@@ -1,5 +1,5 @@
 # scorekeeper in a container: the app under gunicorn (2 processes, each an event loop for the
-# phones' long polls and 8 threads for the pages), its database
+# phones' long polls and 4 threads for the pages), its database
 # on a volume at /data.
 #   docker build -t scorekeeper .
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
@@ -31,7 +31,7 @@ ENV SCOREKEEPER_INSTANCE=/data \
     SCOREKEEPER_DB=/data/scorekeeper.sqlite \
     SCOREKEEPER_BIND=0.0.0.0:8000 \
     SCOREKEEPER_WORKERS=2 \
-    SCOREKEEPER_THREADS=8 \
+    SCOREKEEPER_THREADS=4 \
     PYTHONUNBUFFERED=1
 VOLUME /data
 EXPOSE 8000

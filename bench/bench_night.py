@@ -662,8 +662,11 @@ def start_servers(args: argparse.Namespace, db: str, folder: Path) -> list[subpr
             "SCOREKEEPER_INSTANCE": str(folder / f"host{host}"),
             "SCOREKEEPER_BIND": f"127.0.0.1:{port}",
             "SCOREKEEPER_WORKERS": str(args.workers),
-            "SCOREKEEPER_THREADS": str(args.threads),
         }
+        if args.threads:
+            env["SCOREKEEPER_THREADS"] = str(args.threads)
+        else:
+            env.pop("SCOREKEEPER_THREADS", None)
         (folder / f"host{host}").mkdir(exist_ok=True)
         log = (folder / f"server{host}.log").open("wb")
         server = subprocess.Popen(deploy_command(), stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -769,7 +772,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--hosts", type=int, default=1, help="servers on one database")
     parser.add_argument("--db", default="", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=2, help="processes per host")
-    parser.add_argument("--threads", type=int, default=8, help="threads per process")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="threads per process (default: the deploy's)"
+    )
     parser.add_argument("--logs", default="", help="copy the servers' logs into this folder")
     parser.add_argument(
         "--profile", default="", help="py-spy a worker for 60 s mid-night, stacks to this file"
@@ -812,7 +817,7 @@ def report(
     print(
         f"{args.tables} tables × {args.followers} followers, a deal every ~{args.interval:g} s, "
         f"{args.minutes:g} min after a {args.ramp:g} s ramp ({elapsed:.0f} s in all), "
-        f"{args.hosts} host(s) × {args.workers} processes × {args.threads} threads, "
+        f"{args.hosts} host(s) × {args.workers} processes × {args.threads or 'default'} threads, "
         f"{'PostgreSQL' if args.db.startswith('postgres') else 'SQLite'}"
     )
     print(f"load average before: {the.args.load_before}")

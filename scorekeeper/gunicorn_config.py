@@ -7,7 +7,8 @@ holds every following phone's long poll (thousands of them cost no thread) and r
 Flask app in a pool of threads. `scorekeeper serve --workers N` runs the same settings with
 the gthread worker and the plain WSGI app (its pages then ask the phones to poll).
 Environment: SCOREKEEPER_WORKERS (processes, default 2: one per core, docs/capacity.md),
-SCOREKEEPER_THREADS (per process, default 8), SCOREKEEPER_BIND (default 0.0.0.0:8000).
+SCOREKEEPER_THREADS (per process: 4 for the pages under the deploy's worker, scorekeeper.asgi;
+8 under gthread), SCOREKEEPER_BIND (default 0.0.0.0:8000).
 """
 
 from __future__ import annotations

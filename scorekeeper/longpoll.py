@@ -165,7 +165,7 @@ def _parse(since: str) -> State:
     return int(version), int(stamp or 0)
 
 
-WRITERS = 4
+WRITERS = 2
 """Threads of each process for requests that write (a Save, an answer): its own pool, so
 a Save never queues behind the pages the followers fetch after a change."""
 BODY_LIMIT = 16 * 1024 * 1024
