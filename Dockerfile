@@ -1,4 +1,5 @@
-# scorekeeper in a container: the app under gunicorn (2 processes of 8 threads), its database
+# scorekeeper in a container: the app under gunicorn (2 processes, each an event loop for the
+# phones' long polls and 4 threads for the pages), its database
 # on a volume at /data.
 #   docker build -t scorekeeper .
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
@@ -30,7 +31,7 @@ ENV SCOREKEEPER_INSTANCE=/data \
     SCOREKEEPER_DB=/data/scorekeeper.sqlite \
     SCOREKEEPER_BIND=0.0.0.0:8000 \
     SCOREKEEPER_WORKERS=2 \
-    SCOREKEEPER_THREADS=8 \
+    SCOREKEEPER_THREADS=4 \
     PYTHONUNBUFFERED=1
 VOLUME /data
 EXPOSE 8000
@@ -40,4 +41,4 @@ HEALTHCHECK --interval=30s --timeout=5s \
 # exits 0. Give it that long: docker stop --time 40 (compose.yaml says stop_grace_period).
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["gunicorn", "--config", "python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app"]
+CMD ["gunicorn", "--config", "python:scorekeeper.gunicorn_config"]

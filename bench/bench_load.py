@@ -13,7 +13,7 @@ what the server acknowledged: no deal lost, none doubled.
 Run: .venv/bin/python bench/bench_load.py [--tables 50] [--duration 60] [--interval 2] [--workers 2]
      [--server gunicorn|serve] [--flow form|script] (script: the page's script, live previews
      and a JSON Save). The server by default is the deploy's: gunicorn with the shipped settings
-     (gthread, 2 processes of 8 threads), as the Docker image runs it.
+     (uvicorn's worker, 2 processes of 8 threads), as the Docker image runs it.
 Targets: zero errors, zero lost or doubled deals, p99 < 250 ms (2-core machine).
 Loopback only: the server listens on 127.0.0.1.
 """
@@ -380,7 +380,7 @@ def start_server(
             "SCOREKEEPER_THREADS": str(threads),
         }
         command = [sys.executable, "-m", "gunicorn", "--config"]
-        command += ["python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app"]
+        command += ["python:scorekeeper.gunicorn_config"]  # the Dockerfile's CMD
     else:
         command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(port), "--db", str(db), "--threads", str(threads)]

@@ -92,15 +92,16 @@ class AccessLog:
         self, environ: dict[str, Any], when: datetime.datetime, status: str, size: int, t0: float
     ) -> None:
         try:
-            self._write(environ, when, status, size, time.perf_counter() - t0)
+            self.write(environ, when, status, size, time.perf_counter() - t0)
         finally:
             with self._idle:
                 self._busy -= 1
                 self._idle.notify_all()
 
-    def _write(
+    def write(
         self, environ: dict[str, Any], when: datetime.datetime, status: str, size: int, s: float
     ) -> None:
+        """One line of the log (also for a request answered before the app: the long poll)."""
         path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
         request = " ".join(
             [

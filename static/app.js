@@ -77,13 +77,14 @@ copyButtons(document);
 
 /* -- a page that follows the game -------------------------------------------------------- */
 
-// Every phone with the game open asks for its version each second (a 304 while nothing
-// changed). When another phone changed the game, a page that only shows it swaps in its new
+// Every phone with the game open learns when the game changed: held open until it does
+// (data-wait), or by asking for its version (a 304 while nothing changed). When another
+// phone changed the game, a page that only shows it swaps in its new
 // version in place, keeping the scroll position; a page with a form being filled in keeps
 // what was typed and shows a banner instead.
 const FOLLOW_PERIOD = 1000;
 const FOLLOW_QUIET = 30000;
-const FOLLOW_IDLE_MAX = 15000;
+const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an open page
 
 (function follow() {
   let el = null, url = null, version = null;
@@ -161,42 +162,84 @@ const FOLLOW_IDLE_MAX = 15000;
     }
     return swap();
   }
-  // Each second while the game moves; after half a minute without a change the pauses grow
-  // to FOLLOW_IDLE_MAX, and a hidden page does not ask at all (an idle follower costs little).
+  // How the page learns of a change. Where the server offers it (data-wait), one request is
+  // held open and answered as soon as the game changes (or after a while with no change:
+  // then it asks again at once), so a change shows within a second or so and a page left
+  // open costs a request every half a minute. Elsewhere (`scorekeeper serve` on a laptop) it
+  // asks for the version each second while the game moves, every FOLLOW_IDLE_MAX at most
+  // after half a minute without a change. Either way a hidden page does not ask at all, and
+  // asks at once when it is shown again (a phone woken up).
   let period = FOLLOW_PERIOD;
   let quietSince = Date.now();
   let timer = null;
-  function again() {
+  let waiting = null;  // the held request's AbortController
+  let failures = 0;
+  function again(delay) {
     clearTimeout(timer);
-    if (el && !document.hidden) timer = setTimeout(tick, period);
+    if (el && !document.hidden) timer = setTimeout(tick, delay === undefined ? period : delay);
+  }
+  function current(d) {
+    return el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version);
+  }
+  function ask(held) {
+    if (!held) return fetch(url, { credentials: "same-origin", cache: "no-cache" });
+    waiting = new AbortController();
+    const wait = el.getAttribute("data-wait");
+    const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version);
+    return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: waiting.signal });
   }
   function tick() {
     if (busy || document.hidden || !el) return;
     busy = true;
-    fetch(url, { credentials: "same-origin", cache: "no-cache" })
+    // Held only while the page shows a version (a change it could not take yet, under a
+    // thumb writing a note, is asked about again by the plain poll, a period later).
+    const held = !!(el.getAttribute("data-wait") && window.AbortController && version !== null);
+    let settled = true;
+    ask(held)
       .then(function (r) {
         NetState.online();
+        failures = r.ok ? 0 : failures + 1;  // a refusal (a link gone): asked less often
         return r.ok ? r.json() : null;
       })
       .then(function (d) {
-        const now = d && (el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version));
+        const now = d && current(d);
         if (d && now !== version) {
           period = FOLLOW_PERIOD;
           quietSince = Date.now();
-          return changed(now);
+          return Promise.resolve(changed(now)).then(function () { settled = version === now; });
         }
-        // The scorer's sheet keeps asking each second: the table's answers reach it at once.
-        const most = Number(el.getAttribute("data-idle-max")) || FOLLOW_IDLE_MAX;
-        if (Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, most);
+        if (!held && Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
         return null;
       })
-      .catch(function () { NetState.offline(); })
-      .then(function () { busy = false; again(); });
+      .catch(function (e) {
+        if (e && e.name === "AbortError") return;  // hidden, or asked again after a wake
+        NetState.offline();
+        failures++;
+      })
+      .then(function () {
+        busy = false;
+        waiting = null;
+        // A held request asks again at once; after a failure it waits a little longer each
+        // time (at most FOLLOW_IDLE_MAX), and at once when the connection is back.
+        if (failures) again(Math.min(FOLLOW_PERIOD * Math.pow(2, failures - 1), FOLLOW_IDLE_MAX));
+        else again(held && settled ? 0 : period);
+      });
   }
-  function wake() { period = FOLLOW_PERIOD; quietSince = Date.now(); if (!document.hidden) tick(); }
+  function wake() {
+    period = FOLLOW_PERIOD;
+    quietSince = Date.now();
+    failures = 0;
+    if (document.hidden) return;
+    if (waiting) { waiting.abort(); return; }  // its end asks again at once
+    again(0);
+  }
+  function sleep() {
+    clearTimeout(timer);
+    if (waiting) waiting.abort();
+  }
   bind();
-  again();
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else clearTimeout(timer); });
+  again(el && el.getAttribute("data-wait") ? 0 : period);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else sleep(); });
   window.addEventListener("online", wake);
   document.addEventListener("pointerdown", function () { if (period > FOLLOW_PERIOD) wake(); });
 })();

@@ -47,7 +47,7 @@ from .test_serve_https_proxy import Browser, Caddy, Served
 # -- stopping: SIGTERM answers the Save in flight ----------------------------------------------
 
 
-GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config", "scorekeeper.wsgi:app")
+GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
 """The Dockerfile's and the systemd unit's command."""
 
 

@@ -296,3 +296,27 @@ def test_odd_addresses_are_drawn_but_never_kept(web: Web) -> None:
         assert "Anna" in page.html
         web.get(f"/g/{token}?x={n}")
     assert kept() == before
+
+
+def test_a_kept_follower_page_is_compressed_once_and_a_scorers_page_never_kept(
+    web: Web,
+) -> None:
+    import brotli
+
+    from scorekeeper.web import wire
+
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    view = re.search(r"/v/([A-Za-z0-9_-]+)", web.get(f"/g/{token}").html)
+    assert view is not None
+    wire._KEPT.clear()
+    br = {"Accept-Encoding": "br"}
+    first = web.client.get(f"/v/{view.group(1)}", headers=br)
+    second = web.client.get(f"/v/{view.group(1)}", headers=br)
+    assert first.headers["Content-Encoding"] == "br"
+    assert first.data == second.data  # the same bytes for every phone at the table
+    kept = wire._KEPT.values()
+    assert kept == [first.data]
+    assert brotli.decompress(first.data).decode().count('id="follow"') == 1
+    scorer = web.client.get(f"/g/{token}", headers=br)
+    assert scorer.headers["Content-Encoding"] == "br"
+    assert wire._KEPT.values() == kept  # drawn for its phone (its forms' keys): not kept

@@ -90,6 +90,24 @@ class Confirmations:
                 return int(row["version"]), str(row["updated_at"]), stamp
         raise GameNotFound("no game has this link")
 
+    def versions_seen(self, view_tokens: list[str]) -> dict[str, tuple[int, int]]:
+        """(version, stamp) of each live game among these read-only tokens, in one query
+        per 400: what the server's watch of the waiting phones reads a few times a second.
+        A token missing from the answer names no live game."""
+        found: dict[str, tuple[int, int]] = {}
+        for start in range(0, len(view_tokens), 400):
+            chunk = view_tokens[start : start + 400]
+            marks = ", ".join("?" * len(chunk))
+            with self.store._reading():
+                rows = self.store._conn.execute(
+                    "SELECT g.view_token, g.version, (SELECT max(c.id) FROM deal_confirmations c"
+                    f" WHERE c.game_id = g.id) FROM games g WHERE g.view_token IN ({marks})"
+                    " AND g.deleted_at IS NULL",
+                    chunk,
+                ).fetchall()
+            found |= {str(t): (int(v), int(s or 0)) for t, v, s in rows}
+        return found
+
     def revisions(self, game_id: int) -> dict[int, int]:
         """Each deal's current revision (the id of its latest change)."""
         rows = self.engine.rows(

@@ -28,9 +28,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, request, send_file, url_for
+from flask import Flask, Response, current_app, g, request, send_file, url_for
 from markupsafe import Markup
 from werkzeug.http import parse_etags, quote_etag
+
+from scorekeeper.kept import Kept
 
 COMPRESSIBLE = {
     "text/html",
@@ -224,15 +226,33 @@ def _compress(response: Response) -> None:
     # keyed by content); pages are compressed per request at a quicker setting.
     if request.endpoint == "static":
         body = _compressed(data, encoding)
-    elif encoding == "br":
-        body = brotli.compress(data, quality=5)
+    elif g.get(_KEEP_COMPRESSED):
+        body = _KEPT.get_or_make((data, encoding), lambda: _page_compressed(data, encoding))
     else:
-        body = gzip.compress(data, compresslevel=6, mtime=0)
+        body = _page_compressed(data, encoding)
     response.set_data(body)
     response.headers["Content-Encoding"] = encoding
     etag, weak = response.get_etag()
     if etag and not weak:  # other bytes than the content's own: a tag of their own
         response.set_etag(f"{etag}-{encoding}")
+
+
+_KEEP_COMPRESSED = "keep_compressed"
+_KEPT: Kept[tuple[bytes, str], bytes] = Kept(256)
+"""Compressed kept pages (a follower's sheet, the same bytes for every phone at the table),
+by their bytes and encoding: about 30 + 5 KB each, so a few MB at most."""
+
+
+def keep_compressed() -> None:
+    """This request's page is one kept for many phones: keep its compressed bytes too."""
+    g.setdefault(_KEEP_COMPRESSED, True)
+
+
+def _page_compressed(data: bytes, encoding: str) -> bytes:
+    if encoding == "br":
+        out: bytes = brotli.compress(data, quality=5)
+        return out
+    return gzip.compress(data, compresslevel=6, mtime=0)
 
 
 def service_worker() -> Response:

@@ -32,7 +32,7 @@ from ..i18n import get_locale, time_zone, words
 from ..limits import PdfSlots, give_back_memory
 from ..storage import error_page, get_store
 from ..widgets import RematchForm, WriteForm
-from ..wire import style_inline
+from ..wire import keep_compressed, style_inline
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import (
     evening_chart_svg,
@@ -82,6 +82,7 @@ def show(mode: str, token: str) -> str | Response:
             pages.pop(old, None)  # drawn before the last confirmation: never shown again
         if len(pages) < KEPT_PAGES:
             pages[key] = page
+    keep_compressed()  # the same bytes for every follower: compressed once, not per phone
     return page
 
 

@@ -1,0 +1,166 @@
+"""The long poll of the deploy's server: a following page holds one request that is answered
+when the game changes (a Save, an answer of the table), with what the version endpoint and
+the page itself say; and the watch behind it, on a real database file."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorekeeper.longpoll import Watch
+from scorekeeper.store import Store
+
+from .harness import Web
+from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
+
+DEPLOY = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
+"""The Dockerfile's command."""
+FOLLOW = re.compile(r'<div hidden id="follow"[^>]*>')
+
+
+def follow_of(page: str) -> dict[str, str]:
+    tag = FOLLOW.search(page)
+    assert tag is not None, "the page has no #follow"
+    return {k: html.unescape(v) for k, v in re.findall(r'([\w-]+)="([^"]*)"', tag.group(0))}
+
+
+@pytest.fixture
+def deploy(tmp_path: Path) -> Iterator[Server]:
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=DEPLOY).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def waiting(phone: Phone, url: str) -> tuple[threading.Thread, list[Reply]]:
+    """A phone's held request, in a thread of its own: (the thread, its answer once in)."""
+    answer: list[Reply] = []
+    thread = threading.Thread(target=lambda: answer.append(phone.get(url)), daemon=True)
+    thread.start()
+    return thread, answer
+
+
+def view_of(phone: Phone, token: str) -> str:
+    found = re.search(r"/v/([A-Za-z0-9_-]+)", phone.get(f"/g/{token}").html)
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_saved_deal_answers_the_waiting_follower_with_the_versions_of_the_page(
+    deploy: Server,
+) -> None:
+    scorer, follower = Phone(deploy.port), Phone(deploy.port)
+    token = new_game(scorer)
+    view = view_of(scorer, token)
+    shown = follow_of(follower.get(f"/v/{view}").html)
+    assert shown["data-wait"] == f"/v/{view}/wait"
+    thread, answer = waiting(follower, f"{shown['data-wait']}?since={shown['data-seen']}")
+    thread.join(1.0)
+    assert thread.is_alive(), "answered before anything changed"
+    fields = checked(scorer, token, **correction("a deal the table follows"))
+    assert scorer.post(f"/g/{token}/deal/new", fields).status == 302
+    thread.join(10)
+    assert answer and answer[0].status == 200, answer and answer[0].html
+    assert answer[0].headers["Cache-Control"] == "no-store"
+    said = json.loads(answer[0].body)
+    # The same as the version endpoint and the page the follower swaps in.
+    assert said == json.loads(follower.get(f"/v/{view}/version").body)
+    fresh = follow_of(follower.get(f"/v/{view}").html)
+    assert f"{said['version']}.{said['seen']}" == fresh["data-seen"]
+    assert int(fresh["data-version"]) == int(shown["data-version"]) + 1
+
+
+def test_an_answer_of_the_table_reaches_the_scorers_waiting_page(deploy: Server) -> None:
+    scorer, follower = Phone(deploy.port), Phone(deploy.port)
+    token = new_game(scorer)
+    fields = checked(scorer, token, **correction("to be confirmed"))
+    assert scorer.post(f"/g/{token}/deal/new", fields).status == 302
+    page = scorer.get(f"/g/{token}").html
+    shown = follow_of(page)
+    assert "data-idle-max" not in shown  # the scorer's page waits like a follower's
+    view = view_of(scorer, token)
+    card = follower.get(f"/v/{view}").html
+    deal, revision = re.findall(r'data-deal="(\d+)" data-revision="(\d+)"', card)[-1]
+    thread, answer = waiting(scorer, f"{shown['data-wait']}?since={shown['data-seen']}")
+    ticket = json.loads(follower.get(f"/v/{view}/confirm/key").body)
+    body = {k: [v] for k, v in ticket.items()}
+    body |= {"deal": [deal], "revision": [revision], "player": ["Anna"], "verdict": ["right"]}
+    assert follower.post(f"/v/{view}/confirm", body).status == 200
+    thread.join(10)
+    assert answer and answer[0].status == 200
+    said = json.loads(answer[0].body)
+    assert said["version"] == int(shown["data-version"])  # an answer is no new version
+    assert f"{said['version']}.{said['seen']}" != shown["data-seen"]
+    assert (
+        f"{said['version']}.{said['seen']}"
+        == follow_of(scorer.get(f"/g/{token}").html)["data-seen"]
+    )
+
+
+def test_a_wrong_link_is_404_and_a_malformed_wait_400(deploy: Server) -> None:
+    phone = Phone(deploy.port)
+    gone = phone.get("/v/nosuchgameatall0123456789abcdef/wait?since=1.0")
+    assert gone.status == 404 and json.loads(gone.body) == {"error": "game"}
+    assert phone.get("/v/nosuchgame/wait?since=one").status == 400
+    assert phone.get("/v/nosuchgame/wait").status == 400
+
+
+def test_a_laptops_serve_keeps_the_poll(tmp_path: Path) -> None:
+    """`scorekeeper serve` (waitress: a thread per held request) asks the phones to poll."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
+    try:
+        phone = Phone(server.port)
+        token = new_game(phone)
+        shown = follow_of(phone.get(f"/g/{token}").html)
+        assert "data-wait" not in shown and shown["data-watch"].endswith("/version")
+    finally:
+        server.stop()
+
+
+# -- the watch, on a database file ---------------------------------------------------------------
+
+
+def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_connection(
+    web: Web, app: Flask, db_path: Path
+) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera"])
+    view = view_of_store(db_path, token)
+    watch = Watch(lambda: Store(db_path, create=False))
+
+    async def night() -> tuple[object, object, object]:
+        watch.start(asyncio.get_running_loop())
+        try:
+            same = await watch.wait(view, "1.0", hold=0.6)  # nothing written: "the same"
+            later = asyncio.ensure_future(watch.wait(view, "1.0", hold=10))
+            await asyncio.sleep(0.4)
+            assert not later.done()
+            # Another process or host writes: this Store is not the watch's.
+            tricks = {"Anna": 2, "Boris": 4, "Vera": 4}
+            await asyncio.to_thread(
+                web.play, token, ["Anna", "Boris", "Vera"], "allpass", tricks=tricks
+            )
+            changed = await later
+            gone = await watch.wait("nosuchtoken", "1", hold=10)
+            return same, changed, gone
+        finally:
+            watch.stop()
+
+    same, changed, gone = asyncio.run(night())
+    assert same == (1, 0)
+    assert changed == (2, 0)
+    assert gone is None
+    assert watch.reads >= 2
+
+
+def view_of_store(db_path: Path, token: str) -> str:
+    with Store(db_path, create=False) as store:
+        return store.get_game(token).view_token
