@@ -31,4 +31,10 @@ work holds the GIL, so more threads add no speed, and each one more takes the GI
 event loop that answers the held requests (measured under 1,000 tables with 8 + 4: the
 loop fell so far behind that gunicorn took a worker for hung and restarted it)."""
 
-app = Router(_access, watch, int(os.environ.get("SCOREKEEPER_THREADS", THREADS)), _access.write)
+app = Router(
+    _access,
+    watch,
+    int(os.environ.get("SCOREKEEPER_THREADS", THREADS)),
+    _access.write,
+    flask_app.config["MAX_CONTENT_LENGTH"],
+)

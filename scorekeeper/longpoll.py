@@ -168,8 +168,11 @@ def _parse(since: str) -> State:
 WRITERS = 2
 """Threads of each process for requests that write (a Save, an answer): its own pool, so
 a Save never queues behind the pages the followers fetch after a change."""
-BODY_LIMIT = 16 * 1024 * 1024
-"""A request body read past this is cut short (Flask refuses past MAX_CONTENT_LENGTH)."""
+BODY_LIMIT = 2 * 1024 * 1024
+"""The app's MAX_CONTENT_LENGTH (scorekeeper.web), unless the Router is told another: a body
+declared longer is not read at all (Flask answers 413 from the declared length alone, and
+the connection closes after it, since the rest of the body is still on it); one sent in
+chunks is cut short past it, and Flask refuses what it has."""
 
 
 class Threaded:
@@ -179,16 +182,18 @@ class Threaded:
     body read and every chunk sent to the loop and waits for it: measured under 1,000
     tables, a quarter of the worker's samples were threads waiting so.)"""
 
-    def __init__(self, app: Any, threads: int, name: str) -> None:
+    def __init__(self, app: Any, threads: int, name: str, limit: int = BODY_LIMIT) -> None:
         self.app = app
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix=name)
+        self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from a2wsgi.wsgi import build_environ
 
         body = bytearray()
-        more = True
-        while more and len(body) <= BODY_LIMIT:
+        too_long = _declared_length(scope) > self.limit
+        more = not too_long
+        while more and len(body) <= self.limit:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
@@ -198,6 +203,8 @@ class Threaded:
         environ[WAITING] = True
         loop = asyncio.get_running_loop()
         status, headers, data = await loop.run_in_executor(self.pool, self._answer, environ)
+        if too_long:  # the unread body is still on the connection: it cannot carry another
+            headers = [h for h in headers if h[0] != b"connection"] + [(b"connection", b"close")]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
@@ -221,16 +228,33 @@ class Threaded:
         return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
 
 
+def _declared_length(scope: Scope) -> int:
+    """The body's length as the request declares it (0 when it does not)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            text = value.decode("latin-1").strip()
+            if text.isascii() and text.isdigit():
+                return int(text) if len(text) < 16 else 10**16
+    return 0
+
+
 class Router:
     """The ASGI app: the long poll answered here, in the event loop; every other request
     goes to the WSGI app (Flask): a GET in a pool of `threads` threads, a POST in a pool of
     WRITERS of its own."""
 
-    def __init__(self, wsgi: Any, watch: Watch, threads: int, log: Callable[..., None]) -> None:
+    def __init__(
+        self,
+        wsgi: Any,
+        watch: Watch,
+        threads: int,
+        log: Callable[..., None],
+        limit: int = BODY_LIMIT,
+    ) -> None:
         self.watch = watch
         self.log = log
-        self.wsgi = Threaded(wsgi, threads, "pages")
-        self.writes = Threaded(wsgi, WRITERS, "writes")
+        self.wsgi = Threaded(wsgi, threads, "pages", limit)
+        self.writes = Threaded(wsgi, WRITERS, "writes", limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
