@@ -85,19 +85,16 @@ def exports_dir() -> Path:
 class _Help(argparse.HelpFormatter):
     """argparse's help layout, sized as shutil sizes it but without importing shutil (argparse
     makes one of these for every argument added, so every run would pay for it), with every
-    help text, description and metavar said in the language of this run: a command added
-    with N_() help strings is translated here without more code."""
+    help text and description said in the language of this run: a command added with N_()
+    help strings is translated here without more code. Metavars are said when an argument is
+    added (_Parser.add_argument), never here: a command's name in the list of commands is a
+    metavar too, and "backup" must stay "backup" whatever a msgid of that spelling says."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return _t(action.help) if action.help else action.help
 
     def _format_text(self, text: str) -> str:
         return super()._format_text(_t(text))
-
-    def _metavar_formatter(self, action: argparse.Action, default_metavar: str) -> Any:
-        if isinstance(action.metavar, str):
-            action = argparse.Action(action.option_strings, action.dest, metavar=_t(action.metavar))
-        return super()._metavar_formatter(action, default_metavar)
 
     def __init__(
         self,

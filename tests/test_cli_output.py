@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -78,3 +79,21 @@ def test_export_without_out_says_where_and_writes_nothing_in_the_current_folder(
         assert not (here / "exports").exists() and list(here.iterdir()) == []
     finally:
         written.unlink(missing_ok=True)
+
+
+def test_the_commands_are_listed_as_they_are_typed_in_every_language(tmp_path: Path) -> None:
+    """The help names each command as it must be typed, whatever the language says: a
+    msgid spelt like a command ("backup", the restore's argument) never renames it."""
+    for lang in ("en", "ru", "uk"):
+        listed = subprocess.run(
+            [CLI, "--lang", lang, "--help"], capture_output=True, text=True, timeout=60
+        ).stdout
+        names = [line.split()[0] for line in listed.splitlines() if line.startswith("    ")]
+        names = [name for name in names if name.isascii() or not name.islower()]
+        for command in ("score", "tournament", "export", "serve", "import", "backup", "restore"):
+            assert command in names, (lang, command, listed)
+        assert not re.search(r"^ {4}(копия|копія)\b", listed, re.M), listed
+        typed = subprocess.run(
+            [CLI, "--lang", lang, "backup", "--help"], capture_output=True, text=True, timeout=60
+        )
+        assert typed.returncode == 0, typed.stderr

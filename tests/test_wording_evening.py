@@ -624,7 +624,7 @@ def test_the_company_errors_and_command_line_read_as_the_table_speaks(
 CLI_KEPT = {"scorekeeper", "json", "text", "JSON", "PDF", "SQLite", "HTTPS", "HTTP", "TLS", "URL"}
 CLI_KEPT |= {"LANG", "SCOREKEEPER_BASE_URL", "exports", "instance", "sqlite", "Ctrl", "LANGUAGE"}
 CLI_KEPT |= {"name", "date", "pdf", "usage", "score", "export", "serve", "import", "backup"}
-CLI_KEPT |= {"game", "file", "path", "token", "tournament"}
+CLI_KEPT |= {"game", "file", "path", "token", "tournament", "restore", "copy-db", "postgresql"}
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])
