@@ -1215,6 +1215,7 @@ if (Pending.all().length) Pending.flush();
     if (!template) return;
     const card = template.content.firstElementChild.cloneNode(true);
     $(".same-name", card).textContent = d.latest.name;
+    $(".same-colon", card).textContent = ":";
     $(".same-title", card).textContent = d.latest.title + (d.latest.details ? " · " + d.latest.details : "");
     function fill(list, items) {
       items.forEach(function (t) { const li = document.createElement("li"); li.textContent = t; list.appendChild(li); });
