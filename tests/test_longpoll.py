@@ -9,8 +9,10 @@ import html
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from flask import Flask
@@ -20,6 +22,8 @@ from scorekeeper.store import Store
 
 from .harness import Web
 from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
+
+T = TypeVar("T")
 
 DEPLOY = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
 """The Dockerfile's command."""
@@ -154,11 +158,17 @@ def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_
         finally:
             watch.stop()
 
-    same, changed, gone = asyncio.run(night())
+    same, changed, gone = run_in_its_own_thread(night)
     assert same == (1, 0)
     assert changed == (2, 0)
     assert gone is None
     assert watch.reads >= 2
+
+
+def run_in_its_own_thread(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """asyncio.run in a thread of its own: the browser tier's Playwright keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
 
 
 def view_of_store(db_path: Path, token: str) -> str:

@@ -382,6 +382,12 @@ def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[
             "player": ["Anna"],
             "verdict": ["right"],
         },
+        # The seat's release button is drawn only beside a claimed seat: its fields, signed
+        # with the page's own token.
+        "confirm.release": lambda: {
+            "csrf_token": page_form(f"/g/{token}", "/finish")()["csrf_token"],
+            "player": ["Anna"],
+        },
     }
 
 
@@ -611,7 +617,7 @@ def test_an_edit_based_on_an_old_version_is_refused_keeping_the_input(
     conflict = web.save(checked, checked.form("deal-form"))
     assert conflict.status == 409
     assert "Another phone changed this game in the meantime" in conflict.text()
-    assert "Last entry (3)" in conflict.text()  # the sheet as it now is
+    assert "Last entry (Deal 3)" in conflict.text()  # the sheet as it now is
     kept = conflict.form("deal-form")
     assert (kept.value("contract"), kept.value("declarer"), kept.value("tricks_0")) == (
         "8S",

@@ -373,7 +373,7 @@ def the_follower_changes_nothing(phones: Phones, token: str, view_url: str) -> N
 
 
 def edit_a_deal_and_undo_the_last(phones: Phones, token: str) -> None:
-    """Edit deal 3 from the log (an eight of diamonds was a nine), then undo deal 13."""
+    """Edit deal 3 from the log (an eight of diamonds was a nine), then undo the last (deal 12, the 13th entry)."""
     from playwright.sync_api import expect
 
     scorer, follower, server = phones.scorer, phones.follower, phones.server
@@ -394,7 +394,7 @@ def edit_a_deal_and_undo_the_last(phones: Phones, token: str) -> None:
     shot(scorer, "en-09-undo")
     with scorer.expect_navigation():
         scorer.locator("form button.danger").click()
-    assert "Deal 13 undone." in scorer.inner_text(".flashes")
+    assert "Deal 12 undone." in scorer.inner_text(".flashes")
     phones.follower_sees_the_sheet()
     expect(follower.locator(".game-head .muted")).to_contain_text("11 deals · 1 correction")
 

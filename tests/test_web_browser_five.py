@@ -143,7 +143,7 @@ def a_penalty(page: Any, server: str, token: str, lang: str, taps: dict[str, int
     # A penalty: Anna fined the size of a 7♥. It does not pass the deal.
     open_form(page, server, token)
     page.locator('#kind .tap[data-value="penalty"]').click()
-    assert page.inner_text("#deal-title") == {"en": "Penalty 4", "ru": "Штраф 4"}[lang]
+    assert page.inner_text("#deal-title") == {"en": "Penalty 1", "ru": "Штраф 1"}[lang]
     page.locator('#offender .tap[data-value="0"]').click()
     page.locator('#contract .tap[data-value="7H"]').click()
     page.wait_for_selector("#save-button:not([disabled])")
@@ -151,7 +151,7 @@ def a_penalty(page: Any, server: str, token: str, lang: str, taps: dict[str, int
     fits(page, f"{lang}-penalty")
     taps["penalty"] = 1 + 3 + 1  # Next deal, kind, offender, contract, Save
     save_deal(page)
-    assert {"en": "Penalty 4 saved.", "ru": "Штраф 4 записан."}[lang] in page.inner_text(".flashes")
+    assert {"en": "Penalty 1 saved.", "ru": "Штраф 1 записан."}[lang] in page.inner_text(".flashes")
 
 
 def the_penalty_opens_as_entered(
@@ -167,7 +167,7 @@ def the_penalty_opens_as_entered(
     assert page.is_visible("#contract-chip") and "7" in page.inner_text("#contract-chip")
     assert page.is_hidden("#declarer")
     assert (
-        page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
+        page.inner_text("#deal-title") == {"en": "Edit penalty 1", "ru": "Изменить штраф 1"}[lang]
     )
     # Its preview comes by itself and Save is ready: nothing to re-tap to keep it as it is.
     page.wait_for_selector("#save-button:not([disabled])")
@@ -175,12 +175,10 @@ def the_penalty_opens_as_entered(
     fits(page, f"{lang}-penalty-edit")
     # Turned into a deal on the edit page, the title follows; back to the penalty, it follows.
     page.locator('#kind .tap[data-value="contract"]').click()
-    assert (
-        page.inner_text("#deal-title") == {"en": "Edit deal 4", "ru": "Исправить раздачу 4"}[lang]
-    )
+    assert page.inner_text("#deal-title") == {"en": "Edit deal 4", "ru": "Изменить раздачу 4"}[lang]
     page.locator('#kind .tap[data-value="penalty"]').click()
     assert (
-        page.inner_text("#deal-title") == {"en": "Edit penalty 4", "ru": "Изменить штраф 4"}[lang]
+        page.inner_text("#deal-title") == {"en": "Edit penalty 1", "ru": "Изменить штраф 1"}[lang]
     )
 
 
