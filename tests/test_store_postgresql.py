@@ -422,13 +422,29 @@ def test_a_deadlock_is_tried_once_more_then_refused_clearly(pg_url: str) -> None
             for n in "ab"
         )
     other = psycopg.connect(pg_url)
+    # PostgreSQL's victim is the side whose deadlock check runs first: the partner checks
+    # only after 30 s, so the Store (1 s, the default) is always the one refused.
+    other.execute("SET deadlock_timeout = '30s'")
     other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [b.id])  # holds b
     calls: list[int] = []
+    failed: list[BaseException] = []
 
     def partner() -> None:
-        time.sleep(0.3)  # the Store holds a and waits for b by now
-        other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [a.id])
-        other.commit()
+        try:
+            with psycopg.connect(pg_url, autocommit=True) as looking:
+                for _ in range(600):  # until the Store holds a and waits for b
+                    waiting = looking.execute(
+                        "SELECT count(*) FROM pg_stat_activity"
+                        " WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+                    ).fetchone()
+                    if waiting and waiting[0]:
+                        break
+                    time.sleep(0.05)
+            other.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", [a.id])
+            other.commit()
+        except BaseException as exc:  # seen by the test, not lost in the thread
+            failed.append(exc)
+            other.rollback()
 
     def guard(store: Store, game_id: int) -> None:
         calls.append(game_id)
@@ -436,10 +452,13 @@ def test_a_deadlock_is_tried_once_more_then_refused_clearly(pg_url: str) -> None
 
     thread = threading.Thread(target=partner)
     thread.start()
-    with Store(pg_url) as store:
-        written = store.add_deal(a.edit_token, {"type": "redeal"}, base_version=1, guard=guard)
-    thread.join()
-    other.close()
+    try:
+        with Store(pg_url) as store:
+            written = store.add_deal(a.edit_token, {"type": "redeal"}, base_version=1, guard=guard)
+    finally:
+        thread.join()
+        other.close()
+    assert failed == []
     assert written[2] is True and written[0].version == 2
     assert calls == [a.id, a.id]  # the first run was the deadlock's victim, the second landed
     with Store(pg_url) as store:
