@@ -154,11 +154,10 @@ def measured(page: Any, what: str) -> None:
 SCREENS = [
     # (id, viewport, language, text scale): every kind entered and saved, taps counted. The
     # other sizes and languages are measured just before Save by the test after this one.
+    # (375 × 667 in English and at 1.3×, and Ukrainian at 1.5×, are played tap by tap in
+    # test_web_browser_bars.py, which counts the taps against the same bars.)
     ("320x568-uk", {"width": 320, "height": 568}, "uk", 1.0),
-    ("375x667-en", {"width": 375, "height": 667}, "en", 1.0),
     ("667x375-uk", {"width": 667, "height": 375}, "uk", 1.0),
-    ("375x667-ru-1.3x", {"width": 375, "height": 667}, "ru", 1.3),
-    ("375x667-uk-1.5x", {"width": 375, "height": 667}, "uk", 1.5),
     ("375x667-ru-1.5x", {"width": 375, "height": 667}, "ru", 1.5),
 ]
 
