@@ -4,13 +4,19 @@ wrong, what was typed kept, and nothing written. A write that goes through still
 
 from __future__ import annotations
 
+import functools
 import html
 import re
+from pathlib import Path
+
+import pytest
 
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
+from scorekeeper.web.storage import close_kept
 
 from .harness import Page, Web
+from .test_safety_faults import assert_unavailable_page, locked
 from .test_web_company import new_company
 
 
@@ -123,3 +129,26 @@ def test_a_refused_attach_is_422_next_to_the_link_and_attaches_nothing(web: Web,
     assert refused.status == 422
     assert "another company" in next_to(refused, "link")
     assert stored(web, token) == before
+
+
+def test_an_attach_while_the_database_is_busy_says_busy_not_another_company(
+    web: Web, store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only "the game is another company's" is answered so: a database another program holds
+    locked is the busy page every write gets (it was 422 "another company" after the wait)."""
+    token = new_company(web, roster=("Anna", "Boris", "Vera"))
+    game = web.new_game(["Anna", "Boris", "Vera"])
+    before = stored(web, token)
+    page = web.get(f"/c/{token}")
+    form = page.form("/attach").set(link=game)
+    monkeypatch.setattr(  # wait 0.2 s for the lock, not a phone's 5 s
+        "scorekeeper.web.storage.Store", functools.partial(Store, busy_timeout_ms=200)
+    )
+    close_kept()
+    with locked(db_path):
+        busy = web.submit(page, form)
+    assert_unavailable_page(busy, "busy")
+    assert "another company" not in busy.text()
+    assert stored(web, token) == before
+    again = web.get(f"/c/{token}")
+    assert web.submit(again, again.form("/attach").set(link=game)).status == 302

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .errors import GameNotFound, ReadOnlyAccess, RequestKeyReused, StoreError
+from .errors import (
+    GameInOtherCompany,
+    GameNotFound,
+    ReadOnlyAccess,
+    RequestKeyReused,
+    StoreError,
+)
 from .records import Access, GameRecord
 from .store import Row, Store, _dump, new_token
 
@@ -195,14 +201,14 @@ class Companies:
     ) -> CompanyRecord:
         """Attach a game: each seat name maps to a roster id, or to a name for a new player.
 
-        Attaching a game again to the same company replaces its map; raises StoreError if it
-        belongs to another company, PlayerNotFound for an id not on the roster.
+        Attaching a game again to the same company replaces its map; raises GameInOtherCompany
+        if it belongs to another company, PlayerNotFound for an id not on the roster.
         """
 
         def change(row: Row, now: str) -> None:
             held = self.engine.rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
             if held and held[0]["company_id"] != row["id"]:
-                raise StoreError("this game already belongs to another company")
+                raise GameInOtherCompany("this game already belongs to another company")
             ids: dict[str, int] = {}
             for name, who in players.items():
                 if isinstance(who, str):

@@ -34,6 +34,10 @@ class RevisionNotFound(DealNotFound):
     """The game has no such revision (a `DealNotFound`, so one 404 handler covers both)."""
 
 
+class GameInOtherCompany(StoreError):
+    """The game is an evening of another company already (a game belongs to one company)."""
+
+
 class RequestKeyReused(StoreError):
     """A request key already used for one kind of change came back with another."""
 

@@ -35,7 +35,7 @@ from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import escaped, name_key
-from scorekeeper.store import GameNotFound, StoreError
+from scorekeeper.store import GameInOtherCompany, GameNotFound
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 from .. import recent
@@ -430,7 +430,7 @@ def attach(token: str) -> Response | tuple[str, int]:
     day = form.played_on.data
     try:
         company_writes.attach_game(get_store(), company, game, mapping, played_on=day)
-    except StoreError:
+    except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
         return refuse(_("This game already belongs to another company."))
     recent.remember(game.edit_token)
     flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
