@@ -690,3 +690,42 @@ def test_new_game_start_is_within_one_scroll(chromium: Any, real_server: Any) ->
             no_overflow(page)
         finally:
             context.close()
+
+
+def test_the_contract_grid_holds_its_labels_in_a_split_screen_window(
+    chromium: Any, real_server: Any
+) -> None:
+    """320 × 256 (a phone's split screen) is landscape and short, but as narrow as a phone held
+    upright: the contracts keep five to a row, each label inside its own key and no two keys
+    overlapping (ten to a row left 25 px a key, "10NT" over its neighbours); 667 × 375 keeps
+    its ten to a row."""
+    context = chromium.new_context(viewport={"width": 320, "height": 256}, has_touch=True)
+    page = context.new_page()
+    try:
+        token = new_game(page, real_server.url, NAMES["en"], lang="en")
+        for size, per_row in (
+            ({"width": 320, "height": 256}, 5),
+            ({"width": 667, "height": 375}, 10),
+        ):
+            page.set_viewport_size(size)
+            page.goto(f"{real_server.url}/g/{token}/deal/new")
+            thumb = _Thumb(page)
+            thumb.choice("kind", "contract")
+            thumb.choice("declarer", "1")
+            keys = page.evaluate(
+                """() => [...document.querySelectorAll('label.tap:has(> input[name=contract])')]
+                .map(label => { const r = label.getBoundingClientRect(), s = label.querySelector('span');
+                  return {text: s.textContent.trim(), x: r.x, y: r.y, w: r.width, h: r.height,
+                          over: s.scrollWidth > s.clientWidth + 1 || s.getBoundingClientRect().right > r.right + 1}; })"""
+            )
+            assert len(keys) == 25, size
+            assert [k["text"] for k in keys if k["over"]] == [], size
+            first_row = [k for k in keys if abs(k["y"] - keys[0]["y"]) < 1]
+            assert len(first_row) == per_row, size
+            for i, a in enumerate(keys):
+                for b in keys[i + 1 :]:
+                    apart = (a["x"] + a["w"] <= b["x"] + 0.5 or b["x"] + b["w"] <= a["x"] + 0.5
+                             or a["y"] + a["h"] <= b["y"] + 0.5 or b["y"] + b["h"] <= a["y"] + 0.5)  # fmt: skip
+                    assert apart, (size, a["text"], b["text"])
+    finally:
+        context.close()
