@@ -70,6 +70,25 @@
     b.hidden = !!mine && !asked && !b.querySelector(".confirm-status").textContent;
   }
 
+  // Keep the keyboard's (and a screen reader's) place when what had focus is hidden: the next
+  // deal to answer, else the card's status line (which says what just happened).
+  function focusNext(b) {
+    if (b.hidden) return;
+    const next = b.querySelector("li[data-deal]:not([hidden]) [data-verdict=right]");
+    const line = b.querySelector(".confirm-status");
+    if (next) next.focus();
+    else if (line.textContent) { line.tabIndex = -1; line.focus(); }
+    else b.querySelector(".confirm-me [data-notme]").focus();
+  }
+
+  // The note and its Send in the upper part of the screen, where the phone's keyboard, opening
+  // from the bottom, does not cover them.
+  function keepInView(note) {
+    const seen = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+    const box = note.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > seen * 0.45) note.scrollIntoView({ block: "start" });
+  }
+
   function status(b, text) {
     said = text ? { text: text, at: Date.now() } : null;
     b.querySelector(".confirm-status").textContent = text || "";
@@ -110,9 +129,10 @@
       kept.sent = kept.sent || {};
       kept.sent[deal] = Number(revision);
       write(b.getAttribute("data-game"), kept);
-      if (document.activeElement && li.contains(document.activeElement)) document.activeElement.blur();
+      const had = document.activeElement && li.contains(document.activeElement);
       li.hidden = true;
       status(b, a.d.message);
+      if (had) focusNext(b);
     }).catch(function () {
       // Not sent, or sent without an answer: the same key again writes it at most once.
       status(b, b.getAttribute("data-offline"));
@@ -123,7 +143,7 @@
     const b = box();
     if (!b || !b.contains(event.target)) return;
     const iam = event.target.closest("[data-iam]");
-    if (iam) { say(b, iam.getAttribute("data-iam")); draw(); return; }
+    if (iam) { say(b, iam.getAttribute("data-iam")); draw(); focusNext(b); return; }
     if (event.target.closest("[data-notme]")) {
       write(b.getAttribute("data-game"), null);
       write("name", null);
@@ -138,7 +158,12 @@
       // "Not so" asks what is not so (optional), then Send.
       const note = li.querySelector(".confirm-note");
       note.hidden = false;
-      note.querySelector("input").focus();
+      note.querySelector("input").focus({ preventScroll: true });
+      keepInView(note);
+      if (window.visualViewport) {
+        // Again once the keyboard is up (it shrinks the visual viewport).
+        window.visualViewport.addEventListener("resize", function () { keepInView(note); }, { once: true });
+      }
       return;
     }
     send(b, li, verdict);

@@ -169,3 +169,46 @@ def test_a_follower_who_opened_the_page_before_the_first_deal_is_asked(
         assert theirs == [] and problems == [], (theirs, problems)
     finally:
         context.close()
+
+
+def test_the_follower_keeps_its_place_and_sees_send_above_the_keyboard(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    """Issue 30: after "I am …" the focus is on the deal's ✓ (it was dropped to the page with
+    the hidden buttons), after ✗ on the note with its Send in the upper part of the screen
+    (a phone's keyboard opens over the lower half), and after Send on the line saying it
+    was sent."""
+    scorer, server, problems = phone
+    token = new_game(scorer, server, PLAYERS)
+    view = store.get_game(token).view_token
+    for tricks in ({"Boris": 4, "Vera": 3, "Dmitri": 3}, {"Anna": 2, "Vera": 4, "Dmitri": 4}):
+        scorer.goto(f"{server}/g/{token}/deal/new")
+        enter_deal(scorer, PLAYERS, "allpass", tricks=tricks)
+        scorer.locator("#save-button").click()
+        scorer.wait_for_url(f"{server}/g/{token}")
+    context, follower, theirs = _follower(chromium, server, view)
+    try:
+        follower.wait_for_selector("#confirm .confirm-who", state="visible")
+        follower.locator('#confirm [data-iam="Boris"]').focus()
+        follower.keyboard.press("Enter")
+        follower.wait_for_selector("#confirm li[data-deal]:not([hidden])")
+        assert follower.evaluate(
+            "() => document.activeElement.matches('#confirm li[data-deal]:not([hidden]) [data-verdict=right]')"
+        )
+        follower.keyboard.press("Tab")  # the ✗ beside it
+        follower.keyboard.press("Enter")
+        note = follower.locator("#confirm li[data-deal]:not([hidden]) .confirm-note")
+        note.wait_for(state="visible")
+        assert follower.evaluate("() => document.activeElement.matches('.confirm-note input')")
+        send = note.locator("[data-send]").bounding_box()
+        assert send is not None
+        assert send["y"] >= 0 and send["y"] + send["height"] <= 667 * 0.45 + 1, send
+        follower.keyboard.type("Vera took 5")
+        follower.keyboard.press("Tab")  # Send
+        follower.keyboard.press("Enter")
+        follower.wait_for_selector("#confirm .confirm-status:not(:empty)")
+        assert follower.evaluate("() => document.activeElement.matches('#confirm .confirm-status')")
+        assert "Thank you" in follower.inner_text("#confirm .confirm-status")
+        assert theirs == [] and problems == [], (theirs, problems)
+    finally:
+        context.close()
