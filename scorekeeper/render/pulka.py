@@ -543,13 +543,43 @@ def _line_widths(
     *,
     outermost: bool = False,
 ) -> list[float]:
-    """The usable length of each line (measured at its inner edge, the shorter one)."""
+    """The usable length of each line (what `_line_span` leaves of it)."""
     widths = []
     for index in range(count):
-        _, inner = _line_box(side, scales, size, index, count, outermost)
-        a, b = side.span(inner / side.depth, part)
+        a, b = _line_span(side, scales, part, size, index, count, outermost)
         widths.append(math.dist(a, b) - 2 * PAD)
     return widths
+
+
+def _line_span(
+    side: _Side,
+    scales: tuple[float, float],
+    part: tuple[float, float],
+    size: float,
+    index: int,
+    count: int,
+    outermost: bool,
+) -> tuple[Point, Point]:
+    """Where one line may run, on its middle: the part of the band between its two rules at
+    both the line's outer and inner edge. The rules are rays from the centre, so an area
+    off the centre (a five-player sheet's corners) leans: measured at one edge and centred
+    on the middle, its text ran into a rule."""
+    outer, inner = _line_box(side, scales, size, index, count, outermost)
+    middle = (outer + inner) / 2
+    a, b = side.span(middle / side.depth, part)
+    length = math.dist(a, b) or 1.0
+    along = ((b[0] - a[0]) / length, (b[1] - a[1]) / length)
+
+    def at(point: Point) -> float:  # the distance along the line from a
+        return (point[0] - a[0]) * along[0] + (point[1] - a[1]) * along[1]
+
+    ends = [side.span(edge / side.depth, part) for edge in (outer, inner)]
+    start = max(at(end[0]) for end in ends)
+    stop = max(start, min(at(end[1]) for end in ends))
+    return (
+        (a[0] + along[0] * start, a[1] + along[1] * start),
+        (a[0] + along[0] * stop, a[1] + along[1] * stop),
+    )
 
 
 def _text(
@@ -564,9 +594,7 @@ def _text(
     *,
     outermost: bool = False,
 ) -> ET.Element:
-    outer, inner = _line_box(side, scales, size, index, count, outermost)
-    middle = (outer + inner) / 2
-    a, b = side.span(middle / side.depth, part)
+    a, b = _line_span(side, scales, part, size, index, count, outermost)
     x, y = _lerp(a, b, 0.5)
     attrs = {
         "class": css,
@@ -591,7 +619,7 @@ def _wrap(
     last = len(values) - 1
     for i, value in enumerate(values):
         piece = value + (tail if i == last else ".")
-        piece_em = _text_em(piece)
+        piece_em = _text_em(piece) * (BOLD if i == last else 1.0)  # the total is bold
         if current and current_em + piece_em > limits[len(lines)]:
             lines.append(current)
             current, current_em = "", 0.0
@@ -625,13 +653,16 @@ def _wrap_tail(
     return best if best is not None else [("…" + values[-1] + tail, True)]
 
 
+#: How much wider DejaVu Sans Bold runs than the regular face (a little generous).
+BOLD = 1.1
+
 #: Advance widths in em of DejaVu Sans, a little generous; enough to keep text in its band.
 _NARROW = set(".,:;!|'ilIj ")
 
 
 def _width(text: str, size: float, *, bold: bool = False) -> float:
     """An estimate of the text's rendered width in user units."""
-    return _text_em(text) * size * (1.08 if bold else 1.0)
+    return _text_em(text) * size * (BOLD if bold else 1.0)
 
 
 @functools.lru_cache(maxsize=16384)
