@@ -546,25 +546,19 @@ def _line_widths(
     """The usable length of each line (what `_line_span` leaves of it)."""
     widths = []
     for index in range(count):
-        a, b = _line_span(side, scales, part, size, index, count, outermost)
-        widths.append(math.dist(a, b) - 2 * PAD)
+        box = _line_box(side, scales, size, index, count, outermost)
+        widths.append(math.dist(*_line_span(side, part, box)) - 2 * PAD)
     return widths
 
 
 def _line_span(
-    side: _Side,
-    scales: tuple[float, float],
-    part: tuple[float, float],
-    size: float,
-    index: int,
-    count: int,
-    outermost: bool,
+    side: _Side, part: tuple[float, float], box: tuple[float, float]
 ) -> tuple[Point, Point]:
     """Where one line may run, on its middle: the part of the band between its two rules at
     both the line's outer and inner edge. The rules are rays from the centre, so an area
     off the centre (a five-player sheet's corners) leans: measured at one edge and centred
     on the middle, its text ran into a rule."""
-    outer, inner = _line_box(side, scales, size, index, count, outermost)
+    outer, inner = box
     middle = (outer + inner) / 2
     a, b = side.span(middle / side.depth, part)
     length = math.dist(a, b) or 1.0
@@ -594,8 +588,8 @@ def _text(
     *,
     outermost: bool = False,
 ) -> ET.Element:
-    a, b = _line_span(side, scales, part, size, index, count, outermost)
-    x, y = _lerp(a, b, 0.5)
+    box = _line_box(side, scales, size, index, count, outermost)
+    x, y = _lerp(*_line_span(side, part, box), 0.5)
     attrs = {
         "class": css,
         "x": f"{x:.1f}",
