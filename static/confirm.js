@@ -82,11 +82,11 @@
   }
 
   // The note and its Send in the upper part of the screen, where the phone's keyboard, opening
-  // from the bottom, does not cover them.
+  // from the bottom, does not cover them, with as much of the deal above them as fits.
   function keepInView(note) {
     const seen = window.visualViewport ? window.visualViewport.height : window.innerHeight;
     const box = note.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > seen * 0.45) note.scrollIntoView({ block: "start" });
+    if (box.top < 0 || box.bottom > seen * 0.45) window.scrollBy(0, box.bottom - seen * 0.45);
   }
 
   function status(b, text) {
