@@ -280,7 +280,10 @@ def log(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
     rows = list(zip(loaded.record.deals, loaded.sheet.results, strict=True))
     seen(token)  # the log shows who confirmed each deal, and follows the answers
-    return render_template("log.html", loaded=loaded, rows=rows)
+    # Newest first: the oldest entry's buttons come after every later one's, so a keyboard
+    # gets a link straight to it (deal 1 of a 20-deal game was 65 Tabs down).
+    skip_to = (f"#d{rows[0][0].id}", _("Go to the oldest entry")) if len(rows) > 1 else None
+    return render_template("log.html", loaded=loaded, rows=rows, skip_to=skip_to)
 
 
 @bp.route(GAME + "/settlement")
