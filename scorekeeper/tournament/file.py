@@ -57,6 +57,7 @@ TOP_KEYS = (
     "scale",
     "players",
     "withdrawn",
+    "joined",
     "tours",
 )
 REQUIRED_KEYS = ("format", "convention", "options", "table_size", "players")
@@ -135,6 +136,8 @@ class Tournament:
     players: list[str]
     withdrawn: dict[str, int] = field(default_factory=dict)
     """player → the tour after which he withdrew."""
+    joined: dict[str, int] = field(default_factory=dict)
+    """player → the tour before which he joined (a late player; reading 12)."""
     tours: list[list[Table]] = field(default_factory=list)
     """Every tour played (the last may be in play), each its tables in table order."""
 
@@ -148,9 +151,9 @@ class Tournament:
 
     def active(self, tour: int | None = None) -> list[str]:
         """The roster players who sit in tour `tour` (1-based; None: the next tour), in roster
-        order: everyone but those who withdrew before it."""
+        order: everyone but those who withdrew before it or join after it."""
         number = len(self.tours) + 1 if tour is None else tour
-        return [p for p in self.players if self.withdrawn.get(p, number) >= number]
+        return [p for p in self.players if _sits(p, number, self.withdrawn, self.joined)]
 
     def standings(self, after: int | None = None) -> list[Standing]:
         """The standings after the first `after` tours (None: every tour in the file)."""
@@ -163,6 +166,11 @@ class Tournament:
         """The next tour's tables by the standings, players sorted by standings at each;
         [] when fewer than three players are left."""
         return next_tour(self.standings(), set(self.active()), self.table_size)
+
+
+def _sits(player: str, tour: int, withdrawn: dict[str, int], joined: dict[str, int]) -> bool:
+    """Whether a roster player sits in tour `tour`: joined by then, not withdrawn before."""
+    return joined.get(player, 1) <= tour <= withdrawn.get(player, tour)
 
 
 def table_results(table: Table) -> dict[str, Fraction]:
@@ -260,21 +268,22 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
     bands = _scale(data.get("scale", {}), bad)
     roster = _roster(data["players"], bad) if "players" in data else None
     raw_tours = _raw_tours(data.get("tours", []), bad)
-    withdrawn = _withdrawn(
-        data.get("withdrawn", []), roster, None if raw_tours is None else len(raw_tours), bad
-    )
+    played = None if raw_tours is None else len(raw_tours)
+    withdrawn = _withdrawn(data.get("withdrawn", []), roster, played, bad)
+    joined = _joined(data.get("joined", []), roster, played, withdrawn, bad)
+    presence = None if withdrawn is None or joined is None else _Presence(withdrawn, joined)
     tours: list[_Tour] = []
     if raw_tours is not None:
         rules = None if convention is None or options is None else (convention, options)
         for number, raw in enumerate(raw_tours, start=1):
-            tours.append(_tour(number, raw, rules, roster, withdrawn, max_deals, bad))
-    if roster is not None and table_size is not None and withdrawn is not None:
-        _check_seating(tours, roster, withdrawn, table_size, bands, bad)
+            tours.append(_tour(number, raw, rules, roster, presence, max_deals, bad))
+    if roster is not None and table_size is not None and presence is not None:
+        _check_seating(tours, roster, presence, table_size, bands, bad)
     if found or roster is None or convention is None or options is None or table_size is None:
         if not found:  # pragma: no cover - every None above noted its problem
             bad(N_("the tournament cannot be read"))
         raise InvalidTournament(sorted(found, key=lambda p: (p.tour or 0, p.table or 0)))
-    assert bands is not None and withdrawn is not None
+    assert bands is not None and presence is not None
     return Tournament(
         name=name,
         convention=convention,
@@ -282,7 +291,8 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
         table_size=table_size,
         bands=bands,
         players=roster,
-        withdrawn=withdrawn,
+        withdrawn=presence.withdrawn,
+        joined=presence.joined,
         tours=[[t for t in tour.tables if t is not None] for tour in tours],
     )
 
@@ -715,6 +725,140 @@ def _after_tour_unplayed(n: int, player: str, after: int, played: int, bad: _Not
         )
 
 
+def _joined(
+    raw: Any,
+    roster: list[str] | None,
+    played: int | None,
+    withdrawn: dict[str, int] | None,
+    bad: _Notes,
+) -> dict[str, int] | None:
+    """`joined`: [{"player": name, "before_tour": k}], k from 2 to the tours played + 1 (a
+    late player, reading 12); one who also withdrew leaves after joining."""
+    if not isinstance(raw, list):
+        bad(N_('joined must be a list of {{"player": …, "before_tour": …}}'), where="joined")
+        return None
+    out: dict[str, int] = {}
+    ok = True
+    for n, entry in enumerate(raw, start=1):
+        if _joining(n, entry, roster, played, out, bad):
+            player, before = entry["player"], entry["before_tour"]
+            after = (withdrawn or {}).get(player)
+            if after is not None and after < before:
+                bad(
+                    N_(
+                        "late player {n}: {name} withdrew after tour {after}, before joining "
+                        "before tour {before}"
+                    ),
+                    where="joined",
+                    n=n,
+                    name=_show(player),
+                    after=after,
+                    before=before,
+                )
+                ok = False
+            out[player] = before
+        else:
+            ok = False
+    return out if ok and roster is not None and played is not None else None
+
+
+def _joining(
+    n: int,
+    entry: Any,
+    roster: list[str] | None,
+    played: int | None,
+    out: dict[str, int],
+    bad: _Notes,
+) -> bool:
+    """Whether the `n`th late player is good: a roster player not joined already (`out`),
+    before a tour from 2 to the one after the last played; notes why not."""
+    if not isinstance(entry, dict) or set(entry) != {"player", "before_tour"}:
+        bad(
+            N_('late player {n} must be {{"player": …, "before_tour": …}} and nothing else'),
+            where="joined",
+            n=n,
+        )
+        return False
+    player, before = entry["player"], entry["before_tour"]
+    if not isinstance(player, str) or (roster is not None and player not in roster):
+        bad(
+            N_("late player {n}: {name} is not on the roster"),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if player in out:
+        bad(
+            N_("late player {n}: {name} has joined already"),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if isinstance(before, bool) or not isinstance(before, int):
+        bad(
+            N_("late player {n}: before_tour must be a whole number, not {value}"),
+            where="joined",
+            n=n,
+            value=_show(before),
+        )
+        return False
+    if played is not None and not 2 <= before <= played + 1:
+        _before_tour_unplayed(n, player, before, played, bad)
+        return False
+    return True
+
+
+def _before_tour_unplayed(n: int, player: str, before: int, played: int, bad: _Notes) -> None:
+    """Note a late player joining before tour 1 (that is the roster) or after a tour that is
+    not the next one."""
+    if before == 1:
+        bad(
+            N_(
+                "late player {n}: {name} joins before tour 1, which is being on the roster: "
+                "leave the entry out"
+            ),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+    elif played == 0:
+        bad(
+            N_(
+                "late player {n}: no tour has been played, so {name} is not late: leave the "
+                "entry out"
+            ),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+    else:
+        bad(
+            N_(
+                "late player {n}: before_tour must be from 2 to {last} (the tour after the "
+                "last played), not {value}"
+            ),
+            where="joined",
+            n=n,
+            last=played + 1,
+            value=_show(before),
+        )
+
+
+@dataclass(frozen=True)
+class _Presence:
+    """Who sits in which tour: the withdrawals (player → the tour after which he left) and
+    the late players (player → the tour before which he joined)."""
+
+    withdrawn: dict[str, int]
+    joined: dict[str, int]
+
+    def sits(self, player: str, tour: int) -> bool:
+        """Whether a roster player sits in tour `tour`."""
+        return _sits(player, tour, self.withdrawn, self.joined)
+
+
 @dataclass
 class _Tour:
     """A tour as read: each table's names as written (None when not a list of names) and its
@@ -739,7 +883,7 @@ def _tour(
     raw: Any,
     rules: tuple[str, dict[str, Any]] | None,
     roster: list[str] | None,
-    withdrawn: dict[str, int] | None,
+    presence: _Presence | None,
     max_deals: int,
     bad: _Notes,
 ) -> _Tour:
@@ -759,7 +903,7 @@ def _tour(
         bad(N_("too many tables: {count}"), tour=number, count=len(raw_tables))
         return tour
     for n, item in enumerate(raw_tables, start=1):
-        seating, table = _table(number, n, item, rules, roster, withdrawn, max_deals, bad)
+        seating, table = _table(number, n, item, rules, roster, presence, max_deals, bad)
         tour.seatings.append(seating)
         tour.tables.append(table)
     return tour
@@ -771,7 +915,7 @@ def _table(
     raw: Any,
     rules: tuple[str, dict[str, Any]] | None,
     roster: list[str] | None,
-    withdrawn: dict[str, int] | None,
+    presence: _Presence | None,
     max_deals: int,
     bad: _Notes,
 ) -> tuple[list[str] | None, Table | None]:
@@ -797,7 +941,7 @@ def _table(
     if isinstance(raw_names, list) and all(isinstance(n, str) for n in raw_names):
         seating = list(raw_names)
         if roster is not None:
-            ok = _seated(tour, number, seating, roster, withdrawn, bad) and ok
+            ok = _seated(tour, number, seating, roster, presence, bad) and ok
     if rules is None:
         return seating, None
     table = _table_game(tour, number, raw, rules, max_deals, bad)
@@ -809,23 +953,32 @@ def _seated(
     number: int,
     seating: list[str],
     roster: list[str],
-    withdrawn: dict[str, int] | None,
+    presence: _Presence | None,
     bad: _Notes,
 ) -> bool:
     """Whether everyone at a table may sit in this tour (on the roster, not withdrawn before
-    it); notes who may not."""
+    it, not joining after it); notes who may not."""
     ok = True
     for name in seating:
         if name not in roster:
             bad(N_("{name} is not on the roster"), tour=tour, table=number, name=_show(name))
             ok = False
-        elif withdrawn and withdrawn.get(name, tour) < tour:
+        elif presence and presence.withdrawn.get(name, tour) < tour:
             bad(
                 N_("{name} withdrew after tour {after} and sits in no later tour"),
                 tour=tour,
                 table=number,
                 name=_show(name),
-                after=withdrawn[name],
+                after=presence.withdrawn[name],
+            )
+            ok = False
+        elif presence and presence.joined.get(name, 1) > tour:
+            bad(
+                N_("{name} joins before tour {before} and sits in no earlier tour"),
+                tour=tour,
+                table=number,
+                name=_show(name),
+                before=presence.joined[name],
             )
             ok = False
     return ok
@@ -868,17 +1021,18 @@ def _table_game(
 def _check_seating(
     tours: list[_Tour],
     roster: list[str],
-    withdrawn: dict[str, int],
+    presence: _Presence,
     table_size: int,
     bands: list[Band] | None,
     bad: _Notes,
 ) -> None:
     """Every tour seats each active player once, at tables of the §4 sizes; from tour 2 on,
-    the tables' sets of players follow the standings after the tour before (§4)."""
+    the tables' sets of players follow the standings after the tour before (§4), a late
+    player's missed tours counting nothing (reading 12)."""
     for number, tour in enumerate(tours, start=1):
         if not tour.seatings:
             continue  # the tour could not be read at all (noted)
-        active = [p for p in roster if withdrawn.get(p, number) >= number]
+        active = [p for p in roster if presence.sits(p, number)]
         at = _places(number, tour, active, bad)
         if len(active) < MIN_PLAYERS:
             bad(
@@ -1029,6 +1183,8 @@ def to_file(t: Tournament) -> dict[str, Any]:
     out["scale"] = {"bands": [[None if u is None else _number(u), str(f)] for u, f in t.bands]}
     out["players"] = list(t.players)
     out["withdrawn"] = [{"player": p, "after_tour": k} for p, k in t.withdrawn.items()]
+    if t.joined:  # a file without late players stays exactly as before reading 12
+        out["joined"] = [{"player": p, "before_tour": k} for p, k in t.joined.items()]
     out["tours"] = [{"tables": [_table_dict(table) for table in tour]} for tour in t.tours]
     return out
 

@@ -123,10 +123,19 @@ def _standings_lines(t: Tournament, words: Words) -> list[str]:
 
     lines = [title, line(heads)]
     for row in rows:
-        withdrawn = t.withdrawn.get(row[1])
-        mark = "" if withdrawn is None else "  " + _("withdrew after tour %(tour)s", tour=withdrawn)
-        lines.append(line(row) + mark)
+        lines.append(line(row) + "".join("  " + mark for mark in marks(words, t, row[1])))
     return lines
+
+
+def marks(words: Words, t: Tournament, player: str) -> list[str]:
+    """What the standings say under a player's name: when he joined late (reading 12) and
+    when he withdrew ("joined before tour 2", "withdrew after tour 3")."""
+    out = []
+    if (before := t.joined.get(player)) is not None:
+        out.append(words.gettext("joined before tour %(tour)s", tour=before))
+    if (after := t.withdrawn.get(player)) is not None:
+        out.append(words.gettext("withdrew after tour %(tour)s", tour=after))
+    return out
 
 
 def _tour_lines(
