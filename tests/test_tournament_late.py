@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from fractions import Fraction as F
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules.tournament import standings, swiss_tables, table_sizes
 from scorekeeper.tournament import file as tf
 from scorekeeper.tournament import text as tt
+from scorekeeper.tournament.sample import random_tournament
 
-from .test_tournament_file import TOUR_1, base, problems
+from .test_tournament_file import TOUR_1, base, oracle, problems
 
 PLAYERS = ["Anna", "Boris", "Vera", "Dmitri", "Olena", "Petro"]
 
@@ -194,3 +198,37 @@ def test_the_sizes_of_a_tour_are_those_of_the_players_present():
     assert [len(tab.players) for tab in t.tours[0]] == table_sizes(6, 3)
     assert [len(tab.players) for tab in t.tours[1]] == table_sizes(7, 3)
     assert F(0) == next(s.points for s in t.standings(after=1) if s.player == "Zoya")
+
+
+# -- random tournaments with late players -----------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(0, 2**32),
+    st.integers(3, 20),
+    st.integers(1, 4),
+    st.integers(0, 2),
+    st.integers(1, 3),
+)
+def test_random_tournaments_with_late_players_keep_every_rule(
+    seed, players, tours, withdrawals, joins
+):
+    data = random_tournament(
+        random.Random(seed), players=players, tours=tours, withdrawals=withdrawals,
+        joins=joins, max_deals=5, early=0.3,
+    )  # fmt: skip
+    t = tf.parse_tournament(data)
+    assert tf.parse_tournament(json.loads(tf.dumps(t))) == t
+    # the independent reading of test_tournament_file, which knows nothing of `joined`:
+    # a late player's missed tours are simply tables he did not sit at (reading 12)
+    assert tf.report(t) == oracle(data)
+    for s in t.standings():
+        present = sum(1 for number in range(1, len(t.tours) + 1) if s.player in t.active(number))
+        assert s.tours == present
+        if t.joined.get(s.player, 1) > len(t.tours):
+            assert (s.points, s.whists, s.table_wins) == (0, 0, 0)
+    for number, tour in enumerate(t.tours, start=1):
+        seated = sorted(p for table in tour for p in table.players)
+        assert seated == sorted(t.active(number))
+        assert [len(table.players) for table in tour] == table_sizes(len(seated), t.table_size)
