@@ -86,11 +86,17 @@ def random_tournament(
         if left and number < tours and len(active) > 3:
             data["withdrawn"].append({"player": rng.choice(active), "after_tour": number})
             left -= 1
-        if late and rng.random() < 0.7:
-            name = late.pop()
-            roster.append(name)
-            data["joined"].append({"player": name, "before_tour": number + 1})
+        _join_late(rng, data, late, number)
     return data
+
+
+def _join_late(rng: random.Random, data: dict[str, Any], late: list[str], played: int) -> None:
+    """Now and then, one of the `late` names joins before the tour after `played` (reading
+    12); nothing is drawn when no one is left to join."""
+    if late and rng.random() < 0.7:
+        name = late.pop()
+        data["players"].append(name)
+        data["joined"].append({"player": name, "before_tour": played + 1})
 
 
 def _late_names(players: int, joins: int) -> list[str]:
