@@ -15,6 +15,7 @@ from scorekeeper.tournament import file as tf
 from scorekeeper.tournament.sample import random_tournament
 
 from .test_tournament_file import base, seat
+from .test_tournament_late import late
 
 SCOREKEEPER = shutil.which("scorekeeper", path=str(Path(sys.executable).parent)) or "scorekeeper"
 
@@ -136,3 +137,31 @@ def test_a_missing_file_is_said_plainly(tmp_path: Path):
     done = run(str(tmp_path / "nothing.json"))
     assert done.returncode == 2
     assert "there is no such file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_file_with_a_late_player_is_scored_in_json_and_text(tmp_path: Path):
+    data = late(tours=1)  # Zoya joins before tour 2 (reading 12), tour 2 not seated yet
+    done = run(write(tmp_path, data))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out == tf.report(tf.parse_tournament(data))
+    zoya = next(s for s in out["standings"] if s["player"] == "Zoya")
+    assert (zoya["points"], zoya["whists"], zoya["tours"], zoya["table_wins"]) == ("0", "0", 0, 0)
+    assert any("Zoya" in table for table in out["next_tour"])
+    text = run(write(tmp_path, data), "--format", "text", "--lang", "en")
+    assert text.returncode == 0, text.stderr
+    assert any(
+        line.split()[1] == "Zoya" and line.endswith("joined before tour 2")
+        for line in text.stdout.splitlines()
+        if len(line.split()) > 1
+    )
+
+
+def test_a_late_player_joining_before_tour_1_is_refused_with_exit_2(tmp_path: Path):
+    done = run(write(tmp_path, late(before=1)))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        'late player 1: "Zoya" joins before tour 1, which is being on the roster: leave the '
+        "entry out"
+    ]

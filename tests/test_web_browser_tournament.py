@@ -227,3 +227,61 @@ def test_the_board_shows_24_players_and_8_tables_without_scrolling(real_server, 
             shutil.copy(ARTIFACTS / "tournament-board.png", ARTIFACTS / "board-1920.png")
     finally:
         ctx.close()
+
+
+def test_a_late_player_joins_by_taps_between_tours_and_sits_in_tour_two(real_server, chromium):
+    """At phone size the director adds a player after tour 1 is closed (issue 31, reading
+    12): the roster's name rule answers next to the field, the standings say when he
+    joined, and "Seat tour 2" seats him by the standings with 0 for tour 1."""
+    six = NINE[:6]
+    with Store(real_server.db) as store:
+        record = service.create(
+            store, name="Late cup", convention="sochi", options={"round_limit": 1},
+            table_size=3, bands=[], roster=six,
+        )  # fmt: skip
+        record = service.seat(
+            store, record.edit_token, record.version, table_name=lambda t, n: f"{t}.{n}",
+            rng=random.Random(31),
+        )  # fmt: skip
+        for table in record.tour(1):  # one deal a table, then the tour is closed early
+            game = store.get_game(table.game.edit_token)
+            active = load(game).sheet.next_active
+            deal = {"type": "contract", "declarer": active[0], "contract": "6S",
+                    "answers": {active[1]: "pass", active[2]: "pass"}}  # fmt: skip
+            store.add_deal(game.edit_token, deal, base_version=game.version)
+        record = Tournaments(store).get(record.edit_token)
+        service.close_tour(store, record.edit_token, record.version, early=True)
+    token = record.edit_token
+    ctx = chromium.new_context(viewport=SMALL_PHONE)
+    problems: list[str] = []
+    try:
+        director = ctx.new_page()
+        director.on("pageerror", lambda e: problems.append(str(e)))
+        director.goto(f"{real_server.url}/t/{token}")
+        join = director.locator("#join")
+        join.locator("input[name=name]").fill("ANNA")
+        join.locator("button[type=submit]").click()
+        director.wait_for_selector("#join")
+        assert "ANNA is on the roster already" in director.locator("#join").inner_text()
+        director.locator("#join input[name=name]").fill("Lev")
+        director.locator("#join button[type=submit]").click()
+        director.wait_for_selector("tr[data-player='Lev']")
+        row = director.locator("tr[data-player='Lev']").inner_text()
+        assert "joined before tour 2" in row
+        no_overflow(director)
+        assert sticking_out(director) == []
+        assert small_targets(director) == []
+        director.locator("#seat").click()
+        director.wait_for_selector("a.scorer-link")
+        with Store(real_server.db) as store:
+            record = Tournaments(store).get(token)
+            seated = record.tour(2)
+            expected = service.overview(record).report
+        assert [len(t.game.players) for t in seated] == [4, 3]  # §4 for the seven present
+        assert "Lev" in {p for t in seated for p in t.game.players}
+        lev = next(s for s in expected["standings"] if s["player"] == "Lev")
+        assert lev["tours"] == 1 and record.joined == [{"player": "Lev", "before_tour": 2}]
+        no_overflow(director)
+    finally:
+        ctx.close()
+    assert problems == []

@@ -106,6 +106,8 @@ class TournamentRecord:
     view_token: str
     access: Access
     tables: list[TableRecord] = field(default_factory=list)
+    joined: list[dict[str, Any]] = field(default_factory=list)
+    """The late players: {"player": name, "before_tour": k} (docs/tournament.md reading 12)."""
 
     @property
     def over(self) -> bool:
@@ -208,6 +210,7 @@ class Tournaments:
         bands: Sequence[Sequence[Any]],
         roster: Sequence[str],
         withdrawals: Sequence[dict[str, Any]] = (),
+        joined: Sequence[dict[str, Any]] = (),
         tours_closed: int = 0,
         tours_planned: int = 0,
         tables: Sequence[tuple[int, int, int]] = (),
@@ -229,6 +232,7 @@ class Tournaments:
                         "bands": json.dumps([list(b) for b in bands], ensure_ascii=False),
                         "roster": json.dumps(list(roster), ensure_ascii=False),
                         "withdrawals": json.dumps(list(withdrawals), ensure_ascii=False),
+                        "joined": json.dumps(list(joined), ensure_ascii=False),
                         "tours_closed": int(tours_closed),
                         "tours_planned": int(tours_planned),
                         "created_at": now,
@@ -284,12 +288,12 @@ class Tournaments:
 
     def update(self, token: str, base_version: int, **values: Any) -> TournamentRecord:
         """Change the tournament's own columns (roster, withdrawals, tours_closed, ...)."""
-        allowed = {"name", "roster", "withdrawals", "tours_closed", "tours_planned"}
+        allowed = {"name", "roster", "withdrawals", "joined", "tours_closed", "tours_planned"}
         if set(values) - allowed:
             raise ValueError(f"cannot change {sorted(set(values) - allowed)}")
         data = {
             key: json.dumps(value, ensure_ascii=False)
-            if key in ("roster", "withdrawals")
+            if key in ("roster", "withdrawals", "joined")
             else value
             for key, value in values.items()
         }
@@ -405,4 +409,5 @@ class Tournaments:
             view_token=row["view_token"],
             access=access,
             tables=linked,
+            joined=json.loads(row.get("joined") or "[]"),
         )

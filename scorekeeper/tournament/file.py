@@ -57,6 +57,7 @@ TOP_KEYS = (
     "scale",
     "players",
     "withdrawn",
+    "joined",
     "tours",
 )
 REQUIRED_KEYS = ("format", "convention", "options", "table_size", "players")
@@ -135,6 +136,8 @@ class Tournament:
     players: list[str]
     withdrawn: dict[str, int] = field(default_factory=dict)
     """player → the tour after which he withdrew."""
+    joined: dict[str, int] = field(default_factory=dict)
+    """player → the tour before which he joined (a late player; reading 12)."""
     tours: list[list[Table]] = field(default_factory=list)
     """Every tour played (the last may be in play), each its tables in table order."""
 
@@ -148,9 +151,9 @@ class Tournament:
 
     def active(self, tour: int | None = None) -> list[str]:
         """The roster players who sit in tour `tour` (1-based; None: the next tour), in roster
-        order: everyone but those who withdrew before it."""
+        order: everyone but those who withdrew before it or join after it."""
         number = len(self.tours) + 1 if tour is None else tour
-        return [p for p in self.players if self.withdrawn.get(p, number) >= number]
+        return [p for p in self.players if _sits(p, number, self.withdrawn, self.joined)]
 
     def standings(self, after: int | None = None) -> list[Standing]:
         """The standings after the first `after` tours (None: every tour in the file)."""
@@ -163,6 +166,11 @@ class Tournament:
         """The next tour's tables by the standings, players sorted by standings at each;
         [] when fewer than three players are left."""
         return next_tour(self.standings(), set(self.active()), self.table_size)
+
+
+def _sits(player: str, tour: int, withdrawn: dict[str, int], joined: dict[str, int]) -> bool:
+    """Whether a roster player sits in tour `tour`: joined by then, not withdrawn before."""
+    return joined.get(player, 1) <= tour <= withdrawn.get(player, tour)
 
 
 def table_results(table: Table) -> dict[str, Fraction]:
@@ -251,12 +259,52 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
     """Check a parsed tournament file; raises InvalidTournament naming every problem."""
     bad = _Notes()
     found = bad.found
+    data = _normalized(data, bad)
+    _check_keys(data, bad)
+    name = _name(data.get("name", ""), bad)
+    convention = _convention(data.get("convention"), bad) if "convention" in data else None
+    options = _options(data.get("options"), convention, bad) if "options" in data else None
+    table_size = _table_size(data["table_size"], bad) if "table_size" in data else None
+    bands = _scale(data.get("scale", {}), bad)
+    roster = _roster(data["players"], bad) if "players" in data else None
+    raw_tours = _raw_tours(data.get("tours", []), bad)
+    played = None if raw_tours is None else len(raw_tours)
+    withdrawn = _withdrawn(data.get("withdrawn", []), roster, played, bad)
+    joined = _joined(data.get("joined", []), roster, played, withdrawn, bad)
+    presence = None if withdrawn is None or joined is None else _Presence(withdrawn, joined)
+    tours: list[_Tour] = []
+    if raw_tours is not None:
+        rules = None if convention is None or options is None else (convention, options)
+        for number, raw in enumerate(raw_tours, start=1):
+            tours.append(_tour(number, raw, rules, roster, presence, max_deals, bad))
+    if roster is not None and table_size is not None and presence is not None:
+        _check_seating(tours, roster, presence, table_size, bands, bad)
+    if found or roster is None or convention is None or options is None or table_size is None:
+        if not found:  # pragma: no cover - every None above noted its problem
+            bad(N_("the tournament cannot be read"))
+        raise InvalidTournament(sorted(found, key=lambda p: (p.tour or 0, p.table or 0)))
+    assert bands is not None and presence is not None
+    return Tournament(
+        name=name,
+        convention=convention,
+        options=options,
+        table_size=table_size,
+        bands=bands,
+        players=roster,
+        withdrawn=presence.withdrawn,
+        joined=presence.joined,
+        tours=[[t for t in tour.tables if t is not None] for tour in tours],
+    )
 
+
+def _normalized(data: object, bad: _Notes) -> dict[str, Any]:
+    """The file's object with every text in NFC; raises InvalidTournament when it is not an
+    object, holds a lone surrogate or is nested too deeply."""
     if not isinstance(data, dict):
         raise InvalidTournament([Located(Problem(N_("a tournament file must be a JSON object")))])
     _check_text(data, bad)
-    if found:
-        raise InvalidTournament(found)
+    if bad.found:
+        raise InvalidTournament(bad.found)
     try:
         data = normalize_all(data)
     except RecursionError:
@@ -264,6 +312,11 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
             [Located(Problem(N_("not valid JSON: nested too deeply")))]
         ) from None
     assert isinstance(data, dict)
+    return data
+
+
+def _check_keys(data: dict[str, Any], bad: _Notes) -> None:
+    """No unknown top-level key, every required one, and this reader's format."""
     for key in data:
         if key not in TOP_KEYS:
             bad(N_("unknown key {key}"), key=json.dumps(key, ensure_ascii=False))
@@ -276,48 +329,21 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
             format=_show(data["format"]),
             known=FORMAT,
         )
-    name = _name(data.get("name", ""), bad)
-    convention = _convention(data.get("convention"), bad) if "convention" in data else None
-    options = _options(data.get("options"), convention, bad) if "options" in data else None
-    table_size = _table_size(data["table_size"], bad) if "table_size" in data else None
-    bands = _scale(data.get("scale", {}), bad)
-    roster = _roster(data["players"], bad) if "players" in data else None
-    raw_tours = data.get("tours", [])
-    if not isinstance(raw_tours, list):
+
+
+def _raw_tours(raw: Any, bad: _Notes) -> list[Any] | None:
+    """`tours` as written: a list of at most MAX_TOURS (None when it is not)."""
+    if not isinstance(raw, list):
         bad(N_("tours must be a list"))
-        raw_tours = None
-    elif len(raw_tours) > MAX_TOURS:
+        return None
+    if len(raw) > MAX_TOURS:
         bad(
             N_("too many tours: {count} (a tournament holds at most {limit})"),
-            count=len(raw_tours),
+            count=len(raw),
             limit=MAX_TOURS,
         )
-        raw_tours = None
-    withdrawn = _withdrawn(
-        data.get("withdrawn", []), roster, None if raw_tours is None else len(raw_tours), bad
-    )
-    tours: list[_Tour] = []
-    if raw_tours is not None:
-        rules = None if convention is None or options is None else (convention, options)
-        for number, raw in enumerate(raw_tours, start=1):
-            tours.append(_tour(number, raw, rules, roster, withdrawn, max_deals, bad))
-    if roster is not None and table_size is not None and withdrawn is not None:
-        _check_seating(tours, roster, withdrawn, table_size, bands, bad)
-    if found or roster is None or convention is None or options is None or table_size is None:
-        if not found:  # pragma: no cover - every None above noted its problem
-            bad(N_("the tournament cannot be read"))
-        raise InvalidTournament(sorted(found, key=lambda p: (p.tour or 0, p.table or 0)))
-    assert bands is not None and withdrawn is not None
-    return Tournament(
-        name=name,
-        convention=convention,
-        options=options,
-        table_size=table_size,
-        bands=bands,
-        players=roster,
-        withdrawn=withdrawn,
-        tours=[[t for t in tour.tables if t is not None] for tour in tours],
-    )
+        return None
+    return raw
 
 
 def _show(value: Any) -> str:
@@ -561,41 +587,11 @@ def _roster(raw: Any, bad: _Notes) -> list[str] | None:
     keys: dict[str, str] = {}  # name_key -> the name as first written
     ok = True
     for n, name in enumerate(raw, start=1):
-        if not isinstance(name, str) or not name.strip():
-            bad(N_("player {n}: a name must be non-empty text"), where="players", n=n)
-            ok = False
-        elif len(name) > gamefile.MAX_PLAYER_NAME:
-            bad(
-                N_("player {n}: the name is too long (at most {limit} characters)"),
-                where="players",
-                n=n,
-                limit=gamefile.MAX_PLAYER_NAME,
-            )
-            ok = False
-        elif (char := bad_character(name)) is not None:
-            bad(N_("player {n}: the name holds {char}: remove it"), where="players", n=n, char=char)
-            ok = False
-        elif keys.get(name_key(name)) == name:
-            bad(
-                N_("player {name} appears twice"),
-                where="players",
-                name=json.dumps(name, ensure_ascii=False),
-            )
-            ok = False
-        elif name_key(name) in keys:
-            bad(
-                N_(
-                    "player {name} is the same name as {other} (names that differ only in "
-                    "capitals or width are one player)"
-                ),
-                where="players",
-                name=json.dumps(name, ensure_ascii=False),
-                other=json.dumps(keys[name_key(name)], ensure_ascii=False),
-            )
-            ok = False
-        else:
+        if _roster_name(n, name, keys, bad):
             names.append(name)
             keys[name_key(name)] = name
+        else:
+            ok = False
     if ok and len(names) < MIN_PLAYERS:
         bad(
             N_("a tournament needs at least {least} players, not {count}"),
@@ -605,6 +601,41 @@ def _roster(raw: Any, bad: _Notes) -> list[str] | None:
         )
         ok = False
     return names if ok else None
+
+
+def _roster_name(n: int, name: Any, keys: dict[str, str], bad: _Notes) -> bool:
+    """Whether the roster's `n`th name is a good name, unlike those before it (`keys`);
+    notes why not."""
+    if not isinstance(name, str) or not name.strip():
+        bad(N_("player {n}: a name must be non-empty text"), where="players", n=n)
+    elif len(name) > gamefile.MAX_PLAYER_NAME:
+        bad(
+            N_("player {n}: the name is too long (at most {limit} characters)"),
+            where="players",
+            n=n,
+            limit=gamefile.MAX_PLAYER_NAME,
+        )
+    elif (char := bad_character(name)) is not None:
+        bad(N_("player {n}: the name holds {char}: remove it"), where="players", n=n, char=char)
+    elif keys.get(name_key(name)) == name:
+        bad(
+            N_("player {name} appears twice"),
+            where="players",
+            name=json.dumps(name, ensure_ascii=False),
+        )
+    elif name_key(name) in keys:
+        bad(
+            N_(
+                "player {name} is the same name as {other} (names that differ only in "
+                "capitals or width are one player)"
+            ),
+            where="players",
+            name=json.dumps(name, ensure_ascii=False),
+            other=json.dumps(keys[name_key(name)], ensure_ascii=False),
+        )
+    else:
+        return True
+    return False
 
 
 def _withdrawn(
@@ -617,68 +648,215 @@ def _withdrawn(
     out: dict[str, int] = {}
     ok = True
     for n, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict) or set(entry) != {"player", "after_tour"}:
-            bad(
-                N_('withdrawal {n} must be {{"player": …, "after_tour": …}} and nothing else'),
-                where="withdrawn",
-                n=n,
-            )
+        if _withdrawal(n, entry, roster, played, out, bad):
+            out[entry["player"]] = entry["after_tour"]
+        else:
             ok = False
-            continue
-        player, after = entry["player"], entry["after_tour"]
-        if not isinstance(player, str) or (roster is not None and player not in roster):
-            bad(
-                N_("withdrawal {n}: {name} is not on the roster"),
-                where="withdrawn",
-                n=n,
-                name=_show(player),
-            )
-            ok = False
-            continue
-        if player in out:
-            bad(
-                N_("withdrawal {n}: {name} has withdrawn already"),
-                where="withdrawn",
-                n=n,
-                name=_show(player),
-            )
-            ok = False
-            continue
-        if isinstance(after, bool) or not isinstance(after, int):
-            bad(
-                N_("withdrawal {n}: after_tour must be a whole number, not {value}"),
-                where="withdrawn",
-                n=n,
-                value=_show(after),
-            )
-            ok = False
-            continue
-        if played is not None and not 1 <= after <= played:
-            if played == 0:
+    return out if ok and roster is not None and played is not None else None
+
+
+def _withdrawal(
+    n: int,
+    entry: Any,
+    roster: list[str] | None,
+    played: int | None,
+    out: dict[str, int],
+    bad: _Notes,
+) -> bool:
+    """Whether the `n`th withdrawal is good: a roster player not withdrawn already (`out`),
+    after a tour played; notes why not."""
+    if not isinstance(entry, dict) or set(entry) != {"player", "after_tour"}:
+        bad(
+            N_('withdrawal {n} must be {{"player": …, "after_tour": …}} and nothing else'),
+            where="withdrawn",
+            n=n,
+        )
+        return False
+    player, after = entry["player"], entry["after_tour"]
+    if not isinstance(player, str) or (roster is not None and player not in roster):
+        bad(
+            N_("withdrawal {n}: {name} is not on the roster"),
+            where="withdrawn",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if player in out:
+        bad(
+            N_("withdrawal {n}: {name} has withdrawn already"),
+            where="withdrawn",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if isinstance(after, bool) or not isinstance(after, int):
+        bad(
+            N_("withdrawal {n}: after_tour must be a whole number, not {value}"),
+            where="withdrawn",
+            n=n,
+            value=_show(after),
+        )
+        return False
+    if played is not None and not 1 <= after <= played:
+        _after_tour_unplayed(n, player, after, played, bad)
+        return False
+    return True
+
+
+def _after_tour_unplayed(n: int, player: str, after: int, played: int, bad: _Notes) -> None:
+    """Note a withdrawal after a tour not played (before the first: off the roster instead)."""
+    if played == 0:
+        bad(
+            N_("withdrawal {n}: no tour has been played; take {name} off the roster instead"),
+            where="withdrawn",
+            n=n,
+            name=_show(player),
+        )
+    else:
+        bad(
+            N_(
+                "withdrawal {n}: after_tour must be from 1 to {played} (the tours "
+                "played), not {value}"
+            ),
+            where="withdrawn",
+            n=n,
+            played=played,
+            value=_show(after),
+        )
+
+
+def _joined(
+    raw: Any,
+    roster: list[str] | None,
+    played: int | None,
+    withdrawn: dict[str, int] | None,
+    bad: _Notes,
+) -> dict[str, int] | None:
+    """`joined`: [{"player": name, "before_tour": k}], k from 2 to the tours played + 1 (a
+    late player, reading 12); one who also withdrew leaves after joining."""
+    if not isinstance(raw, list):
+        bad(N_('joined must be a list of {{"player": …, "before_tour": …}}'), where="joined")
+        return None
+    out: dict[str, int] = {}
+    ok = True
+    for n, entry in enumerate(raw, start=1):
+        if _joining(n, entry, roster, played, out, bad):
+            player, before = entry["player"], entry["before_tour"]
+            after = (withdrawn or {}).get(player)
+            if after is not None and after < before:
                 bad(
                     N_(
-                        "withdrawal {n}: no tour has been played; take {name} off the roster "
-                        "instead"
+                        "late player {n}: {name} withdrew after tour {after}, before joining "
+                        "before tour {before}"
                     ),
-                    where="withdrawn",
+                    where="joined",
                     n=n,
                     name=_show(player),
+                    after=after,
+                    before=before,
                 )
-            else:
-                bad(
-                    N_(
-                        "withdrawal {n}: after_tour must be from 1 to {played} (the tours "
-                        "played), not {value}"
-                    ),
-                    where="withdrawn",
-                    n=n,
-                    played=played,
-                    value=_show(after),
-                )
+                ok = False
+            out[player] = before
+        else:
             ok = False
-            continue
-        out[player] = after
     return out if ok and roster is not None and played is not None else None
+
+
+def _joining(
+    n: int,
+    entry: Any,
+    roster: list[str] | None,
+    played: int | None,
+    out: dict[str, int],
+    bad: _Notes,
+) -> bool:
+    """Whether the `n`th late player is good: a roster player not joined already (`out`),
+    before a tour from 2 to the one after the last played; notes why not."""
+    if not isinstance(entry, dict) or set(entry) != {"player", "before_tour"}:
+        bad(
+            N_('late player {n} must be {{"player": …, "before_tour": …}} and nothing else'),
+            where="joined",
+            n=n,
+        )
+        return False
+    player, before = entry["player"], entry["before_tour"]
+    if not isinstance(player, str) or (roster is not None and player not in roster):
+        bad(
+            N_("late player {n}: {name} is not on the roster"),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if player in out:
+        bad(
+            N_("late player {n}: {name} has joined already"),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+        return False
+    if isinstance(before, bool) or not isinstance(before, int):
+        bad(
+            N_("late player {n}: before_tour must be a whole number, not {value}"),
+            where="joined",
+            n=n,
+            value=_show(before),
+        )
+        return False
+    if played is not None and not 2 <= before <= played + 1:
+        _before_tour_unplayed(n, player, before, played, bad)
+        return False
+    return True
+
+
+def _before_tour_unplayed(n: int, player: str, before: int, played: int, bad: _Notes) -> None:
+    """Note a late player joining before tour 1 (that is the roster) or after a tour that is
+    not the next one."""
+    if before == 1:
+        bad(
+            N_(
+                "late player {n}: {name} joins before tour 1, which is being on the roster: "
+                "leave the entry out"
+            ),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+    elif played == 0:
+        bad(
+            N_(
+                "late player {n}: no tour has been played, so {name} is not late: leave the "
+                "entry out"
+            ),
+            where="joined",
+            n=n,
+            name=_show(player),
+        )
+    else:
+        bad(
+            N_(
+                "late player {n}: before_tour must be from 2 to {last} (the tour after the "
+                "last played), not {value}"
+            ),
+            where="joined",
+            n=n,
+            last=played + 1,
+            value=_show(before),
+        )
+
+
+@dataclass(frozen=True)
+class _Presence:
+    """Who sits in which tour: the withdrawals (player → the tour after which he left) and
+    the late players (player → the tour before which he joined)."""
+
+    withdrawn: dict[str, int]
+    joined: dict[str, int]
+
+    def sits(self, player: str, tour: int) -> bool:
+        """Whether a roster player sits in tour `tour`."""
+        return _sits(player, tour, self.withdrawn, self.joined)
 
 
 @dataclass
@@ -705,7 +883,7 @@ def _tour(
     raw: Any,
     rules: tuple[str, dict[str, Any]] | None,
     roster: list[str] | None,
-    withdrawn: dict[str, int] | None,
+    presence: _Presence | None,
     max_deals: int,
     bad: _Notes,
 ) -> _Tour:
@@ -725,7 +903,7 @@ def _tour(
         bad(N_("too many tables: {count}"), tour=number, count=len(raw_tables))
         return tour
     for n, item in enumerate(raw_tables, start=1):
-        seating, table = _table(number, n, item, rules, roster, withdrawn, max_deals, bad)
+        seating, table = _table(number, n, item, rules, roster, presence, max_deals, bad)
         tour.seatings.append(seating)
         tour.tables.append(table)
     return tour
@@ -737,7 +915,7 @@ def _table(
     raw: Any,
     rules: tuple[str, dict[str, Any]] | None,
     roster: list[str] | None,
-    withdrawn: dict[str, int] | None,
+    presence: _Presence | None,
     max_deals: int,
     bad: _Notes,
 ) -> tuple[list[str] | None, Table | None]:
@@ -762,22 +940,60 @@ def _table(
     seating: list[str] | None = None
     if isinstance(raw_names, list) and all(isinstance(n, str) for n in raw_names):
         seating = list(raw_names)
-    if seating is not None and roster is not None:
-        for name in seating:
-            if name not in roster:
-                bad(N_("{name} is not on the roster"), tour=tour, table=number, name=_show(name))
-                ok = False
-            elif withdrawn and withdrawn.get(name, tour) < tour:
-                bad(
-                    N_("{name} withdrew after tour {after} and sits in no later tour"),
-                    tour=tour,
-                    table=number,
-                    name=_show(name),
-                    after=withdrawn[name],
-                )
-                ok = False
+        if roster is not None:
+            ok = _seated(tour, number, seating, roster, presence, bad) and ok
     if rules is None:
         return seating, None
+    table = _table_game(tour, number, raw, rules, max_deals, bad)
+    return seating, table if ok else None
+
+
+def _seated(
+    tour: int,
+    number: int,
+    seating: list[str],
+    roster: list[str],
+    presence: _Presence | None,
+    bad: _Notes,
+) -> bool:
+    """Whether everyone at a table may sit in this tour (on the roster, not withdrawn before
+    it, not joining after it); notes who may not."""
+    ok = True
+    for name in seating:
+        if name not in roster:
+            bad(N_("{name} is not on the roster"), tour=tour, table=number, name=_show(name))
+            ok = False
+        elif presence and presence.withdrawn.get(name, tour) < tour:
+            bad(
+                N_("{name} withdrew after tour {after} and sits in no later tour"),
+                tour=tour,
+                table=number,
+                name=_show(name),
+                after=presence.withdrawn[name],
+            )
+            ok = False
+        elif presence and presence.joined.get(name, 1) > tour:
+            bad(
+                N_("{name} joins before tour {before} and sits in no earlier tour"),
+                tour=tour,
+                table=number,
+                name=_show(name),
+                before=presence.joined[name],
+            )
+            ok = False
+    return ok
+
+
+def _table_game(
+    tour: int,
+    number: int,
+    raw: dict[str, Any],
+    rules: tuple[str, dict[str, Any]],
+    max_deals: int,
+    bad: _Notes,
+) -> Table | None:
+    """A table's game, read and replayed as a game file with the tournament's rules (None
+    when it is invalid; its problems are noted, placed at the table)."""
     convention, options = rules
     game_data = {
         "format": gamefile.FORMAT,
@@ -791,47 +1007,33 @@ def _table(
     except InvalidGame as invalid:
         for problem in invalid.problems:
             bad.add(Located(problem, tour, number))
-        return seating, None
+        return None
     sheet, replay_problems = replay(game)
     for problem in sorted(replay_problems, key=lambda p: p.deal or 0):
         bad.add(Located(problem, tour, number))
-    if replay_problems or not ok:
-        return seating, None
+    if replay_problems:
+        return None
     table = Table(game)
     table.__dict__["sheet"] = sheet  # the cached_property, filled from the replay above
-    return seating, table
+    return table
 
 
 def _check_seating(
     tours: list[_Tour],
     roster: list[str],
-    withdrawn: dict[str, int],
+    presence: _Presence,
     table_size: int,
     bands: list[Band] | None,
     bad: _Notes,
 ) -> None:
     """Every tour seats each active player once, at tables of the §4 sizes; from tour 2 on,
-    the tables' sets of players follow the standings after the tour before (§4)."""
+    the tables' sets of players follow the standings after the tour before (§4), a late
+    player's missed tours counting nothing (reading 12)."""
     for number, tour in enumerate(tours, start=1):
         if not tour.seatings:
             continue  # the tour could not be read at all (noted)
-        active = [p for p in roster if withdrawn.get(p, number) >= number]
-        at: dict[str, list[int]] = {}
-        for n, seating in enumerate(tour.seatings, start=1):
-            for p in dict.fromkeys(seating or ()):
-                at.setdefault(p, []).append(n)
-        for p, tables in at.items():
-            if len(tables) > 1:
-                bad(
-                    N_("{name} sits at more than one table: {tables}"),
-                    tour=number,
-                    name=_show(p),
-                    tables=", ".join(map(str, tables)),
-                )
-        if tour.readable:
-            for p in active:
-                if p not in at:
-                    bad(N_("{name} sits at no table"), tour=number, name=_show(p))
+        active = [p for p in roster if presence.sits(p, number)]
+        at = _places(number, tour, active, bad)
         if len(active) < MIN_PLAYERS:
             bad(
                 N_("only {count} players are left: a tour needs at least {least}"),
@@ -842,20 +1044,8 @@ def _check_seating(
             continue
         if not tour.readable:
             continue
-        expected = table_sizes(len(active), table_size)
-        sizes = [len(s or ()) for s in tour.seatings]
-        if sizes != expected:
-            bad(
-                N_(
-                    "the tables seat {sizes} players; {count} players at tables of {size} sit "
-                    "{expected} (largest first)"
-                ),
-                tour=number,
-                sizes=_sizes(sizes),
-                count=len(active),
-                size=table_size,
-                expected=_sizes(expected),
-            )
+        expected = _check_sizes(number, tour, len(active), table_size, bad)
+        if expected is None:
             continue
         exact_once = sorted(at) == sorted(active) and all(len(t) == 1 for t in at.values())
         earlier = tours[: number - 1]
@@ -863,21 +1053,69 @@ def _check_seating(
             continue
         results = [t.results for tour_before in earlier for t in tour_before.tables if t]
         ordered = [s.player for s in standings(roster, results, bands) if s.player in active]
-        for n, (seating, want) in enumerate(
-            zip(tour.seatings, swiss_tables(ordered, expected), strict=True), start=1
-        ):
-            if set(seating or ()) != set(want):
-                bad(
-                    N_(
-                        "by the standings after tour {before} this table seats {expected}, "
-                        "not {players}"
-                    ),
-                    tour=number,
-                    table=n,
-                    before=number - 1,
-                    expected=", ".join(want),
-                    players=", ".join(sorted(seating or ())),
-                )
+        _check_swiss(number, tour, swiss_tables(ordered, expected), bad)
+
+
+def _places(number: int, tour: _Tour, active: list[str], bad: _Notes) -> dict[str, list[int]]:
+    """Where each player sits in a tour (player → the tables); notes a player at more than
+    one table and, when every table could be read, an active player at none."""
+    at: dict[str, list[int]] = {}
+    for n, seating in enumerate(tour.seatings, start=1):
+        for p in dict.fromkeys(seating or ()):
+            at.setdefault(p, []).append(n)
+    for p, tables in at.items():
+        if len(tables) > 1:
+            bad(
+                N_("{name} sits at more than one table: {tables}"),
+                tour=number,
+                name=_show(p),
+                tables=", ".join(map(str, tables)),
+            )
+    if tour.readable:
+        for p in active:
+            if p not in at:
+                bad(N_("{name} sits at no table"), tour=number, name=_show(p))
+    return at
+
+
+def _check_sizes(
+    number: int, tour: _Tour, count: int, table_size: int, bad: _Notes
+) -> list[int] | None:
+    """The §4 sizes of a tour's tables for `count` players when its tables have them (None,
+    noted, when they do not)."""
+    expected = table_sizes(count, table_size)
+    sizes = [len(s or ()) for s in tour.seatings]
+    if sizes == expected:
+        return expected
+    bad(
+        N_(
+            "the tables seat {sizes} players; {count} players at tables of {size} sit "
+            "{expected} (largest first)"
+        ),
+        tour=number,
+        sizes=_sizes(sizes),
+        count=count,
+        size=table_size,
+        expected=_sizes(expected),
+    )
+    return None
+
+
+def _check_swiss(number: int, tour: _Tour, wanted: list[list[str]], bad: _Notes) -> None:
+    """Each table of tour `number` seats the players the Swiss seating gives it (§4)."""
+    for n, (seating, want) in enumerate(zip(tour.seatings, wanted, strict=True), start=1):
+        if set(seating or ()) != set(want):
+            bad(
+                N_(
+                    "by the standings after tour {before} this table seats {expected}, "
+                    "not {players}"
+                ),
+                tour=number,
+                table=n,
+                before=number - 1,
+                expected=", ".join(want),
+                players=", ".join(sorted(seating or ())),
+            )
 
 
 def _sizes(sizes: list[int]) -> str:
@@ -945,6 +1183,8 @@ def to_file(t: Tournament) -> dict[str, Any]:
     out["scale"] = {"bands": [[None if u is None else _number(u), str(f)] for u, f in t.bands]}
     out["players"] = list(t.players)
     out["withdrawn"] = [{"player": p, "after_tour": k} for p, k in t.withdrawn.items()]
+    if t.joined:  # a file without late players stays exactly as before reading 12
+        out["joined"] = [{"player": p, "before_tour": k} for p, k in t.joined.items()]
     out["tours"] = [{"tables": [_table_dict(table) for table in tour]} for tour in t.tours]
     return out
 

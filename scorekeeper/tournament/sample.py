@@ -42,10 +42,13 @@ def random_tournament(
     withdrawals: int = 0,
     max_deals: int | None = None,
     early: float = 0.0,
+    joins: int = 0,
 ) -> dict[str, Any]:
     """A valid tournament file: `players` players, up to `tours` tours (fewer when too few
-    are left), `withdrawals` players withdrawn between tours, each table playing until its
-    game ends (at most `max_deals` deals; with probability `early` a table stops sooner)."""
+    are left), `withdrawals` players withdrawn between tours, `joins` more players joining
+    late between tours (reading 12; the last may wait for a tour not seated), each table
+    playing until its game ends (at most `max_deals` deals; with probability `early` a
+    table stops sooner)."""
     convention = convention or rng.choice(("sochi", "leningrad", "rostov"))
     options = random_options(rng, convention)
     options["round_limit"] = round_limit or rng.choice((1, 2))
@@ -63,6 +66,9 @@ def random_tournament(
         "tours": [],
     }
     left = withdrawals
+    late = _late_names(players, joins)
+    if late:
+        data["joined"] = []
     for number in range(1, tours + 1):
         tournament = parse_tournament(data, max_deals=gamefile.FORMAT_MAX_DEALS)
         active = tournament.active()
@@ -80,7 +86,24 @@ def random_tournament(
         if left and number < tours and len(active) > 3:
             data["withdrawn"].append({"player": rng.choice(active), "after_tour": number})
             left -= 1
+        _join_late(rng, data, late, number)
     return data
+
+
+def _join_late(rng: random.Random, data: dict[str, Any], late: list[str], played: int) -> None:
+    """Now and then, one of the `late` names joins before the tour after `played` (reading
+    12); nothing is drawn when no one is left to join."""
+    if late and rng.random() < 0.7:
+        name = late.pop()
+        data["players"].append(name)
+        data["joined"].append({"player": name, "before_tour": played + 1})
+
+
+def _late_names(players: int, joins: int) -> list[str]:
+    """Names for the late players, none on the roster of `players` names."""
+    if players + joins <= len(NAMES):
+        return list(NAMES[players : players + joins])
+    return [f"L{i}" for i in range(joins)]
 
 
 def _table(

@@ -90,6 +90,8 @@ def table_data(game: GameRecord) -> dict[str, Any]:
 def file_dict(record: TournamentRecord) -> dict[str, Any]:
     """The tournament file (§5) of the stored tournament, every table as it stands."""
     named = {"name": record.name} if record.name else {}
+    # No late player, no key: the file stays exactly as before reading 12.
+    joined = {"joined": [dict(j) for j in record.joined]} if record.joined else {}
     return {
         "format": FORMAT,
         **named,
@@ -99,6 +101,7 @@ def file_dict(record: TournamentRecord) -> dict[str, Any]:
         "scale": {"bands": [list(b) for b in record.bands]},
         "players": list(record.roster),
         "withdrawn": [dict(w) for w in record.withdrawals],
+        **joined,
         "tours": [
             {"tables": [table_data(t.game) for t in record.tour(number)]}
             for number in range(1, record.tours_seated + 1)
@@ -465,6 +468,11 @@ def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
         gone = [w for w in record.withdrawals if w["after_tour"] >= record.tours_closed]
         if gone:
             raise ServiceError("withdrawn_after", name=gone[0]["player"])
+        # Reading 13: a player waiting to join the next tour would have joined after a tour
+        # played on; he comes off the roster first.
+        late = [j for j in record.joined if j["before_tour"] > record.tours_closed]
+        if late:
+            raise ServiceError("joined_after", name=late[0]["player"], tour=late[0]["before_tour"])
         for table in record.tour(record.tours_closed):
             game = table.game
             if game.finished and load(game).sheet.ended_after is None:
@@ -475,26 +483,38 @@ def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
 
 
 def join(store: Store, token: str, base_version: int, name: str) -> TournamentRecord:
-    """A player joins the roster before tour 1 is seated (later the file could not hold
-    him: every roster player sits in every tour, docs/tournament.md reading 12). The name
-    is checked by the caller's name rule; one already on the roster (in any capitals) is
-    refused."""
+    """A player joins: before tour 1 is seated he is on the roster; between tours (a tour
+    closed, the next not seated) he is a late player, seated from the next tour on with 0
+    for the tours he missed (docs/tournament.md reading 12). The name is checked by the
+    caller's name rule; one already on the roster (in any capitals) is refused."""
     record = tournaments(store).get(token)
-    if record.tours_seated:
-        raise ServiceError("join_later")
+    if record.tours_seated > record.tours_closed:
+        raise ServiceError("playing")
+    if record.over:
+        raise ServiceError("over")
     if any(name_key(p) == name_key(name) for p in record.roster):
         raise ServiceError("on_roster", name=name)
     if len(record.roster) >= MAX_PLAYERS:
         raise ServiceError("roster")
-    return tournaments(store).update(token, base_version, roster=[*record.roster, name])
+    roster = [*record.roster, name]
+    if not record.tours_seated:
+        return tournaments(store).update(token, base_version, roster=roster)
+    joined = [*record.joined, {"player": name, "before_tour": record.tours_seated + 1}]
+    return tournaments(store).update(token, base_version, roster=roster, joined=joined)
 
 
 def withdraw(store: Store, token: str, base_version: int, player: str) -> TournamentRecord:
-    """A player leaves: before tour 1 the name comes off the roster; between tours they keep
-    their points and sit in no later tour."""
+    """A player leaves: before tour 1 (or, a late player, before his first tour) the name
+    comes off the roster; between tours they keep their points and sit in no later tour."""
     record = tournaments(store).get(token)
     if player not in record.roster or any(w["player"] == player for w in record.withdrawals):
         raise ServiceError("no_player")
+    waiting = [j for j in record.joined if j["player"] == player]
+    if waiting and waiting[0]["before_tour"] > record.tours_seated:
+        # A late player whose first tour is not seated: nothing to keep, off the roster.
+        roster = [p for p in record.roster if p != player]
+        joined = [j for j in record.joined if j["player"] != player]
+        return tournaments(store).update(token, base_version, roster=roster, joined=joined)
     if record.tours_seated == 0:
         roster = [p for p in record.roster if p != player]
         if len(roster) < MIN_PLAYERS:
@@ -552,6 +572,7 @@ def import_file(store: Store, data: Any) -> TournamentRecord:
         bands=(data.get("scale") or {}).get("bands", []),
         roster=list(data["players"]),
         withdrawals=list(data.get("withdrawn", [])),
+        joined=list(data.get("joined", [])),
         tours_closed=played - 1 if open_tour else played,
         tables=links,
     )

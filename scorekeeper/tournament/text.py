@@ -61,8 +61,20 @@ def progress(words: Words, table: Table, rounds: int | None) -> str:
 
 def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
     """The tournament for people, in the language of `words`."""
-    _ = words.gettext
     rounds = t.resolved.round_limit
+    lines = _heading(t, words, rounds)
+    lines.append("")
+    lines.extend(_standings_lines(t, words))
+    for number, tour in enumerate(t.tours, start=1):
+        lines.append("")
+        lines.extend(_tour_lines(t, words, number, tour, rounds))
+    lines.append("")
+    lines.extend(_next_tour_lines(t, words))
+    return "\n".join(lines) + "\n"
+
+
+def _heading(t: Tournament, words: Words, rounds: int | None) -> list[str]:
+    """The name, the rules of the tables and the tournament points."""
     lines: list[str] = []
     if t.name:
         lines.append(t.name)
@@ -75,15 +87,20 @@ def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
             size=t.table_size,
         )
     )
-    lines.append(_("Tournament points: %(bands)s", bands=bands_text(words, t.bands)))
-    lines.append("")
+    lines.append(words.gettext("Tournament points: %(bands)s", bands=bands_text(words, t.bands)))
+    return lines
+
+
+def _standings_lines(t: Tournament, words: Words) -> list[str]:
+    """The standings: a title and a table in columns, each withdrawn player marked."""
+    _ = words.gettext
     played = len(t.tours)
     if played:
-        lines.append(
-            words.ngettext("Standings after %(num)s tour", "Standings after %(num)s tours", played)
+        title = words.ngettext(
+            "Standings after %(num)s tour", "Standings after %(num)s tours", played
         )
     else:
-        lines.append(_("Standings: no tour played yet"))
+        title = _("Standings: no tour played yet")
     heads = [_("place"), _("player"), _("points"), _("whists"), _("tours"), _("table wins")]
     rows = [
         [
@@ -104,36 +121,55 @@ def text_report(t: Tournament, *, words: Words = ENGLISH) -> str:
         ]
         return "  ".join(cells).rstrip()
 
-    lines.append(line(heads))
+    lines = [title, line(heads)]
     for row in rows:
-        withdrawn = t.withdrawn.get(row[1])
-        mark = "" if withdrawn is None else "  " + _("withdrew after tour %(tour)s", tour=withdrawn)
-        lines.append(line(row) + mark)
-    for number, tour in enumerate(t.tours, start=1):
-        lines.append("")
-        lines.append(_("Tour %(tour)s", tour=number))
-        for n, tab in enumerate(tour, start=1):
-            title = _("Table %(table)s", table=n)
-            if tab.name:
-                title += f" ({tab.name})"
-            lines.append(f"  {title}: {progress(words, tab, rounds)}")
-            for player, result in tab.results.items():
-                lines.append(
-                    "    "
-                    + _(
-                        "%(player)s: %(result)s whists, %(points)s points",
-                        player=player,
-                        result=words.signed(result),
-                        points=words.points(points(result, t.bands)),
-                    )
+        lines.append(line(row) + "".join("  " + mark for mark in marks(words, t, row[1])))
+    return lines
+
+
+def marks(words: Words, t: Tournament, player: str) -> list[str]:
+    """What the standings say under a player's name: when he joined late (reading 12) and
+    when he withdrew ("joined before tour 2", "withdrew after tour 3")."""
+    out = []
+    if (before := t.joined.get(player)) is not None:
+        out.append(words.gettext("joined before tour %(tour)s", tour=before))
+    if (after := t.withdrawn.get(player)) is not None:
+        out.append(words.gettext("withdrew after tour %(tour)s", tour=after))
+    return out
+
+
+def _tour_lines(
+    t: Tournament, words: Words, number: int, tour: list[Table], rounds: int | None
+) -> list[str]:
+    """A tour: each table's progress and each player's result and points."""
+    _ = words.gettext
+    lines = [_("Tour %(tour)s", tour=number)]
+    for n, tab in enumerate(tour, start=1):
+        title = _("Table %(table)s", table=n)
+        if tab.name:
+            title += f" ({tab.name})"
+        lines.append(f"  {title}: {progress(words, tab, rounds)}")
+        for player, result in tab.results.items():
+            lines.append(
+                "    "
+                + _(
+                    "%(player)s: %(result)s whists, %(points)s points",
+                    player=player,
+                    result=words.signed(result),
+                    points=words.points(points(result, t.bands)),
                 )
-    lines.append("")
+            )
+    return lines
+
+
+def _next_tour_lines(t: Tournament, words: Words) -> list[str]:
+    """The next tour's tables by the standings, or why there is none."""
+    _ = words.gettext
     seating = t.next_tour()
-    if seating:
-        lines.append(_("Tour %(tour)s, seated by the standings:", tour=played + 1))
-        for n, names in enumerate(seating, start=1):
-            title = _("Table %(table)s", table=n)
-            lines.append(f"  {title}: {', '.join(names)}")
-    else:
-        lines.append(_("No next tour: fewer than 3 players are left."))
-    return "\n".join(lines) + "\n"
+    if not seating:
+        return [_("No next tour: fewer than 3 players are left.")]
+    lines = [_("Tour %(tour)s, seated by the standings:", tour=len(t.tours) + 1)]
+    for n, names in enumerate(seating, start=1):
+        title = _("Table %(table)s", table=n)
+        lines.append(f"  {title}: {', '.join(names)}")
+    return lines

@@ -142,8 +142,12 @@ def _problem(error: ServiceError) -> str:
             "%(name)s left after this tour: a tour with a withdrawal after it cannot be reopened.",
             name=error.params.get("name", ""),
         )
-    if code == "join_later":
-        return _("A player can join only before tour 1 is seated.")
+    if code == "joined_after":
+        return _(
+            "%(name)s joined before tour %(tour)s: take the name off first, then reopen.",
+            name=error.params.get("name", ""),
+            tour=error.params.get("tour", ""),
+        )
     if code == "over":
         return _("The tournament is over: its last tour is played.")
     if code == "too_few":
