@@ -268,6 +268,16 @@ def test_a_late_player_joins_by_taps_between_tours_and_sits_in_tour_two(real_ser
         director.wait_for_selector("tr[data-player='Lev']")
         row = director.locator("tr[data-player='Lev']").inner_text()
         assert "joined before tour 2" in row
+        shot(director, "tournament-late-player")
+        # The mark under the name wraps there: unwrapped it widened the name's column until
+        # the points broke mid-number ("+13.3" over "3") and the headings mid-word.
+        broken = director.evaluate(
+            "Array.from(document.querySelectorAll('.tstandings thead th, .tstandings td.num'))"
+            ".filter(e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " const tops = new Set(Array.from(r.getClientRects()).map(x => Math.round(x.bottom)));"
+            " return tops.size > 1; }).map(e => e.textContent.trim())"
+        )
+        assert broken == [], broken
         no_overflow(director)
         assert sticking_out(director) == []
         assert small_targets(director) == []
