@@ -604,3 +604,31 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
     director = web.get(f"/t/{token}")
     assert "cannot be scored" not in director.text() and not director.errors()
     assert Tournaments(store).get(token).tours_closed == 1
+
+
+def test_a_file_that_leaves_the_pool_out_shows_the_pool_its_tables_play_to(
+    web: Web, store: Store
+) -> None:
+    """A file's options may leave out pool_target (§5 requires only round_limit): the
+    director's page and the PDF say the convention's pool, not "pool to" and nothing."""
+    exported = {
+        "format": "scorekeeper-tournament/1", "name": "Short file", "convention": "sochi",
+        "options": {"round_limit": 1}, "table_size": 3, "players": NINE[:6], "withdrawn": [],
+        "tours": [],
+    }  # fmt: skip
+    page = web.get("/tournament/import")
+    data = page.form("import-tournament").data()
+    data["file"] = [(io.BytesIO(json.dumps(exported).encode()), "short.json")]
+    response = web.client.post("/tournament/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)[:800]
+    token = response.headers["Location"].rsplit("/", 1)[-1]
+    seat(web, token)
+    game = load(store.get_game(tables(store, token, 1)[0].game.edit_token))
+    target = game.sheet.options.pool_target
+    head = web.get(f"/t/{token}").text()
+    assert f"pool to {target} ·" in head
+    pdf = web.client.get(f"/t/{token}/tournament.pdf")
+    text = subprocess.run(
+        ["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True
+    ).stdout.decode()
+    assert f"pool to {target} ·" in text

@@ -147,6 +147,12 @@ class Overview:
     tours: list[list[TableView]]
 
     @property
+    def pool_target(self) -> int:
+        """The pool every table plays to: the tournament's, or its convention's when the
+        file leaves it out (the tables' games are created with the same)."""
+        return resolve_options(self.record.convention, self.record.options)[0].pool_target
+
+    @property
     def seated(self) -> int:
         """Tours seated so far."""
         return self.record.tours_seated
