@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import OrderedDict
 from decimal import Decimal
 from fractions import Fraction
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import gamefile
-from scorekeeper.rules import InvalidGame, score, settle
+from scorekeeper.rules import InvalidGame, parse_deal, score, settle
 from scorekeeper.sample import random_game, random_options
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -236,3 +237,16 @@ def test_one_deal_on_top_of_a_sheet_is_the_same_as_replaying_the_log(seed, lengt
     replayed, all_problems = replay(game.with_deals((*game.deals, deal)))
     _same_sheet(longer, replayed)
     assert [str(p) for p in problems] == [str(p) for p in all_problems]
+
+
+@given(seeds, lengths)
+def test_a_deal_reads_the_same_from_any_mapping(seed, length):
+    """A plain dict of a well-formed deal takes the quick reading; any other mapping (here an
+    OrderedDict) takes the full one, field by field: both give the same deal, so the quick
+    path never says something the full reading would not (it reads most deals of a game)."""
+    data = a_game(seed, length)
+    players = data["players"]
+    for raw in data["deals"]:
+        quick, quick_problems = parse_deal(raw, players)
+        full, full_problems = parse_deal(OrderedDict(raw), players)
+        assert (quick, quick_problems) == (full, full_problems), raw

@@ -174,7 +174,7 @@ class Sheet:
         ended_after: int | None,
         *,
         problems: Sequence[Problem] = (),
-        _totals: _Totals | None = None,
+        _totals: _Totals,
     ) -> None:
         self.game = game
         self.results = tuple(results)
@@ -184,12 +184,6 @@ class Sheet:
         self.problems: tuple[Problem, ...] = tuple(problems)
         """Every problem of the log (deals with problems write nothing)."""
         self._running: _Running | None = None
-        if _totals is None:
-            _totals = _Totals.empty(game)
-            _totals.dealer_index = game.players.index(next_dealer)
-            _totals.table_deals = sum(1 for r in self.results if r.dealer is not None)
-            for entry in self.entries:
-                _totals.add(entry)
         self._totals = _totals
         self._pool = {p: Fraction(v) for p, v in _totals.pool.items()}
         self._hill = {p: Fraction(v) for p, v in _totals.hill.items()}
