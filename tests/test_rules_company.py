@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scorekeeper import gamefile
 from scorekeeper.rules import score, settle
 from scorekeeper.rules.company import (
+    Evening,
     PaymentMade,
     balance,
     evening,
@@ -174,3 +175,19 @@ def test_figures_summed_game_by_game_are_the_figures_of_all_games(seed, count):
         for sheet, roster in sheets
     ]
     assert merge_figures(parts, ROSTER) == whole
+
+
+def test_a_winner_ahead_by_a_fraction_of_a_whist_is_a_winner():
+    """Nets are exact: an evening won by 2/3 of a whist still has its winner, and a tie at
+    the top shares the win."""
+    money = {"p1": Decimal("0.02"), "p2": Decimal("-0.01"), "p3": Decimal("-0.01")}
+    thin = Evening(
+        "t", DAY0, ("p1", "p2", "p3"),
+        {"p1": Fraction(2, 3), "p2": Fraction(-1, 3), "p3": Fraction(-1, 3)}, money,
+    )  # fmt: skip
+    assert thin.winners == ("p1",)
+    tie = Evening(
+        "u", DAY0, ("p1", "p2", "p3"),
+        {"p1": Fraction(1, 2), "p2": Fraction(1, 2), "p3": Fraction(-1)}, money,
+    )  # fmt: skip
+    assert tie.winners == ("p1", "p2")

@@ -103,3 +103,13 @@ def test_a_rate_or_a_hill_below_zero_is_refused_and_zero_is_allowed(
     options, problems = resolve_options("sochi", {key: below})
     assert [p.field for p in problems] == [f"options.{key}"]
     assert "from 0 to" in str(problems[0])
+
+
+def test_an_all_pass_progression_holds_at_most_twenty_multipliers() -> None:
+    """A run of all-passes longer than twenty is not a game anyone plays: the list stops
+    there, and the twentieth multiplier is still accepted."""
+    options, problems = resolve_options("rostov", {"allpass_progression": list(range(1, 21))})
+    assert problems == [] and options.allpass_progression == tuple(range(1, 21))
+    _, problems = resolve_options("rostov", {"allpass_progression": list(range(1, 22))})
+    assert [p.field for p in problems] == ["options.allpass_progression"]
+    assert "at most 20 numbers" in str(problems[0])
