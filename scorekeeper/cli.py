@@ -168,7 +168,15 @@ def _main(argv: list[str]) -> int:
     commands = parser.add_subparsers(
         dest="command", required=True, prog=parser.prog, metavar=_t(N_("command"))
     )
+    _reading_commands(commands)
+    _serve_command(commands)
+    _data_commands(commands)
+    _ops_commands(commands)
+    return _run(parser.parse_args(argv))
 
+
+def _reading_commands(commands: Any) -> None:
+    """The commands that read a file or a game and write nothing: score, tournament, export."""
     p = commands.add_parser("score", help=N_("print the sheet (and settlement) of a game file"))
     p.add_argument("file", metavar=N_("file"), help=FILE_HELP)
     p.add_argument(
@@ -205,6 +213,9 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, N_("language of the sheet (default: $LANG)"))
     p.set_defaults(run=_export)
 
+
+def _serve_command(commands: Any) -> None:
+    """The command that runs the web pulka: serve."""
     p = commands.add_parser("serve", help=N_("run the web pulka for the phones at the table"))
     p.add_argument(
         "--host",
@@ -243,6 +254,9 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_serve)
 
+
+def _data_commands(commands: Any) -> None:
+    """The commands that put data in or copy it out: import and backup."""
     p = commands.add_parser(
         "import", help=N_("create a game (or a company) from its file; print its address")
     )
@@ -265,9 +279,6 @@ def _main(argv: list[str]) -> int:
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
-
-    _ops_commands(commands)
-    return _run(parser.parse_args(argv))
 
 
 def _run(args: argparse.Namespace) -> int:
