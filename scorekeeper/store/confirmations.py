@@ -98,14 +98,16 @@ class Confirmations:
         for start in range(0, len(view_tokens), 400):
             chunk = view_tokens[start : start + 400]
             marks = ", ".join("?" * len(chunk))
-            with self.store._reading():
-                rows = self.store._conn.execute(
-                    "SELECT g.view_token, g.version, (SELECT max(c.id) FROM deal_confirmations c"
-                    f" WHERE c.game_id = g.id) FROM games g WHERE g.view_token IN ({marks})"
-                    " AND g.deleted_at IS NULL",
+            with self.engine.reading():
+                rows = self.engine.rows(
+                    "SELECT g.view_token AS token, g.version AS version, (SELECT max(c.id)"
+                    " FROM deal_confirmations c WHERE c.game_id = g.id) AS stamp FROM games g"
+                    f" WHERE g.view_token IN ({marks}) AND g.deleted_at IS NULL",
                     chunk,
-                ).fetchall()
-            found |= {str(t): (int(v), int(s or 0)) for t, v, s in rows}
+                )
+            found |= {
+                str(row["token"]): (int(row["version"]), int(row["stamp"] or 0)) for row in rows
+            }
         return found
 
     def revisions(self, game_id: int) -> dict[int, int]:
