@@ -124,7 +124,7 @@ def snapshot(db: Path) -> tuple[str, list[tuple[object, ...]]]:
         check = store.integrity_check()
         rows: list[tuple[object, ...]] = []
         for table in ("games", "deals", "deal_revisions", "request_keys"):
-            rows += [(table, *row) for row in store._conn.execute(f"SELECT * FROM {table}")]
+            rows += [(table, *row.values()) for row in store.engine.rows(f"SELECT * FROM {table}")]
     return check, rows
 
 

@@ -32,7 +32,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.store import Store
 
 from .harness import Form, Page, Web
-from .helpers import STYLE_SOURCE, STYLESHEET
+from .helpers import STYLE_SOURCE, STYLESHEET, count
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"}}
@@ -48,7 +48,7 @@ def edit_and_view(web: Web, token: str) -> str:
 
 def count_games(db: Path) -> int:
     with Store(db) as store:
-        return int(store._conn.execute("SELECT count(*) FROM games").fetchone()[0])
+        return count(store, "games")
 
 
 def state(store: Store, token: str) -> tuple[int, list[dict[str, Any]], int]:

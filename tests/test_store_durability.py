@@ -25,6 +25,8 @@ from scorekeeper.store import (
     StoreError,
 )
 
+from .helpers import sqlite_connection
+
 DEAL = {"type": "contract", "declarer": "Анна", "contract": "7S", "answers": {"Борис": "whist"}}
 
 
@@ -52,7 +54,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 def test_every_connection_is_set_up_for_durability(store: Store) -> None:
     def pragma(name: str) -> Any:
-        return store._conn.execute(f"PRAGMA {name}").fetchone()[0]
+        return store.engine.value(f"PRAGMA {name}")
 
     assert pragma("journal_mode") == "wal"
     assert pragma("synchronous") == 2  # FULL
@@ -174,7 +176,7 @@ def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
 
 def test_the_schema_refuses_orphan_deals(store: Store) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        store._conn.execute(
+        sqlite_connection(store).execute(
             "INSERT INTO deals (game_id, seq, data, created_at, updated_at)"
             " VALUES (999, 0, '{}', 'now', 'now')"
         )
@@ -273,23 +275,23 @@ def test_a_read_only_file_can_be_read_but_refuses_writes(
 
 def test_a_read_only_connection_refuses_writes_with_a_clear_error(store: Store) -> None:
     game = new_game(store)
-    store._conn.execute("PRAGMA query_only = ON")  # what SQLite reports for a read-only file
+    store.engine.execute("PRAGMA query_only = ON")  # what SQLite reports for a read-only file
     with pytest.raises(StorageUnavailable, match="^the database is read-only: .*games.db"):
         store.add_deal(game.edit_token, {"type": "redeal"}, base_version=1)
-    store._conn.execute("PRAGMA query_only = OFF")
+    store.engine.execute("PRAGMA query_only = OFF")
     assert store.get_game(game.edit_token) == game
 
 
 def test_a_full_disk_gives_storage_unavailable_and_writes_nothing(store: Store) -> None:
     game = new_game(store)
-    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
-    store._conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
+    pages = store.engine.value("PRAGMA page_count")
+    store.engine.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     big = {"type": "correction", "reason": "x" * 100_000}
     with pytest.raises(StorageUnavailable, match="disk is full"):
         store.add_deal(game.edit_token, big, base_version=1, request_key="k")
     assert store.get_game(game.edit_token) == game
     assert len(store.revisions(game.edit_token)) == 1
-    store._conn.execute("PRAGMA max_page_count = 1073741823")
+    store.engine.execute("PRAGMA max_page_count = 1073741823")
     _, deal, created = store.add_deal(game.edit_token, big, base_version=1, request_key="k")
     assert (created, deal.data) == (True, big)
 

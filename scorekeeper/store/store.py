@@ -174,15 +174,11 @@ class Store:
         self._file = self._file_now()
 
     @property
-    def _conn(self) -> sqlite3.Connection:
-        """The SQLite connection (tests of the file's own settings; never on PostgreSQL)."""
-        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
-        return self.engine.connection
-
-    @property
     def _db(self) -> Database:
-        """sqlite-utils' view of the SQLite connection (migrations; tests)."""
-        return Database(self._conn, execute_plugins=False)
+        """sqlite-utils' view of the SQLite connection, for the migrations (never on
+        PostgreSQL)."""
+        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
+        return Database(self.engine.connection, execute_plugins=False)
 
     def _migrate(self) -> None:
         """Apply pending migrations, holding the write lock so two processes cannot race.
