@@ -604,6 +604,11 @@ _PG_MIGRATED: set[str] = set()
 """The PostgreSQL URLs this process has brought up to date (and checked)."""
 
 
+def forget_postgresql_migrated() -> None:
+    """Check each PostgreSQL database's schema again at its next open."""
+    _PG_MIGRATED.clear()
+
+
 def migrate_postgresql(engine: Engine) -> None:
     """Bring a PostgreSQL database up to date, once per process, under an advisory lock
     (another host that starts at the same time waits, then finds nothing to do)."""

@@ -46,6 +46,7 @@ from .schema import (
     RELEASE,
     applied_sqlite,
     check_not_newer,
+    forget_postgresql_migrated,
     migrate_postgresql,
     record_release,
     written_release,
@@ -1009,6 +1010,13 @@ def _check_folder(folder: Path) -> None:
 
 _MIGRATED: set[tuple[int, int, int]] = set()
 """(device, inode, schema version) of the files this process has brought up to date."""
+
+
+def forget_migrated() -> None:
+    """Check every database's schema again at its next open, as a process just started does
+    (a process remembers the databases it has brought up to date, and asks them no more)."""
+    _MIGRATED.clear()
+    forget_postgresql_migrated()
 
 
 #: The files SQLite keeps beside a database while it is in use.
