@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 
 from scorekeeper.rules import InvalidGame, score
-from scorekeeper.rules.deals import OFF_TABLE_KINDS
+from scorekeeper.rules.deals import is_table_deal
 from scorekeeper.rules.problems import N_
 from scorekeeper.version import __version__
 from scorekeeper.wording import ENGLISH, Words, locale_from_environment, words_for
@@ -694,7 +694,7 @@ def _import(args: argparse.Namespace) -> int:
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
-    count = sum(1 for d in game.deals if d.kind not in OFF_TABLE_KINDS)
+    count = sum(1 for d in game.deals if is_table_deal(d))
     deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
     lines = [
         words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals),

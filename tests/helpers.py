@@ -11,7 +11,7 @@ from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Sheet, score
-from scorekeeper.store import Store
+from scorekeeper.store import GameRecord, Store
 from scorekeeper.store.engine import SqliteEngine
 
 #: The app's stylesheet, and the CSP source that allows it inside a page (by its hash).
@@ -107,3 +107,12 @@ def sqlite_connection(store: Store) -> sqlite3.Connection:
     engine = store.engine
     assert isinstance(engine, SqliteEngine), "an SQLite store only"
     return engine.connection
+
+
+def newest_game(store: Store) -> GameRecord | None:
+    """The game created last and not deleted, or None: what a form has just created, if it
+    created anything."""
+    token = store.engine.value(
+        "SELECT edit_token FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
+    )
+    return None if token is None else store.get_game(token)

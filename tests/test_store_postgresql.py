@@ -26,6 +26,7 @@ from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
 from scorekeeper.store.store import forget_migrated
 
 from .harness import ROOT, Web
+from .helpers import newest_game
 from .pg import Server, wait_for
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -491,4 +492,4 @@ def test_wrong_passwords_count_across_hosts_on_one_database(pg_url: str, catalog
     assert blocked.status == 429 and 50 <= int(blocked.response.headers["Retry-After"]) <= 60
     with Store(pg_url) as store:
         assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
-        assert store.last_game_settings() is None
+        assert newest_game(store) is None

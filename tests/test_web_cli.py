@@ -13,6 +13,7 @@ from scorekeeper.cli import _urls, main
 from scorekeeper.store import Store
 
 from .harness import ROOT, wait_for_start
+from .helpers import newest_game
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
@@ -68,7 +69,8 @@ def test_backup_writes_a_sound_copy(tmp_path: Path) -> None:
     assert "backed up" in result.stdout
     with Store(copy) as store:
         assert store.integrity_check() == "ok"
-        assert store.last_game_settings()["players"] == ["Anna", "Boris", "Vera"]  # type: ignore[index]
+        game = newest_game(store)
+        assert game is not None and game.players == ["Anna", "Boris", "Vera"]
 
 
 def test_backup_without_a_database_says_so(tmp_path: Path) -> None:

@@ -369,21 +369,6 @@ class Store:
             records = [self._record(game_id, how) for game_id, how in access.items()]
         return sorted(records, key=lambda game: (game.created_at, game.id), reverse=True)
 
-    def last_game_settings(self) -> dict[str, Any] | None:
-        """Return players, convention, options and first dealer of the newest game, if any."""
-        rows = self.engine.rows(
-            "SELECT * FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
-        )
-        if not rows:
-            return None
-        row = rows[0]
-        return {
-            "players": _load(row["players"]),
-            "convention": row["convention"],
-            "options": _load(row["options"]),
-            "first_dealer": row["first_dealer"],
-        }
-
     def set_finished(
         self,
         token: str,
@@ -405,29 +390,6 @@ class Store:
             )
 
         return self._write(token, base_version, request_key, "set_finished", change, guard)[0]
-
-    def update_settings(
-        self,
-        token: str,
-        *,
-        base_version: int,
-        name: str | None = None,
-        options: dict[str, Any] | None = None,
-        request_key: str | None = None,
-    ) -> GameRecord:
-        """Rename a game and/or replace its options snapshot (an explicit re-score)."""
-        updates: Row = {}
-        if name is not None:
-            updates["name"] = name
-        if options is not None:
-            updates["options"] = _dump(options, "options")
-        if not updates:
-            raise ValueError("update_settings needs a name or options")
-
-        def change(game: Row, now: str, version: int) -> None:
-            self._update("games", game["id"], updates)
-
-        return self._write(token, base_version, request_key, "update_settings", change)[0]
 
     def play_on(
         self,
@@ -835,7 +797,7 @@ class Store:
                 [game["id"], request_key, action, deal_id, now],
             )
         changed: Row | None = {**game, "version": version, "updated_at": now}
-        if action in ("set_finished", "update_settings", "play_on"):
+        if action in ("set_finished", "play_on"):
             changed = None  # columns beyond the version changed: read the row again
         return self._record(game["id"], "edit", changed), deal_id, True
 
