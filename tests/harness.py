@@ -320,7 +320,7 @@ class Web:
         page = self.get("/new")
         form = page.form("new-game")
         form.set(name=name, convention=convention, rendered_preset=convention)
-        from scorekeeper.web.main.options import preset_values
+        from scorekeeper.web.options import preset_values
 
         for field, value in preset_values(convention).items():
             if isinstance(value, bool):

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 from scorekeeper.web import create_app
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 from .fuzzing import FUZZ_EXAMPLES, hostile_file, hostile_text, to_json
 from .harness import SEVEN_DOWN_TWO, Web, forms_of

@@ -64,7 +64,7 @@ def test_the_cli_refuses_a_huge_amount_at_once(tmp_path: Any) -> None:
 
 
 def _new_game_with(web: Web, **fields: str) -> Any:
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

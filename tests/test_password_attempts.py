@@ -15,7 +15,7 @@ from .helpers import newest_game
 
 
 def _try_new(web: Web, password: str):  # type: ignore[no-untyped-def]
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

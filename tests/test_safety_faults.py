@@ -166,7 +166,7 @@ def _game_and_a_checked_deal(web: Web) -> tuple[str, dict[str, list[str]]]:
 
 def _new_game(web: Web) -> Page:
     """Post the new game form, filled in."""
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

@@ -56,3 +56,19 @@ def test_a_function_is_counted_from_def_to_its_last_line(
     body = "".join(f"    x{i} = {i}\n" for i in range(lines - 1))
     (tmp_path / "m.py").write_text(f"def f():\n{body}", encoding="utf-8")
     assert bool(long_functions(tmp_path)) is over
+
+
+def test_no_blueprint_imports_the_home_pages() -> None:
+    """The new-game forms' shared parts live beside the blueprints (web/gameforms.py,
+    web/options.py): the company and tournament blueprints never import the main one."""
+    web = PACKAGE / "web"
+    found = []
+    for path in sorted(web.glob("*/*.py")):
+        if path.parent.name == "main":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                if module.startswith("..main") or module.startswith("scorekeeper.web.main"):
+                    found.append(f"{path.relative_to(PACKAGE).as_posix()}: {module}")
+    assert found == []

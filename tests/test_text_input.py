@@ -74,7 +74,7 @@ def test_the_cli_refuses_an_escape_in_a_name(tmp_path: Path, command: str) -> No
 
 
 def _new_game(web: Web, **fields: str):  # type: ignore[no-untyped-def]
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

@@ -6,7 +6,7 @@ import html
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
-from scorekeeper.web.main.options import ALL, preset_values
+from scorekeeper.web.options import ALL, preset_values
 
 from .harness import Page, Web
 from .helpers import newest_game

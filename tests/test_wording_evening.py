@@ -463,7 +463,7 @@ def test_errors_speak_the_language_too(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Option errors (the new-game form, a game file) and the CLI's errors, not only pages."""
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get(f"/new?lang={lang}")
     form = page.form("new-game")
