@@ -310,7 +310,7 @@ def test_serve_on_postgresql_serves_a_game(served: tuple[str, str]) -> None:
 def test_the_database_going_away_is_a_503_and_saves_work_again_after(
     pg_server: Server, pg_url: str, catalogues: None
 ) -> None:
-    if pg_server._folder is None:
+    if not pg_server.ours:
         pytest.skip("the server is SCOREKEEPER_TEST_PG's: not ours to stop")  # noqa: PT018
     from scorekeeper.web import create_app
 
