@@ -568,7 +568,9 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
+def serve_urls(host: str, port: int, scheme: str = "http") -> list[str]:
+    """The addresses `serve` prints for the phones: a wildcard host as this machine and its
+    LAN address."""
     if host in ("0.0.0.0", "::", ""):
         hosts = ["127.0.0.1"] + [a for a in [lan_address()] if a]
     else:
@@ -599,7 +601,7 @@ def _serve(args: argparse.Namespace) -> int:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
         return _store_failed(error)
-    urls = _urls(args.host, args.port, "https" if args.https else "http")
+    urls = serve_urls(args.host, args.port, "https" if args.https else "http")
     tls = None
     if args.https:
         try:
