@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -162,6 +164,63 @@ def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
         applied = [m.name for m in MIGRATIONS.applied(db)]
     assert schema(path) == once
     assert applied == STEPS
+
+
+def test_a_file_migrated_step_by_step_ends_like_a_new_one(tmp_path: Path) -> None:
+    # An early release's file: the first two steps only, with a game and a deal in it.
+    old, new = tmp_path / "old.db", tmp_path / "new.db"
+    with Database(old) as db:
+        MIGRATIONS.apply(db, stop_before=STEPS[2])
+        db.table("games").insert(
+            {"name": "Old", "convention": "sochi", "options": "{}", "first_dealer": "Anna",
+             "players": '["Anna", "Boris", "Vera"]', "finished": 0, "created_at": "then",
+             "updated_at": "then", "version": 1, "edit_token": "e1", "view_token": "v1"}
+        )  # fmt: skip
+        db.table("deals").insert(
+            {"game_id": 1, "seq": 0, "data": '{"type": "redeal"}', "created_at": "then",
+             "updated_at": "then"}
+        )  # fmt: skip
+    with Store(old) as store:
+        assert [d.data for d in store.get_game("e1").deals] == [{"type": "redeal"}]
+        store.add_deal("e1", {"type": "redeal", "n": 2}, base_version=1)
+    Store(new).close()
+    assert schema(old) == schema(new)
+    assert len(schema(new)) > 20
+
+
+#: What each step leaves (the schema after it and every step before it, as SQLite describes
+#: its tables, columns, keys and indexes), fingerprinted when the step was released: a step is
+#: never edited in effect, even when its code is reshaped. Append each new step's own.
+RELEASED = {
+    "m001_games_deals_revisions": "4a07eb90f1bd0dad",
+    "m002_games_deleted_at": "220fee5b5451a491",
+    "m003_companies": "1c00306c25c14a9e",
+    "m004_deal_confirmations": "5afca3bfc46a9e22",
+    "m005_tournaments": "188f8c4d073a4e7a",
+    "m006_schema_release": "1c4ab74c25163110",
+    "m007_wrong_passwords": "ee6bd18afea3372c",
+    "m107_i32_seat_claims": "4af384a0f700edcf",
+    "m131_i31_tours_planned": "12fa05b05d52c82d",
+}
+
+
+def _structure(db: Database) -> str:
+    found: list[object] = []
+    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"):
+        found.append([table, db.execute(f"PRAGMA table_xinfo([{table}])").fetchall()])
+        found.append([table, db.execute(f"PRAGMA foreign_key_list([{table}])").fetchall()])
+        for index in db.execute(f"PRAGMA index_list([{table}])").fetchall():
+            found.append([index[1:], db.execute(f"PRAGMA index_xinfo([{index[1]}])").fetchall()])
+    return hashlib.sha256(json.dumps(found).encode()).hexdigest()[:16]
+
+
+def test_every_released_step_still_makes_the_schema_it_made() -> None:
+    db = Database(memory=True)
+    made = {}
+    for number, name in enumerate(STEPS):
+        MIGRATIONS.apply(db, stop_before=STEPS[number + 1] if number + 1 < len(STEPS) else None)
+        made[name] = _structure(db)
+    assert {name: made.get(name) for name in RELEASED} == RELEASED
 
 
 def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
