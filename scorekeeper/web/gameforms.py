@@ -67,7 +67,9 @@ class PasswordMixin:
             raise ValidationError(_l("Wrong password"))
 
 
-def option_field(spec: opts.OptionSpec) -> Field:
+def make_option_field(spec: opts.OptionSpec) -> Field:
+    """The form field of one option: a whole number within its bounds, a tick box, a choice,
+    levels to tick, or a short text."""
     label, desc = spec.label, spec.help
     if spec.kind == "int":
         limits = OPTION_BOUNDS[spec.name]

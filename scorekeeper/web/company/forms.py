@@ -24,7 +24,7 @@ from scorekeeper import gamefile
 from scorekeeper.rules.text import bad_character, name_key, normalize
 
 from .. import options as opts
-from ..gameforms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, option_field
+from ..gameforms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, make_option_field
 from ..i18n import words
 from ..widgets import STALE, DayField, WriteForm, most
 
@@ -83,7 +83,7 @@ class CompanyBase(RulesBase):
 
 
 def _with_options(name: str, base: type[NewGameBase]) -> type[NewGameBase]:
-    attrs: dict[str, Any] = {spec.field: option_field(spec) for spec in opts.ALL}
+    attrs: dict[str, Any] = {spec.field: make_option_field(spec) for spec in opts.ALL}
     return type(name, (base,), attrs)
 
 

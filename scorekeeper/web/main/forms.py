@@ -11,7 +11,7 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import InputRequired, Length
 
 from .. import options as opts
-from ..gameforms import MAX_PLAYER_NAME, MAX_PLAYERS, NewGameBase, PasswordMixin, option_field
+from ..gameforms import MAX_PLAYER_NAME, MAX_PLAYERS, NewGameBase, PasswordMixin, make_option_field
 from ..widgets import STALE
 
 
@@ -23,7 +23,7 @@ def _new_game_form_class() -> type[NewGameBase]:
             validators=[Length(max=MAX_PLAYER_NAME, message=_l("At most 40 characters"))],
         )
     for spec in opts.ALL:
-        attrs[spec.field] = option_field(spec)
+        attrs[spec.field] = make_option_field(spec)
     return type("NewGameForm", (NewGameBase,), attrs)
 
 
