@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 
 from scorekeeper.rules import InvalidGame, score
-from scorekeeper.rules.deals import OFF_TABLE_KINDS
+from scorekeeper.rules.deals import is_table_deal
 from scorekeeper.rules.problems import N_
 from scorekeeper.version import __version__
 from scorekeeper.wording import ENGLISH, Words, locale_from_environment, words_for
@@ -168,7 +168,15 @@ def _main(argv: list[str]) -> int:
     commands = parser.add_subparsers(
         dest="command", required=True, prog=parser.prog, metavar=_t(N_("command"))
     )
+    _reading_commands(commands)
+    _serve_command(commands)
+    _data_commands(commands)
+    _ops_commands(commands)
+    return _run(parser.parse_args(argv))
 
+
+def _reading_commands(commands: Any) -> None:
+    """The commands that read a file or a game and write nothing: score, tournament, export."""
     p = commands.add_parser("score", help=N_("print the sheet (and settlement) of a game file"))
     p.add_argument("file", metavar=N_("file"), help=FILE_HELP)
     p.add_argument(
@@ -205,6 +213,9 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, N_("language of the sheet (default: $LANG)"))
     p.set_defaults(run=_export)
 
+
+def _serve_command(commands: Any) -> None:
+    """The command that runs the web pulka: serve."""
     p = commands.add_parser("serve", help=N_("run the web pulka for the phones at the table"))
     p.add_argument(
         "--host",
@@ -243,6 +254,9 @@ def _main(argv: list[str]) -> int:
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_serve)
 
+
+def _data_commands(commands: Any) -> None:
+    """The commands that put data in or copy it out: import and backup."""
     p = commands.add_parser(
         "import", help=N_("create a game (or a company) from its file; print its address")
     )
@@ -265,9 +279,6 @@ def _main(argv: list[str]) -> int:
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     _lang_option(p, LANG_HELP)
     p.set_defaults(run=_backup)
-
-    _ops_commands(commands)
-    return _run(parser.parse_args(argv))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -557,7 +568,9 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def _urls(host: str, port: int, scheme: str = "http") -> list[str]:
+def serve_urls(host: str, port: int, scheme: str = "http") -> list[str]:
+    """The addresses `serve` prints for the phones: a wildcard host as this machine and its
+    LAN address."""
     if host in ("0.0.0.0", "::", ""):
         hosts = ["127.0.0.1"] + [a for a in [lan_address()] if a]
     else:
@@ -588,7 +601,7 @@ def _serve(args: argparse.Namespace) -> int:
         Store(database).close()  # fail now, with a clear message, not on the first page
     except (StorageUnavailable, StoreError) as error:
         return _store_failed(error)
-    urls = _urls(args.host, args.port, "https" if args.https else "http")
+    urls = serve_urls(args.host, args.port, "https" if args.https else "http")
     tls = None
     if args.https:
         try:
@@ -683,7 +696,7 @@ def _import(args: argparse.Namespace) -> int:
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
-    count = sum(1 for d in game.deals if d.kind not in OFF_TABLE_KINDS)
+    count = sum(1 for d in game.deals if is_table_deal(d))
     deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
     lines = [
         words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals),

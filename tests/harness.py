@@ -4,6 +4,7 @@ scorer sees, and posts them. The fixtures that hand it out are in conftest.py.""
 
 from __future__ import annotations
 
+import contextlib
 import html as html_module
 import http.client
 import re
@@ -53,6 +54,56 @@ def wait_for_start(
             f"but not answering yet: the machine may be busy); its log:\n{log()}"
         )
     raise AssertionError(f"{what} exited with status {status} before it answered:\n{log()}")
+
+
+def wait_for_text(path: Path, text: str, what: str = "the server's log") -> None:
+    """Until the file holds the text (a server writes a request's log line once its answer
+    has gone out). Fails after START_SECONDS saying so, with the file's end."""
+    started = time.monotonic()
+    while time.monotonic() - started < START_SECONDS:
+        if text in path.read_text(errors="replace"):
+            return
+        time.sleep(0.02)
+    raise AssertionError(
+        f"{text!r} was not in {what} after {START_SECONDS} s (the machine may be busy):\n"
+        + path.read_text(errors="replace")[-2000:]
+    )
+
+
+def tcp_queues() -> dict[tuple[int, int], tuple[int, int]]:
+    """Every established loopback TCP connection of this machine: (local port, remote port)
+    → (bytes sent and not yet acknowledged, bytes received and not yet read by their
+    process)."""
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+                if state != "01":  # ESTABLISHED
+                    continue
+                tx, rx = (int(q, 16) for q in queues.split(":"))
+                ports = int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16)
+                found[ports] = (tx, rx)
+    return found
+
+
+def wait_until_read(server_port: int, client_port: int) -> None:
+    """Until the server's process has read every byte the client sent on its connection (the
+    client's send queue and the server's receive queue both empty), or has closed it: the
+    server's own progress, not a fixed pause. Fails after START_SECONDS saying so."""
+    started = time.monotonic()
+    while time.monotonic() - started < START_SECONDS:
+        queues = tcp_queues()
+        client = queues.get((client_port, server_port))
+        server = queues.get((server_port, client_port))
+        if server is None or (server[1] == 0 and (client is None or client[0] == 0)):
+            return  # read, or closed by the server (its end is no longer established)
+        time.sleep(0.02)
+    raise AssertionError(
+        f"the server had not read what its client sent after {START_SECONDS} s (the machine"
+        " may be busy)"
+    )
 
 
 class DealWords(TypedDict, total=False):
@@ -269,7 +320,7 @@ class Web:
         page = self.get("/new")
         form = page.form("new-game")
         form.set(name=name, convention=convention, rendered_preset=convention)
-        from scorekeeper.web.main.options import preset_values
+        from scorekeeper.web.options import preset_values
 
         for field, value in preset_values(convention).items():
             if isinstance(value, bool):

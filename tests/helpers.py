@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import sqlite3
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Sheet, score
+from scorekeeper.store import GameRecord, Store
+from scorekeeper.store.engine import SqliteEngine
 
 #: The app's stylesheet, and the CSP source that allows it inside a page (by its hash).
 STYLESHEET = Path(__file__).resolve().parent.parent / "static" / "app.css"
@@ -91,3 +94,25 @@ def allpass(**tricks: int) -> dict[str, Any]:
 def misere(declarer: str, tricks: int) -> dict[str, Any]:
     """A misère deal."""
     return {"type": "misere", "declarer": declarer, "tricks": {declarer: tricks}}
+
+
+def count(store: Store, table: str) -> int:
+    """How many rows one table holds, asked through the store's engine (either engine)."""
+    return int(store.engine.value(f"SELECT count(*) FROM {table}"))
+
+
+def sqlite_connection(store: Store) -> sqlite3.Connection:
+    """The SQLite connection of a store on a file (its engine's): for the tests of the
+    connection's own settings (pragmas) and of what the schema itself refuses."""
+    engine = store.engine
+    assert isinstance(engine, SqliteEngine), "an SQLite store only"
+    return engine.connection
+
+
+def newest_game(store: Store) -> GameRecord | None:
+    """The game created last and not deleted, or None: what a form has just created, if it
+    created anything."""
+    token = store.engine.value(
+        "SELECT edit_token FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
+    )
+    return None if token is None else store.get_game(token)

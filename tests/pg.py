@@ -85,6 +85,12 @@ class Server:
         self._data = data
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
+    @property
+    def ours(self) -> bool:
+        """Whether this session started the server (so a test may stop and start it), not
+        SCOREKEEPER_TEST_PG's."""
+        return self._folder is not None
+
     def url(self, database: str) -> str:
         parts = urllib.parse.urlsplit(self.base)
         return urllib.parse.urlunsplit(parts._replace(path=f"/{database}"))

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 from .test_safety_server import PLAYERS, Phone, Server, fill_new_game, new_game
 

@@ -14,6 +14,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.errors import BackupOntoItself
 
 from .harness import ROOT
+from .helpers import newest_game
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
@@ -57,7 +58,7 @@ def test_backup_onto_the_database_itself_is_refused(db: Path) -> None:
     assert db.read_bytes() == before
     with Store(db) as store:
         assert store.integrity_check() == "ok"
-        assert store.last_game_settings() is not None
+        assert newest_game(store) is not None
 
 
 def test_the_store_refuses_it_too(db: Path) -> None:

@@ -22,6 +22,8 @@ from scorekeeper.sample import random_game
 from scorekeeper.store import GameNotFound, ReadOnlyAccess, Store, StoreError
 from scorekeeper.store.companies import Companies, CompanyNotFound
 
+from .helpers import sqlite_connection
+
 ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dima"]
 TODAY = datetime.date(2026, 11, 20)
 
@@ -257,5 +259,5 @@ def test_an_old_database_gets_the_company_tables(tmp_path):
     db.conn.close()
     with Store(path) as store:
         assert {"companies", "company_players", "company_games", "company_payments"} <= set(
-            store._db.table_names()
+            Database(sqlite_connection(store)).table_names()
         )

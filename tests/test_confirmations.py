@@ -9,7 +9,7 @@ import pytest
 from scorekeeper import confirmations
 from scorekeeper.confirmations import Refused, answers, confirm, stamp
 from scorekeeper.store import GameNotFound, Store
-from scorekeeper.store.confirmations import ANSWERS_PER_DEAL
+from scorekeeper.store.confirmations import ANSWERS_PER_DEAL, Confirmations
 
 PLAYERS = ["Anna", "Boris", "Vera", "Dmitri"]
 ALLPASS = {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
@@ -171,3 +171,16 @@ def test_an_answer_leaves_the_store_writing_as_safely_as_before(db: Store) -> No
     with pytest.raises(Refused):
         _said(db, record.view_token, 0, "Zoe", "right")
     assert durable()
+
+
+def test_the_watch_reads_each_live_games_version_and_answers_in_one_go(db: Store) -> None:
+    first, second, gone = _game(db), _game(db), _game(db)
+    _said(db, second.view_token, 0, "Vera", "right")
+    db.delete_game(gone.edit_token)
+    tokens = [first.view_token, second.view_token, gone.view_token, "no-such-token"]
+    seen = Confirmations(db).versions_seen(tokens)
+    assert seen == {
+        first.view_token: (db.get_game(first.edit_token).version, 0),
+        second.view_token: (db.get_game(second.edit_token).version, stamp(db, second.view_token)),
+    }
+    assert seen[second.view_token][1] > 0

@@ -26,10 +26,11 @@ from hypothesis import strategies as st
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 from scorekeeper.web import create_app
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 from .fuzzing import FUZZ_EXAMPLES, hostile_file, hostile_text, to_json
 from .harness import SEVEN_DOWN_TWO, Web, forms_of
+from .helpers import count
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -251,8 +252,7 @@ def Companies_view(db: Path, token: str) -> str:  # noqa: N802
 
 def world_count(db: Path) -> str:
     with Store(db) as store:
-        games = store._conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        deals = store._conn.execute("SELECT count(*) FROM deals").fetchone()[0]
+        games, deals = count(store, "games"), count(store, "deals")
     return f"fuzzed database: {games} games, {deals} deals"
 
 

@@ -127,7 +127,7 @@ def test_a_file_made_before_deleting_existed_is_brought_up_to_date(tmp_path: Pat
         conn.execute("ALTER TABLE games DROP COLUMN deleted_at")
         conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_games_deleted_at'")
     with Store(path) as store:
-        game = store.games_for_tokens([store.last_game_settings() and _edit_token(path)])[0]
+        game = store.games_for_tokens([_edit_token(path)])[0]
         assert game.name == "Old"
         store.delete_game(game.edit_token)
         assert store.deleted_game(game.edit_token) is not None

@@ -23,7 +23,7 @@ from scorekeeper.rules.numbers import MAX_AMOUNT, MAX_STAKE
 from scorekeeper.store import Store
 
 from .harness import ROOT, Web
-from .helpers import game_file
+from .helpers import game_file, newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 CLI = ROOT / ".venv" / "bin" / "scorekeeper"
@@ -64,7 +64,7 @@ def test_the_cli_refuses_a_huge_amount_at_once(tmp_path: Any) -> None:
 
 
 def _new_game_with(web: Web, **fields: str) -> Any:
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")
@@ -93,7 +93,7 @@ def test_the_new_game_form_refuses_huge_numbers_next_to_the_field(
     assert result.status == 422
     shown = result.html.split(f'id="{field}-errors"')[1].split("</ul>")[0]
     assert re.search(r"1,?000|100", shown), result.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 @pytest.mark.parametrize("amount", ["1e99999999", "100000000000000000", "1000001", "12e3"])

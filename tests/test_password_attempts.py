@@ -11,10 +11,11 @@ from scorekeeper.store import Store
 from scorekeeper.web.attempts import LIMIT, Attempts
 
 from .harness import Web
+from .helpers import newest_game
 
 
 def _try_new(web: Web, password: str):  # type: ignore[no-untyped-def]
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")
@@ -35,7 +36,7 @@ def test_guessing_on_new_is_stopped_with_the_wait_shown(app: Flask, web: Web, st
     wait = int(blocked.response.headers["Retry-After"])
     assert 50 <= wait <= 60
     assert any(f"wait {wait} seconds" in e for e in blocked.errors()), blocked.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_guessing_on_import_is_stopped(app: Flask, web: Web, store: Store) -> None:

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scorekeeper import gamefile
-from scorekeeper.render.chart import _signed, evening_chart, line_chart, standings_chart
+from scorekeeper.render.chart import evening_chart, line_chart, standings_chart
 from scorekeeper.render.pdf import sheet_pdf
 from scorekeeper.rules import score, settle
 from scorekeeper.sample import random_game
@@ -71,4 +71,4 @@ def test_the_pdf_shows_the_evening_chart(tmp_path):
     net = settle(score(game)).net
     before_totals = text.split("Totals")[0]
     for player in game.players:  # the chart's legend: each name with its last point
-        assert f"{player} {_signed(net[player], ENGLISH)}" in before_totals
+        assert f"{player} {ENGLISH.signed(net[player])}" in before_totals

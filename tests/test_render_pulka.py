@@ -346,6 +346,5 @@ def test_a_drawing_after_each_deal_is_the_drawing_made_from_nothing(players: int
         if number % 6:
             continue
         drawn = pulka_svg(sheet)
-        pulka._sector_svg.cache_clear()
-        pulka._chain_layout.cache_clear()
+        pulka.forget_drawn()
         assert pulka_svg(sheet) == drawn

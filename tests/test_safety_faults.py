@@ -124,7 +124,7 @@ def snapshot(db: Path) -> tuple[str, list[tuple[object, ...]]]:
         check = store.integrity_check()
         rows: list[tuple[object, ...]] = []
         for table in ("games", "deals", "deal_revisions", "request_keys"):
-            rows += [(table, *row) for row in store._conn.execute(f"SELECT * FROM {table}")]
+            rows += [(table, *row.values()) for row in store.engine.rows(f"SELECT * FROM {table}")]
     return check, rows
 
 
@@ -166,7 +166,7 @@ def _game_and_a_checked_deal(web: Web) -> tuple[str, dict[str, list[str]]]:
 
 def _new_game(web: Web) -> Page:
     """Post the new game form, filled in."""
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

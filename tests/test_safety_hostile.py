@@ -32,7 +32,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.store import Store
 
 from .harness import Form, Page, Web
-from .helpers import STYLE_SOURCE, STYLESHEET
+from .helpers import STYLE_SOURCE, STYLESHEET, count
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"}}
@@ -48,7 +48,7 @@ def edit_and_view(web: Web, token: str) -> str:
 
 def count_games(db: Path) -> int:
     with Store(db) as store:
-        return int(store._conn.execute("SELECT count(*) FROM games").fetchone()[0])
+        return count(store, "games")
 
 
 def state(store: Store, token: str) -> tuple[int, list[dict[str, Any]], int]:
@@ -344,7 +344,7 @@ def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[
         return web.check(page, form).form("deal-form").set(action="save").data()
 
     def new_game() -> dict[str, list[str]]:
-        from scorekeeper.web.main.options import preset_values
+        from scorekeeper.web.options import preset_values
 
         form = web.get("/new").form("new-game")
         for field, value in preset_values("sochi").items():
@@ -553,7 +553,7 @@ def test_ten_thousand_characters_in_any_field_are_refused_next_to_it(
         fields
     )
     games = count_games(db_path)
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     for field in fields:
         form = page.form("new-game")
@@ -869,7 +869,7 @@ def _new_game_fields(page: Page) -> list[str]:
 def test_the_new_game_form_takes_any_input_without_crashing_or_half_writing(
     web: Web, db_path: Path, data: st.DataObject | None, preset: str
 ) -> None:
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")

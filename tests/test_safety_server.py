@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 from .harness import ROOT, START_SECONDS, Form, forms_of, wait_for_start
 

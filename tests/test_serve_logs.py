@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper import __version__
 
-from .harness import ROOT
+from .harness import ROOT, wait_for_text
 from .test_safety_server import CLI, Phone, free_port, new_game
 from .test_serve_processes import CLF, GUNICORN
 
@@ -84,7 +84,7 @@ def test_the_access_log_is_alone_on_stdout_and_goaccess_reads_all_of_it(
         token = new_game(phone)
         for path in (f"/g/{token}", f"/v/{token}", "/no/such/page", "/static/app.css"):
             phone.get(path)
-        time.sleep(0.5)  # the last lines are written once their answers have gone out
+        wait_for_text(started.out, "/static/app.css")  # the last line, once its answer went out
     finally:
         started.stop()
     out = started.out.read_text().splitlines()

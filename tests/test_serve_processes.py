@@ -7,7 +7,6 @@ Each test runs the real server as its own process (waitress for `serve`, gunicor
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import gzip
 import http.client
@@ -30,7 +29,7 @@ import pytest
 from scorekeeper import __version__
 from scorekeeper.serverlog import MaskedFormatter, mask
 
-from .harness import ROOT, START_SECONDS, wait_for_start
+from .harness import ROOT, wait_for_start, wait_for_text, wait_until_read
 from .test_safety_server import (
     CLI,
     Phone,
@@ -93,7 +92,7 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
         saving.start()
         assert sent.wait(60)
         # The server has read the whole Save (it waits for the database): not a fixed pause.
-        _wait_until_read(server.port, client_port)
+        wait_until_read(server.port, client_port)
         assert server.process is not None
         server.process.send_signal(signal.SIGTERM)
         time.sleep(2.0)
@@ -114,41 +113,6 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
     finally:
         conn.close()
     assert stored == 1
-
-
-def _tcp_queues() -> dict[tuple[int, int], tuple[int, int]]:
-    """Every loopback TCP connection of this machine: (local port, remote port) → (bytes
-    sent and not yet acknowledged, bytes received and not yet read by their process)."""
-    found: dict[tuple[int, int], tuple[int, int]] = {}
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(FileNotFoundError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                fields = line.split()
-                local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
-                if state != "01":  # ESTABLISHED
-                    continue
-                tx, rx = (int(q, 16) for q in queues.split(":"))
-                found[int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16)] = (
-                    tx,
-                    rx,
-                )
-    return found
-
-
-def _wait_until_read(server_port: int, client_port: int) -> None:
-    """Until every byte the client sent on its connection has been read by the server's
-    process (the client's send queue and the server's receive queue both empty)."""
-    started = time.monotonic()
-    while time.monotonic() - started < START_SECONDS:
-        queues = _tcp_queues()
-        client, server = (
-            queues.get((client_port, server_port)),
-            queues.get((server_port, client_port)),
-        )
-        if client is not None and server is not None and client[0] == 0 and server[1] == 0:
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"the server did not read the request in {START_SECONDS} s")
 
 
 # -- limits of the whole server, whichever process answers ------------------------------------
@@ -266,10 +230,7 @@ def test_the_access_log_is_combined_log_format_with_every_token_masked(
     for path in ("c", "cv", "t", "tv", "v"):
         phone.request("GET", f"/{path}/{secret}")
     phone.request("GET", "/no/such/page")
-    for _ in range(200):  # a line is written once its reply has gone out
-        if "/no/such/page" in served.out.read_text():
-            break
-        time.sleep(0.02)
+    wait_for_text(served.out, "/no/such/page")  # a line is written once its reply has gone out
     served.stop()
     text = served.err.read_text() + served.out.read_text()
     assert token not in text and secret not in text and "lang=ru" not in text

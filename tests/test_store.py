@@ -140,24 +140,6 @@ def test_games_for_tokens_prefers_edit_access_and_lists_a_game_once(store: Store
     assert store.games_for_tokens([]) == []
 
 
-def test_last_game_settings_offers_the_newest_game_again(store: Store) -> None:
-    assert store.last_game_settings() is None
-    new_game(store)
-    store.create_game(
-        name="Saturday",
-        convention="leningrad",
-        options={"pool_target": 20},
-        players=["Gleb", "Dina", "Egor", "Zoya"],
-        first_dealer="Dina",
-    )
-    assert store.last_game_settings() == {
-        "players": ["Gleb", "Dina", "Egor", "Zoya"],
-        "convention": "leningrad",
-        "options": {"pool_target": 20},
-        "first_dealer": "Dina",
-    }
-
-
 def test_set_finished_keeps_the_snapshot_and_reopening_drops_it(
     store: Store, game: GameRecord
 ) -> None:
@@ -168,15 +150,6 @@ def test_set_finished_keeps_the_snapshot_and_reopening_drops_it(
     assert (reopened.finished, reopened.finished_snapshot, reopened.version) == (False, None, 3)
     with pytest.raises(ValueError):
         store.set_finished(game.edit_token, False, base_version=3, snapshot=snapshot)
-
-
-def test_update_settings_renames_and_replaces_options(store: Store, game: GameRecord) -> None:
-    renamed = store.update_settings(game.edit_token, base_version=1, name="Friday night")
-    assert (renamed.name, renamed.options, renamed.version) == ("Friday night", game.options, 2)
-    rescored = store.update_settings(game.edit_token, base_version=2, options={"pool_target": 20})
-    assert (rescored.name, rescored.options) == ("Friday night", {"pool_target": 20})
-    with pytest.raises(ValueError):
-        store.update_settings(game.edit_token, base_version=3)
 
 
 def test_play_on_replaces_the_options_and_reopens_in_one_write(
@@ -200,7 +173,6 @@ WRITES: dict[str, Write] = {
         t, s.revisions(g.edit_token)[-1].id, base_version=v
     ),
     "set_finished": lambda s, t, g, v: s.set_finished(t, True, base_version=v, snapshot={}),
-    "update_settings": lambda s, t, g, v: s.update_settings(t, base_version=v, name="X"),
     "play_on": lambda s, t, g, v: s.play_on(t, base_version=v, options={"pool_target": 9}),
 }
 
@@ -460,7 +432,6 @@ KEYED_WRITES = (
     "undo_last",
     "restore_revision",
     "set_finished",
-    "update_settings",
 )
 
 

@@ -324,7 +324,7 @@ def test_backup_while_another_thread_writes_is_consistent(tmp_path: Path) -> Non
 def test_a_store_belongs_to_the_thread_that_opened_it(tmp_path: Path) -> None:
     with Store(tmp_path / "games.db") as store, ThreadPoolExecutor(max_workers=1) as pool:
         with pytest.raises(sqlite3.ProgrammingError):
-            pool.submit(store.last_game_settings).result()
+            pool.submit(store.ping).result()
 
 
 def test_two_hosts_purging_at_once_purge_each_game_once(store_location: str) -> None:

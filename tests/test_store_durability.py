@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -24,6 +26,8 @@ from scorekeeper.store import (
     Store,
     StoreError,
 )
+
+from .helpers import newest_game, sqlite_connection
 
 DEAL = {"type": "contract", "declarer": "Анна", "contract": "7S", "answers": {"Борис": "whist"}}
 
@@ -52,7 +56,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 def test_every_connection_is_set_up_for_durability(store: Store) -> None:
     def pragma(name: str) -> Any:
-        return store._conn.execute(f"PRAGMA {name}").fetchone()[0]
+        return store.engine.value(f"PRAGMA {name}")
 
     assert pragma("journal_mode") == "wal"
     assert pragma("synchronous") == 2  # FULL
@@ -86,7 +90,7 @@ def test_everything_is_there_after_reopening(tmp_path: Path) -> None:
     with Store(path) as store:
         assert store.get_game(game.edit_token) == before
         assert store.revisions(game.edit_token) == history
-        assert store.last_game_settings() is not None
+        assert newest_game(store) is not None
         # The request key survived too: a resend after a restart still lands once.
         _, same, created = store.add_deal(
             game.edit_token, {"type": "redeal"}, base_version=1, request_key="k"
@@ -144,7 +148,7 @@ def test_integrity_check_is_ok_for_a_fresh_store(store: Store) -> None:
 
 
 #: Every migration step, in the order written (each branch appends its own).
-STEPS = [m.name for m in MIGRATIONS._migrations]
+STEPS = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
 assert STEPS[0] == "m001_games_deals_revisions"
 
 
@@ -162,6 +166,63 @@ def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
     assert applied == STEPS
 
 
+def test_a_file_migrated_step_by_step_ends_like_a_new_one(tmp_path: Path) -> None:
+    # An early release's file: the first two steps only, with a game and a deal in it.
+    old, new = tmp_path / "old.db", tmp_path / "new.db"
+    with Database(old) as db:
+        MIGRATIONS.apply(db, stop_before=STEPS[2])
+        db.table("games").insert(
+            {"name": "Old", "convention": "sochi", "options": "{}", "first_dealer": "Anna",
+             "players": '["Anna", "Boris", "Vera"]', "finished": 0, "created_at": "then",
+             "updated_at": "then", "version": 1, "edit_token": "e1", "view_token": "v1"}
+        )  # fmt: skip
+        db.table("deals").insert(
+            {"game_id": 1, "seq": 0, "data": '{"type": "redeal"}', "created_at": "then",
+             "updated_at": "then"}
+        )  # fmt: skip
+    with Store(old) as store:
+        assert [d.data for d in store.get_game("e1").deals] == [{"type": "redeal"}]
+        store.add_deal("e1", {"type": "redeal", "n": 2}, base_version=1)
+    Store(new).close()
+    assert schema(old) == schema(new)
+    assert len(schema(new)) > 20
+
+
+#: What each step leaves (the schema after it and every step before it, as SQLite describes
+#: its tables, columns, keys and indexes), fingerprinted when the step was released: a step is
+#: never edited in effect, even when its code is reshaped. Append each new step's own.
+RELEASED = {
+    "m001_games_deals_revisions": "4a07eb90f1bd0dad",
+    "m002_games_deleted_at": "220fee5b5451a491",
+    "m003_companies": "1c00306c25c14a9e",
+    "m004_deal_confirmations": "5afca3bfc46a9e22",
+    "m005_tournaments": "188f8c4d073a4e7a",
+    "m006_schema_release": "1c4ab74c25163110",
+    "m007_wrong_passwords": "ee6bd18afea3372c",
+    "m107_i32_seat_claims": "4af384a0f700edcf",
+    "m131_i31_tours_planned": "12fa05b05d52c82d",
+}
+
+
+def _structure(db: Database) -> str:
+    found: list[object] = []
+    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"):
+        found.append([table, db.execute(f"PRAGMA table_xinfo([{table}])").fetchall()])
+        found.append([table, db.execute(f"PRAGMA foreign_key_list([{table}])").fetchall()])
+        for index in db.execute(f"PRAGMA index_list([{table}])").fetchall():
+            found.append([index[1:], db.execute(f"PRAGMA index_xinfo([{index[1]}])").fetchall()])
+    return hashlib.sha256(json.dumps(found).encode()).hexdigest()[:16]
+
+
+def test_every_released_step_still_makes_the_schema_it_made() -> None:
+    db = Database(memory=True)
+    made = {}
+    for number, name in enumerate(STEPS):
+        MIGRATIONS.apply(db, stop_before=STEPS[number + 1] if number + 1 < len(STEPS) else None)
+        made[name] = _structure(db)
+    assert {name: made.get(name) for name in RELEASED} == RELEASED
+
+
 def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     for _ in range(3):
@@ -174,7 +235,7 @@ def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
 
 def test_the_schema_refuses_orphan_deals(store: Store) -> None:
     with pytest.raises(sqlite3.IntegrityError):
-        store._conn.execute(
+        sqlite_connection(store).execute(
             "INSERT INTO deals (game_id, seq, data, created_at, updated_at)"
             " VALUES (999, 0, '{}', 'now', 'now')"
         )
@@ -273,23 +334,23 @@ def test_a_read_only_file_can_be_read_but_refuses_writes(
 
 def test_a_read_only_connection_refuses_writes_with_a_clear_error(store: Store) -> None:
     game = new_game(store)
-    store._conn.execute("PRAGMA query_only = ON")  # what SQLite reports for a read-only file
+    store.engine.execute("PRAGMA query_only = ON")  # what SQLite reports for a read-only file
     with pytest.raises(StorageUnavailable, match="^the database is read-only: .*games.db"):
         store.add_deal(game.edit_token, {"type": "redeal"}, base_version=1)
-    store._conn.execute("PRAGMA query_only = OFF")
+    store.engine.execute("PRAGMA query_only = OFF")
     assert store.get_game(game.edit_token) == game
 
 
 def test_a_full_disk_gives_storage_unavailable_and_writes_nothing(store: Store) -> None:
     game = new_game(store)
-    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
-    store._conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
+    pages = store.engine.value("PRAGMA page_count")
+    store.engine.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from now on
     big = {"type": "correction", "reason": "x" * 100_000}
     with pytest.raises(StorageUnavailable, match="disk is full"):
         store.add_deal(game.edit_token, big, base_version=1, request_key="k")
     assert store.get_game(game.edit_token) == game
     assert len(store.revisions(game.edit_token)) == 1
-    store._conn.execute("PRAGMA max_page_count = 1073741823")
+    store.engine.execute("PRAGMA max_page_count = 1073741823")
     _, deal, created = store.add_deal(game.edit_token, big, base_version=1, request_key="k")
     assert (created, deal.data) == (True, big)
 

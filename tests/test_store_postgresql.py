@@ -7,6 +7,7 @@ import http.cookiejar
 import json
 import os
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -17,12 +18,15 @@ from typing import Any
 
 import psycopg
 import pytest
+from sqlite_utils import Database
 
 from scorekeeper.store import SchemaTooNew, StorageUnavailable, Store
 from scorekeeper.store.engine import close_pools, masked
 from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
+from scorekeeper.store.store import forget_migrated
 
 from .harness import ROOT, Web
+from .helpers import newest_game
 from .pg import Server, wait_for
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -94,8 +98,9 @@ def test_a_database_migrated_step_by_step_ends_like_a_new_one(pg_server: Server)
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
             )
         }
-    assert sorted(steps) == sorted(m.name for m in MIGRATIONS._migrations)
-    assert [name for name, _ in PG_STEPS] == [m.name for m in MIGRATIONS._migrations]
+    sqlite_steps = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
+    assert sorted(steps) == sorted(sqlite_steps)
+    assert [name for name, _ in PG_STEPS] == sqlite_steps
     assert tables - {"scorekeeper_migrations"} == set(TABLES)
 
 
@@ -133,13 +138,9 @@ def test_a_release_refuses_a_database_a_newer_one_wrote(
             else:
                 conn.execute("UPDATE schema_release SET release = '99.0.0'")
         close_pools()
-        from scorekeeper.store import schema
-
-        schema._PG_MIGRATED.clear()  # as a release started afresh
+        forget_migrated()  # as a release started afresh
     else:
         import sqlite3
-
-        from scorekeeper.store import store as store_module
 
         conn = sqlite3.connect(store_location)
         with conn:
@@ -151,7 +152,7 @@ def test_a_release_refuses_a_database_a_newer_one_wrote(
             else:
                 conn.execute("UPDATE schema_release SET release = '99.0.0'")
         conn.close()
-        store_module._MIGRATED.clear()
+        forget_migrated()
     with pytest.raises(SchemaTooNew, match="newer than this release"):
         Store(store_location)
     result = subprocess.run(
@@ -309,7 +310,7 @@ def test_serve_on_postgresql_serves_a_game(served: tuple[str, str]) -> None:
 def test_the_database_going_away_is_a_503_and_saves_work_again_after(
     pg_server: Server, pg_url: str, catalogues: None
 ) -> None:
-    if pg_server._folder is None:
+    if not pg_server.ours:
         pytest.skip("the server is SCOREKEEPER_TEST_PG's: not ours to stop")  # noqa: PT018
     from scorekeeper.web import create_app
 
@@ -344,7 +345,6 @@ def test_a_dead_database_at_open_is_storage_unavailable(pg_server: Server) -> No
 
 def test_no_request_purges_the_background_does(store_location: str, catalogues: None) -> None:
     """get_store() never writes: the purge runs at start and then in a thread of its own."""
-    import os
 
     from scorekeeper.web import create_app, storage
 
@@ -359,7 +359,8 @@ def test_no_request_purges_the_background_does(store_location: str, catalogues: 
         web.get(url, status=None)
     with Store(store_location) as store:
         assert store.deleted_game(token) is not None  # no page purged it
-    assert storage._PURGER == [os.getpid()]  # the background purge of this process runs
+    # the background purge of this process runs
+    assert "scorekeeper-purge" in [thread.name for thread in threading.enumerate()]
     storage.purge(store_location)
     with Store(store_location) as store:
         assert store.deleted_game(token) is None
@@ -491,4 +492,4 @@ def test_wrong_passwords_count_across_hosts_on_one_database(pg_url: str, catalog
     assert blocked.status == 429 and 50 <= int(blocked.response.headers["Retry-After"]) <= 60
     with Store(pg_url) as store:
         assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
-        assert store.last_game_settings() is None
+        assert newest_game(store) is None

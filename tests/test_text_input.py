@@ -17,7 +17,7 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 
 from .harness import ROOT, Web
-from .helpers import game_file
+from .helpers import game_file, newest_game
 from .test_rules_text import BAD, COMPOSED, DECOMPOSED
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -74,7 +74,7 @@ def test_the_cli_refuses_an_escape_in_a_name(tmp_path: Path, command: str) -> No
 
 
 def _new_game(web: Web, **fields: str):  # type: ignore[no-untyped-def]
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get("/new")
     form = page.form("new-game")
@@ -103,14 +103,14 @@ def test_the_new_game_form_refuses_bad_text(
     result = _new_game(web, **fields)
     assert result.status == 422
     assert any(message in e for e in result.errors()), result.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_the_new_game_form_keeps_names_composed(web: Web, store: Store) -> None:
     result = _new_game(web, player_0=DECOMPOSED, name=DECOMPOSED)
     assert result.status == 302
-    settings = store.last_game_settings()
-    assert settings is not None and settings["players"][0] == COMPOSED
+    game = newest_game(store)
+    assert game is not None and game.players[0] == COMPOSED
 
 
 @pytest.mark.parametrize("reason", ["\u202eevil", "zero\u200bwidth", "esc\x1b[2J"])
@@ -133,4 +133,4 @@ def test_the_web_import_refuses_bad_names(web: Web, store: Store) -> None:
     response = upload(web, data).response
     assert response.status_code == 400
     assert "the name holds U+200B" in response.get_data(as_text=True)
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None

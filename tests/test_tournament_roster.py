@@ -13,6 +13,7 @@ from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
 from .harness import Web
+from .helpers import count
 from .test_web_tournament import NINE, downloaded, new_tournament, play, seat, tables
 
 
@@ -38,7 +39,7 @@ def test_one_player_written_two_ways_is_refused_next_to_the_roster(web: Web, sto
     errors = " ".join(refused.errors())
     assert "“STRASSE” and “Straße” are one name" in errors and "at least three" in errors
     assert Tournaments(store).for_tokens([]) == []
-    assert store._rows("SELECT count(*) AS n FROM tournaments")[0]["n"] == 0
+    assert count(store, "tournaments") == 0
 
 
 def test_a_typed_seating_finds_the_roster_names_in_other_capitals(web: Web, store: Store):
@@ -62,7 +63,7 @@ def test_the_bands_a_file_holds_are_the_bands_the_form_takes(web: Web, store: St
     refused = web.submit(page, form)
     assert refused.status == 200
     assert f"At most {tfile.MAX_BANDS} bands" in refused.errors()
-    assert store._rows("SELECT count(*) AS n FROM tournaments")[0]["n"] == 0
+    assert count(store, "tournaments") == 0
     token = new_tournament(web, bands_preset="custom", bands_text=_bands(tfile.MAX_BANDS))
     seat(web, token)
     exported = downloaded(web, token)

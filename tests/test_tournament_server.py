@@ -20,6 +20,7 @@ from typing import Any
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from .helpers import count
 from .test_safety_server import CLI, NET_ERRORS, Phone, Server, correction
 
 NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
@@ -127,7 +128,7 @@ def _revisions_after(db: Path, token: str) -> list[Any]:
         record = Tournaments(store).get(token)
         ids = [t.game.id for t in record.tour(1)]
         marks = ",".join("?" * len(ids))
-        return store._rows(
+        return store.engine.rows(
             f"SELECT game_id, at FROM deal_revisions WHERE game_id IN ({marks}) AND at > ?",
             [*ids, record.updated_at],
         )
@@ -239,7 +240,7 @@ def test_a_roster_with_one_player_twice_is_refused_up_front_on_the_web_and_in_th
             said = f"“{second}” and “{first}” are one name"
             assert said in field or said.replace("“", "&#8220;") in field, field[:600]
         with Store(server.db) as store:
-            assert store._rows("SELECT count(*) AS n FROM tournaments")[0]["n"] == 0
+            assert count(store, "tournaments") == 0
     finally:
         server.stop()
     for first, second in ONE_PLAYER:

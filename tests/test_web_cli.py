@@ -9,10 +9,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.cli import _urls, main
+from scorekeeper.cli import main, serve_urls
 from scorekeeper.store import Store
 
 from .harness import ROOT, wait_for_start
+from .helpers import newest_game
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
@@ -68,7 +69,8 @@ def test_backup_writes_a_sound_copy(tmp_path: Path) -> None:
     assert "backed up" in result.stdout
     with Store(copy) as store:
         assert store.integrity_check() == "ok"
-        assert store.last_game_settings()["players"] == ["Anna", "Boris", "Vera"]  # type: ignore[index]
+        game = newest_game(store)
+        assert game is not None and game.players == ["Anna", "Boris", "Vera"]
 
 
 def test_backup_without_a_database_says_so(tmp_path: Path) -> None:
@@ -78,8 +80,8 @@ def test_backup_without_a_database_says_so(tmp_path: Path) -> None:
 
 
 def test_the_urls_to_print() -> None:
-    assert _urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
-    urls = _urls("0.0.0.0", 8123)
+    assert serve_urls("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    urls = serve_urls("0.0.0.0", 8123)
     assert urls[0] == "http://127.0.0.1:8123/"
     assert all(u.endswith(":8123/") for u in urls)
 

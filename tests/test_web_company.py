@@ -14,6 +14,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
 from .harness import Web
+from .helpers import count
 
 
 def new_company(web: Web, roster=("Anna", "Boris", "Vera", "Gleb"), **fields) -> str:
@@ -265,7 +266,7 @@ def test_a_broken_company_file_says_why_and_creates_nothing(web, store, client):
     )
     assert response.status_code == 400
     assert "game 1" in response.get_data(as_text=True)
-    assert store._db.table("companies").count == 0
+    assert count(store, "companies") == 0
 
 
 def test_company_pages_speak_russian_and_ukrainian(web, store):
@@ -377,4 +378,4 @@ def test_every_company_form_refuses_a_post_without_its_csrf_token(web, store, ap
             response = web.client.post(url, data=data)
             assert response.status_code == 400, (url, sent)
     assert web.client.get(f"/c/{token}/company.json").data == before
-    assert store._db.table("companies").count == 1
+    assert count(store, "companies") == 1

@@ -14,6 +14,7 @@ from scorekeeper import gamefile
 from scorekeeper.store import Store
 
 from .harness import ROOT, Page, Web
+from .helpers import newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 CLI = ROOT / ".venv" / "bin" / "scorekeeper"
@@ -159,7 +160,7 @@ def test_a_bad_file_lists_its_problems_and_creates_nothing(
     assert result.status == 400
     assert "Nothing was created" in result.text()
     assert any(problem in p for p in result.errors()), result.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_upload_without_a_file(web: Web, store: Store) -> None:
@@ -174,7 +175,7 @@ def test_upload_needs_the_password_when_set(app, web: Web, store: Store) -> None
     result = upload(web, json.dumps(GAME).encode())
     assert result.status == 400
     assert "Wrong password" in result.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_pdf_download(web: Web, imported: str) -> None:

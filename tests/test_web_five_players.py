@@ -8,7 +8,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
 
 from .harness import Web
-from .helpers import allpass, contract, game_file
+from .helpers import allpass, contract, game_file, newest_game
 
 FIVE = ["Anna", "Boris", "Vera", "Gleb", "Dasha"]
 
@@ -54,7 +54,7 @@ def test_bad_money_unit_and_round_limit_are_refused_next_to_the_field(
     rounds = result.html.split('id="opt_round_limit-errors"')[1].split("</ul>")[0]
     assert "at most two decimals" in money
     assert "write a whole number, or leave it empty" in rounds
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_six_names_cannot_be_written(web: Web) -> None:
@@ -67,7 +67,7 @@ def test_house_rule_sets_fill_the_options_in_one_tap(web: Web, store: Store) -> 
     form = page.form("new-game")
     form.set(player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
     shown = web.submit(page, form, button=("house_set", "sochi-003"))
-    assert shown.status == 200 and store.last_game_settings() is None  # nothing created yet
+    assert shown.status == 200 and newest_game(store) is None  # nothing created yet
     form = shown.form("new-game")
     assert form.value("convention") == "sochi"
     assert form.value("opt_allpass_progression") == "1"
@@ -75,10 +75,10 @@ def test_house_rule_sets_fill_the_options_in_one_tap(web: Web, store: Store) -> 
     assert form.value("player_1") == "Boris"  # the names typed are kept
     result = web.submit(shown, form)
     assert result.status == 302
-    stored = store.last_game_settings()
+    stored = newest_game(store)
     assert stored is not None
-    assert stored["options"]["allpass_progression"] == [1]
-    assert stored["options"]["hill_divisor"] == "opponents"
+    assert stored.options["allpass_progression"] == [1]
+    assert stored.options["hill_divisor"] == "opponents"
 
     page = web.get("/new")
     shown = web.submit(page, page.form("new-game"), button=("house_set", "leningrad-002"))

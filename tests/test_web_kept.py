@@ -188,8 +188,8 @@ def _follower_pages(url: str) -> int:
 
     return sum(
         1
-        for state in games._KEPT.values()
-        for key in state._memo.get("pages", {})
+        for state in games.kept_loaded()
+        for key in state.kept_parts().get("pages", {})
         if str(key[1]).startswith(url)
     )
 
@@ -288,7 +288,7 @@ def test_odd_addresses_are_drawn_but_never_kept(web: Web) -> None:
     web.get(f"/g/{token}?lang=ru")  # the parts drawn in Russian are kept once
 
     def kept() -> int:
-        return sum(len(state._memo) for state in games._KEPT.values())
+        return sum(len(state.kept_parts()) for state in games.kept_loaded())
 
     before = kept()
     for n in range(20):
@@ -308,15 +308,15 @@ def test_a_kept_follower_page_is_compressed_once_and_a_scorers_page_never_kept(
     token = web.new_game(["Anna", "Boris", "Vera"])
     view = re.search(r"/v/([A-Za-z0-9_-]+)", web.get(f"/g/{token}").html)
     assert view is not None
-    wire._KEPT.clear()
+    wire.forget_compressed()
     br = {"Accept-Encoding": "br"}
     first = web.client.get(f"/v/{view.group(1)}", headers=br)
     second = web.client.get(f"/v/{view.group(1)}", headers=br)
     assert first.headers["Content-Encoding"] == "br"
     assert first.data == second.data  # the same bytes for every phone at the table
-    kept = wire._KEPT.values()
+    kept = wire.kept_compressed()
     assert kept == [first.data]
     assert brotli.decompress(first.data).decode().count('id="follow"') == 1
     scorer = web.client.get(f"/g/{token}", headers=br)
     assert scorer.headers["Content-Encoding"] == "br"
-    assert wire._KEPT.values() == kept  # drawn for its phone (its forms' keys): not kept
+    assert wire.kept_compressed() == kept  # drawn for its phone (its forms' keys): not kept

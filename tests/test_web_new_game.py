@@ -6,9 +6,10 @@ import html
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.store import Store
-from scorekeeper.web.main.options import ALL, preset_values
+from scorekeeper.web.options import ALL, preset_values
 
 from .harness import Page, Web
+from .helpers import newest_game
 
 
 def new_form(web: Web, convention: str = "sochi") -> tuple[Page, object]:
@@ -20,7 +21,7 @@ def new_form(web: Web, convention: str = "sochi") -> tuple[Page, object]:
 
 
 def games(store: Store) -> int:
-    return store.last_game_settings() is not None
+    return newest_game(store) is not None
 
 
 def test_every_option_of_the_rules_is_on_the_form_with_the_preset_value(web: Web) -> None:

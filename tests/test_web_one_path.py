@@ -20,7 +20,6 @@ STORE_WRITES = {
     "restore_revision",
     "set_finished",
     "play_on",
-    "update_settings",
     "replace_token",
     "delete_game",
     "restore_game",

@@ -10,7 +10,7 @@ from flask import Flask
 from scorekeeper.store import Store
 
 from .harness import Page, Web
-from .helpers import STYLE_SOURCE, STYLESHEET
+from .helpers import STYLE_SOURCE, STYLESHEET, newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 #: The only inline content allowed: the app's own stylesheet, by its hash.
@@ -198,7 +198,7 @@ def test_oversized_input_is_refused_with_a_message(web: Web, store: Store, app: 
     result = web.submit(page, form)
     assert result.status == 422
     assert "At most 40 characters" in result.errors()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
     huge = web.client.post("/new", data={"name": "x" * (3 * 1024 * 1024)})
     assert huge.status_code == 413
     assert "too large" in huge.get_data(as_text=True)

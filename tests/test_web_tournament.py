@@ -15,6 +15,7 @@ from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
 from .harness import Page, Web
+from .helpers import count
 
 NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 CONTRACTS = ["6S", "7S", "8S", "6C"]
@@ -274,7 +275,7 @@ def test_bad_input_is_refused_next_to_the_field(web: Web, store: Store) -> None:
     assert any("whole number" in e for e in errors)
     html = result.html
     assert 'id="roster-errors"' in html and 'id="rounds-errors"' in html
-    assert store._db.execute("SELECT count(*) FROM tournaments").fetchone()[0] == 0
+    assert count(store, "tournaments") == 0
 
     form = result.form("new-tournament")
     form.set(roster="\n".join(NINE), rounds="2")
@@ -286,7 +287,7 @@ def test_bad_input_is_refused_next_to_the_field(web: Web, store: Store) -> None:
     form.set(bands_text="200 1\n650 1/10\n* 0", convention="hussar")
     result = web.submit(result, form)
     assert result.status == 200  # hussar is not a tournament convention
-    assert store._db.execute("SELECT count(*) FROM tournaments").fetchone()[0] == 0
+    assert count(store, "tournaments") == 0
     form = result.form("new-tournament")
     form.set(convention="leningrad", rendered_preset="leningrad")
     result = web.submit(result, form)
@@ -426,7 +427,7 @@ def test_every_tournament_form_refuses_a_post_without_its_csrf_token_or_the_edit
             assert web.client.post(url, data=sources[rule.endpoint]()).status_code == 403, url
     assert web.client.get(f"/t/{token}/tournament.json").data == before
     assert Tournaments(store).get(token).version == record.version
-    assert store._db.execute("SELECT count(*) FROM tournaments").fetchone()[0] == 1
+    assert count(store, "tournaments") == 1
 
 
 def test_random_tournament_files_come_back_exactly(web: Web, store: Store) -> None:
@@ -590,7 +591,7 @@ def test_the_tables_of_a_closed_tour_no_longer_change(web: Web, store: Store) ->
     else:
         raise AssertionError("a tournament table's game was deleted")
     # ... but a tap sent again after the close (its key already wrote) is answered as before
-    key = store._rows(
+    key = store.engine.rows(
         "SELECT request_key FROM request_keys WHERE game_id = ? AND action = 'add_deal'",
         [loaded.record.id],
     )[0]["request_key"]

@@ -463,7 +463,7 @@ def test_errors_speak_the_language_too(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Option errors (the new-game form, a game file) and the CLI's errors, not only pages."""
-    from scorekeeper.web.main.options import preset_values
+    from scorekeeper.web.options import preset_values
 
     page = web.get(f"/new?lang={lang}")
     form = page.form("new-game")
@@ -615,16 +615,27 @@ def test_the_company_errors_and_command_line_read_as_the_table_speaks(
         f"{where}: English {sorted(left)}"
         for where, text in texts.items()
         if where.startswith("CLI")
-        and (left := set(re.findall(r"(?<![-\w.$/<])[A-Za-z][A-Za-z_'-]{2,}", text)) - CLI_KEPT)
+        and (left := set(re.findall(r"(?<![-\w.$/<])[A-Za-z][A-Za-z_'-]{2,}", text)) - CLI_ENGLISH)
     ]
     assert found == [], "\n".join(found)
 
 
 #: Words the command line keeps as they are: its name, option values and file formats.
-CLI_KEPT = {"scorekeeper", "json", "text", "JSON", "PDF", "SQLite", "HTTPS", "HTTP", "TLS", "URL"}
-CLI_KEPT |= {"LANG", "SCOREKEEPER_BASE_URL", "exports", "instance", "sqlite", "Ctrl", "LANGUAGE"}
-CLI_KEPT |= {"name", "date", "pdf", "usage", "score", "export", "serve", "import", "backup"}
-CLI_KEPT |= {"game", "file", "path", "token", "tournament", "restore", "copy-db", "postgresql"}
+CLI_ENGLISH = {
+    "scorekeeper",
+    "json",
+    "text",
+    "JSON",
+    "PDF",
+    "SQLite",
+    "HTTPS",
+    "HTTP",
+    "TLS",
+    "URL",
+}
+CLI_ENGLISH |= {"LANG", "SCOREKEEPER_BASE_URL", "exports", "instance", "sqlite", "Ctrl", "LANGUAGE"}
+CLI_ENGLISH |= {"name", "date", "pdf", "usage", "score", "export", "serve", "import", "backup"}
+CLI_ENGLISH |= {"game", "file", "path", "token", "tournament", "restore", "copy-db", "postgresql"}
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk"])

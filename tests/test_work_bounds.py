@@ -20,6 +20,7 @@ from scorekeeper.store import Store
 from scorekeeper.web.games import routes as game_routes
 
 from .harness import ROOT, Web
+from .helpers import newest_game
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 
@@ -50,7 +51,7 @@ def test_the_web_import_refuses_it(web: Web, store: Store) -> None:
     page = upload(web, json.dumps(long_file(301)).encode())
     assert page.status == 400
     assert "too many deals: 301" in page.text()
-    assert store.last_game_settings() is None
+    assert newest_game(store) is None
 
 
 def test_the_cli_import_refuses_it_and_score_still_reads_it(tmp_path: Path) -> None:

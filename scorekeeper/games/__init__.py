@@ -69,6 +69,10 @@ class Loaded:
         self._memo[key] = value
         return value
 
+    def kept_parts(self) -> dict[Hashable, object]:
+        """What is kept with this state so far, by key (a copy: to look at, not to change)."""
+        return dict(self._memo)
+
     @property
     def editable(self) -> bool:
         """True when opened with the edit token."""
@@ -153,6 +157,11 @@ def _keep(loaded: Loaded) -> None:
 def kept_states() -> list[tuple[str, int]]:
     """The game states kept now, each as (the game's view token, its version)."""
     return [(str(key[0]), int(key[1])) for key in _KEPT]  # type: ignore[call-overload]
+
+
+def kept_loaded() -> list[Loaded]:
+    """The game states kept now, least recently used first."""
+    return _KEPT.values()
 
 
 def forget_kept() -> None:

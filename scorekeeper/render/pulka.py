@@ -715,3 +715,10 @@ def _uid(sheet: Sheet, title: str | None) -> str:
         )
     ).encode()
     return "pulka-" + hashlib.sha1(key, usedforsecurity=False).hexdigest()[:8]
+
+
+def forget_drawn() -> None:
+    """Drop the sectors and chain layouts kept between drawings: the next drawing makes
+    them anew."""
+    _sector_svg.cache_clear()
+    _chain_layout.cache_clear()

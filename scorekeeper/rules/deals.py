@@ -136,8 +136,9 @@ class Unreadable:
 Deal = ContractDeal | MisereDeal | AllPassDeal | Correction | Penalty | Redeal | Unreadable
 
 #: Kinds that are not deals at the table: they do not pass the deal, count toward no round
-#: and leave an all-pass streak as it is (§4.6, §4.7, §5).
-OFF_TABLE_KINDS = ("correction", "penalty")
+#: and leave an all-pass streak as it is (§4.6, §4.7, §5). In the order the deal form offers
+#: them, after the deals.
+OFF_TABLE_KINDS = ("penalty", "correction")
 
 
 def is_table_deal(deal: Deal) -> bool:

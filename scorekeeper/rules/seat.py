@@ -11,12 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .contracts import LEVELS, Contract, Suit
-from .deals import Answer
+from .deals import OFF_TABLE_KINDS, Answer
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
 
-#: Entries that are not deals at the table, in the order a form offers them after the deals.
-OFF_TABLE_KINDS = ("penalty", "correction")
 TRICKS_IN_A_DEAL = 10
 
 #: The order the form shows the answers in (whists first, half-whist last).

@@ -35,6 +35,16 @@ PURGE_LOCK = 7_240_529_002
 @MIGRATIONS()
 def m001_games_deals_revisions(db: Database) -> None:
     """Create games, their deals as entered, every deal revision and the used request keys."""
+    _m001_games(db)
+    _m001_deals(db)
+    _m001_deal_revisions(db)
+    _m001_request_keys(db)
+
+
+# m001's tables, one function each, called by m001 alone in this order (never edited).
+
+
+def _m001_games(db: Database) -> None:
     db.table("games").create(
         {
             "id": int,
@@ -70,6 +80,8 @@ def m001_games_deals_revisions(db: Database) -> None:
     db.table("games").create_index(["edit_token"], unique=True)
     db.table("games").create_index(["view_token"], unique=True)
 
+
+def _m001_deals(db: Database) -> None:
     # `seq` orders every deal of a game, deleted ones included, so that a restored deal
     # comes back between the same neighbours; live positions are ranks among live deals.
     db.table("deals").create(
@@ -90,6 +102,8 @@ def m001_games_deals_revisions(db: Database) -> None:
     )
     db.table("deals").create_index(["game_id", "seq"], unique=True)
 
+
+def _m001_deal_revisions(db: Database) -> None:
     db.table("deal_revisions").create(
         {
             "id": int,
@@ -109,6 +123,8 @@ def m001_games_deals_revisions(db: Database) -> None:
     db.table("deal_revisions").create_index(["game_id", "id"])
     db.table("deal_revisions").create_index(["deal_id", "id"])
 
+
+def _m001_request_keys(db: Database) -> None:
     # One row per write that came with a request key: a resent request finds its key here
     # and is answered without writing again. The primary key is UNIQUE(game_id, request_key).
     db.table("request_keys").create(
@@ -140,6 +156,16 @@ def m002_games_deleted_at(db: Database) -> None:
 @MIGRATIONS()
 def m003_companies(db: Database) -> None:
     """Create companies, their roster, the games attached to them and the payments made."""
+    _m003_companies(db)
+    _m003_company_players(db)
+    _m003_company_games(db)
+    _m003_company_payments(db)
+
+
+# m003's tables, one function each, called by m003 alone in this order (never edited).
+
+
+def _m003_companies(db: Database) -> None:
     db.table("companies").create(
         {
             "id": int,
@@ -166,6 +192,8 @@ def m003_companies(db: Database) -> None:
     db.table("companies").create_index(["edit_token"], unique=True)
     db.table("companies").create_index(["view_token"], unique=True)
 
+
+def _m003_company_players(db: Database) -> None:
     # A player's id is his identity in the company: a rename changes only the name.
     db.table("company_players").create(
         {"id": int, "company_id": int, "name": str, "created_at": str},
@@ -176,6 +204,8 @@ def m003_companies(db: Database) -> None:
     )
     db.table("company_players").create_index(["company_id", "id"])
 
+
+def _m003_company_games(db: Database) -> None:
     # A game belongs to at most one company; `players` maps its seat names to roster ids.
     db.table("company_games").create(
         {
@@ -193,6 +223,8 @@ def m003_companies(db: Database) -> None:
     )
     db.table("company_games").create_index(["company_id", "request_key"], unique=True)
 
+
+def _m003_company_payments(db: Database) -> None:
     db.table("company_payments").create(
         {
             "id": int,
@@ -585,6 +617,11 @@ def record_release(engine: Engine) -> None:
 
 _PG_MIGRATED: set[str] = set()
 """The PostgreSQL URLs this process has brought up to date (and checked)."""
+
+
+def forget_postgresql_migrated() -> None:
+    """Check each PostgreSQL database's schema again at its next open."""
+    _PG_MIGRATED.clear()
 
 
 def migrate_postgresql(engine: Engine) -> None:

@@ -46,6 +46,7 @@ from .schema import (
     RELEASE,
     applied_sqlite,
     check_not_newer,
+    forget_postgresql_migrated,
     migrate_postgresql,
     record_release,
     written_release,
@@ -174,15 +175,11 @@ class Store:
         self._file = self._file_now()
 
     @property
-    def _conn(self) -> sqlite3.Connection:
-        """The SQLite connection (tests of the file's own settings; never on PostgreSQL)."""
-        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
-        return self.engine.connection
-
-    @property
     def _db(self) -> Database:
-        """sqlite-utils' view of the SQLite connection (migrations; tests)."""
-        return Database(self._conn, execute_plugins=False)
+        """sqlite-utils' view of the SQLite connection, for the migrations (never on
+        PostgreSQL)."""
+        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
+        return Database(self.engine.connection, execute_plugins=False)
 
     def _migrate(self) -> None:
         """Apply pending migrations, holding the write lock so two processes cannot race.
@@ -372,21 +369,6 @@ class Store:
             records = [self._record(game_id, how) for game_id, how in access.items()]
         return sorted(records, key=lambda game: (game.created_at, game.id), reverse=True)
 
-    def last_game_settings(self) -> dict[str, Any] | None:
-        """Return players, convention, options and first dealer of the newest game, if any."""
-        rows = self.engine.rows(
-            "SELECT * FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
-        )
-        if not rows:
-            return None
-        row = rows[0]
-        return {
-            "players": _load(row["players"]),
-            "convention": row["convention"],
-            "options": _load(row["options"]),
-            "first_dealer": row["first_dealer"],
-        }
-
     def set_finished(
         self,
         token: str,
@@ -408,29 +390,6 @@ class Store:
             )
 
         return self._write(token, base_version, request_key, "set_finished", change, guard)[0]
-
-    def update_settings(
-        self,
-        token: str,
-        *,
-        base_version: int,
-        name: str | None = None,
-        options: dict[str, Any] | None = None,
-        request_key: str | None = None,
-    ) -> GameRecord:
-        """Rename a game and/or replace its options snapshot (an explicit re-score)."""
-        updates: Row = {}
-        if name is not None:
-            updates["name"] = name
-        if options is not None:
-            updates["options"] = _dump(options, "options")
-        if not updates:
-            raise ValueError("update_settings needs a name or options")
-
-        def change(game: Row, now: str, version: int) -> None:
-            self._update("games", game["id"], updates)
-
-        return self._write(token, base_version, request_key, "update_settings", change)[0]
 
     def play_on(
         self,
@@ -838,7 +797,7 @@ class Store:
                 [game["id"], request_key, action, deal_id, now],
             )
         changed: Row | None = {**game, "version": version, "updated_at": now}
-        if action in ("set_finished", "update_settings", "play_on"):
+        if action in ("set_finished", "play_on"):
             changed = None  # columns beyond the version changed: read the row again
         return self._record(game["id"], "edit", changed), deal_id, True
 
@@ -1013,6 +972,13 @@ def _check_folder(folder: Path) -> None:
 
 _MIGRATED: set[tuple[int, int, int]] = set()
 """(device, inode, schema version) of the files this process has brought up to date."""
+
+
+def forget_migrated() -> None:
+    """Check every database's schema again at its next open, as a process just started does
+    (a process remembers the databases it has brought up to date, and asks them no more)."""
+    _MIGRATED.clear()
+    forget_postgresql_migrated()
 
 
 #: The files SQLite keeps beside a database while it is in use.

@@ -248,6 +248,16 @@ def keep_compressed() -> None:
     g.setdefault(_KEEP_COMPRESSED, True)
 
 
+def kept_compressed() -> list[bytes]:
+    """The compressed pages kept now, least recently used first."""
+    return _KEPT.values()
+
+
+def forget_compressed() -> None:
+    """Drop every kept compressed page, as a server that has just started has none."""
+    _KEPT.clear()
+
+
 def _page_compressed(data: bytes, encoding: str) -> bytes:
     if encoding == "br":
         out: bytes = brotli.compress(data, quality=5)

@@ -23,9 +23,9 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from scorekeeper import gamefile
 from scorekeeper.rules.text import bad_character, name_key, normalize
 
+from .. import options as opts
+from ..gameforms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, make_option_field
 from ..i18n import words
-from ..main import options as opts
-from ..main.forms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, _option_field
 from ..widgets import STALE, DayField, WriteForm, most
 
 MAX_ROSTER = 30
@@ -83,7 +83,7 @@ class CompanyBase(RulesBase):
 
 
 def _with_options(name: str, base: type[NewGameBase]) -> type[NewGameBase]:
-    attrs: dict[str, Any] = {spec.field: _option_field(spec) for spec in opts.ALL}
+    attrs: dict[str, Any] = {spec.field: make_option_field(spec) for spec in opts.ALL}
     return type(name, (base,), attrs)
 
 

@@ -38,11 +38,11 @@ from scorekeeper.rules.text import escaped, name_key
 from scorekeeper.store import GameInOtherCompany, GameNotFound
 from scorekeeper.store.companies import Companies, CompanyRecord
 
+from .. import options as opts
 from .. import recent
 from ..extensions import csrf
+from ..gameforms import NewGameBase
 from ..i18n import words
-from ..main import options as opts
-from ..main.forms import NewGameBase
 from ..storage import get_store
 from ..widgets import choices, read_upload
 from .forms import (

@@ -24,13 +24,14 @@ from scorekeeper.rules import CONVENTIONS, resolve_options
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
+from .. import options as opts
 from .. import recent
 from ..context import edit_game
+from ..gameforms import NewGameBase
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import RematchForm, choices, read_upload
-from . import options as opts
-from .forms import ForgetForm, ImportForm, NewGameBase, NewGameForm
+from .forms import ForgetForm, ImportForm, NewGameForm
 
 bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 

@@ -23,9 +23,9 @@ from scorekeeper.rules.text import name_key
 from scorekeeper.tournament.file import MAX_BANDS
 from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYERS
 
+from .. import options as opts
 from ..company.forms import clean_name, name_problem
-from ..main import options as opts
-from ..main.forms import NewGameBase, PasswordMixin, _option_field
+from ..gameforms import NewGameBase, PasswordMixin, make_option_field
 from ..widgets import WholeField, WriteForm, choices, most
 
 #: ASCII digits only: `\d` takes "٣" and "²" too (int() reads the first, refuses the second).
@@ -169,7 +169,7 @@ def same_names(names: list[str]) -> list[str]:
 
 
 def _with_options(name: str, base: type[NewGameBase]) -> type[NewGameBase]:
-    attrs: dict[str, Any] = {spec.field: _option_field(spec) for spec in opts.ALL}
+    attrs: dict[str, Any] = {spec.field: make_option_field(spec) for spec in opts.ALL}
     return type(name, (base,), attrs)
 
 

@@ -36,10 +36,10 @@ from scorekeeper.tournament import text as ttext
 from scorekeeper.tournament.service import ServiceError
 from scorekeeper.tournament.text import bands_text
 
+from .. import options as opts
 from .. import recent
+from ..gameforms import NewGameBase
 from ..i18n import get_locale, words
-from ..main import options as opts
-from ..main.forms import NewGameBase
 from ..storage import get_store
 from ..widgets import choices
 from .forms import (
