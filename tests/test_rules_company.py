@@ -130,6 +130,9 @@ def test_a_period_keeps_the_evenings_on_its_days():
     feb = in_period(evenings, datetime.date(2026, 2, 1), datetime.date(2026, 2, 28))
     assert [e.key for e in feb] == ["1"]
     assert [e.key for e in in_period(evenings, None, None)] == ["0", "1", "2"]
+    # both ends included: an evening on the first or the last day of the period is in it
+    both = in_period(evenings, datetime.date(2026, 1, 31), datetime.date(2026, 2, 1))
+    assert [e.key for e in both] == ["0", "1"]
 
 
 def test_winner_of_an_evening_is_the_largest_net_above_zero():
