@@ -23,6 +23,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scorekeeper.rules import Deal, deal_to_dict
 from scorekeeper.store import (
     DealNotFound,
     DealRecord,
@@ -176,13 +177,20 @@ def _stale(loaded: Loaded, base_version: int) -> bool:
 
 
 def add_deal(
-    store: Store, loaded: Loaded, data: dict[str, Any], *, base_version: int, request_key: str
+    store: Store,
+    loaded: Loaded,
+    deal: Deal | dict[str, Any],
+    *,
+    base_version: int,
+    request_key: str,
 ) -> Written:
-    """Add a deal at the end of the sheet. Raises Invalid, Conflict, AlreadySaved."""
+    """Add a deal (a rules Deal, or one in game-file notation) at the end of the sheet.
+    Raises Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
+    data = deal if isinstance(deal, dict) else deal_to_dict(deal)
     check = None
     if not _stale(loaded, base_version):
-        check = check_deal(loaded, data)
+        check = check_deal(loaded, deal)
         if not check.ok:
             raise Invalid(check)
     try:
@@ -208,20 +216,22 @@ def change_deal(
     store: Store,
     loaded: Loaded,
     deal_id: int,
-    data: dict[str, Any],
+    new: Deal | dict[str, Any],
     *,
     base_version: int,
     request_key: str,
 ) -> Written:
-    """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
+    """Replace a deal of the sheet with another (a rules Deal, or one in game-file
+    notation). Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
+    data = new if isinstance(new, dict) else deal_to_dict(new)
     deal = live_deal(loaded, deal_id)
     number = loaded.sheet.number_of(deal.position, kind_of(data))
     if deal.data == data and not _stale(loaded, base_version):
         return Written(loaded, deal.id, number, kind_of(data), changed=False)
     check = None
     if not _stale(loaded, base_version):
-        check = check_deal(loaded, data, deal.position)
+        check = check_deal(loaded, new, deal.position)
         if not check.ok:
             raise Invalid(check)
     try:

@@ -192,14 +192,13 @@ def _save(loaded: Loaded, deal: DealRecord | None, form: Any, seat: Seat, script
     valid = bool(form.validate())
     stale = valid and form.base_version.data != loaded.record.version
     reading = read(form, seat) if valid else Reading(None)
-    data = reading.data
+    data = reading.deal
     if data is None:
         return _problems(loaded, form, seat, deal, reading, None, script)
     if not script and not stale and form.checked.data != reading.fingerprint:
         # Without the script Save writes what the Check showed: input changed since is
         # checked and shown again first.
-        reading, result = _evaluate(form, seat, loaded, position)
-        return _page(loaded, form, seat, deal, reading, result)
+        return _page(loaded, form, seat, deal, reading, _checked(reading, loaded, position))
     base, key = form.base_version.data, form.request_key.data
     try:
         if deal is None:
@@ -375,11 +374,17 @@ def _evaluate(
     if not form.validate():
         return Reading(None), None
     reading = read(form, seat)
-    if reading.data is None:
-        return reading, None
-    result = check_deal(loaded, reading.data, position)
-    place(reading, result.problems, seat.players)
-    return reading, result
+    return reading, _checked(reading, loaded, position)
+
+
+def _checked(reading: Reading, loaded: Loaded, position: int | None) -> Check | None:
+    """Check the deal read against the game, its problems put next to their fields; None
+    when the form did not read as a deal. Nothing is written."""
+    if reading.deal is None:
+        return None
+    result = check_deal(loaded, reading.deal, position)
+    place(reading, result.problems, loaded.game.players)
+    return result
 
 
 #: What the sheet says after a Save, by what was written and whether it was new or changed.
