@@ -1,7 +1,7 @@
 """Every write to a company: check → write → the company as it stands after it.
 
 The web and the tests call these; a view reads the form, calls one of them and shows the
-result, or the refusal (`Refused` with what to tell the person; the store's
+result, or the refusal (a `CompanyRefused` with what to tell the person; the store's
 RequestKeyReused when a form is sent again with other values: nothing is written twice).
 """
 
@@ -11,17 +11,18 @@ import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scorekeeper.refusals import Refused
 from scorekeeper.rules import resolve_options
 from scorekeeper.rules.text import name_key
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 
-class Refused(Exception):
-    """Nothing was written."""
+class CompanyRefused(Refused):
+    """A write to a company that was not made; the subclass says why."""
 
 
-class NameTaken(Refused):
+class NameTaken(CompanyRefused):
     """Another roster player already has this name."""
 
     def __init__(self, name: str) -> None:

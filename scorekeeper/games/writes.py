@@ -1,7 +1,8 @@
 """Every write to a game: check → write under the version it was read at → the new state.
 
 The web, the CLI and the tests call these; a view only reads the request, calls one of them
-and shows what it returns (a `Written`) or why nothing was written (a `Refused`):
+and shows what it returns (a `Written`) or why nothing was written (a `GameRefused`, of the
+one family `scorekeeper.refusals.Refused`):
 
 - `Invalid`: the change does not check (its problems; nothing written);
 - `Conflict`: another phone changed the game since the form was read;
@@ -23,6 +24,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scorekeeper.refusals import Refused
 from scorekeeper.rules import Deal, deal_to_dict
 from scorekeeper.store import (
     DealNotFound,
@@ -52,11 +54,11 @@ from . import (
 Kind = Literal["deal", "correction", "penalty"]
 
 
-class Refused(Exception):
-    """Nothing was written; the subclass says why."""
+class GameRefused(Refused):
+    """A write to a game that was not made; the subclass says why."""
 
 
-class Invalid(Refused):
+class Invalid(GameRefused):
     """The change does not check: its problems, for the form (nothing written)."""
 
     def __init__(self, check: Check) -> None:
@@ -64,7 +66,7 @@ class Invalid(Refused):
         self.check = check
 
 
-class Conflict(Refused):
+class Conflict(GameRefused):
     """Another phone changed the game since the form was read (nothing written)."""
 
     def __init__(self, version: int) -> None:
@@ -72,7 +74,7 @@ class Conflict(Refused):
         self.version = version
 
 
-class AlreadySaved(Refused):
+class AlreadySaved(GameRefused):
     """The form's one-time key already wrote another deal: `number` (among its kind, as
     Sheet.number_of counts) is that deal."""
 
@@ -81,7 +83,7 @@ class AlreadySaved(Refused):
         self.deal_id, self.number, self.new = deal_id, number, new
 
 
-class TourClosed(Refused):
+class TourClosed(GameRefused):
     """The game is a table of a closed tournament tour: it no longer changes."""
 
     def __init__(self, tour: int, table: int) -> None:
@@ -89,7 +91,7 @@ class TourClosed(Refused):
         self.tour, self.table = tour, table
 
 
-class TournamentTable(Refused):
+class TournamentTable(GameRefused):
     """Delete, or Finish now before the tour's deals are played, asked for a tournament
     table's game: only the director changes the tables and closes a tour early."""
 
@@ -98,11 +100,11 @@ class TournamentTable(Refused):
         self.tour, self.table, self.finishing = tour, table, finishing
 
 
-class NothingToUndo(Refused):
+class NothingToUndo(GameRefused):
     """Undo on a game without deals."""
 
 
-class PoolRefused(Refused):
+class PoolRefused(GameRefused):
     """Play on with a pool that is not larger, or with which the game would still be over."""
 
     def __init__(self, target: int, current: int, *, still_over: bool) -> None:

@@ -28,8 +28,9 @@ from scorekeeper.rules import Seat
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealRecord
 
-from .. import refusal
-from ..context import conflict_message, edit_game, remember_loaded
+from .. import errors
+from ..context import edit_game, remember_loaded
+from ..errors import conflict_message
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
@@ -83,8 +84,8 @@ def _game_over(loaded: Loaded, message: str) -> Page:
     """A new deal sent to a game that takes none now (ended on another phone meanwhile):
     nothing written, and no resend will change that. The script gets the final refusal; the
     page without it shows the form as it was sent, with why (409)."""
-    if refusal.wants_json():
-        return refusal.final("game_over", message)
+    if errors.wants_json():
+        return errors.final("game_over", message)
     seat = seat_for(loaded.sheet, None)
     form = DealForm(version=loaded.record.version)
     form.setup(seat)
@@ -98,7 +99,7 @@ def _resent(loaded: Loaded) -> Response | None:
     one-time key already wrote (sent again by the phone's queue) gets the answer its first
     sending got (to the sheet; nothing written), never a refusal; None for any other
     request. (While the game is open the ordinary Save path answers a resent key.)"""
-    saving = request.form.get("action") == "save" or _wants_json()
+    saving = request.form.get("action") == "save" or errors.wants_json()
     key = request.form.get("request_key", "") if request.method == "POST" and saving else ""
     if not _KEY.fullmatch(key):
         return None
@@ -106,7 +107,7 @@ def _resent(loaded: Loaded) -> Response | None:
     if not used:
         return None
     target = url_for("games.show", mode="g", token=loaded.record.edit_token)
-    if _wants_json():
+    if errors.wants_json():
         return jsonify(saved=True, deal=None if deal is None else deal.position + 1, next=target)
     return redirect(target)
 
@@ -161,17 +162,12 @@ def _preview(reading: Reading, result: Check | None) -> dict[str, Any]:
     }
 
 
-def _wants_json() -> bool:
-    """A Save sent by the script, which reads the answer as JSON."""
-    return request.headers.get("X-Save") == "json"
-
-
 def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     """The deal form (GET), its check without the script, or its Save."""
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     version = loaded.record.version
-    script = request.method == "POST" and refusal.wants_json()
+    script = request.method == "POST" and errors.wants_json()
     form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
     form.setup(seat)
     if request.method == "GET":
