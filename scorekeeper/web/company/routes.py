@@ -43,6 +43,7 @@ from ..extensions import csrf
 from ..i18n import words
 from ..main import options as opts
 from ..main.forms import NewGameBase
+from ..problems import put_on_form
 from ..storage import get_store
 from ..widgets import choices, read_upload
 from .forms import (
@@ -125,10 +126,7 @@ def _resolved(form: NewGameBase) -> dict[str, object] | None:
     for field, message in bad.items():
         form[field].errors = [message]
     options, problems = resolve_options(form.convention.data, overrides)
-    for problem in problems:
-        field = (problem.field or "").replace("options.", "opt_", 1)
-        target = form[field] if field in form else form.convention
-        target.errors = [*target.errors, words().problem(problem)]
+    put_on_form(form, problems)
     if bad or problems:
         return None
     return options.to_json()

@@ -34,6 +34,7 @@ from scorekeeper.rules.entered import read_entered
 from scorekeeper.rules.notation import MAX_REASON
 
 from ..i18n import get_locale, words
+from ..problems import put_back
 from ..widgets import STALE, WriteForm, choices
 
 SEATS = 5
@@ -328,10 +329,19 @@ _SEAT_VALUES = tuple(str(i) for i in range(SEATS))
 
 
 def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
-    """Put the rules' problems next to the fields they name."""
-    for problem in problems:
-        text = words().problem(problem, with_deal=False)
-        reading.add(_field_of(problem.field, reading, players), text)
+    """Put the rules' problems next to the fields they name (web/problems.put_back)."""
+    placed = put_back(problems, lambda name: _field_of(name, reading, players), _PLACES)
+    for where, messages in placed.items():
+        for message in messages:
+            reading.add(where, message)
+
+
+#: Where the page shows a message: a field, or a section of fields.
+_PLACES = frozenset(
+    ["kind", "declarer", "offender", "contract", "reason", "answers", "tricks", "entries"]
+    + [f"{name}_{i}" for name in ("answer", "tricks") for i in range(SEATS)]
+    + [f"corr_{j}" for j in range(CORRECTION_ROWS)]
+)
 
 
 def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> str:

@@ -27,6 +27,7 @@ from scorekeeper.version import __version__
 from .. import recent
 from ..context import edit_game
 from ..i18n import words
+from ..problems import put_on_form
 from ..storage import get_store
 from ..widgets import RematchForm, choices, read_upload
 from . import options as opts
@@ -65,12 +66,7 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
             form[field].errors = [message]
         convention = form.convention.data
         options, problems = resolve_options(convention, overrides)
-        for problem in problems:
-            field = (problem.field or "").replace("options.", "opt_", 1)
-            if field in form:
-                form[field].errors = [*form[field].errors, words().problem(problem)]
-            else:
-                errors.append(words().problem(problem))
+        errors += put_on_form(form, problems)
         if not bad and not problems:
             form.default_name()
             record = writes.create_game(

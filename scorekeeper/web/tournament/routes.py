@@ -40,6 +40,7 @@ from .. import errors, recent
 from ..i18n import get_locale, words
 from ..main import options as opts
 from ..main.forms import NewGameBase
+from ..problems import option_field, put_on_form
 from ..storage import get_store
 from ..widgets import choices
 from .forms import (
@@ -98,6 +99,11 @@ def _options_context() -> dict[str, object]:
     }
 
 
+def _field_of(name: str) -> str:
+    """A house rule's field; the tour's length is the form's rounds."""
+    return "rounds" if name == "options.round_limit" else option_field(name)
+
+
 def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
     """The form's options resolved with the tour length, or None with the errors next to
     the fields."""
@@ -106,14 +112,10 @@ def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
         form[field].errors = [message]
     overrides["round_limit"] = rounds
     options, problems = resolve_options(form.convention.data, overrides)
-    for problem in problems:
-        name = (problem.field or "").replace("options.", "opt_", 1)
-        if name == "opt_round_limit":
-            if form.rounds.errors:  # the field has said its own range (1 to 30) already
-                continue
-            name = "rounds"
-        target = form[name] if name in form else form.convention
-        target.errors = [*target.errors, words().problem(problem)]
+    said = problems
+    if form.rounds.errors:  # the field has said its own range (1 to 30) already
+        said = [p for p in problems if p.field != "options.round_limit"]
+    put_on_form(form, said, _field_of)
     if bad or problems:
         return None
     return options.to_json()
