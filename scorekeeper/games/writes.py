@@ -5,6 +5,7 @@ and shows what it returns (a `Written`) or why nothing was written (a `GameRefus
 one family `scorekeeper.refusals.Refused`):
 
 - `Invalid`: the change does not check (its problems; nothing written);
+- `Unconfirmed`: the deal is not the one the scorer saw checked (its check, to show);
 - `Conflict`: another phone changed the game since the form was read;
 - `AlreadySaved`: the form's one-time key already wrote something else (Back after Save,
   then a change): the scorer is told, nothing is written twice;
@@ -21,11 +22,14 @@ the sheet, changed by that very deal, now contradicts.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scorekeeper.refusals import Refused
-from scorekeeper.rules import Deal, deal_to_dict
+from scorekeeper.rules import Deal, Problem, deal_to_dict, read_entered, seat
 from scorekeeper.store import (
     DealNotFound,
     DealRecord,
@@ -45,6 +49,7 @@ from . import (
     check_deal,
     check_delete,
     check_restore,
+    current,
     finished_report,
     load,
     over_with_pool,
@@ -66,8 +71,22 @@ class Invalid(GameRefused):
         self.check = check
 
 
+class Unconfirmed(GameRefused):
+    """The deal is not the one the scorer saw checked (a page without its script shows the
+    check before Save writes): nothing written; `entered` is the deal read and checked, to
+    show."""
+
+    def __init__(self, entered: Entered) -> None:
+        super().__init__("the deal is not the one that was checked")
+        self.entered = entered
+
+
 class Conflict(GameRefused):
-    """Another phone changed the game since the form was read (nothing written)."""
+    """Another phone changed the game since the form was read (nothing written). From
+    save_entered, `now` is the game as it is and `entered` the deal read again there."""
+
+    now: Loaded | None = None
+    entered: Entered | None = None
 
     def __init__(self, version: int) -> None:
         super().__init__("another phone changed the game first")
@@ -76,7 +95,11 @@ class Conflict(GameRefused):
 
 class AlreadySaved(GameRefused):
     """The form's one-time key already wrote another deal: `number` (among its kind, as
-    Sheet.number_of counts) is that deal."""
+    Sheet.number_of counts) is that deal. From save_entered, `now` and `entered` as for a
+    Conflict."""
+
+    now: Loaded | None = None
+    entered: Entered | None = None
 
     def __init__(self, deal_id: int, number: int, *, new: bool) -> None:
         super().__init__("the form was already saved")
@@ -110,6 +133,49 @@ class PoolRefused(GameRefused):
     def __init__(self, target: int, current: int, *, still_over: bool) -> None:
         super().__init__("the pool cannot be raised so")
         self.target, self.current, self.still_over = target, current, still_over
+
+
+@dataclass
+class Entered:
+    """A deal as the scorer entered it (rules.read_entered), read at its place in a state of
+    the game: the deal, with its check there when it was checked; or the problems of its
+    reading, each at its field."""
+
+    deal: Deal | None
+    problems: list[Problem] = field(default_factory=list)
+    check: Check | None = None
+
+    @property
+    def data(self) -> dict[str, Any] | None:
+        """The deal in game-file notation (as the store keeps it), or None."""
+        return None if self.deal is None else deal_to_dict(self.deal)
+
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of the deal, so that a Save writes exactly what was checked."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    @property
+    def ok(self) -> bool:
+        """It reads, and its check found nothing wrong."""
+        return self.check is not None and self.check.ok
+
+
+def read_at(loaded: Loaded, raw: Mapping[str, Any], position: int | None) -> Entered:
+    """Read a deal as entered for a new deal (position None) or for the deal at a 0-based
+    position, at its seat; not checked yet."""
+    at = seat(loaded.sheet, None if position is None else position + 1)
+    deal, problems = read_entered(raw, at)
+    return Entered(deal, problems)
+
+
+def check_entered(loaded: Loaded, raw: Mapping[str, Any], position: int | None = None) -> Entered:
+    """Read a deal as entered (read_at) and check it against the game; nothing is written."""
+    entered = read_at(loaded, raw, position)
+    if entered.deal is not None:
+        entered.check = check_deal(loaded, entered.deal, position)
+    return entered
 
 
 @dataclass(frozen=True)
@@ -176,6 +242,53 @@ def _stale(loaded: Loaded, base_version: int) -> bool:
 
 
 # -- deals ------------------------------------------------------------------------------------
+
+
+def save_entered(
+    store: Store,
+    loaded: Loaded,
+    deal_id: int | None,
+    raw: Mapping[str, Any],
+    *,
+    base_version: int,
+    request_key: str,
+    shown: str | None = None,
+) -> Written:
+    """Save a deal as the scorer entered it (rules.read_entered reads it at its place): a
+    new deal (deal_id None, add_deal) or a change of one (change_deal). `shown` is the
+    fingerprint of the deal the scorer saw checked, when the page asks for that: another
+    deal is checked, not written.
+
+    Raises Invalid (the problems of its reading, or of its check), Unconfirmed, and as
+    add_deal and change_deal do; a Conflict or an AlreadySaved comes with the game as it is
+    now and the deal read again there (the form shows it so), DealNotFound if the deal being
+    changed is no longer on the sheet.
+    """
+    position = None if deal_id is None else live_deal(loaded, deal_id).position
+    entered = read_at(loaded, raw, position)
+    if entered.deal is None:
+        raise Invalid(Check(entered.problems))
+    if shown is not None and not _stale(loaded, base_version) and shown != entered.fingerprint:
+        entered.check = check_deal(loaded, entered.deal, position)
+        raise Unconfirmed(entered)
+    try:
+        if deal_id is None:
+            return add_deal(
+                store, loaded, entered.deal, base_version=base_version, request_key=request_key
+            )
+        return change_deal(
+            store,
+            loaded,
+            deal_id,
+            entered.deal,
+            base_version=base_version,
+            request_key=request_key,
+        )
+    except (Conflict, AlreadySaved) as refused:
+        refused.now = now = current(store, loaded.record.edit_token)
+        position = None if deal_id is None else live_deal(now, deal_id).position
+        refused.entered = check_entered(now, raw, position)
+        raise
 
 
 def add_deal(

@@ -24,7 +24,11 @@ from scorekeeper.rules.seat import TRICKS_IN_A_DEAL, Seat
 from scorekeeper.store import DealRecord
 
 from ..i18n import get_locale
-from .forms import DealBase, Reading
+from .forms import DealBase
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .answer import Reading
 
 #: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
 #: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:

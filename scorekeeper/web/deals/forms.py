@@ -1,17 +1,14 @@
-"""The deal form: one form for every kind of deal, read into a deal in game-file notation.
+"""The deal form: one form for every kind of deal, its fields gathered under the keys of
+game-file notation for the rules to read (rules.read_entered, through the game service).
 
-It works without JavaScript: every field is always sent, and only those the chosen kind
-needs are read. Problems found by the rules name their input ("tricks.Anna"), which is
-mapped back to the field it came from.
+It works without JavaScript: every field is always sent, and the rules read those the chosen
+kind needs. Problems found by the rules name their input ("tricks.Anna"); the page puts each
+back next to the field it came from (deals/answer.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Hashable
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -28,13 +25,11 @@ from wtforms.validators import Length
 
 from scorekeeper import wording
 from scorekeeper.kept import Kept
-from scorekeeper.rules import Deal, Problem, Seat, Sheet, deal_to_dict, seat
+from scorekeeper.rules import Seat, Sheet, seat
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
-from scorekeeper.rules.entered import read_entered
 from scorekeeper.rules.notation import MAX_REASON
 
 from ..i18n import get_locale, words
-from ..problems import put_back
 from ..widgets import STALE, WriteForm, choices
 
 SEATS = 5
@@ -241,47 +236,6 @@ def sent_form(kind: str | None, version: int) -> DealBase:
 # -- reading the form ------------------------------------------------------------------------
 
 
-@dataclass
-class Reading:
-    """The deal read from the form, or the errors that keep it from being one."""
-
-    deal: Deal | None
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    """Messages by form field (or by section: "answers", "tricks", "entries")."""
-    top: list[str] = field(default_factory=list)
-    """Messages about no field in particular."""
-    rows: dict[int, int] = field(default_factory=dict)
-    """Correction entry number (1-based) → form row."""
-
-    def add(self, where: str, message: str) -> None:
-        """Note a message next to a field (or at the top for "")."""
-        if where:
-            self.errors.setdefault(where, []).append(message)
-        else:
-            self.top.append(message)
-
-    @cached_property
-    def data(self) -> dict[str, Any] | None:
-        """The deal in game-file notation (as the store keeps it), or None."""
-        return None if self.deal is None else deal_to_dict(self.deal)
-
-    @property
-    def fingerprint(self) -> str:
-        """A short digest of the deal, so "Save" writes exactly what was previewed."""
-        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def read(form: DealBase, seat: Seat) -> Reading:
-    """The deal the form describes, as the rules read it (read_entered), or its problems
-    next to their fields."""
-    raw, rows = entered(form, seat.players)
-    deal, problems = read_entered(raw, seat)
-    reading = Reading(deal, rows=rows)
-    place(reading, problems, seat.players)
-    return reading
-
-
 def entered(form: DealBase, players: tuple[str, ...]) -> tuple[dict[str, Any], dict[int, int]]:
     """The form's fields under the keys of game-file notation, for the rules to read: a
     player by name (None when none is chosen), every other value as it was sent; and the
@@ -326,39 +280,3 @@ def _named(value: Any, players: tuple[str, ...]) -> str | None:
 
 
 _SEAT_VALUES = tuple(str(i) for i in range(SEATS))
-
-
-def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
-    """Put the rules' problems next to the fields they name (web/problems.put_back)."""
-    placed = put_back(problems, lambda name: _field_of(name, reading, players), _PLACES)
-    for where, messages in placed.items():
-        for message in messages:
-            reading.add(where, message)
-
-
-#: Where the page shows a message: a field, or a section of fields.
-_PLACES = frozenset(
-    ["kind", "declarer", "offender", "contract", "reason", "answers", "tricks", "entries"]
-    + [f"{name}_{i}" for name in ("answer", "tricks") for i in range(SEATS)]
-    + [f"corr_{j}" for j in range(CORRECTION_ROWS)]
-)
-
-
-def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> str:
-    if not name:
-        return ""
-    head, _, rest = name.partition(".")
-    if head in ("type", "declarer", "reason", "player"):
-        return {"type": "kind", "player": "offender"}.get(head, head)
-    if head == "contract":
-        return "contract"
-    if head in ("answers", "tricks"):
-        if rest in players:
-            return f"{'answer' if head == 'answers' else 'tricks'}_{players.index(rest)}"
-        return head
-    if head == "entries":
-        rows = {str(n): row for n, row in reading.rows.items()}
-        if rest in rows:
-            return f"corr_{rows[rest]}"
-        return "entries"
-    return ""
