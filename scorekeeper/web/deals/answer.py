@@ -141,84 +141,104 @@ def saved(
 ) -> Page:
     """The answer to a Save: what the service did (`outcome`; None when the form itself did
     not read), as the page or as the script's JSON."""
-    players = seat.players
     if isinstance(outcome, writes.Written):
-        remember_loaded(outcome.state)
-        _flash_written(outcome, deal is not None)
-        target = url_for("games.show", mode="g", token=loaded.record.edit_token)
-        if script:
-            return jsonify(saved=True, deal=outcome.number, next=target)
-        return redirect(target)
+        return _written(loaded, deal is not None, outcome, script)
+    shown = _not_written(loaded, deal, seat, rows, outcome)
+    if shown.over is not None:
+        return game_over(shown.now, shown.over)
+    if shown.refused is not None:
+        # The input is kept, with a fresh key and version (a Save again is a new tap).
+        form.fresh(shown.now.record.version)
+    if script:
+        body = preview(shown.reading, shown.result)
+        if shown.refused is None:
+            return jsonify(saved=False, **body), 422
+        body |= {"request_key": form.request_key.data, "base_version": shown.now.record.version}
+        token, saved_as = shown.now.record.edit_token, shown.saved_as
+        edit_url = url_for("deals.edit", token=token, deal_id=saved_as) if saved_as else None
+        body |= shown.meanwhile
+        return jsonify(saved=False, refused=shown.refused, edit_url=edit_url, **body), 409
+    return page(
+        shown.now,
+        form,
+        shown.seat,
+        shown.deal,
+        shown.reading,
+        shown.result,
+        conflict=shown.conflict,
+        refused=shown.refused is not None and not shown.conflict,
+        saved_as=shown.saved_as,
+    )
+
+
+def _written(loaded: Loaded, change: bool, done: writes.Written, script: bool) -> Response:
+    """Saved: "Deal N saved" on the sheet, and to the sheet (for the script: where to)."""
+    _flash_written(done, change)
+    remember_loaded(done.state)
+    target = url_for("games.show", mode="g", token=loaded.record.edit_token)
+    return jsonify(saved=True, deal=done.number, next=target) if script else redirect(target)
+
+
+@dataclass
+class _Shown:
+    """What the form shows after a Save that wrote nothing."""
+
+    now: Loaded
+    """The game as it is (after a refusal, as the service found it)."""
+    deal: DealRecord | None
+    seat: Seat
+    reading: Reading
+    result: Check | None = None
+    refused: str | None = None
+    """Why nothing was written, when a write was refused (another phone first, or the form
+    already saved): the form is shown again at the game as it is now."""
+    conflict: bool = False
+    saved_as: int | None = None
+    meanwhile: dict[str, Any] = field(default_factory=dict)
+    over: str | None = None
+    """Why the game takes no new deal now (it ended meanwhile), if so."""
+
+
+def _not_written(
+    loaded: Loaded,
+    deal: DealRecord | None,
+    seat: Seat,
+    rows: dict[int, int],
+    outcome: writes.GameRefused | None,
+) -> _Shown:
+    """What the form shows after a Save that wrote nothing: its problems by field (422), the
+    check it had to show first, or why the write was refused (409)."""
+    players = seat.players
     if isinstance(outcome, writes.Unconfirmed):
         # Without the script Save writes what the Check showed: input changed since is
         # checked and shown again first.
         reading = _checked(outcome.entered, rows, players)
-        return page(loaded, form, seat, deal, reading, outcome.entered.check)
+        return _Shown(loaded, deal, seat, reading, outcome.entered.check)
     if isinstance(outcome, writes.Invalid):
         reading = reading_of(None, outcome.check.problems, rows, players)
-        return _problems(loaded, form, seat, deal, reading, outcome.check, script)
-    if isinstance(outcome, writes.AlreadySaved):
-        return _refused(loaded, deal, form, _saved_message(outcome), script, outcome, rows)
-    if isinstance(outcome, writes.Conflict):
-        return _refused(loaded, deal, form, errors.conflict_message(), script, outcome, rows)
-    return _problems(loaded, form, seat, deal, Reading(), None, script)
-
-
-def _problems(
-    loaded: Loaded,
-    form: DealBase,
-    seat: Seat,
-    deal: DealRecord | None,
-    reading: Reading,
-    result: Check | None,
-    script: bool,
-) -> Page:
-    """The deal does not check: nothing written; its problems by field (422)."""
-    if script:
-        return jsonify(saved=False, **preview(reading, result)), 422
-    return page(loaded, form, seat, deal, reading, result)
-
-
-def _refused(
-    loaded: Loaded,
-    deal: DealRecord | None,
-    form: DealBase,
-    message: str,
-    script: bool,
-    refused: writes.Conflict | writes.AlreadySaved,
-    rows: dict[int, int],
-) -> Page:
-    """Nothing was written (another phone first, or the form already saved): the input is
-    kept, as read and checked against the game as it is now (the service did so), with a
-    fresh key and version (409)."""
-    now, found = refused.now or loaded, refused.entered
+        return _Shown(loaded, deal, seat, reading, outcome.check)
+    if not isinstance(outcome, writes.Conflict | writes.AlreadySaved):
+        return _Shown(loaded, deal, seat, Reading())
+    # Nothing was written (another phone first, or the form already saved): the input is
+    # kept, as read and checked against the game as it is now (the service did so).
+    now, found = outcome.now or loaded, outcome.entered
     remember_loaded(now)
     if deal is not None:
         deal = writes.live_deal(now, deal.id)
     elif (why := full(now)) is not None:
-        return game_over(now, why)
+        return _Shown(now, deal, seat, Reading(), over=why)
     seat = seat_for(now.sheet, None if deal is None else deal.position)
-    form.fresh(now.record.version)
-    form.setup(seat)
     reading, result = Reading(), None
     if found is not None:
         reading, result = _checked(found, rows, seat.players), found.check
-    saved_as = refused.deal_id if isinstance(refused, writes.AlreadySaved) else None
-    saved_as = saved_as if isinstance(refused, writes.AlreadySaved) and refused.new else None
-    if script:
-        token = now.record.edit_token
-        edit_url = url_for("deals.edit", token=token, deal_id=saved_as) if saved_as else None
-        body = preview(reading, result) | {
-            "request_key": form.request_key.data,
-            "base_version": now.record.version,
-        }
-        if isinstance(refused, writes.Conflict) and deal is None:
-            body |= _meanwhile(now)
-        return jsonify(saved=False, refused=message, edit_url=edit_url, **body), 409
-    if isinstance(refused, writes.Conflict):
-        return page(now, form, seat, deal, reading, result, conflict=True)
+    if isinstance(outcome, writes.Conflict):
+        meanwhile = _meanwhile(now) if deal is None else {}
+        message = errors.conflict_message()
+        return _Shown(now, deal, seat, reading, result, message, True, meanwhile=meanwhile)
+    message = _saved_message(outcome)
     reading.top.append(message)
-    return page(now, form, seat, deal, reading, result, refused=True, saved_as=saved_as)
+    saved_as = outcome.deal_id if outcome.new else None
+    return _Shown(now, deal, seat, reading, result, message, saved_as=saved_as)
 
 
 def full(loaded: Loaded) -> str | None:
@@ -244,7 +264,6 @@ def game_over(loaded: Loaded, message: str) -> Page:
         return errors.final("game_over", message)
     seat = seat_for(loaded.sheet, None)
     form = DealForm(version=loaded.record.version)
-    form.setup(seat)
     html, _status = page(loaded, form, seat, None, Reading(top=[message]), None, refused=True)
     return html, 409
 

@@ -8,7 +8,6 @@ back next to the field it came from (deals/answer.py).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -16,7 +15,6 @@ from wtforms import (
     Field,
     HiddenField,
     RadioField,
-    SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
@@ -24,13 +22,12 @@ from wtforms import (
 from wtforms.validators import Length
 
 from scorekeeper import wording
-from scorekeeper.kept import Kept
 from scorekeeper.rules import Seat, Sheet, seat
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
 from scorekeeper.rules.notation import MAX_REASON
 
-from ..i18n import get_locale, words
-from ..widgets import STALE, WriteForm, choices
+from ..i18n import words
+from ..widgets import STALE, WriteForm
 
 SEATS = 5
 """Form rows for up to five players; only the game's seats are shown."""
@@ -65,15 +62,6 @@ class DealBase(WriteForm):
         validators=[Length(max=MAX_REASON, message=_l("At most 500 characters"))],
     )
     checked = HiddenField(validators=[Length(max=64, message=STALE)])
-
-    def setup(self, seat: Seat) -> None:
-        """Set the choices the table allows at this point."""
-        fields = self._fields
-        for name, field_choices in _choices_at(seat).items():
-            if name in fields:
-                fields[name].choices = field_choices
-        if not self.kind.data:
-            self.kind.data = "contract"
 
     def spoken(self, code: str) -> str:
         """A contract in words for a screen reader (spoken_contract)."""
@@ -130,50 +118,6 @@ class DealBase(WriteForm):
                 self[f"corr_column_{j}"].data = "whists"
                 self[f"corr_on_{j}"].data = seat.get(entry["whists_on"], "")
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
-
-
-_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(1024)  # as drawn.py
-
-
-def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
-    """Every field's choices at this seat, in the page's language: worked out once for each
-    seat of a game (a table of three has three all evening), and shared, never changed."""
-    key = (
-        get_locale(),
-        seat.players,
-        seat.active,
-        seat.hussar,
-        seat.kinds,
-        seat.min_level,
-        seat.half_whist_levels,
-        seat.stalingrad,
-    )
-    return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
-
-
-def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
-    players = seat.players
-    out = {
-        # Labels are translated here, not once per option drawn.
-        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds),
-        "declarer": choices((str(players.index(p)), p) for p in seat.active),
-        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
-        "offender": choices((str(i), p) for i, p in enumerate(players)),
-        "contract": choices(
-            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
-        ),
-    }
-    labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-    answers = choices((a, str(labels[a])) for a in seat.all_answers())
-    tricks = choices((str(n), str(n)) for n in range(11))
-    for i in range(SEATS):
-        out[f"answer_{i}"], out[f"tricks_{i}"] = answers, tricks
-    seats = choices([("", "—")] + [(str(i), p) for i, p in enumerate(players)])
-    columns = choices((k, str(label)) for k, label in COLUMN_LABELS.items())
-    for j in range(CORRECTION_ROWS):
-        out[f"corr_player_{j}"], out[f"corr_on_{j}"] = seats, seats
-        out[f"corr_column_{j}"] = columns
-    return out
 
 
 #: A contract as a screen reader says it (the grid shows symbols: 8♥, 6 БК).
@@ -246,7 +190,7 @@ def entered(form: DealBase, players: tuple[str, ...]) -> tuple[dict[str, Any], d
         return _named(value, players)
 
     raw: dict[str, Any] = {
-        "type": form.kind.data,
+        "type": form.kind.data or "contract",  # the kind the form offers first
         "declarer": name(form.declarer.data),
         "player": name(form.offender.data),
         "contract": form.contract.data,

@@ -112,7 +112,6 @@ def check(token: str, deal_id: int | None = None) -> Response:
     position = None if deal_id is None else live_deal(loaded, deal_id).position
     seat = seat_for(loaded.sheet, position)
     form = sent_form(request.form.get("kind"), loaded.record.version)
-    form.setup(seat)
     return jsonify(answer.preview(*answer.evaluate(loaded, form, seat, position)))
 
 
@@ -123,7 +122,6 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     version = loaded.record.version
     script = request.method == "POST" and errors.wants_json()
     form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
-    form.setup(seat)
     if request.method == "GET":
         if key:
             form.request_key.data = key
