@@ -132,3 +132,64 @@ def test_a_payment_for_a_game_of_another_company_is_kept_without_the_game(
         game_id=stranger.id, request_key=KEY,
     )  # fmt: skip
     assert [p.game_id for p in paid.payments] == [None]
+
+
+def _game(store: Store, players: list[str], currency: str = "€") -> str:
+    options = {**PRESETS["sochi"].to_json(), "currency": currency}
+    record = store.create_game(
+        name="Friday",
+        convention="sochi",
+        options=options,
+        players=players,
+        first_dealer=players[0],
+    )
+    return record.edit_token
+
+
+def test_a_game_attached_by_its_link_joins_the_roster_players_of_its_names(
+    store: Store, company: CompanyRecord
+) -> None:
+    token = _game(store, ["anna", "Boris", "Zoya"])
+    game = writes.attach_link(store, company, f"  https://x.example/g/{token}/ ", played_on=DAY)
+    assert game.edit_token == token
+    now = Companies(store).get(company.edit_token)
+    assert [p.name for p in now.roster] == ["Anna", "Boris", "Vera", "Gleb", "Zoya"]
+    assert [g.game.id for g in now.games] == [game.id]
+
+
+@pytest.mark.parametrize(
+    ("link", "refusal"),
+    [
+        ("not a link at all", writes.NoGameAtLink),
+        ("https://x.example/g/NoSuchGameToken", writes.NoGameAtLink),
+    ],
+)
+def test_a_link_that_names_no_game_is_refused(
+    store: Store, company: CompanyRecord, link: str, refusal: type[Exception]
+) -> None:
+    with pytest.raises(refusal):
+        writes.attach_link(store, company, link)
+
+
+def test_a_read_only_link_another_currency_or_another_company_s_game_is_refused(
+    store: Store, company: CompanyRecord
+) -> None:
+    token = _game(store, ["Anna", "Boris", "Vera"])
+    view = store.get_game(token).view_token
+    with pytest.raises(writes.ReadOnlyLink):
+        writes.attach_link(store, company, f"/v/{view}")
+    dollars = _game(store, ["Anna", "Boris", "Vera"], currency="$")
+    with pytest.raises(writes.OtherCurrency) as other:
+        writes.attach_link(store, company, dollars)
+    assert (other.value.game, other.value.company) == ("$", "€")
+    second = writes.create(
+        store,
+        name="Mondays",
+        convention="sochi",
+        options={"stake": "0.10", "currency": "€"},
+        roster=["Anna"],
+    )
+    writes.attach_link(store, second, token)
+    with pytest.raises(writes.InOtherCompany):
+        writes.attach_link(store, company, token)
+    assert Companies(store).get(company.edit_token).games == []

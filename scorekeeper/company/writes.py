@@ -8,13 +8,15 @@ RequestKeyReused when a form is sent again with other values: nothing is written
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scorekeeper.company.currency import currency_problem
 from scorekeeper.refusals import Refused
 from scorekeeper.rules import resolve_options
 from scorekeeper.rules.text import name_key
-from scorekeeper.store import GameRecord, Store
+from scorekeeper.store import GameInOtherCompany, GameNotFound, GameRecord, Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 
@@ -28,6 +30,27 @@ class NameTaken(CompanyRefused):
     def __init__(self, name: str) -> None:
         super().__init__(f"{name} is already a player of the company")
         self.name = name
+
+
+class NoGameAtLink(CompanyRefused):
+    """No game has the link given to attach."""
+
+
+class ReadOnlyLink(CompanyRefused):
+    """The link given to attach is a game's read-only link, not its edit link."""
+
+
+class OtherCurrency(CompanyRefused):
+    """The game counts its money in another currency than the company: not added up. `game`
+    and `company` are the two currencies as written ("—" for none)."""
+
+    def __init__(self, game: str, company: str) -> None:
+        super().__init__(f"the game counts in {game} and the company in {company}")
+        self.game, self.company = game, company
+
+
+class InOtherCompany(CompanyRefused):
+    """The game is an evening of another company already."""
 
 
 def create(
@@ -111,6 +134,39 @@ def start_evening(
         request_key=request_key,
     )
     return record
+
+
+#: A game's edit link as pasted: its address, or the token alone.
+_LINK_TOKEN = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{8,100})/?$")
+
+
+def attach_link(
+    store: Store, company: CompanyRecord, link: str, *, played_on: datetime.date | None = None
+) -> GameRecord:
+    """Attach the game of an edit link (its address, or the token alone) as an evening: its
+    names join the roster players of the same name (by the name rule), or become new players.
+    Raises NoGameAtLink, ReadOnlyLink, OtherCurrency or InOtherCompany; returns the game."""
+    match = _LINK_TOKEN.search(link.strip())
+    if match is None:
+        raise NoGameAtLink("no game has this link")
+    try:
+        game = store.get_game(match.group(1))
+    except GameNotFound:
+        raise NoGameAtLink("no game has this link") from None
+    if game.access != "edit":
+        raise ReadOnlyLink("this is the game's read-only link")
+    other = currency_problem(company.options, game.options)
+    if other is not None:
+        raise OtherCurrency(other["game"], other["company"])
+    by_name = {name_key(p.name): p.id for p in company.roster}
+    mapping: dict[str, int | str] = {
+        name: by_name.get(name_key(name), name) for name in game.players
+    }
+    try:
+        attach_game(store, company, game, mapping, played_on=played_on)
+    except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
+        raise InOtherCompany("the game belongs to another company") from None
+    return game
 
 
 def attach_game(

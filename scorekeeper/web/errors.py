@@ -41,6 +41,9 @@ from flask_babel import _, ngettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations
+from scorekeeper.company import writes as company_writes
+from scorekeeper.company.currency import OTHER_CURRENCY
+from scorekeeper.company.writes import CompanyRefused
 from scorekeeper.confirmations import AnswerRefused
 from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.rules import InvalidGame
@@ -287,6 +290,22 @@ _TOURNAMENT: dict[type[tournament.TournamentRefused], Callable[[], str]] = {
     tournament.TypedLater: lambda: _("Only tour 1 can be typed: later tours follow the standings."),
     tournament.NoSuchPlayer: lambda: _("There is no such player in the tournament."),
 }
+
+
+# -- a company's refusals --------------------------------------------------------------------
+
+
+def said_company(refused: CompanyRefused) -> str:
+    """What a refused company write means, in words (said next to the field it concerns)."""
+    if isinstance(refused, company_writes.NameTaken):
+        return _("%(name)s is already a player of the company.", name=refused.name)
+    if isinstance(refused, company_writes.ReadOnlyLink):
+        return _("This is the game's read-only link: paste its edit link.")
+    if isinstance(refused, company_writes.OtherCurrency):
+        return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
+    if isinstance(refused, company_writes.InOtherCompany):
+        return _("This game already belongs to another company.")
+    return _("No game has this link.")
 
 
 # -- a confirmation's refusal ----------------------------------------------------------------

@@ -6,7 +6,6 @@ import dataclasses
 import datetime
 import io
 import random
-import re
 from typing import Any
 
 from flask import (
@@ -26,7 +25,6 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
 from scorekeeper.company import writes as company_writes
-from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
@@ -34,11 +32,10 @@ from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.rules.numbers import whole_text
-from scorekeeper.rules.text import escaped, name_key
-from scorekeeper.store import GameInOtherCompany, GameNotFound
+from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
-from .. import recent
+from .. import errors, recent
 from ..extensions import csrf
 from ..i18n import words
 from ..main import options as opts
@@ -63,7 +60,6 @@ bp = Blueprint("company", __name__.rsplit(".", 1)[0])
 KEY = "companies"
 LIMIT = 12  # companies kept in this browser's cookie, beside its games
 COMPANY = "/<any(c, cv):mode>/<tok:token>"
-_LINK_TOKEN = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{8,100})/?$")
 
 
 def companies() -> Companies:
@@ -291,7 +287,7 @@ def add_player(token: str) -> Response | tuple[str, int]:
         try:
             company_writes.add_player(get_store(), company, clean_name(form.name.data))
         except company_writes.NameTaken as taken:
-            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+            form.name.errors = [errors.said_company(taken)]
         else:
             return back(token, "#roster")
     return _refused(company, player_form=form)
@@ -307,7 +303,7 @@ def rename_player(token: str, player_id: int) -> Response | tuple[str, int]:
         try:
             company_writes.rename_player(get_store(), company, player_id, name)
         except company_writes.NameTaken as taken:
-            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+            form.name.errors = [errors.said_company(taken)]
         else:
             return back(token, "#roster")
     return _refused(company, rename_form=form, rename_id=player_id)
@@ -403,33 +399,15 @@ def attach(token: str) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = AttachForm()
 
-    def refuse(message: str) -> tuple[str, int]:
-        form.link.errors = [*form.link.errors, message]
-        return _refused(company, attach_form=form)
-
     if not form.validate_on_submit():
         return _refused(company, attach_form=form)
-    match = _LINK_TOKEN.search((form.link.data or "").strip())
     try:
-        if match is None:
-            raise GameNotFound("no game has this link")
-        game = get_store().get_game(match.group(1))
-    except GameNotFound:
-        return refuse(_("No game has this link."))
-    if game.access != "edit":
-        return refuse(_("This is the game's read-only link: paste its edit link."))
-    other = currency_problem(company.options, game.options)
-    if other is not None:
-        return refuse(_(OTHER_CURRENCY, **other))
-    by_name = {name_key(p.name): p.id for p in company.roster}
-    mapping: dict[str, int | str] = {
-        name: by_name.get(name_key(name), name) for name in game.players
-    }
-    day = form.played_on.data
-    try:
-        company_writes.attach_game(get_store(), company, game, mapping, played_on=day)
-    except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
-        return refuse(_("This game already belongs to another company."))
+        game = company_writes.attach_link(
+            get_store(), company, form.link.data or "", played_on=form.played_on.data
+        )
+    except company_writes.CompanyRefused as refused:
+        form.link.errors = [*form.link.errors, errors.said_company(refused)]
+        return _refused(company, attach_form=form)
     recent.remember(game.edit_token)
     flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
     return back(token)
