@@ -305,6 +305,14 @@ def said_company(refused: CompanyRefused) -> str:
         return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
     if isinstance(refused, company_writes.InOtherCompany):
         return _("This game already belongs to another company.")
+    if isinstance(refused, company_writes.PlayersToPick):
+        if refused.counts == (2,):
+            return _("Hussar is played by two: pick two players")
+        return _("Pick two players (Hussar), or three, four or five")
+    if isinstance(refused, company_writes.SeatsRefused):
+        return _("Each seat needs a different player of the company")
+    if isinstance(refused, company_writes.DealerRefused):
+        return _("Choose who deals first among the players")
     return _("No game has this link.")
 
 

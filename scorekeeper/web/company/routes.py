@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import io
-import random
 from typing import Any
 
 from flask import (
@@ -30,7 +29,7 @@ from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
-from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules import resolve_options
 from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
@@ -318,34 +317,37 @@ def evening(token: str) -> str | Response | tuple[str, int]:
     (or chosen), the game filled in from this company's house rules."""
     company = edit_company(token)
     roster = {str(p.id): p.name for p in company.roster}
-    counts = evening_counts(company.convention)
     form = EveningForm(version=0)
     if request.method == "GET":
-        picked = [pid for pid in request.args.getlist("player") if pid in roster]
-        if len(picked) not in counts:
-            flash(pick_message(counts))
+        try:
+            seats, dealer = company_writes.draw_evening(company, request.args.getlist("player"))
+        except company_writes.PlayersToPick as refused:
+            flash(errors.said_company(refused))
             return back(token, "#evening")
-        random.shuffle(picked)
-        seats = picked
-        form.first_dealer.data = str(random.randrange(len(seats)))
+        form.first_dealer.data = str(dealer)
         form.name.data = words().date(datetime.date.today())
         form.played_on.data = datetime.date.today()
     else:
-        seats = [request.form.get(f"seat_{i}", "") for i in range(max(counts))]
-        seats = [s for s in seats if s]
+        most = max(company_writes.evening_counts(company.convention))
+        seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(most)) if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
-        if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
-            problems.append(_("Each seat needs a different player of the company"))
-        elif len(seats) not in counts:
-            problems.append(pick_message(counts))
-        dealer = whole_text(form.first_dealer.data or "0")
-        if dealer is None:
-            dealer = -1
-        if not problems and not 0 <= dealer < len(seats):
-            problems.append(_("Choose who deals first among the players"))
-        if not problems:
-            return _start(company, token, form, seats, dealer)
+        day = form.played_on.data or datetime.date.today()
+        try:
+            record = company_writes.start_evening_at(
+                get_store(),
+                company,
+                seats=seats,
+                first_dealer=form.first_dealer.data or "",
+                name=clean_name(form.name.data) or words().date(day),
+                request_key=form.request_key.data,
+                played_on=day,
+            )
+        except company_writes.CompanyRefused as refused:
+            problems.append(errors.said_company(refused))
+        else:
+            recent.remember(record.edit_token)
+            return redirect(url_for("games.show", mode="g", token=record.edit_token))
     form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
     page = render_template(
         "company/evening.html",
@@ -359,37 +361,6 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         today_iso=datetime.date.today().isoformat(),
     )
     return (page, 422) if request.method == "POST" else page
-
-
-def evening_counts(convention: str) -> tuple[int, ...]:
-    """How many players an evening of the company may seat: its convention's counts, and
-    two for a Hussar evening of a preferans company."""
-    counts = PLAYER_COUNTS.get(convention, (3, 4, 5))
-    return counts if 2 in counts else (2, *counts)
-
-
-def pick_message(counts: tuple[int, ...]) -> str:
-    if counts == (2,):
-        return str(_("Hussar is played by two: pick two players"))
-    return str(_("Pick two players (Hussar), or three, four or five"))
-
-
-def _start(
-    company: CompanyRecord, token: str, form: EveningForm, seats: list[str], dealer: int
-) -> Response:
-    day = form.played_on.data or datetime.date.today()
-    record = company_writes.start_evening(
-        get_store(),
-        company,
-        seats=[int(pid) for pid in seats],
-        first_dealer=dealer,
-        name=clean_name(form.name.data) or words().date(day),
-        request_key=form.request_key.data,
-        played_on=day,
-    )
-    game_token = record.edit_token
-    recent.remember(game_token)
-    return redirect(url_for("games.show", mode="g", token=game_token))
 
 
 @bp.route("/c/<tok:token>/attach", methods=["POST"])
