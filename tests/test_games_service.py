@@ -142,3 +142,46 @@ def test_a_deal_other_than_the_one_shown_checked_is_checked_not_written(
         shown=shown.fingerprint,
     )
     assert done.number == 1
+
+
+@pytest.mark.parametrize(
+    ("convention", "seats", "dealer", "said"),
+    [
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "2", []),
+        ("sochi", ["Anna", " anna ", "Vera", "", ""], "0", [("players.1", "same name")]),
+        ("sochi", ["Anna", "Bo\u200bris", "Vera", "", ""], "0", [("players.1", "cannot hold")]),
+        ("sochi", ["Anna", "Boris", "", "", ""], "0", [("players.0", "three, four or five")]),
+        ("hussar", ["Anna", "Boris", "Vera", "", ""], "0", [("players.0", "played by two")]),
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "3", [("first_dealer", "deals first")]),
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "x", [("first_dealer", "deals first")]),
+    ],
+)
+def test_the_seats_of_a_new_game_are_checked_by_the_service(
+    convention: str, seats: list[str], dealer: str, said: list[tuple[str, str]]
+) -> None:
+    problems = writes.seat_problems(convention, seats, dealer)
+    assert len(problems) == len(said)
+    for problem, (field, words) in zip(problems, said, strict=True):
+        assert problem.field == field and words in problem.message()
+
+
+def test_a_new_game_takes_its_names_trimmed_and_its_dealer_by_seat(store: Store) -> None:
+    record = writes.new_game(
+        store,
+        name="Friday",
+        convention="sochi",
+        overrides={},
+        seats=[" Anna ", "", "Boris", "Vera", ""],
+        first_dealer="3",
+    )
+    assert (list(record.players), record.first_dealer) == (["Anna", "Boris", "Vera"], "Vera")
+    with pytest.raises(writes.NotCreated) as refused:
+        writes.new_game(
+            store,
+            name="Friday",
+            convention="sochi",
+            overrides={"pool_target": 0},
+            seats=["Anna", "Boris", "Vera"],
+            first_dealer="0",
+        )
+    assert [p.field for p in refused.value.problems] == ["options.pool_target"]

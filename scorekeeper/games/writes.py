@@ -24,12 +24,22 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scorekeeper.refusals import Refused
-from scorekeeper.rules import Deal, Problem, deal_to_dict, read_entered, seat
+from scorekeeper.rules import (
+    PLAYER_COUNTS,
+    Deal,
+    Problem,
+    deal_to_dict,
+    read_entered,
+    resolve_options,
+    seat,
+)
+from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import bad_character, name_key, normalize
 from scorekeeper.store import (
     DealNotFound,
     DealRecord,
@@ -457,6 +467,103 @@ def used_form(store: Store, loaded: Loaded, request_key: str) -> tuple[bool, Dea
 
 
 # -- the game -----------------------------------------------------------------------------------
+
+
+class NotCreated(GameRefused):
+    """A new game that cannot be created as the form has it: its problems, each at its field
+    ("players.2" for the third seat, "first_dealer", "options.stake"); none when the form
+    has problems of its own."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("the game cannot be created so")
+        self.problems = problems
+
+
+class SeatsRefused(NotCreated):
+    """The seats of a new game are not a table: a name that cannot be one, two seats of one
+    name, a number of players the convention does not seat, a first dealer at no seat."""
+
+
+def seat_problems(convention: str, seats: Sequence[str], first_dealer: str) -> list[Problem]:
+    """What is wrong with the seats of a new game: the names as typed, in seating order,
+    empty seats too; the first dealer's seat as its number in text."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, name in enumerate(_names(seats)):
+        if not name:
+            continue
+        if (char := bad_character(name)) is not None:
+            problems.append(
+                Problem(N_("The name cannot hold {char}"), {"char": char}, f"players.{i}")
+            )
+        elif name_key(name) in seen:
+            problems.append(
+                Problem(N_("Two players cannot have the same name"), field=f"players.{i}")
+            )
+        seen.add(name_key(name))
+    counts = PLAYER_COUNTS.get(convention or "", (3, 4, 5))
+    if len([n for n in _names(seats) if n]) not in counts:
+        message = (
+            N_("Hussar is played by two: write two names")
+            if counts == (2,)
+            else N_("Write three, four or five names")
+        )
+        problems.append(Problem(message, field="players.0"))
+    filled = [i for i, name in enumerate(seats) if (name or "").strip()]
+    if not problems and _seat(first_dealer) not in filled:
+        problems.append(
+            Problem(N_("Choose who deals first among the players"), field="first_dealer")
+        )
+    return problems
+
+
+def new_game(
+    store: Store,
+    *,
+    name: str,
+    convention: str,
+    overrides: Mapping[str, Any] | None,
+    seats: Sequence[str],
+    first_dealer: str,
+    ready: bool = True,
+) -> GameRecord:
+    """A new game as the new-game form has it: the seats checked (seat_problems), the names
+    read (trimmed, NFC), the first dealer found at his seat, the house rules resolved
+    against the convention's preset. `overrides` None: the form has problems of its own
+    (nothing is created; the seats are checked all the same); `ready` False: some house
+    rules could not be read (nothing is created; those read are resolved all the same).
+    Raises SeatsRefused, or NotCreated with the problems of the house rules."""
+    problems = seat_problems(convention, seats, first_dealer)
+    if problems:
+        raise SeatsRefused(problems)
+    if overrides is None:
+        raise NotCreated([])
+    options, problems = resolve_options(convention, dict(overrides))
+    if problems or not ready:
+        raise NotCreated(problems)
+    names = _names(seats)
+    return create_game(
+        store,
+        name=name,
+        convention=convention,
+        options=options.to_json(),
+        players=[n for n in names if n],
+        first_dealer=names[_seat(first_dealer)],
+    )
+
+
+def _names(seats: Sequence[str]) -> list[str]:
+    """The names typed in the seats, trimmed and NFC-normalised (one name typed two ways is
+    one), an empty seat as ""."""
+    return [normalize((name or "").strip()) for name in seats]
+
+
+def _seat(text: str) -> int:
+    """A seat's number as the form sends it ("0" when none), or -1."""
+    try:
+        return int(text or 0)
+    except ValueError:
+        return -1
 
 
 def create_game(
