@@ -150,7 +150,7 @@ def _save(
                 raw,
                 base_version=form.base_version.data,
                 request_key=form.request_key.data,
-                shown=None if script else form.checked.data,
+                shown=None if script else form.checked.data or "",
             )
         except (writes.Invalid, writes.Unconfirmed, writes.Conflict, writes.AlreadySaved) as no:
             outcome = no
