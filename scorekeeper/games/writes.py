@@ -479,7 +479,7 @@ class NotCreated(GameRefused):
         self.problems = problems
 
 
-class SeatsRefused(NotCreated):
+class NotSeated(NotCreated):
     """The seats of a new game are not a table: a name that cannot be one, two seats of one
     name, a number of players the convention does not seat, a first dealer at no seat."""
 
@@ -532,10 +532,10 @@ def new_game(
     against the convention's preset. `overrides` None: the form has problems of its own
     (nothing is created; the seats are checked all the same); `ready` False: some house
     rules could not be read (nothing is created; those read are resolved all the same).
-    Raises SeatsRefused, or NotCreated with the problems of the house rules."""
+    Raises NotSeated, or NotCreated with the problems of the house rules."""
     problems = seat_problems(convention, seats, first_dealer)
     if problems:
-        raise SeatsRefused(problems)
+        raise NotSeated(problems)
     if overrides is None:
         raise NotCreated([])
     options, problems = resolve_options(convention, dict(overrides))

@@ -74,7 +74,7 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
                 seats=[field.data or "" for field in form.player_fields()],
                 first_dealer=form.first_dealer.data or "",
             )
-        except writes.SeatsRefused as refused:
+        except writes.NotSeated as refused:
             errors += put_on_form(form, refused.problems, _seat_field)
         except writes.NotCreated as refused:
             for field, message in bad.items():
