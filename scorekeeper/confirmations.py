@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scorekeeper.refusals import Refused
 from scorekeeper.rules.scoring import entry_class
 from scorekeeper.rules.text import bad_character, normalize
 from scorekeeper.store import GameRecord, Store
@@ -30,8 +31,9 @@ NOTE_MAX = 140
 VERDICTS: tuple[Verdict, ...] = ("right", "wrong")
 
 
-class Refused(Exception):
-    """An answer that was not written; `reason` names why, `detail` fills the message."""
+class AnswerRefused(Refused):
+    """An answer that was not written; `reason` names why (the JSON answer says it too),
+    `detail` fills the message."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
         super().__init__(reason)
@@ -167,24 +169,25 @@ def confirm(
     request_key: str,
     phone: str = "",
 ) -> tuple[Confirmation, bool]:
-    """Check and write one answer: (the answer, written). Raises Refused, or GameNotFound.
+    """Check and write one answer: (the answer, written). Raises AnswerRefused, or
+    GameNotFound.
     With a phone (a hash of the id its cookie holds), a seat's answers come only from the
     phone that answered for it first, until the scorer releases it ("claimed" otherwise).
 
-    Refused reasons: "verdict", "note" (a character a note may not hold: detail), "long",
+    AnswerRefused reasons: "verdict", "note" (a character a note may not hold: detail), "long",
     "key" (no request key, or one used for another answer), "player" (detail: the name),
     "deal", "changed", "many", "claimed" (see store.confirmations).
     """
     if verdict not in VERDICTS:
-        raise Refused("verdict")
+        raise AnswerRefused("verdict")
     note = normalize(" ".join(note.split()))
     bad = bad_character(note)
     if bad:
-        raise Refused("note", bad)
+        raise AnswerRefused("note", bad)
     if len(note) > NOTE_MAX:
-        raise Refused("long", str(NOTE_MAX))
+        raise AnswerRefused("long", str(NOTE_MAX))
     if not request_key or len(request_key) > 100:
-        raise Refused("key")
+        raise AnswerRefused("key")
     player = normalize(player.strip())
     try:
         return Confirmations(store).add(
@@ -199,4 +202,4 @@ def confirm(
         )
     except ConfirmationRefused as refused:
         named = refused.reason in ("player", "claimed")
-        raise Refused(refused.reason, player if named else "") from None
+        raise AnswerRefused(refused.reason, player if named else "") from None

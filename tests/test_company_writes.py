@@ -4,6 +4,7 @@ writes, what it refuses, and that a form sent again writes nothing twice."""
 from __future__ import annotations
 
 import datetime
+import random
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -132,3 +133,119 @@ def test_a_payment_for_a_game_of_another_company_is_kept_without_the_game(
         game_id=stranger.id, request_key=KEY,
     )  # fmt: skip
     assert [p.game_id for p in paid.payments] == [None]
+
+
+def _game(store: Store, players: list[str], currency: str = "€") -> str:
+    options = {**PRESETS["sochi"].to_json(), "currency": currency}
+    record = store.create_game(
+        name="Friday",
+        convention="sochi",
+        options=options,
+        players=players,
+        first_dealer=players[0],
+    )
+    return record.edit_token
+
+
+def test_a_game_attached_by_its_link_joins_the_roster_players_of_its_names(
+    store: Store, company: CompanyRecord
+) -> None:
+    token = _game(store, ["anna", "Boris", "Zoya"])
+    game = writes.attach_link(store, company, f"  https://x.example/g/{token}/ ", played_on=DAY)
+    assert game.edit_token == token
+    now = Companies(store).get(company.edit_token)
+    assert [p.name for p in now.roster] == ["Anna", "Boris", "Vera", "Gleb", "Zoya"]
+    assert [g.game.id for g in now.games] == [game.id]
+
+
+@pytest.mark.parametrize(
+    ("link", "refusal"),
+    [
+        ("not a link at all", writes.NoGameAtLink),
+        ("https://x.example/g/NoSuchGameToken", writes.NoGameAtLink),
+    ],
+)
+def test_a_link_that_names_no_game_is_refused(
+    store: Store, company: CompanyRecord, link: str, refusal: type[Exception]
+) -> None:
+    with pytest.raises(refusal):
+        writes.attach_link(store, company, link)
+
+
+def test_a_read_only_link_another_currency_or_another_company_s_game_is_refused(
+    store: Store, company: CompanyRecord
+) -> None:
+    token = _game(store, ["Anna", "Boris", "Vera"])
+    view = store.get_game(token).view_token
+    with pytest.raises(writes.ReadOnlyLink):
+        writes.attach_link(store, company, f"/v/{view}")
+    dollars = _game(store, ["Anna", "Boris", "Vera"], currency="$")
+    with pytest.raises(writes.OtherCurrency) as other:
+        writes.attach_link(store, company, dollars)
+    assert (other.value.game, other.value.company) == ("$", "€")
+    second = writes.create(
+        store,
+        name="Mondays",
+        convention="sochi",
+        options={"stake": "0.10", "currency": "€"},
+        roster=["Anna"],
+    )
+    writes.attach_link(store, second, token)
+    with pytest.raises(writes.InOtherCompany):
+        writes.attach_link(store, company, token)
+    assert Companies(store).get(company.edit_token).games == []
+
+
+def test_an_evening_is_drawn_from_the_players_picked_of_the_roster(
+    company: CompanyRecord,
+) -> None:
+    picked = [str(i) for i in ids(company, "Anna", "Boris", "Vera")]
+    seats, dealer = writes.draw_evening(company, [*picked, "999"], random.Random(3))
+    assert sorted(seats) == sorted(picked)  # a player not on the roster is left aside
+    assert 0 <= dealer < 3
+    with pytest.raises(writes.PlayersToPick) as refused:
+        writes.draw_evening(company, picked[:1])
+    assert refused.value.counts == (2, 3, 4, 5)  # Sochi seats 3 to 5; Hussar 2
+
+
+@pytest.mark.parametrize(
+    ("seats", "dealer", "refusal"),
+    [
+        (["Anna", "Anna", "Boris"], "0", writes.SeatsRefused),
+        (["Anna", "Boris", "nobody"], "0", writes.SeatsRefused),
+        (["Anna"], "0", writes.PlayersToPick),
+        (["Anna", "Boris", "Vera"], "3", writes.DealerRefused),
+        (["Anna", "Boris", "Vera"], "x", writes.DealerRefused),
+    ],
+)
+def test_an_evening_seated_wrongly_starts_nothing(
+    store: Store, company: CompanyRecord, seats: list[str], dealer: str, refusal: type
+) -> None:
+    by_name = {p.name: str(p.id) for p in company.roster}
+    with pytest.raises(refusal):
+        writes.start_evening_at(
+            store,
+            company,
+            seats=[by_name.get(s, s) for s in seats],
+            first_dealer=dealer,
+            name="Friday",
+            request_key=KEY,
+            played_on=DAY,
+        )
+    assert Companies(store).get(company.edit_token).games == []
+
+
+def test_an_evening_seated_as_the_form_sends_it_starts_with_that_dealer(
+    store: Store, company: CompanyRecord
+) -> None:
+    seats = [str(i) for i in ids(company, "Vera", "Anna", "Gleb")]
+    record = writes.start_evening_at(
+        store,
+        company,
+        seats=seats,
+        first_dealer="2",
+        name="Friday",
+        request_key=KEY,
+        played_on=DAY,
+    )
+    assert (list(record.players), record.first_dealer) == (["Vera", "Anna", "Gleb"], "Gleb")

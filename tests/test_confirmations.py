@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from scorekeeper import confirmations
-from scorekeeper.confirmations import Refused, answers, confirm, stamp
+from scorekeeper.confirmations import AnswerRefused, answers, confirm, stamp
 from scorekeeper.store import GameNotFound, Store
 from scorekeeper.store.confirmations import ANSWERS_PER_DEAL, Confirmations
 
@@ -102,7 +102,7 @@ def test_changing_a_deal_clears_its_confirmations(db: Store) -> None:
     assert after.of(deal.id).right == ()
     assert dict(after.confirmed)["Boris"] == 1  # the first deal still counts
     # An answer on the old revision is refused: the phone must look at the change first.
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(AnswerRefused) as refused:
         _said(db, record.view_token, 1, "Boris", "right", revision=old, key="late")
     assert refused.value.reason == "changed"
 
@@ -114,7 +114,7 @@ def test_refusals_write_nothing(db: Store) -> None:
     base = {"deal_id": deal.id, "revision": revision, "note": "", "request_key": "key-1"}
 
     def reason(**kw: object) -> str:
-        with pytest.raises(Refused) as refused:
+        with pytest.raises(AnswerRefused) as refused:
             confirm(
                 db, kw.pop("token", view), **{**base, "player": "Anna", "verdict": "right", **kw}
             )
@@ -143,7 +143,7 @@ def test_answers_per_deal_are_bounded(db: Store) -> None:
     record = _game(db, deals=1)
     for i in range(ANSWERS_PER_DEAL):
         _said(db, record.view_token, 0, "Vera", "right" if i % 2 else "wrong", key=f"k{i}")
-    with pytest.raises(Refused) as refused:
+    with pytest.raises(AnswerRefused) as refused:
         _said(db, record.view_token, 0, "Vera", "right", key="one-more")
     assert refused.value.reason == "many"
 
@@ -168,7 +168,7 @@ def test_an_answer_leaves_the_store_writing_as_safely_as_before(db: Store) -> No
     assert durable()
     _said(db, record.view_token, 0, "Vera", "right")
     assert durable()
-    with pytest.raises(Refused):
+    with pytest.raises(AnswerRefused):
         _said(db, record.view_token, 0, "Zoe", "right")
     assert durable()
 

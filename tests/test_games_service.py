@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorekeeper import gamefile, games
+from scorekeeper.games import writes
 from scorekeeper.rules import replay
 from scorekeeper.store import Store
 
@@ -65,3 +68,120 @@ def test_a_game_state_is_one_entry_for_its_edit_and_view_links(web: Web, store: 
     web.get(f"/g/{token}")
     web.get(f"/v/{record.view_token}")
     assert games.kept_states() == [(record.view_token, record.version)]
+
+
+def _entered(**given: object) -> dict[str, object]:
+    blank: dict[str, object] = {"type": "contract", "declarer": None, "contract": None}
+    return blank | given
+
+
+def test_a_deal_as_entered_is_read_once_and_stored_in_its_notation(web: Web, store: Store) -> None:
+    token = web.new_game(PLAYERS)
+    loaded = games.load(store.get_game(token))
+    raw = _entered(declarer="Anna", contract="6S", answers={"Boris": "pass", "Vera": "pass"})
+    done = writes.save_entered(
+        store, loaded, None, raw, base_version=loaded.record.version, request_key="a" * 32
+    )
+    assert done.number == 1
+    assert store.get_game(token).deals[0].data == {
+        "type": "contract",
+        "declarer": "Anna",
+        "contract": "6S",
+        "answers": {"Boris": "pass", "Vera": "pass"},
+    }
+
+
+def test_a_deal_as_entered_that_does_not_read_writes_nothing_and_says_where(
+    web: Web, store: Store
+) -> None:
+    token = web.new_game(PLAYERS)
+    loaded = games.load(store.get_game(token))
+    with pytest.raises(writes.Invalid) as invalid:
+        writes.save_entered(
+            store,
+            loaded,
+            None,
+            _entered(declarer="Anna", contract="5S"),
+            base_version=loaded.record.version,
+            request_key="b" * 32,
+        )
+    assert [(p.field, p.message()) for p in invalid.value.check.problems] == [
+        ("contract", "Choose the contract")
+    ]
+    assert store.get_game(token).deals == []
+
+
+def test_a_deal_other_than_the_one_shown_checked_is_checked_not_written(
+    web: Web, store: Store
+) -> None:
+    token = web.new_game(PLAYERS)
+    loaded = games.load(store.get_game(token))
+    raw = _entered(declarer="Anna", contract="6S", answers={"Boris": "pass", "Vera": "pass"})
+    shown = writes.check_entered(loaded, raw)
+    assert shown.ok
+    with pytest.raises(writes.Unconfirmed) as unconfirmed:
+        writes.save_entered(
+            store,
+            loaded,
+            None,
+            raw | {"contract": "7S"},
+            base_version=loaded.record.version,
+            request_key="c" * 32,
+            shown=shown.fingerprint,
+        )
+    assert unconfirmed.value.entered.ok
+    assert unconfirmed.value.entered.fingerprint != shown.fingerprint
+    assert store.get_game(token).deals == []
+    done = writes.save_entered(
+        store,
+        loaded,
+        None,
+        raw,
+        base_version=loaded.record.version,
+        request_key="c" * 32,
+        shown=shown.fingerprint,
+    )
+    assert done.number == 1
+
+
+@pytest.mark.parametrize(
+    ("convention", "seats", "dealer", "said"),
+    [
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "2", []),
+        ("sochi", ["Anna", " anna ", "Vera", "", ""], "0", [("players.1", "same name")]),
+        ("sochi", ["Anna", "Bo\u200bris", "Vera", "", ""], "0", [("players.1", "cannot hold")]),
+        ("sochi", ["Anna", "Boris", "", "", ""], "0", [("players.0", "three, four or five")]),
+        ("hussar", ["Anna", "Boris", "Vera", "", ""], "0", [("players.0", "played by two")]),
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "3", [("first_dealer", "deals first")]),
+        ("sochi", ["Anna", "Boris", "Vera", "", ""], "x", [("first_dealer", "deals first")]),
+    ],
+)
+def test_the_seats_of_a_new_game_are_checked_by_the_service(
+    convention: str, seats: list[str], dealer: str, said: list[tuple[str, str]]
+) -> None:
+    problems = writes.seat_problems(convention, seats, dealer)
+    assert len(problems) == len(said)
+    for problem, (field, words) in zip(problems, said, strict=True):
+        assert problem.field == field and words in problem.message()
+
+
+def test_a_new_game_takes_its_names_trimmed_and_its_dealer_by_seat(store: Store) -> None:
+    record = writes.new_game(
+        store,
+        name="Friday",
+        convention="sochi",
+        overrides={},
+        seats=[" Anna ", "", "Boris", "Vera", ""],
+        first_dealer="3",
+    )
+    assert (list(record.players), record.first_dealer) == (["Anna", "Boris", "Vera"], "Vera")
+    with pytest.raises(writes.NotCreated) as refused:
+        writes.new_game(
+            store,
+            name="Friday",
+            convention="sochi",
+            overrides={"pool_target": 0},
+            seats=["Anna", "Boris", "Vera"],
+            first_dealer="0",
+        )
+    assert [p.field for p in refused.value.problems] == ["options.pool_target"]

@@ -1,32 +1,75 @@
 """Every write to a company: check → write → the company as it stands after it.
 
 The web and the tests call these; a view reads the form, calls one of them and shows the
-result, or the refusal (`Refused` with what to tell the person; the store's
+result, or the refusal (a `CompanyRefused` with what to tell the person; the store's
 RequestKeyReused when a form is sent again with other values: nothing is written twice).
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from scorekeeper.rules import resolve_options
+from scorekeeper.company.currency import currency_problem
+from scorekeeper.refusals import Refused
+from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import name_key
-from scorekeeper.store import GameRecord, Store
+from scorekeeper.store import GameInOtherCompany, GameNotFound, GameRecord, Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 
-class Refused(Exception):
-    """Nothing was written."""
+class CompanyRefused(Refused):
+    """A write to a company that was not made; the subclass says why."""
 
 
-class NameTaken(Refused):
+class NameTaken(CompanyRefused):
     """Another roster player already has this name."""
 
     def __init__(self, name: str) -> None:
         super().__init__(f"{name} is already a player of the company")
         self.name = name
+
+
+class NoGameAtLink(CompanyRefused):
+    """No game has the link given to attach."""
+
+
+class ReadOnlyLink(CompanyRefused):
+    """The link given to attach is a game's read-only link, not its edit link."""
+
+
+class OtherCurrency(CompanyRefused):
+    """The game counts its money in another currency than the company: not added up. `game`
+    and `company` are the two currencies as written ("—" for none)."""
+
+    def __init__(self, game: str, company: str) -> None:
+        super().__init__(f"the game counts in {game} and the company in {company}")
+        self.game, self.company = game, company
+
+
+class InOtherCompany(CompanyRefused):
+    """The game is an evening of another company already."""
+
+
+class PlayersToPick(CompanyRefused):
+    """An evening of a number of players the company does not play: `counts` are those it
+    does."""
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        super().__init__(f"an evening seats {counts} players")
+        self.counts = counts
+
+
+class SeatsRefused(CompanyRefused):
+    """A seat that is empty of the company's players, or one player in two seats."""
+
+
+class DealerRefused(CompanyRefused):
+    """The first dealer is none of the players seated."""
 
 
 def create(
@@ -59,6 +102,62 @@ def rename_player(store: Store, company: CompanyRecord, player_id: int, name: st
     if any(name_key(p.name) == key and p.id != player.id for p in company.roster):
         raise NameTaken(name)
     return Companies(store).rename_player(company.edit_token, player_id, name)
+
+
+def evening_counts(convention: str) -> tuple[int, ...]:
+    """How many players an evening of the company may seat: its convention's counts, and
+    two for a Hussar evening of a preferans company."""
+    counts = PLAYER_COUNTS.get(convention, (3, 4, 5))
+    return counts if 2 in counts else (2, *counts)
+
+
+def draw_evening(
+    company: CompanyRecord, picked: Iterable[str], rng: random.Random | None = None
+) -> tuple[list[str], int]:
+    """The seats of an evening of the players picked (roster ids as text; others are left
+    aside) drawn at random, and the first dealer's seat drawn among them. Raises
+    PlayersToPick when the company plays no evening of that many players."""
+    rng = rng or random.SystemRandom()
+    roster = {str(p.id) for p in company.roster}
+    seats = [pid for pid in picked if pid in roster]
+    counts = evening_counts(company.convention)
+    if len(seats) not in counts:
+        raise PlayersToPick(counts)
+    rng.shuffle(seats)
+    return seats, rng.randrange(len(seats))
+
+
+def start_evening_at(
+    store: Store,
+    company: CompanyRecord,
+    *,
+    seats: Sequence[str],
+    first_dealer: str,
+    name: str,
+    request_key: str,
+    played_on: datetime.date,
+) -> GameRecord:
+    """Start an evening of the players in these seats (roster ids as the form sends them)
+    with the first dealer at this seat (its number as text): start_evening once they are
+    read. Raises SeatsRefused, PlayersToPick or DealerRefused."""
+    roster = {str(p.id) for p in company.roster}
+    if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
+        raise SeatsRefused("each seat needs a different player of the company")
+    counts = evening_counts(company.convention)
+    if len(seats) not in counts:
+        raise PlayersToPick(counts)
+    dealer = whole_text(first_dealer or "0")
+    if dealer is None or not 0 <= dealer < len(seats):
+        raise DealerRefused("the first dealer is none of the players")
+    return start_evening(
+        store,
+        company,
+        seats=[int(pid) for pid in seats],
+        first_dealer=dealer,
+        name=name,
+        request_key=request_key,
+        played_on=played_on,
+    )
 
 
 def evening_convention(convention: str, players: int) -> str:
@@ -110,6 +209,39 @@ def start_evening(
         request_key=request_key,
     )
     return record
+
+
+#: A game's edit link as pasted: its address, or the token alone.
+_LINK_TOKEN = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{8,100})/?$")
+
+
+def attach_link(
+    store: Store, company: CompanyRecord, link: str, *, played_on: datetime.date | None = None
+) -> GameRecord:
+    """Attach the game of an edit link (its address, or the token alone) as an evening: its
+    names join the roster players of the same name (by the name rule), or become new players.
+    Raises NoGameAtLink, ReadOnlyLink, OtherCurrency or InOtherCompany; returns the game."""
+    match = _LINK_TOKEN.search(link.strip())
+    if match is None:
+        raise NoGameAtLink("no game has this link")
+    try:
+        game = store.get_game(match.group(1))
+    except GameNotFound:
+        raise NoGameAtLink("no game has this link") from None
+    if game.access != "edit":
+        raise ReadOnlyLink("this is the game's read-only link")
+    other = currency_problem(company.options, game.options)
+    if other is not None:
+        raise OtherCurrency(other["game"], other["company"])
+    by_name = {name_key(p.name): p.id for p in company.roster}
+    mapping: dict[str, int | str] = {
+        name: by_name.get(name_key(name), name) for name in game.players
+    }
+    try:
+        attach_game(store, company, game, mapping, played_on=played_on)
+    except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
+        raise InOtherCompany("the game belongs to another company") from None
+    return game
 
 
 def attach_game(

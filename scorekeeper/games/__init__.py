@@ -263,11 +263,14 @@ def net_points(loaded: Loaded) -> list[dict[str, Fraction]]:
     return loaded.kept(_POINTS, lambda: net_after_each_deal(loaded.sheet, known, loaded.settlement))
 
 
-def check_deal(loaded: Loaded, data: dict[str, Any], position: int | None = None) -> Check:
-    """Check a new deal (position None) or a replacement for the deal at a 0-based position."""
-    deal, problems = parse_deal(data, loaded.game.players)
-    if deal is None or problems:
-        return Check(problems)
+def check_deal(loaded: Loaded, deal: Deal | dict[str, Any], position: int | None = None) -> Check:
+    """Check a new deal (position None) or a replacement for the deal at a 0-based position:
+    a rules Deal, or a deal in game-file notation (read here)."""
+    if isinstance(deal, dict):
+        read, problems = parse_deal(deal, loaded.game.players)
+        if read is None or problems:
+            return Check(problems)
+        deal = read
     if position is None:
         return _appended(loaded, deal)
     deals = list(loaded.game.deals)

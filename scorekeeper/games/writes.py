@@ -1,9 +1,11 @@
 """Every write to a game: check → write under the version it was read at → the new state.
 
 The web, the CLI and the tests call these; a view only reads the request, calls one of them
-and shows what it returns (a `Written`) or why nothing was written (a `Refused`):
+and shows what it returns (a `Written`) or why nothing was written (a `GameRefused`, of the
+one family `scorekeeper.refusals.Refused`):
 
 - `Invalid`: the change does not check (its problems; nothing written);
+- `Unconfirmed`: the deal is not the one the scorer saw checked (its check, to show);
 - `Conflict`: another phone changed the game since the form was read;
 - `AlreadySaved`: the form's one-time key already wrote something else (Back after Save,
   then a change): the scorer is told, nothing is written twice;
@@ -20,9 +22,24 @@ the sheet, changed by that very deal, now contradicts.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from scorekeeper.refusals import Refused
+from scorekeeper.rules import (
+    PLAYER_COUNTS,
+    Deal,
+    Problem,
+    deal_to_dict,
+    read_entered,
+    resolve_options,
+    seat,
+)
+from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import bad_character, name_key, normalize
 from scorekeeper.store import (
     DealNotFound,
     DealRecord,
@@ -42,6 +59,7 @@ from . import (
     check_deal,
     check_delete,
     check_restore,
+    current,
     finished_report,
     load,
     over_with_pool,
@@ -51,11 +69,11 @@ from . import (
 Kind = Literal["deal", "correction", "penalty"]
 
 
-class Refused(Exception):
-    """Nothing was written; the subclass says why."""
+class GameRefused(Refused):
+    """A write to a game that was not made; the subclass says why."""
 
 
-class Invalid(Refused):
+class Invalid(GameRefused):
     """The change does not check: its problems, for the form (nothing written)."""
 
     def __init__(self, check: Check) -> None:
@@ -63,24 +81,42 @@ class Invalid(Refused):
         self.check = check
 
 
-class Conflict(Refused):
-    """Another phone changed the game since the form was read (nothing written)."""
+class Unconfirmed(GameRefused):
+    """The deal is not the one the scorer saw checked (a page without its script shows the
+    check before Save writes): nothing written; `entered` is the deal read and checked, to
+    show."""
+
+    def __init__(self, entered: Entered) -> None:
+        super().__init__("the deal is not the one that was checked")
+        self.entered = entered
+
+
+class Conflict(GameRefused):
+    """Another phone changed the game since the form was read (nothing written). From
+    save_entered, `now` is the game as it is and `entered` the deal read again there."""
+
+    now: Loaded | None = None
+    entered: Entered | None = None
 
     def __init__(self, version: int) -> None:
         super().__init__("another phone changed the game first")
         self.version = version
 
 
-class AlreadySaved(Refused):
+class AlreadySaved(GameRefused):
     """The form's one-time key already wrote another deal: `number` (among its kind, as
-    Sheet.number_of counts) is that deal."""
+    Sheet.number_of counts) is that deal. From save_entered, `now` and `entered` as for a
+    Conflict."""
+
+    now: Loaded | None = None
+    entered: Entered | None = None
 
     def __init__(self, deal_id: int, number: int, *, new: bool) -> None:
         super().__init__("the form was already saved")
         self.deal_id, self.number, self.new = deal_id, number, new
 
 
-class TourClosed(Refused):
+class TourClosed(GameRefused):
     """The game is a table of a closed tournament tour: it no longer changes."""
 
     def __init__(self, tour: int, table: int) -> None:
@@ -88,7 +124,7 @@ class TourClosed(Refused):
         self.tour, self.table = tour, table
 
 
-class TournamentTable(Refused):
+class TournamentTable(GameRefused):
     """Delete, or Finish now before the tour's deals are played, asked for a tournament
     table's game: only the director changes the tables and closes a tour early."""
 
@@ -97,16 +133,59 @@ class TournamentTable(Refused):
         self.tour, self.table, self.finishing = tour, table, finishing
 
 
-class NothingToUndo(Refused):
+class NothingToUndo(GameRefused):
     """Undo on a game without deals."""
 
 
-class PoolRefused(Refused):
+class PoolRefused(GameRefused):
     """Play on with a pool that is not larger, or with which the game would still be over."""
 
     def __init__(self, target: int, current: int, *, still_over: bool) -> None:
         super().__init__("the pool cannot be raised so")
         self.target, self.current, self.still_over = target, current, still_over
+
+
+@dataclass
+class Entered:
+    """A deal as the scorer entered it (rules.read_entered), read at its place in a state of
+    the game: the deal, with its check there when it was checked; or the problems of its
+    reading, each at its field."""
+
+    deal: Deal | None
+    problems: list[Problem] = field(default_factory=list)
+    check: Check | None = None
+
+    @property
+    def data(self) -> dict[str, Any] | None:
+        """The deal in game-file notation (as the store keeps it), or None."""
+        return None if self.deal is None else deal_to_dict(self.deal)
+
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of the deal, so that a Save writes exactly what was checked."""
+        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    @property
+    def ok(self) -> bool:
+        """It reads, and its check found nothing wrong."""
+        return self.check is not None and self.check.ok
+
+
+def read_at(loaded: Loaded, raw: Mapping[str, Any], position: int | None) -> Entered:
+    """Read a deal as entered for a new deal (position None) or for the deal at a 0-based
+    position, at its seat; not checked yet."""
+    at = seat(loaded.sheet, None if position is None else position + 1)
+    deal, problems = read_entered(raw, at)
+    return Entered(deal, problems)
+
+
+def check_entered(loaded: Loaded, raw: Mapping[str, Any], position: int | None = None) -> Entered:
+    """Read a deal as entered (read_at) and check it against the game; nothing is written."""
+    entered = read_at(loaded, raw, position)
+    if entered.deal is not None:
+        entered.check = check_deal(loaded, entered.deal, position)
+    return entered
 
 
 @dataclass(frozen=True)
@@ -175,14 +254,68 @@ def _stale(loaded: Loaded, base_version: int) -> bool:
 # -- deals ------------------------------------------------------------------------------------
 
 
-def add_deal(
-    store: Store, loaded: Loaded, data: dict[str, Any], *, base_version: int, request_key: str
+def save_entered(
+    store: Store,
+    loaded: Loaded,
+    deal_id: int | None,
+    raw: Mapping[str, Any],
+    *,
+    base_version: int,
+    request_key: str,
+    shown: str | None = None,
 ) -> Written:
-    """Add a deal at the end of the sheet. Raises Invalid, Conflict, AlreadySaved."""
+    """Save a deal as the scorer entered it (rules.read_entered reads it at its place): a
+    new deal (deal_id None, add_deal) or a change of one (change_deal). `shown` is the
+    fingerprint of the deal the scorer saw checked, when the page asks for that: another
+    deal is checked, not written.
+
+    Raises Invalid (the problems of its reading, or of its check), Unconfirmed, and as
+    add_deal and change_deal do; a Conflict or an AlreadySaved comes with the game as it is
+    now and the deal read again there (the form shows it so), DealNotFound if the deal being
+    changed is no longer on the sheet.
+    """
+    position = None if deal_id is None else live_deal(loaded, deal_id).position
+    entered = read_at(loaded, raw, position)
+    if entered.deal is None:
+        raise Invalid(Check(entered.problems))
+    if shown is not None and not _stale(loaded, base_version) and shown != entered.fingerprint:
+        entered.check = check_deal(loaded, entered.deal, position)
+        raise Unconfirmed(entered)
+    try:
+        if deal_id is None:
+            return add_deal(
+                store, loaded, entered.deal, base_version=base_version, request_key=request_key
+            )
+        return change_deal(
+            store,
+            loaded,
+            deal_id,
+            entered.deal,
+            base_version=base_version,
+            request_key=request_key,
+        )
+    except (Conflict, AlreadySaved) as refused:
+        refused.now = now = current(store, loaded.record.edit_token)
+        position = None if deal_id is None else live_deal(now, deal_id).position
+        refused.entered = check_entered(now, raw, position)
+        raise
+
+
+def add_deal(
+    store: Store,
+    loaded: Loaded,
+    deal: Deal | dict[str, Any],
+    *,
+    base_version: int,
+    request_key: str,
+) -> Written:
+    """Add a deal (a rules Deal, or one in game-file notation) at the end of the sheet.
+    Raises Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
+    data = deal if isinstance(deal, dict) else deal_to_dict(deal)
     check = None
     if not _stale(loaded, base_version):
-        check = check_deal(loaded, data)
+        check = check_deal(loaded, deal)
         if not check.ok:
             raise Invalid(check)
     try:
@@ -208,20 +341,22 @@ def change_deal(
     store: Store,
     loaded: Loaded,
     deal_id: int,
-    data: dict[str, Any],
+    new: Deal | dict[str, Any],
     *,
     base_version: int,
     request_key: str,
 ) -> Written:
-    """Replace a deal of the sheet. Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
+    """Replace a deal of the sheet with another (a rules Deal, or one in game-file
+    notation). Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
+    data = new if isinstance(new, dict) else deal_to_dict(new)
     deal = live_deal(loaded, deal_id)
     number = loaded.sheet.number_of(deal.position, kind_of(data))
     if deal.data == data and not _stale(loaded, base_version):
         return Written(loaded, deal.id, number, kind_of(data), changed=False)
     check = None
     if not _stale(loaded, base_version):
-        check = check_deal(loaded, data, deal.position)
+        check = check_deal(loaded, new, deal.position)
         if not check.ok:
             raise Invalid(check)
     try:
@@ -332,6 +467,103 @@ def used_form(store: Store, loaded: Loaded, request_key: str) -> tuple[bool, Dea
 
 
 # -- the game -----------------------------------------------------------------------------------
+
+
+class NotCreated(GameRefused):
+    """A new game that cannot be created as the form has it: its problems, each at its field
+    ("players.2" for the third seat, "first_dealer", "options.stake"); none when the form
+    has problems of its own."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("the game cannot be created so")
+        self.problems = problems
+
+
+class NotSeated(NotCreated):
+    """The seats of a new game are not a table: a name that cannot be one, two seats of one
+    name, a number of players the convention does not seat, a first dealer at no seat."""
+
+
+def seat_problems(convention: str, seats: Sequence[str], first_dealer: str) -> list[Problem]:
+    """What is wrong with the seats of a new game: the names as typed, in seating order,
+    empty seats too; the first dealer's seat as its number in text."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for i, name in enumerate(_names(seats)):
+        if not name:
+            continue
+        if (char := bad_character(name)) is not None:
+            problems.append(
+                Problem(N_("The name cannot hold {char}"), {"char": char}, f"players.{i}")
+            )
+        elif name_key(name) in seen:
+            problems.append(
+                Problem(N_("Two players cannot have the same name"), field=f"players.{i}")
+            )
+        seen.add(name_key(name))
+    counts = PLAYER_COUNTS.get(convention or "", (3, 4, 5))
+    if len([n for n in _names(seats) if n]) not in counts:
+        message = (
+            N_("Hussar is played by two: write two names")
+            if counts == (2,)
+            else N_("Write three, four or five names")
+        )
+        problems.append(Problem(message, field="players.0"))
+    filled = [i for i, name in enumerate(seats) if (name or "").strip()]
+    if not problems and _seat(first_dealer) not in filled:
+        problems.append(
+            Problem(N_("Choose who deals first among the players"), field="first_dealer")
+        )
+    return problems
+
+
+def new_game(
+    store: Store,
+    *,
+    name: str,
+    convention: str,
+    overrides: Mapping[str, Any] | None,
+    seats: Sequence[str],
+    first_dealer: str,
+    ready: bool = True,
+) -> GameRecord:
+    """A new game as the new-game form has it: the seats checked (seat_problems), the names
+    read (trimmed, NFC), the first dealer found at his seat, the house rules resolved
+    against the convention's preset. `overrides` None: the form has problems of its own
+    (nothing is created; the seats are checked all the same); `ready` False: some house
+    rules could not be read (nothing is created; those read are resolved all the same).
+    Raises NotSeated, or NotCreated with the problems of the house rules."""
+    problems = seat_problems(convention, seats, first_dealer)
+    if problems:
+        raise NotSeated(problems)
+    if overrides is None:
+        raise NotCreated([])
+    options, problems = resolve_options(convention, dict(overrides))
+    if problems or not ready:
+        raise NotCreated(problems)
+    names = _names(seats)
+    return create_game(
+        store,
+        name=name,
+        convention=convention,
+        options=options.to_json(),
+        players=[n for n in names if n],
+        first_dealer=names[_seat(first_dealer)],
+    )
+
+
+def _names(seats: Sequence[str]) -> list[str]:
+    """The names typed in the seats, trimmed and NFC-normalised (one name typed two ways is
+    one), an empty seat as ""."""
+    return [normalize((name or "").strip()) for name in seats]
+
+
+def _seat(text: str) -> int:
+    """A seat's number as the form sends it ("0" when none), or -1."""
+    try:
+        return int(text or 0)
+    except ValueError:
+        return -1
 
 
 def create_game(

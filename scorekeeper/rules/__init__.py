@@ -13,6 +13,7 @@ from .deals import (
     Redeal,
     Unreadable,
 )
+from .entered import read_entered
 from .game import Game
 from .notation import deal_to_dict, parse_deal
 from .options import CONVENTIONS, PLAYER_COUNTS, PRESETS, Options, find_convention, resolve_options
@@ -66,6 +67,7 @@ __all__ = [
     "defenders",
     "find_convention",
     "parse_deal",
+    "read_entered",
     "replay",
     "resolve_options",
     "score",

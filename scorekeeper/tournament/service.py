@@ -18,6 +18,7 @@ from scorekeeper import gamefile
 from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
+from scorekeeper.refusals import Refused
 from scorekeeper.rules import resolve_options
 from scorekeeper.rules.text import name_key
 from scorekeeper.rules.tournament import (
@@ -50,13 +51,98 @@ BAND_PRESETS: dict[str, list[list[Any]]] = {
 }
 
 
-class ServiceError(Exception):
-    """A write the tournament's state does not allow now; `code` names which, for the page."""
+class TournamentRefused(Refused):
+    """A write the tournament's state does not allow now; the subclass says which."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
+
+class RosterRefused(TournamentRefused):
+    """A roster of fewer than three or more than a hundred players, or one player twice."""
+
+
+class TourPlaying(TournamentRefused):
+    """A tour is being played: it is closed first."""
+
+
+class NoTourPlaying(TournamentRefused):
+    """No tour is being played (to close, or to unseat)."""
+
+
+class TablesUnfinished(TournamentRefused):
+    """Some tables of the tour have not finished (and the close is not early)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(f"{count} tables have not finished")
+        self.count = count
+
+
+class TableHasDeals(TournamentRefused):
+    """A table of the tour has saved a deal: its seating can no longer be undone."""
+
+
+class CannotReopen(TournamentRefused):
+    """Only the last closed tour reopens, while no later tour is seated."""
+
+
+class WithdrawnAfter(TournamentRefused):
+    """A player withdrew after the tour: it cannot be reopened."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} withdrew after the tour")
+        self.name = name
+
+
+class JoinedAfter(TournamentRefused):
+    """A player joined before the tour after this one: the tour cannot be reopened until his
+    name is taken off (reading 13)."""
+
+    def __init__(self, name: str, tour: int) -> None:
+        super().__init__(f"{name} joined before tour {tour}")
+        self.name, self.tour = name, tour
+
+
+class OnRoster(TournamentRefused):
+    """The name is on the roster already (in any capitals)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name} is on the roster already")
+        self.name = name
+
+
+class TournamentOver(TournamentRefused):
+    """The last planned tour is played: no tour after it."""
+
+
+class TooFewPlayers(TournamentRefused):
+    """Fewer than three players are left."""
+
+
+class Unscorable(TournamentRefused):
+    """The tournament cannot be scored as it stands (its problems are on its page)."""
+
+
+class TypedLater(TournamentRefused):
+    """Only tour 1 can be typed: later tours follow the standings."""
+
+
+class TypedSeating(TournamentRefused):
+    """A typed seating of tour 1 that does not seat every player once: each problem a code
+    ("not_on_roster", "twice", "missing", "sizes") and its values."""
+
+    def __init__(self, problems: list[tuple[str, dict[str, Any]]]) -> None:
+        super().__init__("the typed seating does not seat every player once")
+        self.problems = problems
+
+
+class NoSuchPlayer(TournamentRefused):
+    """No such player (still) in the tournament."""
+
+
+class NoSuchTable(TournamentRefused):
+    """No such table in the tournament."""
+
+
+class ReadOnlyTournament(TournamentRefused):
+    """A write through the tournament's read-only link."""
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -308,9 +394,9 @@ def create(
 ) -> TournamentRecord:
     """A new tournament, no tour seated yet; `tours_planned` tours (0: not said)."""
     if not MIN_PLAYERS <= len(roster) <= MAX_PLAYERS:
-        raise ServiceError("roster")
+        raise RosterRefused()
     if len({name_key(p) for p in roster}) != len(roster):
-        raise ServiceError("roster")  # two names of one player (the form says which)
+        raise RosterRefused()  # two names of one player (the form says which)
     return tournaments(store).create(
         name=name,
         convention=convention,
@@ -338,18 +424,18 @@ def seat(
     record = tournaments(store).get(token)
     view = overview(record)
     if view.playing:
-        raise ServiceError("playing")
+        raise TourPlaying()
     if record.over:
-        raise ServiceError("over")  # the last planned tour is played: no tour after it
+        raise TournamentOver()  # the last planned tour is played: no tour after it
     if view.report is None:
-        raise ServiceError("invalid")
+        raise Unscorable()
     active = view.active
     if len(active) < MIN_PLAYERS:
-        raise ServiceError("too_few")
+        raise TooFewPlayers()
     number = view.next_number
     if typed is not None:
         if number != 1:
-            raise ServiceError("typed_later")
+            raise TypedLater()
         typed = as_on_roster(typed, active)
         check_typed(typed, active, record.table_size)
     try:
@@ -360,7 +446,7 @@ def seat(
         else:
             tables = [list(t) for t in view.report["next_tour"]]
     except TournamentError as error:
-        raise ServiceError("too_few") from error
+        raise TooFewPlayers() from error
     new = []
     for index, table in enumerate(tables, start=1):
         seats, dealer = draw_seats(table, rng)
@@ -382,7 +468,7 @@ def as_on_roster(typed: Sequence[Sequence[str]], active: Sequence[str]) -> list[
 
 def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_size: int) -> None:
     """A typed seating of tour 1: every active player at exactly one table, nobody else, the
-    tables of the §4 sizes in order (largest first); raises ServiceError("typed", problems)."""
+    tables of the §4 sizes in order (largest first); raises TypedSeating."""
     problems: list[tuple[str, dict[str, Any]]] = []
     seen: dict[str, int] = {}
     for number, table in enumerate(typed, start=1):
@@ -399,7 +485,7 @@ def check_typed(typed: Sequence[Sequence[str]], active: Sequence[str], table_siz
     if [len(t) for t in typed] != sizes:
         problems.append(("sizes", {"sizes": ", ".join(map(str, sizes))}))
     if problems:
-        raise ServiceError("typed", problems=problems)
+        raise TypedSeating(problems)
 
 
 def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> TournamentRecord:
@@ -414,13 +500,13 @@ def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> T
         record = tournaments(store).get(token)
         view = overview(record)
         if not view.playing:
-            raise ServiceError("not_playing")
+            raise NoTourPlaying()
         if base_version != record.version:
             raise VersionConflict(
                 "the tournament was changed elsewhere", current_version=record.version
             )
         if view.unfinished and not early:
-            raise ServiceError("unfinished", count=view.unfinished)
+            raise TablesUnfinished(view.unfinished)
         for table in record.tour(record.tours_seated):
             _finish(store, table.game)
         return tournaments(store).update(token, record.version, tours_closed=record.tours_seated)
@@ -445,14 +531,14 @@ def unseat(store: Store, token: str, base_version: int) -> TournamentRecord:
     with store.batch():
         record = tournaments(store).get(token)
         if record.tours_seated <= record.tours_closed:
-            raise ServiceError("not_playing")
+            raise NoTourPlaying()
         if base_version != record.version:
             raise VersionConflict(
                 "the tournament was changed elsewhere", current_version=record.version
             )
         tour = record.tour(record.tours_seated)
         if any(t.game.deals for t in tour):
-            raise ServiceError("has_deals")
+            raise TableHasDeals()
         done = tournaments(store).unseat(token, record.version, record.tours_seated)
         for table in tour:
             store.delete_game(table.game.edit_token)
@@ -466,19 +552,19 @@ def reopen(store: Store, token: str, base_version: int) -> TournamentRecord:
     with store.batch():
         record = tournaments(store).get(token)
         if record.tours_closed == 0 or record.tours_seated > record.tours_closed:
-            raise ServiceError("cannot_reopen")
+            raise CannotReopen()
         if base_version != record.version:
             raise VersionConflict(
                 "the tournament was changed elsewhere", current_version=record.version
             )
         gone = [w for w in record.withdrawals if w["after_tour"] >= record.tours_closed]
         if gone:
-            raise ServiceError("withdrawn_after", name=gone[0]["player"])
+            raise WithdrawnAfter(gone[0]["player"])
         # Reading 13: a player waiting to join the next tour would have joined after a tour
         # played on; he comes off the roster first.
         late = [j for j in record.joined if j["before_tour"] > record.tours_closed]
         if late:
-            raise ServiceError("joined_after", name=late[0]["player"], tour=late[0]["before_tour"])
+            raise JoinedAfter(late[0]["player"], late[0]["before_tour"])
         for table in record.tour(record.tours_closed):
             game = table.game
             if game.finished and load(game).sheet.ended_after is None:
@@ -495,13 +581,13 @@ def join(store: Store, token: str, base_version: int, name: str) -> TournamentRe
     caller's name rule; one already on the roster (in any capitals) is refused."""
     record = tournaments(store).get(token)
     if record.tours_seated > record.tours_closed:
-        raise ServiceError("playing")
+        raise TourPlaying()
     if record.over:
-        raise ServiceError("over")
+        raise TournamentOver()
     if any(name_key(p) == name_key(name) for p in record.roster):
-        raise ServiceError("on_roster", name=name)
+        raise OnRoster(name)
     if len(record.roster) >= MAX_PLAYERS:
-        raise ServiceError("roster")
+        raise RosterRefused()
     roster = [*record.roster, name]
     if not record.tours_seated:
         return tournaments(store).update(token, base_version, roster=roster)
@@ -514,7 +600,7 @@ def withdraw(store: Store, token: str, base_version: int, player: str) -> Tourna
     comes off the roster; between tours they keep their points and sit in no later tour."""
     record = tournaments(store).get(token)
     if player not in record.roster or any(w["player"] == player for w in record.withdrawals):
-        raise ServiceError("no_player")
+        raise NoSuchPlayer()
     waiting = [j for j in record.joined if j["player"] == player]
     if waiting and waiting[0]["before_tour"] > record.tours_seated:
         # A late player whose first tour is not seated: nothing to keep, off the roster.
@@ -524,10 +610,10 @@ def withdraw(store: Store, token: str, base_version: int, player: str) -> Tourna
     if record.tours_seated == 0:
         roster = [p for p in record.roster if p != player]
         if len(roster) < MIN_PLAYERS:
-            raise ServiceError("too_few")
+            raise TooFewPlayers()
         return tournaments(store).update(token, base_version, roster=roster)
     if record.tours_seated > record.tours_closed:
-        raise ServiceError("playing")
+        raise TourPlaying()
     withdrawals = [*record.withdrawals, {"player": player, "after_tour": record.tours_closed}]
     return tournaments(store).update(token, base_version, withdrawals=withdrawals)
 
@@ -536,11 +622,11 @@ def revoke_table(store: Store, token: str, game_id: int) -> GameRecord:
     """A new scorer link for one table (the old one stops working at once)."""
     record = tournaments(store).get(token)
     if record.access != "edit":
-        raise ServiceError("read_only")
+        raise ReadOnlyTournament()
     for table in record.tables:
         if table.game.id == game_id:
             return store.replace_token(table.game.edit_token, "edit")
-    raise ServiceError("no_table")
+    raise NoSuchTable()
 
 
 def replace_link(store: Store, token: str, which: str) -> TournamentRecord:

@@ -13,7 +13,7 @@ from flask import Flask, send_file
 from scorekeeper import config
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
 
-from . import context, i18n, security, storage, templating, wire
+from . import context, errors, i18n, security, storage, templating, wire
 from .extensions import babel, csrf
 
 
@@ -82,6 +82,7 @@ def _register(app: Flask) -> None:
     i18n.init_app(app)
     security.init_app(app)
     storage.init_app(app)
+    errors.init_app(app)
     templating.init_app(app)
     context.init_app(app)
     wire.init_app(app)

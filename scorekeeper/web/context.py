@@ -1,22 +1,22 @@
-"""Opening the game a request is about (by its token, for reading or for writing); a write
-another phone got in first (the service's Conflict) ends the request back on the game."""
+"""Opening the game a request is about (by its token, for reading or for writing): a wrong
+link ends the request with its redirect or its refusal (web/errors.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, flash, g, make_response, redirect, request, url_for
+from flask import Flask, abort, flash, g, redirect, request, url_for
 from flask_babel import _
 from werkzeug.routing import BaseConverter, IntegerConverter
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
-from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.store import GameNotFound, GameRecord
 from scorekeeper.tournament.service import table_of
 
-from . import recent, refusal
+from . import recent
+from .errors import read_only_game, tour_closed_message
 from .storage import get_store
 
 
@@ -67,10 +67,10 @@ def edit_game(token: str) -> Loaded:
         abort(403)
     # Its links can still be replaced and the game deleted; its deals and rules cannot change.
     if len(record.deals) > gamefile.MAX_DEALS and request.endpoint not in _LINK_PAGES:
-        abort(_read_only(over_limit_message(len(record.deals)), "read_only"))
+        abort(read_only_game(over_limit_message(len(record.deals)), "read_only"))
     closed = _closed_tour(record)
     if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES and not _resent(record):
-        abort(_read_only(tour_closed_message(*closed), "tour_closed"))
+        abort(read_only_game(tour_closed_message(*closed), "tour_closed"))
     loaded = load(record)
     g.loaded = loaded
     return loaded
@@ -104,72 +104,6 @@ def _resent(record: GameRecord) -> bool:
     return bool(key) and get_store().used_key(record.edit_token, key) is not None
 
 
-def tour_closed_message(tour: int, table: int) -> str:
-    """Why a table of a closed tour is read-only."""
-    return str(
-        _(
-            "Tour %(tour)s is closed: the game of table %(table)s counts in the tournament's "
-            "standings as it is and can no longer be changed.",
-            tour=tour,
-            table=table,
-        )
-    )
-
-
-def _read_only(message: str, reason: refusal.Reason) -> Response:
-    """The answer to a write to a read-only game (403): a page saying why, or for the deal
-    form's script (which keeps a deal it could not send) a final refusal it shows and drops."""
-    if refusal.wants_json():
-        return refusal.final(reason, message)
-    from .storage import error_page
-
-    page, status = error_page(403, _("Read-only game"), message)
-    return make_response(page, status)
-
-
-def _tour_closed(error: TourClosed) -> Response:
-    """A write to a table of a closed tour (the tour closed while the form was open):
-    nothing was written; said, and back to the game."""
-    if refusal.wants_json():
-        return _read_only(tour_closed_message(error.tour, error.table), "tour_closed")
-    flash(tour_closed_message(error.tour, error.table))
-    token = (request.view_args or {}).get("token", "")
-    return redirect(url_for("games.show", mode="g", token=token))
-
-
-def table_message(tour: int, table: int) -> str:
-    """Why a tournament table's game cannot be deleted from its scorer link."""
-    return str(
-        _(
-            "This game is table %(table)s of tour %(tour)s of a tournament: it cannot be "
-            "deleted from the scorer's link. The director can give the table a new scorer "
-            "link, or close the tour early.",
-            tour=tour,
-            table=table,
-        )
-    )
-
-
-def _tournament_table(error: TournamentTable) -> Response:
-    """Delete, or Finish now too early, asked for a tournament table's game: refused (403),
-    with the reason."""
-    if error.finishing:
-        return _read_only(finish_message(error.tour, error.table), "read_only")
-    return _read_only(table_message(error.tour, error.table), "read_only")
-
-
-def finish_message(tour: int, table: int) -> str:
-    """Why a tournament table cannot be finished from its phone before its deals are played."""
-    return str(
-        _(
-            "Table %(table)s plays tour %(tour)s to its last deal: it cannot be finished "
-            "from here. If time runs out, the director closes the tour early.",
-            tour=tour,
-            table=table,
-        )
-    )
-
-
 def over_limit_message(count: int) -> str:
     """Why a game stored before the deal limit is read-only, and what can be done."""
     return str(
@@ -180,19 +114,6 @@ def over_limit_message(count: int) -> str:
             limit=gamefile.MAX_DEALS,
         )
     )
-
-
-def conflict_message() -> str:
-    """What the scorer is told when another phone changed the game since the form was read."""
-    return str(_("Another phone changed this game in the meantime. Look at it and try again."))
-
-
-def _conflict(_error: Conflict) -> Response:
-    """A write another phone got in first (nothing was written): said, and back to the game.
-    The deal form handles its own conflicts (it keeps the input)."""
-    flash(conflict_message())
-    token = (request.view_args or {}).get("token", "")
-    return redirect(url_for("games.show", mode="g", token=token))
 
 
 class GameDeleted(GameNotFound):
@@ -233,10 +154,7 @@ def forms_not_stored(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Register the token converter and the one answer to a write conflict."""
+    """Register the token converters."""
     app.url_map.converters["tok"] = TokenConverter
     app.url_map.converters["int"] = RowIdConverter
-    app.register_error_handler(Conflict, _conflict)
-    app.register_error_handler(TourClosed, _tour_closed)
-    app.register_error_handler(TournamentTable, _tournament_table)
     app.after_request(recent.send_drops)

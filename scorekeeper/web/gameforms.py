@@ -23,9 +23,9 @@ from wtforms import (
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scorekeeper import gamefile
-from scorekeeper.rules import CONVENTIONS, PLAYER_COUNTS
+from scorekeeper.rules import CONVENTIONS
 from scorekeeper.rules.options import OPTION_BOUNDS
-from scorekeeper.rules.text import bad_character, name_key, normalize
+from scorekeeper.rules.text import bad_character, normalize
 
 from . import attempts
 from . import options as opts
@@ -112,10 +112,6 @@ class NewGameBase(PasswordMixin, FlaskForm):
         """The seats' name fields in seating order."""
         return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
 
-    def players(self) -> list[str]:
-        """The names typed in (NFC), in seating order, without empty seats."""
-        return [_name(f.data) for f in self.player_fields() if _name(f.data)]
-
     def validate_name(self, field: Field) -> None:
         char = bad_character(field.data or "")
         if char is not None:
@@ -178,52 +174,6 @@ class NewGameBase(PasswordMixin, FlaskForm):
             except opts.BadValue as bad:
                 errors[spec.field] = str(bad)
         return out, errors
-
-    def check_players(self) -> bool:
-        """Names unique, non-empty, ≤ 40 characters, as many as the convention seats."""
-        ok = True
-        seen: set[str] = set()
-        for field in self.player_fields():
-            name = _name(field.data)
-            if not name:
-                continue
-            char = bad_character(name)
-            if char is not None:
-                said = _l("The name cannot hold %(char)s", char=words().character(char))
-                field.errors = [*field.errors, str(said)]
-                ok = False
-            elif name_key(name) in seen:
-                field.errors = [*field.errors, str(_l("Two players cannot have the same name"))]
-                ok = False
-            seen.add(name_key(name))
-        counts = PLAYER_COUNTS.get(self.convention.data or "", (3, 4, 5))
-        count = len(self.players())
-        if count not in counts:
-            message = (
-                _l("Hussar is played by two: write two names")
-                if counts == (2,)
-                else _l("Write three, four or five names")
-            )
-            self.player_0.errors = [*self.player_0.errors, str(message)]
-            ok = False
-        try:
-            dealer = int(self.first_dealer.data or 0)
-        except ValueError:
-            dealer = -1
-        filled = [i for i, f in enumerate(self.player_fields()) if (f.data or "").strip()]
-        if ok and dealer not in filled:
-            self.first_dealer.errors = [str(_l("Choose who deals first among the players"))]
-            ok = False
-        return ok
-
-    def first_dealer_name(self) -> str:
-        """The first dealer's name."""
-        return _name(self.player_fields()[int(self.first_dealer.data or 0)].data)
-
-
-def _name(data: Any) -> str:
-    """A typed name, trimmed and NFC-normalised (so one name typed two ways is one)."""
-    return normalize((data or "").strip())
 
 
 def _same(a: Any, b: Any) -> bool:

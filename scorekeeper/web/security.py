@@ -10,7 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import proxy
-from .storage import error_page
+from .errors import error_page
 from .wire import current_style
 
 CSP = (

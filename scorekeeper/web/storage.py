@@ -1,6 +1,7 @@
 """One Store per request thread, opened on first use and kept for the thread's next request
 while it still names its file (SQLite; on PostgreSQL a connection is borrowed from the pool
-for each request); store errors as pages; deleted games purged in the background."""
+for each request); deleted games purged in the background. Store errors are pages in
+web/errors.py."""
 
 from __future__ import annotations
 
@@ -9,25 +10,15 @@ import os
 import threading
 import time
 
-from flask import Flask, current_app, g, render_template, request
-from flask_babel import _
-from werkzeug.wrappers import Response
+from flask import Flask, current_app, g, request
 
-from scorekeeper.rules import InvalidGame
 from scorekeeper.store import (
     DatabaseMissing,
-    DealNotFound,
-    GameNotFound,
-    ReadOnlyAccess,
-    RequestKeyReused,
     SchemaTooNew,
-    StorageUnavailable,
     Store,
     StoreError,
     is_database_url,
 )
-
-from . import refusal
 
 
 def get_store() -> Store:
@@ -115,66 +106,6 @@ def _close_store(error: BaseException | None = None) -> None:
         close_kept()
 
 
-def error_page(status: int, title: str, message: str) -> tuple[str, int]:
-    """A plain page saying what went wrong, with the HTTP status."""
-    return render_template("error.html", title=title, message=message, status=status), status
-
-
-def _not_found(_error: Exception) -> tuple[str, int] | Response:
-    if refusal.wants_json():
-        return refusal.final("link_gone", link_gone_message())
-    return error_page(
-        404,
-        _("Not found"),
-        _("There is no such game or page here. Check the link you were given."),
-    )
-
-
-def link_gone_message() -> str:
-    """Why a write through an edit link that names no game now was refused."""
-    return str(
-        _(
-            "No game is written through this link any more: it was replaced by a new link, "
-            "or the game is gone."
-        )
-    )
-
-
-def _deal_not_found(_error: Exception) -> tuple[str, int] | Response:
-    message = _("This deal is not on the sheet any more (it was deleted).")
-    if refusal.wants_json():
-        return refusal.final("deal_gone", message)
-    return error_page(404, _("Not found"), message)
-
-
-def _read_only(_error: Exception) -> tuple[str, int] | Response:
-    message = _("This link only shows the game. Ask the scorer for the edit link to change it.")
-    if refusal.wants_json():
-        return refusal.final("read_only", message)
-    return error_page(403, _("Read-only link"), message)
-
-
-def _key_reused(_error: Exception) -> tuple[str, int]:
-    return error_page(
-        409, _("Already sent"), _("This form was already used for something else. Reload it.")
-    )
-
-
-def _unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
-    # The details (with the file's path) go to the server's log only, never to the page.
-    current_app.logger.error("storage unavailable: %s", error)
-    page, status = error_page(
-        503,
-        _("The score sheet cannot be reached"),
-        _(
-            "The games database is not available right now (%(why)s). Nothing was lost on "
-            "this phone's side: wait a moment and try again, or tell whoever runs the server.",
-            why=getattr(error, "reason", "the games database is not available"),
-        ),
-    )
-    return page, status, {"Retry-After": "5"}
-
-
 def prepare_database(app: Flask) -> None:
     """Create the database file at start-up if it does not exist yet (the only time the
     server makes one), bring its schema up to date and purge it; a file that cannot be
@@ -192,14 +123,6 @@ def prepare_database(app: Flask) -> None:
     purge(location)
 
 
-def _broken_game(error: InvalidGame) -> tuple[str, int]:
-    return error_page(
-        500,
-        _("This game cannot be read"),
-        "; ".join(str(p) for p in error.problems),
-    )
-
-
 def _database_present() -> None:
     """Every page but the static files needs the database: answer 503 at once without it."""
     if request.endpoint in ("static", "main.healthz"):  # health answers for itself
@@ -212,16 +135,8 @@ def _database_present() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Close the request's Store on teardown and turn store errors into clear pages."""
+    """Check for the database before each request and close the request's Store on teardown
+    (its errors are pages in web/errors.py)."""
     app.before_request(_database_present)
     app.before_request(_keep_purging)
     app.teardown_appcontext(_close_store)
-    app.register_error_handler(GameNotFound, _not_found)
-    app.register_error_handler(404, _not_found)
-    app.register_error_handler(DealNotFound, _deal_not_found)
-    app.register_error_handler(ReadOnlyAccess, _read_only)
-    app.register_error_handler(403, _read_only)
-    app.register_error_handler(RequestKeyReused, _key_reused)
-    app.register_error_handler(StorageUnavailable, _unavailable)
-    app.register_error_handler(StoreError, _unavailable)
-    app.register_error_handler(InvalidGame, _broken_game)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import io
-import random
-import re
 from typing import Any
 
 from flask import (
@@ -26,23 +24,22 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.company import file as company_file
 from scorekeeper.company import writes as company_writes
-from scorekeeper.company.currency import OTHER_CURRENCY, currency_problem
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
-from scorekeeper.rules import PLAYER_COUNTS, resolve_options
+from scorekeeper.rules import resolve_options
 from scorekeeper.rules.numbers import whole_text
-from scorekeeper.rules.text import escaped, name_key
-from scorekeeper.store import GameInOtherCompany, GameNotFound
+from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
+from .. import errors, recent
 from .. import options as opts
-from .. import recent
 from ..extensions import csrf
 from ..gameforms import NewGameBase
 from ..i18n import words
+from ..problems import put_on_form
 from ..storage import get_store
 from ..widgets import choices, read_upload
 from .forms import (
@@ -62,7 +59,6 @@ bp = Blueprint("company", __name__.rsplit(".", 1)[0])
 KEY = "companies"
 LIMIT = 12  # companies kept in this browser's cookie, beside its games
 COMPANY = "/<any(c, cv):mode>/<tok:token>"
-_LINK_TOKEN = re.compile(r"(?:/g/)?([A-Za-z0-9_-]{8,100})/?$")
 
 
 def companies() -> Companies:
@@ -125,10 +121,7 @@ def _resolved(form: NewGameBase) -> dict[str, object] | None:
     for field, message in bad.items():
         form[field].errors = [message]
     options, problems = resolve_options(form.convention.data, overrides)
-    for problem in problems:
-        field = (problem.field or "").replace("options.", "opt_", 1)
-        target = form[field] if field in form else form.convention
-        target.errors = [*target.errors, words().problem(problem)]
+    put_on_form(form, problems)
     if bad or problems:
         return None
     return options.to_json()
@@ -293,7 +286,7 @@ def add_player(token: str) -> Response | tuple[str, int]:
         try:
             company_writes.add_player(get_store(), company, clean_name(form.name.data))
         except company_writes.NameTaken as taken:
-            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+            form.name.errors = [errors.said_company(taken)]
         else:
             return back(token, "#roster")
     return _refused(company, player_form=form)
@@ -309,7 +302,7 @@ def rename_player(token: str, player_id: int) -> Response | tuple[str, int]:
         try:
             company_writes.rename_player(get_store(), company, player_id, name)
         except company_writes.NameTaken as taken:
-            form.name.errors = [_("%(name)s is already a player of the company.", name=taken.name)]
+            form.name.errors = [errors.said_company(taken)]
         else:
             return back(token, "#roster")
     return _refused(company, rename_form=form, rename_id=player_id)
@@ -324,34 +317,37 @@ def evening(token: str) -> str | Response | tuple[str, int]:
     (or chosen), the game filled in from this company's house rules."""
     company = edit_company(token)
     roster = {str(p.id): p.name for p in company.roster}
-    counts = evening_counts(company.convention)
     form = EveningForm(version=0)
     if request.method == "GET":
-        picked = [pid for pid in request.args.getlist("player") if pid in roster]
-        if len(picked) not in counts:
-            flash(pick_message(counts))
+        try:
+            seats, dealer = company_writes.draw_evening(company, request.args.getlist("player"))
+        except company_writes.PlayersToPick as refused:
+            flash(errors.said_company(refused))
             return back(token, "#evening")
-        random.shuffle(picked)
-        seats = picked
-        form.first_dealer.data = str(random.randrange(len(seats)))
+        form.first_dealer.data = str(dealer)
         form.name.data = words().date(datetime.date.today())
         form.played_on.data = datetime.date.today()
     else:
-        seats = [request.form.get(f"seat_{i}", "") for i in range(max(counts))]
-        seats = [s for s in seats if s]
+        most = max(company_writes.evening_counts(company.convention))
+        seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(most)) if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
-        if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
-            problems.append(_("Each seat needs a different player of the company"))
-        elif len(seats) not in counts:
-            problems.append(pick_message(counts))
-        dealer = whole_text(form.first_dealer.data or "0")
-        if dealer is None:
-            dealer = -1
-        if not problems and not 0 <= dealer < len(seats):
-            problems.append(_("Choose who deals first among the players"))
-        if not problems:
-            return _start(company, token, form, seats, dealer)
+        day = form.played_on.data or datetime.date.today()
+        try:
+            record = company_writes.start_evening_at(
+                get_store(),
+                company,
+                seats=seats,
+                first_dealer=form.first_dealer.data or "",
+                name=clean_name(form.name.data) or words().date(day),
+                request_key=form.request_key.data,
+                played_on=day,
+            )
+        except company_writes.CompanyRefused as refused:
+            problems.append(errors.said_company(refused))
+        else:
+            recent.remember(record.edit_token)
+            return redirect(url_for("games.show", mode="g", token=record.edit_token))
     form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
     page = render_template(
         "company/evening.html",
@@ -367,37 +363,6 @@ def evening(token: str) -> str | Response | tuple[str, int]:
     return (page, 422) if request.method == "POST" else page
 
 
-def evening_counts(convention: str) -> tuple[int, ...]:
-    """How many players an evening of the company may seat: its convention's counts, and
-    two for a Hussar evening of a preferans company."""
-    counts = PLAYER_COUNTS.get(convention, (3, 4, 5))
-    return counts if 2 in counts else (2, *counts)
-
-
-def pick_message(counts: tuple[int, ...]) -> str:
-    if counts == (2,):
-        return str(_("Hussar is played by two: pick two players"))
-    return str(_("Pick two players (Hussar), or three, four or five"))
-
-
-def _start(
-    company: CompanyRecord, token: str, form: EveningForm, seats: list[str], dealer: int
-) -> Response:
-    day = form.played_on.data or datetime.date.today()
-    record = company_writes.start_evening(
-        get_store(),
-        company,
-        seats=[int(pid) for pid in seats],
-        first_dealer=dealer,
-        name=clean_name(form.name.data) or words().date(day),
-        request_key=form.request_key.data,
-        played_on=day,
-    )
-    game_token = record.edit_token
-    recent.remember(game_token)
-    return redirect(url_for("games.show", mode="g", token=game_token))
-
-
 @bp.route("/c/<tok:token>/attach", methods=["POST"])
 def attach(token: str) -> Response | tuple[str, int]:
     """Attach a game by its edit link; its names join the roster players of the same name,
@@ -405,33 +370,15 @@ def attach(token: str) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = AttachForm()
 
-    def refuse(message: str) -> tuple[str, int]:
-        form.link.errors = [*form.link.errors, message]
-        return _refused(company, attach_form=form)
-
     if not form.validate_on_submit():
         return _refused(company, attach_form=form)
-    match = _LINK_TOKEN.search((form.link.data or "").strip())
     try:
-        if match is None:
-            raise GameNotFound("no game has this link")
-        game = get_store().get_game(match.group(1))
-    except GameNotFound:
-        return refuse(_("No game has this link."))
-    if game.access != "edit":
-        return refuse(_("This is the game's read-only link: paste its edit link."))
-    other = currency_problem(company.options, game.options)
-    if other is not None:
-        return refuse(_(OTHER_CURRENCY, **other))
-    by_name = {name_key(p.name): p.id for p in company.roster}
-    mapping: dict[str, int | str] = {
-        name: by_name.get(name_key(name), name) for name in game.players
-    }
-    day = form.played_on.data
-    try:
-        company_writes.attach_game(get_store(), company, game, mapping, played_on=day)
-    except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
-        return refuse(_("This game already belongs to another company."))
+        game = company_writes.attach_link(
+            get_store(), company, form.link.data or "", played_on=form.played_on.data
+        )
+    except company_writes.CompanyRefused as refused:
+        form.link.errors = [*form.link.errors, errors.said_company(refused)]
+        return _refused(company, attach_form=form)
     recent.remember(game.edit_token)
     flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
     return back(token)

@@ -3,8 +3,9 @@ pages show of the answers.
 
 The read-only link writes nothing else: one answer a request, with the session's CSRF token
 and a one-time request key, into its own table (never the game's version, never the
-sheet). A refusal is a 4xx with a message; the answer reaches every phone following the game
-through the version they ask for each second (its `seen` part).
+sheet). A refusal (confirmations.AnswerRefused) is a 4xx with a message (web/errors.py);
+the answer reaches every phone following the game through the version they ask for each
+second (its `seen` part).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 import secrets
 
 from flask import Blueprint, current_app, flash, jsonify, redirect, request, url_for
-from flask_babel import _, ngettext
+from flask_babel import _
 from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.wrappers import Response
 
@@ -52,7 +53,7 @@ def answer(token: str) -> Response:
     deal, revision = form.get("deal", ""), form.get("revision", "")
     player = form.get("player", "")
     if not (_NUMBER.fullmatch(deal) and _NUMBER.fullmatch(revision) and player):
-        return _refused("incomplete", "", 400)
+        raise confirmations.AnswerRefused("incomplete")
     phone = _phone_id()
     try:
         given, _written = confirmations.confirm(
@@ -66,11 +67,6 @@ def answer(token: str) -> Response:
             note=form.get("note", ""),
             request_key=form.get("request_key", ""),
         )
-    except confirmations.Refused as refused:
-        status = {"changed": 409, "deal": 409, "key": 409, "many": 429, "claimed": 403}.get(
-            refused.reason, 400
-        )
-        return _refused(refused.reason, refused.detail, status)
     except GameNotFound:
         return _json({"error": _("There is no game at this address."), "reason": "game"}, 404)
     said = _("Thank you: right.") if given.verdict == "right" else _("Thank you: marked as wrong.")
@@ -110,33 +106,6 @@ def release(token: str) -> Response:
     if confirmations.release(get_store(), token, player):
         flash(_("%(name)s's seat is free: the next phone to answer for it claims it.", name=player))
     return redirect(url_for("games.show", mode="g", token=token) + "#confirmations")
-
-
-def _refused(reason: str, detail: str, status: int) -> Response:
-    messages = {
-        "incomplete": _("The answer came incomplete: reload the page and try again."),
-        "verdict": _("Say whether the deal is right or not so."),
-        "note": _("A note may not hold %(character)s.", character=detail),
-        "long": ngettext(
-            "A note holds at most %(num)d character.",
-            "A note holds at most %(num)d characters.",
-            confirmations.NOTE_MAX,
-        ),
-        "key": _("This answer was already sent."),
-        "player": _("%(name)s does not play this game.", name=detail),
-        "deal": _("This deal is no longer on the sheet."),
-        "changed": _("The scorer changed this deal meanwhile: look at it again."),
-        "many": _("Too many answers on this deal."),
-        "claimed": _(
-            "Another phone answers for %(name)s at this table. If that was your phone, ask "
-            "the scorer to release the seat.",
-            name=detail,
-        ),
-    }
-    return _json(
-        {"error": messages.get(reason, reason), "reason": reason, "request_key": new_key()},
-        status,
-    )
 
 
 @bp.errorhandler(CSRFError)

@@ -17,14 +17,30 @@ from typing import Any
 from flask import render_template, request
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
+from wtforms import SelectChoice
 
 from scorekeeper.games import Loaded
 from scorekeeper.kept import Kept
+from scorekeeper.rules.contracts import Suit
 from scorekeeper.rules.seat import TRICKS_IN_A_DEAL, Seat
 from scorekeeper.store import DealRecord
 
 from ..i18n import get_locale
-from .forms import DealBase, Reading
+from ..widgets import choices
+from .forms import (
+    ANSWER_LABELS,
+    COLUMN_LABELS,
+    CORRECTION_ROWS,
+    HUSSAR_ANSWER_LABELS,
+    KIND_LABELS,
+    SEATS,
+    DealBase,
+    contract_label,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .answer import Reading
 
 #: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
 #: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:
@@ -63,7 +79,9 @@ def table_json(loaded: Loaded, seat: Seat) -> Markup:
 def fields(
     loaded: Loaded, form: DealBase, seat: Seat, deal: DealRecord | None, reading: Reading | None
 ) -> Markup:
-    """The form's fields (templates/_deal_fields.html), kept when the form is blank."""
+    """The form's fields (templates/_deal_fields.html), with the choices the table allows at
+    this seat; kept when the form is blank."""
+    offer(form, seat)
 
     def draw() -> Markup:
         html = render_template("_deal_fields.html", form=form, seat=seat, reading=reading)
@@ -131,3 +149,62 @@ def seat_script(seat: Seat) -> dict[str, Any]:
         },
         "tricks_total": TRICKS_IN_A_DEAL,
     }
+
+
+# -- the choices a seat offers ------------------------------------------------------------------
+
+
+def offer(form: DealBase, seat: Seat) -> None:
+    """Give the form's fields the choices the table allows at this seat (only drawing needs
+    them: the rules read the values and say what is not allowed); a kind not chosen yet is a
+    contract."""
+    present = form._fields
+    for name, field_choices in _choices_at(seat).items():
+        if name in present:
+            present[name].choices = field_choices
+    if not form.kind.data:
+        form.kind.data = "contract"
+
+
+_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(1024)  # as _KEPT
+
+
+def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
+    """Every field's choices at this seat, in the page's language: worked out once for each
+    seat of a game (a table of three has three all evening), and shared, never changed."""
+    key = (
+        get_locale(),
+        seat.players,
+        seat.active,
+        seat.hussar,
+        seat.kinds,
+        seat.min_level,
+        seat.half_whist_levels,
+        seat.stalingrad,
+    )
+    return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
+
+
+def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
+    players = seat.players
+    out = {
+        # Labels are translated here, not once per option drawn.
+        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds),
+        "declarer": choices((str(players.index(p)), p) for p in seat.active),
+        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
+        "offender": choices((str(i), p) for i, p in enumerate(players)),
+        "contract": choices(
+            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
+        ),
+    }
+    labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
+    answers = choices((a, str(labels[a])) for a in seat.all_answers())
+    tricks = choices((str(n), str(n)) for n in range(11))
+    for i in range(SEATS):
+        out[f"answer_{i}"], out[f"tricks_{i}"] = answers, tricks
+    seats = choices([("", "—")] + [(str(i), p) for i, p in enumerate(players)])
+    columns = choices((k, str(label)) for k, label in COLUMN_LABELS.items())
+    for j in range(CORRECTION_ROWS):
+        out[f"corr_player_{j}"], out[f"corr_on_{j}"] = seats, seats
+        out[f"corr_column_{j}"] = columns
+    return out

@@ -1,16 +1,13 @@
-"""The deal form: one form for every kind of deal, read into a deal in game-file notation.
+"""The deal form: one form for every kind of deal, its fields gathered under the keys of
+game-file notation for the rules to read (rules.read_entered, through the game service).
 
-It works without JavaScript: every field is always sent, and only those the chosen kind
-needs are read. Problems found by the rules name their input ("tricks.Anna"), which is
-mapped back to the field it came from.
+It works without JavaScript: every field is always sent, and the rules read those the chosen
+kind needs. Problems found by the rules name their input ("tricks.Anna"); the page puts each
+back next to the field it came from (deals/answer.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -18,7 +15,6 @@ from wtforms import (
     Field,
     HiddenField,
     RadioField,
-    SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
@@ -26,20 +22,16 @@ from wtforms import (
 from wtforms.validators import Length
 
 from scorekeeper import wording
-from scorekeeper.kept import Kept
-from scorekeeper.rules import Answer, Problem, Seat, Sheet, seat
+from scorekeeper.rules import Seat, Sheet, seat
 from scorekeeper.rules.contracts import Contract, ContractError, Suit
-from scorekeeper.rules.notation import MAX_REASON, parse_amount
-from scorekeeper.rules.numbers import whole_text
-from scorekeeper.rules.text import normalize
+from scorekeeper.rules.notation import MAX_REASON
 
-from ..i18n import get_locale, words
-from ..widgets import STALE, WriteForm, choices
+from ..i18n import words
+from ..widgets import STALE, WriteForm
 
 SEATS = 5
 """Form rows for up to five players; only the game's seats are shown."""
 CORRECTION_ROWS = 6
-TRICK_COUNTS = frozenset(str(n) for n in range(11))
 
 # The labels live in scorekeeper.wording, the same for the form, the log and the PDF.
 KIND_LABELS: dict[str, Any] = {k: _l(text) for k, text in wording.KIND_LABELS.items()}
@@ -71,22 +63,13 @@ class DealBase(WriteForm):
     )
     checked = HiddenField(validators=[Length(max=64, message=STALE)])
 
-    def setup(self, seat: Seat) -> None:
-        """Set the choices the table allows at this point."""
-        fields = self._fields
-        for name, field_choices in _choices_at(seat).items():
-            if name in fields:
-                fields[name].choices = field_choices
-        if not self.kind.data:
-            self.kind.data = "contract"
-
     def spoken(self, code: str) -> str:
         """A contract in words for a screen reader (spoken_contract)."""
         return spoken_contract(code)
 
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
         """The answer field of each active player: the defenders first, in answer order."""
-        declarer = _player(self.declarer.data, seat.players)
+        declarer = _named(self.declarer.data, seat.players)
         order = list(seat.active)
         if declarer in seat.active:
             defs = seat.defenders_of(declarer)
@@ -135,50 +118,6 @@ class DealBase(WriteForm):
                 self[f"corr_column_{j}"].data = "whists"
                 self[f"corr_on_{j}"].data = seat.get(entry["whists_on"], "")
                 self[f"corr_amount_{j}"].data = str(entry.get("amount", ""))
-
-
-_CHOICES: Kept[tuple[Hashable, ...], dict[str, list[SelectChoice]]] = Kept(1024)  # as drawn.py
-
-
-def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
-    """Every field's choices at this seat, in the page's language: worked out once for each
-    seat of a game (a table of three has three all evening), and shared, never changed."""
-    key = (
-        get_locale(),
-        seat.players,
-        seat.active,
-        seat.hussar,
-        seat.kinds,
-        seat.min_level,
-        seat.half_whist_levels,
-        seat.stalingrad,
-    )
-    return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
-
-
-def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
-    players = seat.players
-    out = {
-        # Labels are translated here, not once per option drawn.
-        "kind": choices((k, str(KIND_LABELS[k])) for k in seat.kinds),
-        "declarer": choices((str(players.index(p)), p) for p in seat.active),
-        # A fine may fall on anybody at the table (§4.7), not only this deal's players.
-        "offender": choices((str(i), p) for i, p in enumerate(players)),
-        "contract": choices(
-            (f"{lv}{s.value}", contract_label(lv, s)) for lv in seat.levels() for s in Suit
-        ),
-    }
-    labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-    answers = choices((a, str(labels[a])) for a in seat.all_answers())
-    tricks = choices((str(n), str(n)) for n in range(11))
-    for i in range(SEATS):
-        out[f"answer_{i}"], out[f"tricks_{i}"] = answers, tricks
-    seats = choices([("", "—")] + [(str(i), p) for i, p in enumerate(players)])
-    columns = choices((k, str(label)) for k, label in COLUMN_LABELS.items())
-    for j in range(CORRECTION_ROWS):
-        out[f"corr_player_{j}"], out[f"corr_on_{j}"] = seats, seats
-        out[f"corr_column_{j}"] = columns
-    return out
 
 
 #: A contract as a screen reader says it (the grid shows symbols: 8♥, 6 БК).
@@ -241,194 +180,47 @@ def sent_form(kind: str | None, version: int) -> DealBase:
 # -- reading the form ------------------------------------------------------------------------
 
 
-@dataclass
-class Reading:
-    """The deal read from the form, or the errors that keep it from being one."""
+def entered(form: DealBase, players: tuple[str, ...]) -> tuple[dict[str, Any], dict[int, int]]:
+    """The form's fields under the keys of game-file notation, for the rules to read: a
+    player by name (None when none is chosen), every other value as it was sent; and the
+    form row of each correction entry (1-based). A correction row left blank is no entry.
+    Only the fields the form has are given (the script sends those of the deal's kind)."""
 
-    data: dict[str, Any] | None
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    """Messages by form field (or by section: "answers", "tricks", "entries")."""
-    top: list[str] = field(default_factory=list)
-    """Messages about no field in particular."""
-    rows: dict[int, int] = field(default_factory=dict)
-    """Correction entry number (1-based) → form row."""
+    def name(value: Any) -> str | None:
+        return _named(value, players)
 
-    def add(self, where: str, message: str) -> None:
-        """Note a message next to a field (or at the top for "")."""
-        if where:
-            self.errors.setdefault(where, []).append(message)
-        else:
-            self.top.append(message)
-
-    @property
-    def fingerprint(self) -> str:
-        """A short digest of the deal, so "Save" writes exactly what was previewed."""
-        text = json.dumps(self.data, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def read(form: DealBase, seat: Seat) -> Reading:
-    """The deal the form describes, in game-file notation; errors for what is missing."""
-    kind = form.kind.data
-    reading = Reading(None)
-    if kind not in seat.kinds:
-        reading.add("kind", str(_l("Choose what to record")))
-        return reading
-    if kind == "redeal":
-        reading.data = {"type": "redeal"}
-        return reading
-    if kind == "correction":
-        return _read_correction(form, seat.players, reading)
-    if kind == "penalty":
-        return _read_penalty(form, seat.players, reading)
-    if kind == "allpass":
-        tricks = _read_tricks(form, seat, reading)
-        reading.data = None if reading.errors else {"type": "allpass", "tricks": tricks}
-        return reading
-    declarer = _player(form.declarer.data, seat.players)
-    if declarer is None:
-        reading.add("declarer", str(_l("Choose the declarer")))
-        return reading
-    if kind == "misere":
-        tricks = _read_tricks(form, seat, reading)
-        misere = {"type": "misere", "declarer": declarer, "tricks": tricks}
-        reading.data = None if reading.errors else misere
-        return reading
-    return _read_contract(form, seat, declarer, reading)
-
-
-def _read_tricks(form: DealBase, seat: Seat, reading: Reading) -> dict[str, int]:
-    """The tricks given for the deal's players (none given: not in the result)."""
-    out: dict[str, int] = {}
-    for name in seat.active:
-        field = f"tricks_{seat.players.index(name)}"
-        value = form[field].data
-        if value in (None, ""):
-            continue
-        if str(value) not in TRICK_COUNTS:
-            reading.add(field, str(_l("Tricks are 0 to 10")))
-            continue
-        out[name] = int(value)
-    return out
-
-
-def _read_contract(form: DealBase, seat: Seat, declarer: str, reading: Reading) -> Reading:
-    """A played contract: its level and suit, the defenders' answers, and the tricks once
-    somebody whists."""
-    try:
-        contract = Contract.parse(form.contract.data or "")
-    except ContractError:
-        reading.add("contract", str(_l("Choose the contract")))
-        return reading
-    answers: dict[str, str] = {}
-    for name in seat.defenders_of(declarer):
-        answer = form[f"answer_{seat.players.index(name)}"].data
-        if answer:
-            answers[name] = answer
-    data: dict[str, Any] = {
-        "type": "contract",
-        "declarer": declarer,
-        "contract": f"{contract.level}{contract.suit.value}",
-        "answers": answers,
+    raw: dict[str, Any] = {
+        "type": form.kind.data or "contract",  # the kind the form offers first
+        "declarer": name(form.declarer.data),
+        "player": name(form.offender.data),
+        "contract": form.contract.data,
+        "reason": form.reason.data,
     }
-    if any(a in (Answer.WHIST.value, Answer.WHIST_TALON.value) for a in answers.values()):
-        data["tricks"] = _read_tricks(form, seat, reading)
-    if not reading.errors:
-        reading.data = data
-    return reading
-
-
-def _read_penalty(form: DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
-    """A fine (§4.7): who is fined and the contract of the deal it happened in."""
-    offender = _player(form.offender.data, players)
-    if offender is None:
-        reading.add("offender", str(_l("Choose who is fined")))
-    try:
-        contract = Contract.parse(form.contract.data or "")
-    except ContractError:
-        reading.add("contract", str(_l("Choose the contract")))
-        return reading
-    if offender is not None:
-        reading.data = {"type": "penalty", "player": offender, "contract": contract.code()}
-    return reading
-
-
-def _read_correction(form: DealBase, players: tuple[str, ...], reading: Reading) -> Reading:
-    reason = normalize((form.reason.data or "").strip().replace("\r\n", "\n"))
-    if not reason:
-        reading.add("reason", str(_l("Say why the correction is made")))
+    fields = form._fields
+    if "answer_0" in fields:
+        raw["answers"] = {p: form[f"answer_{i}"].data for i, p in enumerate(players)}
+        raw["tricks"] = {p: form[f"tricks_{i}"].data for i, p in enumerate(players)}
     entries: list[dict[str, Any]] = []
-    for j, row in enumerate(form.correction_rows()):
-        player = _player(row["player"].data, players)
-        text = (row["amount"].data or "").strip()
-        if player is None and not text:
+    rows: dict[int, int] = {}
+    for j, row in enumerate(form.correction_rows() if "corr_player_0" in fields else ()):
+        player, amount = name(row["player"].data), row["amount"].data or ""
+        if player is None and not amount.strip():
             continue
-        where = f"corr_{j}"
-        if player is None:
-            reading.add(where, str(_l("Choose the player")))
-            continue
-        amount = parse_amount(text)
-        if amount is None:
-            reading.add(
-                where,
-                str(
-                    _l(
-                        "Write an amount from −1,000,000 to 1,000,000 whists, e.g. 10, −4 or 2.5 "
-                        "(no exponents)"
-                    )
-                ),
-            )
-            continue
-        value: Any = int(amount) if amount.denominator == 1 else str(amount)
         column = row["column"].data
+        entry: dict[str, Any] = {"player": player}
         if column == "whists":
-            on = _player(row["on"].data, players)
-            if on is None:
-                reading.add(where, str(_l("Choose whom the whists are written on")))
-                continue
-            entry = {"player": player, "whists_on": on, "amount": value}
-        elif column in ("pool", "hill"):
-            entry = {"player": player, column: value}
+            entry |= {"whists_on": name(row["on"].data), "amount": amount}
         else:
-            reading.add(where, str(_l("Choose pool, hill or whists")))
-            continue
+            entry[column if column in ("pool", "hill") else "amount"] = amount
         entries.append(entry)
-        reading.rows[len(entries)] = j
-    if not entries and not any(k.startswith("corr_") for k in reading.errors):
-        reading.add("entries", str(_l("Write at least one amount")))
-    if reading.errors:
-        return reading
-    reading.data = {"type": "correction", "reason": reason, "entries": entries}
-    return reading
+        rows[len(entries)] = j
+    raw["entries"] = entries
+    return raw, rows
 
 
-def _player(value: Any, players: tuple[str, ...]) -> str | None:
-    index = whole_text(value if isinstance(value, int | str) else None, digits=2)
-    return players[index] if index is not None and 0 <= index < len(players) else None
+def _named(value: Any, players: tuple[str, ...]) -> str | None:
+    """The player a field's value (a seat's index, "0" to "4") names, or None."""
+    return players[int(value)] if value in _SEAT_VALUES[: len(players)] else None
 
 
-def place(reading: Reading, problems: list[Problem], players: tuple[str, ...]) -> None:
-    """Put the rules' problems next to the fields they name."""
-    for problem in problems:
-        text = words().problem(problem, with_deal=False)
-        reading.add(_field_of(problem.field, reading, players), text)
-
-
-def _field_of(name: str | None, reading: Reading, players: tuple[str, ...]) -> str:
-    if not name:
-        return ""
-    head, _, rest = name.partition(".")
-    if head in ("type", "declarer", "reason"):
-        return {"type": "kind"}.get(head, head)
-    if head == "contract":
-        return "contract"
-    if head in ("answers", "tricks"):
-        if rest in players:
-            return f"{'answer' if head == 'answers' else 'tricks'}_{players.index(rest)}"
-        return head
-    if head == "entries":
-        row = whole_text(rest)
-        if row is not None and row in reading.rows:
-            return f"corr_{reading.rows[row]}"
-        return "entries"
-    return ""
+_SEAT_VALUES = tuple(str(i) for i in range(SEATS))

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.games import writes
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
-from .. import recent, refusal
+from .. import errors, recent
 from ..context import GameDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
@@ -89,8 +89,8 @@ def restore_game(token: str) -> Response:
 def deleted_page(error: GameDeleted) -> tuple[str, int] | Response:
     """What the edit link shows while its game is deleted: when it goes, and Restore (to the
     deal form's script: a final refusal of its Save)."""
-    if refusal.wants_json():
-        return refusal.final(
+    if errors.wants_json():
+        return errors.final(
             "game_deleted",
             _("This game was deleted: nothing more is written to it. Its link can restore it."),
         )

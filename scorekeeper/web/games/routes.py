@@ -28,9 +28,10 @@ from scorekeeper.render import pdf as pdf_render
 
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
+from ..errors import error_page
 from ..i18n import get_locale, time_zone, words
 from ..limits import PdfSlots, give_back_memory
-from ..storage import error_page, get_store
+from ..storage import get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import keep_compressed, style_inline
 from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm

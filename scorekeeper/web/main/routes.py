@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import create_from_game, writes
-from scorekeeper.rules import CONVENTIONS, resolve_options
+from scorekeeper.rules import CONVENTIONS
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
@@ -29,6 +29,7 @@ from .. import recent
 from ..context import edit_game
 from ..gameforms import NewGameBase
 from ..i18n import words
+from ..problems import put_on_form
 from ..storage import get_store
 from ..widgets import RematchForm, choices, read_upload
 from .forms import ForgetForm, ImportForm, NewGameForm
@@ -60,28 +61,27 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     if chosen is not None:
         # A one-tap house-rule set: show its values, keep the names; nothing is created yet.
         form.fill_house_set(chosen)
-    elif form.is_submitted() and all([form.validate(), form.check_players()]):
-        overrides, bad = form.overrides()
-        for field, message in bad.items():
-            form[field].errors = [message]
-        convention = form.convention.data
-        options, problems = resolve_options(convention, overrides)
-        for problem in problems:
-            field = (problem.field or "").replace("options.", "opt_", 1)
-            if field in form:
-                form[field].errors = [*form[field].errors, words().problem(problem)]
-            else:
-                errors.append(words().problem(problem))
-        if not bad and not problems:
-            form.default_name()
-            record = writes.create_game(
+    elif form.is_submitted():
+        valid = form.validate()
+        overrides, bad = form.overrides() if valid else ({}, {})
+        name = form.name.data.strip() if form.name.data else words().date(datetime.date.today())
+        try:
+            record = writes.new_game(
                 get_store(),
-                name=form.name.data.strip(),
-                convention=convention,
-                options=options.to_json(),
-                players=form.players(),
-                first_dealer=form.first_dealer_name(),
+                name=name,
+                convention=form.convention.data,
+                overrides=overrides if valid else None,
+                ready=not bad,
+                seats=[field.data or "" for field in form.player_fields()],
+                first_dealer=form.first_dealer.data or "",
             )
+        except writes.NotSeated as refused:
+            errors += put_on_form(form, refused.problems, _seat_field)
+        except writes.NotCreated as refused:
+            for field, message in bad.items():
+                form[field].errors = [message]
+            errors += put_on_form(form, refused.problems)
+        else:
             recent.remember(record.edit_token)
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     _dealer_choices(form)
@@ -227,6 +227,12 @@ def healthz() -> tuple[Response, int]:
 
 def _need_password() -> bool:
     return bool(current_app.config.get("PASSWORD"))
+
+
+def _seat_field(name: str) -> str:
+    """The field of a seat ("players.2" is "player_2") or of the first dealer."""
+    head, _dot, seat = name.partition(".")
+    return f"player_{seat}" if head == "players" else head
 
 
 def _dealer_choices(form: NewGameBase) -> None:

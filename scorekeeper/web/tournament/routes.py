@@ -22,7 +22,7 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_babel import _, format_date, format_decimal, ngettext, pgettext
+from flask_babel import _, format_date, format_decimal, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.kept import Kept
@@ -33,13 +33,14 @@ from scorekeeper.store.tournaments import TableOf, TournamentRecord
 from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 from scorekeeper.tournament import text as ttext
-from scorekeeper.tournament.service import ServiceError
+from scorekeeper.tournament.service import OnRoster, TournamentRefused, TypedSeating
 from scorekeeper.tournament.text import bands_text
 
+from .. import errors, recent
 from .. import options as opts
-from .. import recent
 from ..gameforms import NewGameBase
 from ..i18n import get_locale, words
+from ..problems import option_field, put_on_form
 from ..storage import get_store
 from ..widgets import choices
 from .forms import (
@@ -98,6 +99,11 @@ def _options_context() -> dict[str, object]:
     }
 
 
+def _field_of(name: str) -> str:
+    """A house rule's field; the tour's length is the form's rounds."""
+    return "rounds" if name == "options.round_limit" else option_field(name)
+
+
 def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
     """The form's options resolved with the tour length, or None with the errors next to
     the fields."""
@@ -106,59 +112,13 @@ def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
         form[field].errors = [message]
     overrides["round_limit"] = rounds
     options, problems = resolve_options(form.convention.data, overrides)
-    for problem in problems:
-        name = (problem.field or "").replace("options.", "opt_", 1)
-        if name == "opt_round_limit":
-            if form.rounds.errors:  # the field has said its own range (1 to 30) already
-                continue
-            name = "rounds"
-        target = form[name] if name in form else form.convention
-        target.errors = [*target.errors, words().problem(problem)]
+    said = problems
+    if form.rounds.errors:  # the field has said its own range (1 to 30) already
+        said = [p for p in problems if p.field != "options.round_limit"]
+    put_on_form(form, said, _field_of)
     if bad or problems:
         return None
     return options.to_json()
-
-
-def _problem(error: ServiceError) -> str:
-    """What a refused write means, in words."""
-    code = error.code
-    if code == "playing":
-        return _("A tour is being played: close it first.")
-    if code == "not_playing":
-        return _("No tour is being played.")
-    if code == "unfinished":
-        count = int(error.params.get("count", 0))
-        return ngettext(
-            "%(num)d table has not finished: tick the box to close the tour now.",
-            "%(num)d tables have not finished: tick the box to close the tour now.",
-            count,
-        )
-    if code == "has_deals":
-        return _("A table has saved a deal: the seating can no longer be undone.")
-    if code == "cannot_reopen":
-        return _("Only the last tour can be reopened, while no later tour is seated.")
-    if code == "withdrawn_after":
-        return _(
-            "%(name)s left after this tour: a tour with a withdrawal after it cannot be reopened.",
-            name=error.params.get("name", ""),
-        )
-    if code == "joined_after":
-        return _(
-            "%(name)s joined before tour %(tour)s: take the name off first, then reopen.",
-            name=error.params.get("name", ""),
-            tour=error.params.get("tour", ""),
-        )
-    if code == "over":
-        return _("The tournament is over: its last tour is played.")
-    if code == "too_few":
-        return _("Fewer than three players are left: no tour can be seated.")
-    if code == "invalid":
-        return _("The tournament cannot be scored as it stands: see the problems on the page.")
-    if code == "typed_later":
-        return _("Only tour 1 can be typed: later tours follow the standings.")
-    if code == "no_player":
-        return _("There is no such player in the tournament.")
-    return _("There is no such table in the tournament.")
 
 
 def _changed() -> str:
@@ -293,8 +253,8 @@ def _write(token: str, anchor: str, call: object) -> Response:
     """Run one service write; a refused one comes back as a message on the page."""
     try:
         call()  # type: ignore[operator]
-    except ServiceError as error:
-        flash(_problem(error))
+    except TournamentRefused as error:
+        flash(errors.said(error))
     except VersionConflict:
         flash(_changed())
     return back(token, anchor)
@@ -326,12 +286,12 @@ def seat(token: str) -> Response | tuple[str, int]:
             table_name=table_name,
             typed=form.typed(),
         )
-    except ServiceError as error:
-        if error.code != "typed":
-            flash(_problem(error))
-            return back(token)
-        form.seating.errors = [_typed_problem(c, p) for c, p in error.params["problems"]]
+    except TypedSeating as typed:
+        form.seating.errors = [_typed_problem(c, p) for c, p in typed.problems]
         return _page(record, form), 400
+    except TournamentRefused as error:
+        flash(errors.said(error))
+        return back(token)
     except VersionConflict:
         flash(_changed())
         return back(token)
@@ -413,12 +373,12 @@ def join(token: str) -> Response | tuple[str, int]:
         return _page(record, join_form=form), 400
     try:
         service.join(get_store(), token, int(form.base_version.data), name)
-    except ServiceError as error:
-        if error.code != "on_roster":
-            flash(_problem(error))
-            return back(token, "#players")
+    except OnRoster:
         form.name.errors = [_("%(name)s is on the roster already", name=name)]
         return _page(record, join_form=form), 400
+    except TournamentRefused as error:
+        flash(errors.said(error))
+        return back(token, "#players")
     except VersionConflict:
         flash(_changed())
         return back(token, "#players")
