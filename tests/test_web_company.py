@@ -379,3 +379,22 @@ def test_every_company_form_refuses_a_post_without_its_csrf_token(web, store, ap
             assert response.status_code == 400, (url, sent)
     assert web.client.get(f"/c/{token}/company.json").data == before
     assert count(store, "companies") == 1
+
+
+def test_a_game_attached_after_it_was_shown_names_its_company_at_once(web, store):
+    """Attaching a game to a company does not change the game's state, whose drawn parts are
+    kept: the company line is asked for each request, so the scorer sees it on the next
+    page, not after the next deal."""
+    token = new_company(web, roster=("Anna", "Boris"))
+    game_token = web.new_game(["Anna", "Boris", "Vera"])
+    assert "An evening of the company" not in web.get(f"/g/{game_token}").html
+    page = web.get(f"/c/{token}")
+    form = page.form("/attach").set(link=f"http://table.local/g/{game_token}")
+    assert web.submit(page, form).status == 302
+    html = web.get(f"/g/{game_token}").html
+    assert "An evening of the company" in html
+    view_token = Companies(store).get(token).view_token
+    assert f'href="/cv/{view_token}"' in html
+    # the followers' page names no company (its link would lead a guest to the company)
+    follower = web.get(f"/v/{store.get_game(game_token).view_token}").html
+    assert "An evening of the company" not in follower

@@ -27,14 +27,13 @@ from scorekeeper.company import writes as company_writes
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
-from scorekeeper.games import Loaded
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import resolve_options
 from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
-from .. import errors, recent
+from .. import belongs, errors, recent
 from .. import options as opts
 from ..extensions import csrf
 from ..gameforms import NewGameBase
@@ -56,7 +55,7 @@ from .forms import (
 
 bp = Blueprint("company", __name__.rsplit(".", 1)[0])
 
-KEY = "companies"
+KEY = belongs.COMPANIES
 LIMIT = 12  # companies kept in this browser's cookie, beside its games
 COMPANY = "/<any(c, cv):mode>/<tok:token>"
 
@@ -478,24 +477,3 @@ def standings_csv(mode: str, token: str) -> Response:
     )
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-# -- hooks for the other pages --------------------------------------------------------------
-
-
-@bp.app_template_global()
-def known_companies() -> list[CompanyRecord]:
-    """The companies this browser created or opened (the home page lists them)."""
-    return companies().for_tokens(recent.known(KEY))
-
-
-@bp.app_template_global()
-@bp.app_template_global()
-def company_of_game(loaded: Loaded) -> tuple[str, str] | None:
-    """The name and read-only link of the company a game belongs to (a game's link never
-    opens its company's edit page)."""
-    found = companies().of_game(loaded.record.id)
-    if found is None:
-        return None
-    name, view_token = found
-    return name, url_for("company.show", mode="cv", token=view_token)

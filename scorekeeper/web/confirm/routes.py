@@ -24,10 +24,8 @@ from scorekeeper.store import GameNotFound
 
 from ..storage import get_store
 from ..widgets import new_key
-from .answers import answers_of
 
 bp = Blueprint("confirm", __name__.rsplit(".", 1)[0])
-bp.add_app_template_global(answers_of, "confirm_answers")
 
 _NUMBER = re.compile(r"[0-9]{1,12}")
 

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.games import writes
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
-from .. import errors, recent
+from .. import belongs, errors, recent
 from ..context import GameDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
@@ -35,6 +35,7 @@ def links(token: str) -> str:
     return render_template(
         "links.html",
         loaded=loaded,
+        tour_table=belongs.tournament_table(loaded),
         edit_url=url_for("games.show", mode="g", token=record.edit_token, _external=True),
         view_url=url_for("games.show", mode="v", token=record.view_token, _external=True),
         form=LinkForm(),

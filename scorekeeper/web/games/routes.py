@@ -26,6 +26,7 @@ from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, writes
 from scorekeeper.render import pdf as pdf_render
 
+from .. import belongs
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
 from ..errors import error_page
@@ -108,7 +109,14 @@ def _draw(loaded: Loaded) -> str:
             ),
             "rematch_form": RematchForm(**empty),
         }
-    return render_template("game.html", loaded=loaded, **forms)
+    return render_template(
+        "game.html",
+        loaded=loaded,
+        tour_table=belongs.tournament_table(loaded),
+        company=belongs.company_of(loaded),
+        answers=answers_of(loaded),
+        **forms,
+    )
 
 
 def _next_target(target: int) -> int:
@@ -284,7 +292,9 @@ def log(mode: str, token: str) -> str | Response:
     # Newest first: the oldest entry's buttons come after every later one's, so a keyboard
     # gets a link straight to it (deal 1 of a 20-deal game was 65 Tabs down).
     skip_to = (f"#d{rows[0][0].id}", _("Go to the oldest entry")) if len(rows) > 1 else None
-    return render_template("log.html", loaded=loaded, rows=rows, skip_to=skip_to)
+    return render_template(
+        "log.html", loaded=loaded, rows=rows, skip_to=skip_to, answers=answers_of(loaded)
+    )
 
 
 @bp.route(GAME + "/settlement")
@@ -293,6 +303,7 @@ def settlement(mode: str, token: str) -> str | Response:
     return render_template(
         "settlement.html",
         loaded=loaded,
+        tour_table=belongs.tournament_table(loaded),
         s=loaded.settlement,
         text=settlement_text(loaded),
         finish_form=FinishForm(version=loaded.record.version),

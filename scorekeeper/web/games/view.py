@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -53,7 +54,7 @@ class Summary:
     view_url: str
 
 
-def fragment(name: str) -> Markup:
+def fragment(name: str, **drawn_from: Hashable) -> Markup:
     """A part of the game page that every phone opening this state alike sees (templates/game/),
     drawn once per state, language, link and address of the site, and kept with the state.
 
@@ -61,10 +62,12 @@ def fragment(name: str) -> Markup:
     the read-only one (the links in it carry that token), and the address the site is reached
     at (scheme, host and path prefix: every link and the follow link are drawn with it). The
     per-request parts of the page (forms, messages) are drawn around these, never into them.
+    What else it is drawn from (the tournament the game is a table of) is named in the key.
     """
     loaded: Loaded = g.loaded
-    key = ("fragment", name, get_locale(), loaded.editable, request.url_root)
-    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
+    extra = tuple(sorted(drawn_from.items()))
+    key = ("fragment", name, get_locale(), loaded.editable, request.url_root, extra)
+    return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded, **drawn_from)))
 
 
 def shell(name: str) -> Markup:

@@ -24,8 +24,8 @@ from scorekeeper.rules import CONVENTIONS
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
+from .. import belongs, recent
 from .. import options as opts
-from .. import recent
 from ..context import edit_game
 from ..gameforms import NewGameBase
 from ..i18n import words
@@ -41,7 +41,12 @@ bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 def home() -> str:
     games = get_store().games_for_tokens(recent.known())
     return render_template(
-        "home.html", games=games, import_form=ImportForm(), need_password=_need_password()
+        "home.html",
+        games=games,
+        companies=belongs.known_companies(),
+        tournaments=belongs.known_tournaments(),
+        import_form=ImportForm(),
+        need_password=_need_password(),
     )
 
 

@@ -29,14 +29,14 @@ from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
 from scorekeeper.rules import resolve_options
 from scorekeeper.store import StoreError, VersionConflict
-from scorekeeper.store.tournaments import TableOf, TournamentRecord
+from scorekeeper.store.tournaments import TournamentRecord
 from scorekeeper.tournament import file as tfile
 from scorekeeper.tournament import service
 from scorekeeper.tournament import text as ttext
 from scorekeeper.tournament.service import OnRoster, TournamentRefused, TypedSeating
 from scorekeeper.tournament.text import bands_text
 
-from .. import errors, recent
+from .. import belongs, errors, recent
 from .. import options as opts
 from ..gameforms import NewGameBase
 from ..i18n import get_locale, words
@@ -58,7 +58,7 @@ from .forms import (
 
 bp = Blueprint("tournament", __name__.rsplit(".", 1)[0])
 
-KEY = "tournaments"
+KEY = belongs.TOURNAMENTS
 LIMIT = 12
 TOURNAMENT = "/<any(t, tv):mode>/<tok:token>"
 _SLUG = re.compile(r"[^\w-]+")
@@ -535,18 +535,6 @@ def of_game(token: str) -> Response:
     if found is None:
         abort(404)
     return redirect(url_for("tournament.show", mode="tv", token=found))
-
-
-@bp.app_template_global()
-def tournament_table(game_id: int) -> TableOf | None:
-    """The tournament a game is a table of (its tour, table and name), or None."""
-    return service.table_of(get_store(), game_id)
-
-
-@bp.app_template_global()
-def known_tournaments() -> list[TournamentRecord]:
-    """The tournaments this browser created or opened (the home page lists them)."""
-    return service.tournaments(get_store()).for_tokens(recent.known(KEY))
 
 
 @bp.app_template_filter("progress")
