@@ -131,8 +131,13 @@ class Watch:
                 if store is None:
                     store = self._open_store()
                 states = Confirmations(store).versions_seen(tokens)
-            except StoreError as error:  # phones hold on; they are answered once it reads
-                LOG.warning("the long poll cannot read the games: %s", error)
+            except Exception as error:  # phones hold on; they are answered once it reads
+                # (any error: a reader that ended would leave every phone told "no change")
+                LOG.warning(
+                    "the long poll cannot read the games: %s",
+                    error,
+                    exc_info=not isinstance(error, StoreError),
+                )
                 if store is not None:
                     store.close()
                 store = None

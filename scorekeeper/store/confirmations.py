@@ -98,14 +98,14 @@ class Confirmations:
         for start in range(0, len(view_tokens), 400):
             chunk = view_tokens[start : start + 400]
             marks = ", ".join("?" * len(chunk))
-            with self.store._reading():
-                rows = self.store._conn.execute(
-                    "SELECT g.view_token, g.version, (SELECT max(c.id) FROM deal_confirmations c"
-                    f" WHERE c.game_id = g.id) FROM games g WHERE g.view_token IN ({marks})"
-                    " AND g.deleted_at IS NULL",
+            with self.store._reading():  # the engine's: SQLite or PostgreSQL alike
+                rows = self.engine.rows(
+                    "SELECT g.view_token AS t, g.version AS v, (SELECT max(c.id)"
+                    " FROM deal_confirmations c WHERE c.game_id = g.id) AS s"
+                    f" FROM games g WHERE g.view_token IN ({marks}) AND g.deleted_at IS NULL",
                     chunk,
-                ).fetchall()
-            found |= {str(t): (int(v), int(s or 0)) for t, v, s in rows}
+                )
+            found |= {r["t"]: (r["v"], r["s"] or 0) for r in rows}
         return found
 
     def revisions(self, game_id: int) -> dict[int, int]:
