@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .engine import SqliteEngine
 from .errors import GameNotFound, ReadOnlyAccess, StoreError
 from .store import Store
 
@@ -98,14 +99,22 @@ class Confirmations:
         for start in range(0, len(view_tokens), 400):
             chunk = view_tokens[start : start + 400]
             marks = ", ".join("?" * len(chunk))
-            with self.store._reading():  # the engine's: SQLite or PostgreSQL alike
-                rows = self.engine.rows(
-                    "SELECT g.view_token AS t, g.version AS v, (SELECT max(c.id)"
-                    " FROM deal_confirmations c WHERE c.game_id = g.id) AS s"
-                    f" FROM games g WHERE g.view_token IN ({marks}) AND g.deleted_at IS NULL",
-                    chunk,
-                )
-            found |= {r["t"]: (r["v"], r["s"] or 0) for r in rows}
+            sql = (
+                "SELECT g.view_token AS t, g.version AS v, (SELECT max(c.id)"
+                " FROM deal_confirmations c WHERE c.game_id = g.id) AS s"
+                f" FROM games g WHERE g.view_token IN ({marks}) AND g.deleted_at IS NULL"
+            )
+            with self.store._reading():
+                if isinstance(self.engine, SqliteEngine):
+                    # The rows as SQLite gives them (tuples), not the engine's dicts: a
+                    # thousand rows five times a second (dicts were 11 % of a worker's GIL
+                    # time under 1,000 tables, tuples 4 %).
+                    with self.engine.translated():
+                        rows = self.engine.connection.execute(sql, chunk).fetchall()
+                    found |= {t: (v, s or 0) for t, v, s in rows}
+                else:
+                    rows = self.engine.rows(sql, chunk)
+                    found |= {r["t"]: (r["v"], r["s"] or 0) for r in rows}
         return found
 
     def revisions(self, game_id: int) -> dict[int, int]:
