@@ -100,8 +100,9 @@ def game_url(endpoint: str, **values: Any) -> str:
 def qr_svg(text: str) -> Markup:
     """A QR code of the text as inline SVG (no external request); a link's code never changes.
     Kept for 4,096 links (~2 KB each, ~8 MB at most): the game page's share card is drawn
-    anew for each state of a game, and with 256 a night of 1,000 tables drew each code again
-    after every deal and answer (3.8 ms of CPU each: a fifth of a worker's time)."""
+    anew for each new state of a game in each process, and with 256 kept, more than 256
+    games played at once drew their codes again after every deal (3.8 ms of CPU each; a
+    fifth of a worker's time while a 1,000-table night's games were being opened)."""
     import segno  # here, not at the top: 27 ms of every start-up, for the game page's code only
 
     code = segno.make(text, error="m")
