@@ -66,6 +66,7 @@ CONFIRM = re.compile(r'<section[^>]*id="confirm"[^>]*>')
 ASKED = re.compile(r'<li hidden data-deal="(\d+)" data-revision="(\d+)"\s+data-answered="([^"]*)"')
 COUNTS = re.compile(r"<bdi>([^<]+)</bdi> (\d+)")
 CHART = re.compile(r'data-chart="([^"]+)"')
+KEEP_STYLE = re.compile(r'<style data-keep="([^"]+)" data-version="([^"]+)"')
 
 
 def attributes(tag: str) -> dict[str, str]:
@@ -87,6 +88,7 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     timeouts: Counter[str] = field(default_factory=Counter)
     shown: list[float] = field(default_factory=list)  # Save acknowledged -> on a follower
+    woken: list[float] = field(default_factory=list)  # Save acknowledged -> a wait answered
     missed: int = 0  # follower page never showed a saved deal before the night ended
     answered: list[float] = field(default_factory=list)  # answer acknowledged -> scorer's sheet
     requests: Counter[str] = field(default_factory=Counter)
@@ -225,7 +227,20 @@ class Phone:
             status, data = 200, self.etags[path][1]
         elif cached and status == 200 and "etag" in answer:
             self.etags[path] = (answer["etag"], data)
-        return status, answer, data.decode("utf-8", "replace")
+        text = data.decode("utf-8", "replace")
+        if status == 200 and "sk_style" not in self.cookies:
+            await self.keep_style(text)
+        return status, answer, text
+
+    async def keep_style(self, text: str) -> None:
+        """app.js's keepStyle: a page that carried the stylesheet inside itself has the file
+        fetched into the cache, and the cookie set: later pages link it."""
+        found = KEEP_STYLE.search(text)
+        if found is None:
+            return
+        status, _, _ = await self.request("style", "GET", html.unescape(found.group(1)))
+        if status == 200:
+            self.cookies["sk_style"] = found.group(2)
 
     async def _send(self, message: bytes) -> tuple[int, dict[str, str], bytes]:
         """On an idle kept connection (once more on a new one if the server had closed it),
@@ -496,6 +511,11 @@ class Night:
                     continue
                 if now is not None and now != page.seen:
                     period, quiet_since = c["FOLLOW_PERIOD"] / 1000, time.monotonic()
+                    if wait and not scorer:
+                        woke = time.monotonic()
+                        for v in range(shown + 1, int(now.split(".")[0]) + 1):
+                            if v in table.saved_at:
+                                self.stats.woken.append(max(0.0, woke - table.saved_at[v]))
                     if page.follow.get("data-follow") == "banner":
                         page.follow["data-seen"] = now  # the banner shows; nothing fetched
                         continue
@@ -837,6 +857,7 @@ def report(
         "key",
         "answer",
         "new",
+        "style",
     ):
         if s.latencies.get(kind):
             print(row(kind, s.latencies[kind]))
@@ -845,6 +866,8 @@ def report(
             row("on follower", s.shown)
             + f"   (Save acknowledged -> page swapped in; {s.missed} never)"
         )
+    if s.woken:
+        print(row("wait woken", s.woken) + "   (Save acknowledged -> a held request answered)")
     if s.answered:
         print(row("on scorer", s.answered) + "   (answer acknowledged -> scorer's sheet)")
     lost, doubled, lost_answers = checked

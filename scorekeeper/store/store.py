@@ -154,6 +154,7 @@ class Store:
                 self.engine.close()
                 raise
             self._file: tuple[int, int] | None = None
+            self._writable = False
             return
         self.path = Path(path)
         try:
@@ -173,6 +174,9 @@ class Store:
             engine.close()
             raise
         self._file = self._file_now()
+        # A connection opened while the file could not be written is never kept: it would
+        # stay read-only once the file can be written again.
+        self._writable = self._can_write()
 
     @property
     def _db(self) -> Database:
@@ -223,29 +227,40 @@ class Store:
         """Close the connection, or give it back to the pool (closing twice is harmless)."""
         self.engine.close()
 
-    def _file_now(self) -> tuple[int, int] | None:
-        try:
-            info = self.path.stat()
-        except OSError:
-            return None
+    def _file_now(self, info: os.stat_result | None = None) -> tuple[int, int] | None:
+        if info is None:
+            try:
+                info = self.path.stat()
+            except OSError:
+                return None
         if info.st_size == 0:  # emptied in place: never a database this Store may go on with
             return None
         return info.st_dev, info.st_ino
 
-    def reusable(self) -> bool:
-        """Whether this Store may serve another request: no transaction left open, and its
-        path still names the file it opened, still writable (not deleted, moved away,
-        replaced or made read-only since: an open connection would go on writing the old
-        file, or into the WAL of a file that can no longer take it). A PostgreSQL Store is
-        never kept: its connection goes back to the pool after each request."""
-        if not isinstance(self.engine, SqliteEngine):
-            return False
+    def keepable(self) -> bool:
+        """Whether this Store may stay with its thread after a request, as far as it can
+        tell without looking at its file: SQLite, no transaction left open. (A PostgreSQL
+        Store is never kept: its connection goes back to the pool after each request.)"""
+        return isinstance(self.engine, SqliteEngine) and not self.engine.in_transaction()
+
+    def reusable(self, info: os.stat_result | None = None) -> bool:
+        """Whether this Store may serve another request: keepable(), and its path still
+        names the file it opened, still writable (not deleted, moved away, replaced or made
+        read-only since: an open connection would go on writing the old file, or into the
+        WAL of a file that can no longer take it). `info`: the path's stat() as the request
+        found it already (so that a request looks at the file once)."""
         return (
-            self._file is not None
-            and not self.engine.in_transaction()
-            and self._file_now() == self._file
-            and os.access(self.path, os.W_OK)
-            and os.access(self.path.parent, os.W_OK)  # where SQLite keeps its WAL
+            self.keepable()
+            and self._writable
+            and self._file is not None
+            and self._file_now(info) == self._file
+            and self._can_write()
+        )
+
+    def _can_write(self) -> bool:
+        return os.access(self.path, os.W_OK) and os.access(
+            self.path.parent,
+            os.W_OK,  # where SQLite keeps its WAL
         )
 
     def ping(self) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g, has_request_context, request
 
 from scorekeeper.store import (
     DatabaseMissing,
@@ -37,7 +38,8 @@ schema check) cost more than the rest of a kept page. A Store belongs to its thr
 
 def _thread_store(path: str) -> Store:
     kept: tuple[str, int, Store] | None = getattr(_THREAD, "store", None)
-    if kept is not None and kept[:2] == (path, os.getpid()) and kept[2].reusable():
+    looked = g.get(_LOOKED) if has_request_context() else None
+    if kept is not None and kept[:2] == (path, os.getpid()) and kept[2].reusable(looked):
         return kept[2]
     close_kept()
     # Never create the file here: it was made at start-up (prepare_database); a file or
@@ -102,7 +104,9 @@ def close_kept() -> None:
 def _close_store(error: BaseException | None = None) -> None:
     """The request is over: its Store stays with the thread, unless the request failed."""
     store = g.pop("store", None)
-    if store is not None and (error is not None or not store.reusable()):
+    # The file is looked at when the thread's next request takes the Store (reusable), not
+    # here too: once per request (stat() of the file was 7.8 % of a worker, docs/capacity.md).
+    if store is not None and (error is not None or not store.keepable()):
         close_kept()
 
 
@@ -130,8 +134,17 @@ def _database_present() -> None:
     path = current_app.config["DATABASE"]
     if is_database_url(path):  # a server's, not a file: the request's Store finds out
         return
-    if not os.path.isfile(path):
+    try:
+        info = os.stat(path)
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
         raise DatabaseMissing(f"there is no database file at {path}")
+    g.setdefault(_LOOKED, info)  # what the request's Store is checked against: no 2nd look
+
+
+_LOOKED = "database_file"
+"""Where a request keeps the database file's stat() as it found it (flask.g)."""
 
 
 def init_app(app: Flask) -> None:
