@@ -2,7 +2,7 @@
 
 `Fraction("1e10000000")` computes ten million digits: a form field or game file holding it
 froze the whole server. Every number is now read by its shape first (rules/numbers.py, whose
-own tests are in test_rules_numbers.py); here the files, the forms and the CLI.
+own tests are in rules/test_rules_numbers.py); here the files, the forms and the CLI.
 """
 
 from __future__ import annotations

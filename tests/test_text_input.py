@@ -18,7 +18,7 @@ from scorekeeper.store import Store
 
 from .harness import ROOT, Web
 from .helpers import game_file, newest_game
-from .test_rules_text import BAD, COMPOSED, DECOMPOSED
+from .rules.test_rules_text import BAD, COMPOSED, DECOMPOSED
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]

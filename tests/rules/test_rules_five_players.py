@@ -10,7 +10,7 @@ import pytest
 from scorekeeper import gamefile
 from scorekeeper.rules import PRESETS, Answer, Contract, InvalidGame, seat, settle
 
-from .helpers import F, allpass, contract, game_file, misere, sheet_of
+from ..helpers import F, allpass, contract, game_file, misere, sheet_of
 
 W, P, H = "whist", "pass", "half-whist"
 FIVE = ["A", "B", "C", "D", "E"]

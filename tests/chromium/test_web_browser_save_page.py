@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .browser import (  # noqa: F401 (the store and phone fixtures)
+from ..browser import (  # noqa: F401 (the store and phone fixtures)
     SMALL_PHONE,
     enter_deal,
     new_game,

@@ -28,7 +28,7 @@ from scorekeeper.rules.company import (
 )
 from scorekeeper.sample import random_game
 
-from .helpers import allpass, contract, misere, sheet_of
+from ..helpers import allpass, contract, misere, sheet_of
 
 ROSTER = ("p1", "p2", "p3", "p4", "p5")
 DAY0 = datetime.date(2026, 1, 1)

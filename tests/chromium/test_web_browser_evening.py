@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from .browser import (
+from ..browser import (
     PHONE,
     enter_deal,
     new_game,

@@ -18,7 +18,7 @@ from scorekeeper import gamefile, sample
 from scorekeeper.games import create_from_game
 from scorekeeper.store import GameRecord, Store
 
-from .browser import (
+from ..browser import (
     PHONE,
     SMALL_PHONE,
     TAP,

@@ -17,7 +17,7 @@ import pytest
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
-from .browser import (  # noqa: F401 (the store and phone fixtures)
+from ..browser import (  # noqa: F401 (the store and phone fixtures)
     SMALL_PHONE,
     enter_deal,
     new_game,
@@ -25,7 +25,7 @@ from .browser import (  # noqa: F401 (the store and phone fixtures)
     shot,
     table_phone,
 )
-from .harness import DealWords
+from ..harness import DealWords
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper.rules import settle
 
-from .helpers import F, allpass, contract, sheet_of
+from ..helpers import F, allpass, contract, sheet_of
 
 EXAMPLE_1 = [contract("A", "7S", {"B": "whist", "C": "pass"}, {"A": 5, "B": 3, "C": 2})]
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from .browser import SMALL_PHONE, shot
-from .test_longpoll import DEPLOY
-from .test_safety_server import Phone, Server, checked, correction, new_game
+from ..browser import SMALL_PHONE, shot
+from ..test_longpoll import DEPLOY
+from ..test_safety_server import Phone, Server, checked, correction, new_game
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import allpass, contract, misere, sheet_of
+from ..helpers import allpass, contract, misere, sheet_of
 
 P4 = ["A", "B", "C", "D"]
 
@@ -302,7 +302,7 @@ def test_leningrad_exit_after_allpass_refuses_a_six():
     from scorekeeper import gamefile
     from scorekeeper.rules import InvalidGame
 
-    from .helpers import game_file
+    from ..helpers import game_file
 
     data = game_file(
         [allpass(A=2, B=3, C=5), contract("A", "6S", {"B": P, "C": P})], convention="leningrad"

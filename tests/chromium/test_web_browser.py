@@ -15,7 +15,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store import Store
 
-from .browser import PHONE, no_overflow
+from ..browser import PHONE, no_overflow
 
 pytestmark = pytest.mark.browser
 

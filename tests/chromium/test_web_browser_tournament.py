@@ -20,7 +20,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import service
 
-from .browser import (
+from ..browser import (
     ARTIFACTS,
     SERVE,
     SMALL_PHONE,

@@ -23,7 +23,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .browser import (  # noqa: F401 (the store fixture)
+from ..browser import (  # noqa: F401 (the store fixture)
     ROOT,
     _Thumb,
     enter_deal,
@@ -34,7 +34,7 @@ from .browser import (  # noqa: F401 (the store fixture)
     shot,
     sticking_out,
 )
-from .harness import DealWords, seats
+from ..harness import DealWords, seats
 from .test_web_browser_table import everything_in_view, open_form
 
 pytestmark = pytest.mark.browser

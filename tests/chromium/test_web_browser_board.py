@@ -21,7 +21,7 @@ from scorekeeper.games import load
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
-from .browser import low_contrast, shot
+from ..browser import low_contrast, shot
 
 pytestmark = pytest.mark.browser
 

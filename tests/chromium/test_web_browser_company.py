@@ -17,7 +17,7 @@ from scorekeeper.rules import resolve_options, settle
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
-from .browser import (
+from ..browser import (
     SMALL_PHONE,
     enter_deal,
     no_overflow,

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from .browser import ARGS, CHROMIUM, SMALL_PHONE
-from .test_serve_https_proxy import Browser, Served
+from ..browser import ARGS, CHROMIUM, SMALL_PHONE
+from ..test_serve_https_proxy import Browser, Served
 
 
 @pytest.fixture

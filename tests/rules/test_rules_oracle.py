@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scorekeeper import gamefile, report, rules
 from scorekeeper.sample import random_game, random_options
 
-from .oracle.independent import score_file
+from ..oracle.independent import score_file
 
 CONVENTIONS = ("sochi", "leningrad", "rostov", "hussar")
 
