@@ -16,7 +16,6 @@ those given).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .contracts import Contract, ContractError
 from .deals import Answer, Deal
@@ -24,6 +23,10 @@ from .notation import parse_amount, parse_deal
 from .problems import N_, Problem
 from .seat import Seat
 from .text import normalize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the types are named for the type checker only: `score` never imports typing
+    from typing import Any
 
 #: The number of tricks as the form offers them.
 _TRICK_COUNTS = {str(n): n for n in range(11)}
