@@ -249,3 +249,24 @@ def test_an_evening_seated_as_the_form_sends_it_starts_with_that_dealer(
         played_on=DAY,
     )
     assert (list(record.players), record.first_dealer) == (["Vera", "Anna", "Gleb"], "Gleb")
+
+
+def test_a_payment_names_two_players_of_the_company_and_one_of_its_evenings(
+    store: Store, company: CompanyRecord
+) -> None:
+    anna, boris = (str(i) for i in ids(company, "Anna", "Boris"))
+    assert writes.payment_problems(company, anna, boris, "") == {}
+    assert writes.payment_problems(company, anna, "999", None) == {"payer": "players"}
+    assert writes.payment_problems(company, None, boris, None) == {"payer": "players"}
+    assert writes.payment_problems(company, anna, anna, "") == {"payee": "same"}
+    # an evening is named by its number; a game that is no evening of the company is refused
+    game = writes.start_evening(
+        store, company, seats=ids(company, "Anna", "Boris", "Vera"), first_dealer=0,
+        name="Evening", request_key=KEY, played_on=DAY,
+    )  # fmt: skip
+    company = Companies(store).get(company.edit_token)
+    assert writes.evening_of(company, f" {game.id} ") == game.id
+    assert writes.payment_problems(company, anna, boris, str(game.id)) == {}
+    problems = writes.payment_problems(company, anna, anna, str(game.id + 1))
+    assert problems == {"payee": "same", "game": "evening"}
+    assert writes.evening_of(company, "x1") is None

@@ -258,6 +258,30 @@ def attach_game(
     return Companies(store).attach(company.edit_token, game.id, players, played_on=day)
 
 
+def payment_problems(
+    company: CompanyRecord, payer: str | None, payee: str | None, game: str | None
+) -> dict[str, str]:
+    """What is wrong with a payment as the form names it, by field: "players" (the payer
+    or the payee is no player of the company), "same" (one player pays himself) or
+    "evening" (the game named is no evening of the company); empty when nothing is."""
+    ids = {str(p.id) for p in company.roster}
+    problems: dict[str, str] = {}
+    if payer not in ids or payee not in ids:
+        problems["payer"] = "players"
+    elif payer == payee:
+        problems["payee"] = "same"
+    if evening_of(company, game) is None and (game or "").strip():
+        problems["game"] = "evening"
+    return problems
+
+
+def evening_of(company: CompanyRecord, game: str | None) -> int | None:
+    """The id of the company's evening a payment names (typed as its number), or None."""
+    text = (game or "").strip()
+    game_id = whole_text(text) if text else None
+    return game_id if game_id in {g.game.id for g in company.games} else None
+
+
 def add_payment(
     store: Store,
     company: CompanyRecord,

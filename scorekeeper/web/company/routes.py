@@ -29,7 +29,6 @@ from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import resolve_options
-from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -391,18 +390,16 @@ def pay(token: str) -> Response | tuple[str, int]:
     company = edit_company(token)
     form = _payment_form(company)
     amount = form.money() if form.validate_on_submit() else None
-    ids = {str(p.id) for p in company.roster}
-    if form.payer.data not in ids or form.payee.data not in ids:
-        form.payer.errors = [*form.payer.errors, _("Choose two players of the company")]
-    elif form.payer.data == form.payee.data:
-        form.payee.errors = [
-            *form.payee.errors,
-            _("The payer and the payee must be two different players"),
-        ]
-    game_text = (form.game.data or "").strip()
-    game_id = whole_text(game_text) if game_text else None
-    if game_text and game_id not in {g.game.id for g in company.games}:
-        form.game.errors = [*form.game.errors, _("The payment names no evening of the company")]
+    said = {
+        "players": _("Choose two players of the company"),
+        "same": _("The payer and the payee must be two different players"),
+        "evening": _("The payment names no evening of the company"),
+    }
+    problems = company_writes.payment_problems(
+        company, form.payer.data, form.payee.data, form.game.data
+    )
+    for name, why in problems.items():
+        form[name].errors = [*form[name].errors, said[why]]
     if amount is None or any(f.errors for f in form):
         return _refused(company, payment_form=form)
     assert form.paid_on.data is not None
@@ -413,7 +410,7 @@ def pay(token: str) -> Response | tuple[str, int]:
         payee=int(form.payee.data),
         amount=str(amount),
         paid_on=form.paid_on.data,
-        game_id=game_id,
+        game_id=company_writes.evening_of(company, form.game.data),
         request_key=form.request_key.data,
     )
     flash(_("Payment recorded."))
