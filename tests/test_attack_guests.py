@@ -149,7 +149,7 @@ def test_a_convention_not_in_the_list_is_refused_next_to_it(served: Server) -> N
             reply = phone.post(path, {**data, "convention": [value]})
             assert reply.status in (200, 400, 422), (path, value[:10], reply.status)
             assert errors_of(reply.html, "convention"), (path, value[:10])
-    log = served.log.read_text(errors="replace")
+    log = served.logged()
     assert "x" * 5000 not in log
     assert "KeyError" not in log and "Traceback" not in log
 
@@ -176,7 +176,7 @@ def test_ids_of_many_digits_are_404s(served: Server) -> None:
         reply = phone.post(path, pay)
         assert reply.status == 404, (path, reply.status)
     assert phone.get(f"/c/{token}/players/{big}").status in (404, 405)
-    log = served.log.read_text(errors="replace")
+    log = served.logged()
     assert "OverflowError" not in log and "database not available" not in log
 
 
@@ -201,6 +201,6 @@ def test_every_spelling_of_a_link_is_masked_in_the_log(served: Server) -> None:
         phone.get(path)
     phone.get("/no/such/page")
     assert view  # the links page answered
-    text = served.log.read_text(errors="replace")
+    text = served.logged()
     assert secret not in text and game not in text
     assert "/tournament/of/***" in text and "/G/***" in text

@@ -193,7 +193,7 @@ def test_an_empty_file_at_the_database_path_is_a_503_and_a_log_line(served: Serv
         reply = phone.get(path)
         assert reply.status == 503, (path, reply.status)
     assert db.stat().st_size == 0, "the empty file was made into a new database"
-    log = served.log.read_text()
+    log = served.logged()
     assert "is empty (0 bytes)" in log, log[-2000:]
     # Put the real file back: the game is there again.
     db.unlink()

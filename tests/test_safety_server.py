@@ -95,6 +95,20 @@ class Server:
             raise
         return self
 
+    def logged(self, timeout: float = 60) -> str:
+        """The server's log once every request made before this call is in it: the access
+        log is written by a thread of its own, a moment after the answer. A marker request
+        is sent and waited for (failing, and saying so, if it never comes)."""
+        marker = f"/logged-{time.monotonic_ns()}"
+        Phone(self.port).get(marker)
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.log.read_text(errors="replace")
+            if marker in text:
+                return text
+            assert time.monotonic() < deadline, f"{marker} not in the log after {timeout} s"
+            time.sleep(0.05)
+
     def kill(self) -> None:
         """kill -9: no chance to finish a request, close a file or checkpoint the WAL."""
         assert self.process is not None
