@@ -151,6 +151,7 @@ def answers(mode: str, token: str) -> Response:
                 parts.pop(old, None)  # drawn before the last confirmation: never asked again
             if len(parts) < KEPT_PAGES:
                 parts[key] = part
+        keep_compressed()  # the same bytes for every follower: compressed once
     response = Response(part, mimetype="text/html")
     response.headers["Cache-Control"] = "no-store"
     return response
