@@ -10,7 +10,9 @@ sent to and its chart. Every open page follows the game exactly as static/app.js
 from the page itself: the version poll with the browser's conditional request (a 304 while
 nothing changed), its period and backoff (the constants of app.js, the page's
 data-idle-max) or, where the page asks for it (data-wait), the long poll; after a change the
-page swapped in (X-Follow), and on a follower the confirm card: a new deal is answered "✓
+page swapped in (X-Follow), or, when only the table's answers changed (the long poll's
+"only": "answers"; the same version from the version poll), only the parts that show them
+(the page's data-answers), and on a follower the confirm card: a new deal is answered "✓
 right" a few seconds later (a one-time key, then the answer), which the other phones of the
 table follow in turn.
 
@@ -66,6 +68,7 @@ CONFIRM = re.compile(r'<section[^>]*id="confirm"[^>]*>')
 ASKED = re.compile(r'<li hidden data-deal="(\d+)" data-revision="(\d+)"\s+data-answered="([^"]*)"')
 COUNTS = re.compile(r"<bdi>([^<]+)</bdi> (\d+)")
 CHART = re.compile(r'data-chart="([^"]+)"')
+ANSWERS_PART = re.compile(r'<div id="answers-part" data-version="(\d+)" data-seen="([\d.]+)">')
 KEEP_STYLE = re.compile(r'<style data-keep="([^"]+)" data-version="([^"]+)"')
 
 
@@ -304,6 +307,7 @@ class Page:
         self.text = text
         tag = FOLLOW.search(text)
         self.follow = attributes(tag.group(0)) if tag else {}
+        self.only_answers = False  # the last answer of the follow: only the answers changed
 
     @property
     def seen(self) -> str:
@@ -520,7 +524,10 @@ class Night:
                         page.follow["data-seen"] = now  # the banner shows; nothing fetched
                         continue
                     try:
-                        page = await self.swap(page)
+                        if page.only_answers and page.follow.get("data-answers"):
+                            page = await self.swap_answers(page)
+                        else:
+                            page = await self.swap(page)
                     except Failed as error:
                         self.error(f"{page.kind} of table {table.number} swap", error)
                         continue
@@ -550,7 +557,10 @@ class Night:
             "poll", "GET", page.follow["data-watch"], cached=True
         )
         expect(status, 200, "version", body)
-        return self.seen_of(page, json.loads(body))
+        d = json.loads(body)
+        same = str(d["version"]) == page.follow.get("data-version")
+        page.only_answers = same and "data-seen" in page.follow
+        return self.seen_of(page, d)
 
     async def long_poll(self, page: Page, wait: str) -> str | None:
         """The long poll: ask with what the page shows; answered when that changed, or
@@ -559,7 +569,9 @@ class Night:
         url = f"{wait}{sep}since={urllib.parse.quote(page.seen)}"
         status, _, body = await page.phone.request("wait", "GET", url, timeout=TIMEOUT + 60)
         expect(status, 200, "wait", body)
-        return self.seen_of(page, json.loads(body))
+        d = json.loads(body)
+        page.only_answers = d.get("only") == "answers"
+        return self.seen_of(page, d)
 
     @staticmethod
     def seen_of(page: Page, d: dict[str, int]) -> str:
@@ -573,6 +585,19 @@ class Night:
         fresh = Page(page.phone, page.url, text, page.kind)
         if not fresh.follow:
             raise Failed("the page swapped in has no #follow")
+        return fresh
+
+    async def swap_answers(self, page: Page) -> Page:
+        """Only the parts that show the answers (app.js's swapAnswers); drawn at another
+        version (a deal came meanwhile): the whole page."""
+        url = page.follow["data-answers"]
+        status, _, text = await page.phone.request("answers", "GET", url)
+        expect(status, 200, "answers swapped in", text)
+        part = ANSWERS_PART.search(text)
+        if part is None or part.group(1) != page.follow.get("data-version"):
+            return await self.swap(page)
+        fresh = Page(page.phone, page.url, text, page.kind)  # the parts: the card, the asks
+        fresh.follow = page.follow | {"data-seen": part.group(2)}
         return fresh
 
     async def confirm(
@@ -853,6 +878,7 @@ def report(
         "poll",
         "wait",
         "swap",
+        "answers",
         "page",
         "key",
         "answer",
@@ -883,6 +909,13 @@ def report(
         f"RSS at the end {rss:.0f} MB; "
         f"this generator's CPU {client:.0f} s ({100 * client / elapsed:.0f}%)"
     )
+    if deals:
+        kinds = sorted(s.requests, key=lambda k: -s.requests[k])
+        print(
+            "per deal: "
+            + ", ".join(f"{k} {s.requests[k] / deals:.1f}" for k in kinds)
+            + f" requests; server CPU {1000 * cpu / deals:.0f} ms"
+        )
     print(
         "server over time (s: % of one core, RSS MB): "
         + ", ".join(f"{t:.0f}: {100 * c:.0f}% {m:.0f}" for t, c, m in series[::3])

@@ -3,8 +3,10 @@ changed (a Save, an edit, an answer of the table) or after HOLD_SECONDS with no 
 
 `GET /v/<view token>/wait?since=12.5` asks with what the page shows: the game's version and,
 on a page that shows the table's answers, their stamp ("12.5"; "12" without). The answer is
-the version endpoint's JSON (`{"version": 13, "seen": 5}`), 404 for a link that names no live
-game, 400 for a malformed one.
+the version endpoint's JSON (`{"version": 13, "seen": 5}`), with `"only": "answers"` when the
+game's version is the one the page shows and only the table's answers changed (the page then
+fetches only the part that shows them: games.routes.answers); 404 for a link that names no
+live game, 400 for a malformed one.
 
 Nothing is kept per host that another host's write could make stale: one thread per process
 reads, a few times a second, the state of every game a phone is waiting on, in one query (a
@@ -166,6 +168,14 @@ class Watch:
                     waiter.answer.set_result(state)
 
 
+def answers_only(since: str, state: State) -> bool:
+    """Only the table's answers changed since what the page shows (no deal added, changed
+    or removed: the game's version is the same): the page fetches only the part that shows
+    them (`"only": "answers"` in the wait's answer), not the whole sheet."""
+    shows = _parse(since)
+    return "." in since and state[0] == shows[0] and state[1] != shows[1]
+
+
 def _parse(since: str) -> State:
     version, _, stamp = since.partition(".")
     return int(version), int(stamp or 0)
@@ -309,6 +319,8 @@ class Router:
                 status, body = 404, {"error": "game"}
             else:
                 status, body = 200, {"version": state[0], "seen": state[1]}
+                if answers_only(since, state):
+                    body["only"] = "answers"
         data = json.dumps(body).encode()
         headers = [
             (b"content-type", b"application/json"),

@@ -148,19 +148,45 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         document.dispatchEvent(new Event("scorekeeper:page"));
       });
   }
+  // Only the table's answers changed (the game's version is the one shown: the wait's
+  // answer says "only": "answers", the version's answer names the same version): only the
+  // parts that show them are fetched and swapped in (data-answers), not the whole page.
+  // Drawn at another version (a deal came meanwhile), or a page whose parts differ: the
+  // whole page, so a page never shows less than the server has.
+  const ANSWER_PARTS = ["#confirmations, .confirmations-none", "#confirm"];
+  function swapAnswers() {
+    return fetch(el.getAttribute("data-answers"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        const part = html === null ? null : $("#answers-part", new DOMParser().parseFromString(html, "text/html"));
+        if (!part || part.getAttribute("data-version") !== el.getAttribute("data-version")) return swap();
+        const pairs = ANSWER_PARTS.map(function (s) { return [$("main").querySelector(s), part.querySelector(s)]; });
+        if (pairs.some(function (p) { return !p[0] !== !p[1]; })) return swap();
+        if (noting()) { version = null; return; }  // look again at the next tick
+        if (typing()) { banner(); return; }
+        const focused = document.activeElement && document.activeElement.id;
+        const x = window.scrollX, y = window.scrollY;
+        pairs.forEach(function (p) { if (p[0]) p[0].replaceWith(document.adoptNode(p[1])); });
+        window.scrollTo(x, y);
+        if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+        el.setAttribute("data-seen", part.getAttribute("data-seen"));
+        version = seen(el);
+        document.dispatchEvent(new Event("scorekeeper:page"));
+      });
+  }
   // A follower writing what is not so about a deal: the page waits until it is sent.
   function noting() {
     const a = document.activeElement;
     return !!(a && a.closest("#confirm") && a.matches("input"));
   }
-  function changed(now) {
+  function changed(now, answersOnly) {
     if (noting()) return null;
     if (el.getAttribute("data-follow") === "banner" || typing()) {
       version = now;
       banner();
       return null;
     }
-    return swap();
+    return answersOnly && el.hasAttribute("data-answers") ? swapAnswers() : swap();
   }
   // How the page learns of a change. Where the server offers it (data-wait), one request is
   // held open and answered as soon as the game changes (or after a while with no change:
@@ -206,7 +232,9 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         if (d && now !== version) {
           period = FOLLOW_PERIOD;
           quietSince = Date.now();
-          return Promise.resolve(changed(now)).then(function () { settled = version === now; });
+          const answersOnly = held ? d.only === "answers"
+            : el.hasAttribute("data-seen") && String(d.version) === el.getAttribute("data-version");
+          return Promise.resolve(changed(now, answersOnly)).then(function () { settled = version === now; });
         }
         if (!held && Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
         return null;

@@ -119,6 +119,48 @@ def _draw(loaded: Loaded) -> str:
     )
 
 
+@bp.route(GAME + "/answers")
+def answers(mode: str, token: str) -> Response:
+    """Only what shows the table's answers on the game page (the confirmations card, and a
+    follower's card that asks about each deal), for a page whose game did not change but
+    whose answers did: the follow swaps these in instead of the whole page (static/app.js).
+    It names the version and stamp it was drawn at; a page at another version takes the
+    whole page instead.
+
+    A follower's is the same for every follower: kept with the state, by everything it is
+    drawn from (the language, the site's address, the stamp of the answers). The scorer's
+    carries this session's CSRF token (the seats' release forms): drawn for each request.
+    """
+    flashes = session.get("_flashes")
+    loaded = open_game(mode, token)
+    if session.get("_flashes") != flashes:  # the page's message is the page's to show
+        if flashes is None:
+            session.pop("_flashes", None)
+        else:
+            session["_flashes"] = flashes
+    said = seen(loaded.token)
+    if loaded.editable:
+        part = _answers_part(loaded)
+    else:
+        key = ("answers", request.url_root, get_locale(), said)
+        parts: dict[tuple[object, ...], str] = loaded.kept("answer parts", dict)
+        part = parts.get(key) or ""
+        if not part:
+            part = _answers_part(loaded)
+            for old in [k for k in list(parts) if k[-1] != said]:
+                parts.pop(old, None)  # drawn before the last confirmation: never asked again
+            if len(parts) < KEPT_PAGES:
+                parts[key] = part
+        keep_compressed()  # the same bytes for every follower: compressed once
+    response = Response(part, mimetype="text/html")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _answers_part(loaded: Loaded) -> str:
+    return render_template("game/_answers.html", loaded=loaded, answers=answers_of(loaded))
+
+
 def _next_target(target: int) -> int:
     """The pool a table usually plays on to: ten more (or half as much again)."""
     return target + max(10, target // 2 // 10 * 10)
