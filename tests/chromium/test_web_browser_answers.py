@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from .browser import SMALL_PHONE
-from .test_safety_server import Phone, Server, new_game
+from ..browser import SMALL_PHONE
+from ..test_safety_server import Phone, Server, new_game
 from .test_web_browser_follow import answer, deploy, save  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
