@@ -57,7 +57,7 @@ from scorekeeper.store import (
 )
 from scorekeeper.tournament import service as tournament
 
-from .widgets import new_key
+from .keys import new_key
 
 Reason = Literal["game_over", "tour_closed", "read_only", "link_gone", "game_deleted", "deal_gone"]
 

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from scorekeeper.rules.deals import OFF_TABLE_KINDS as OFF_TABLE
 
 from .i18n import time_zone, words
-from .widgets import new_key
+from .keys import new_key
 
 
 def amount(value: Fraction | int) -> str:

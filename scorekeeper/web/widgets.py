@@ -3,7 +3,6 @@ an uploaded file read."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -19,6 +18,7 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.rules.numbers import whole_text
 
 from .i18n import words
+from .keys import new_key
 
 _KEY_RE = r"^[0-9a-f]{32}$"
 _T = TypeVar("_T")
@@ -128,11 +128,6 @@ class WriteForm(FlaskForm):
 
 class RematchForm(FlaskForm):
     """One tap for a new game of the same table (the CSRF token only)."""
-
-
-def new_key() -> str:
-    """A one-time key for one write form (uuid4)."""
-    return uuid.uuid4().hex
 
 
 class MultiCheckboxField(SelectMultipleField):

@@ -22,8 +22,8 @@ from werkzeug.wrappers import Response
 from scorekeeper import confirmations
 from scorekeeper.store import GameNotFound
 
+from ..keys import new_key
 from ..storage import get_store
-from ..widgets import new_key
 
 bp = Blueprint("confirm", __name__.rsplit(".", 1)[0])
 

@@ -27,31 +27,10 @@ from ..context import remember_loaded
 from ..i18n import words
 from ..problems import put_back
 from . import drawn
-from .forms import CORRECTION_ROWS, SEATS, DealBase, DealForm, entered, seat_for
+from .forms import CORRECTION_ROWS, SEATS, DealBase, DealForm, Reading, entered, seat_for
 
 #: What a view returns: a page, a redirect or JSON, with its status when it is not 200.
 Page = str | Response | tuple[str | Response, int]
-
-
-@dataclass
-class Reading:
-    """What the page shows of a deal entered: its problems by field, and the deal checked."""
-
-    data: dict[str, Any] | None = None
-    """The deal in game-file notation, when it reads."""
-    fingerprint: str = ""
-    """Its digest (Entered.fingerprint), so that "Save" writes exactly what was checked."""
-    errors: dict[str, list[str]] = field(default_factory=dict)
-    """Messages by form field (or by section: "answers", "tricks", "entries")."""
-    top: list[str] = field(default_factory=list)
-    """Messages about no field in particular."""
-
-    def add(self, where: str, message: str) -> None:
-        """Note a message next to a field (or at the top for "")."""
-        if where:
-            self.errors.setdefault(where, []).append(message)
-        else:
-            self.top.append(message)
 
 
 def reading_of(

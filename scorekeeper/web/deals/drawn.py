@@ -35,12 +35,9 @@ from .forms import (
     KIND_LABELS,
     SEATS,
     DealBase,
+    Reading,
     contract_label,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .answer import Reading
 
 #: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
 #: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:

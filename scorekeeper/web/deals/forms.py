@@ -8,6 +8,7 @@ back next to the field it came from (deals/answer.py).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -224,3 +225,24 @@ def _named(value: Any, players: tuple[str, ...]) -> str | None:
 
 
 _SEAT_VALUES = tuple(str(i) for i in range(SEATS))
+
+
+@dataclass
+class Reading:
+    """What the page shows of a deal entered: its problems by field, and the deal checked."""
+
+    data: dict[str, Any] | None = None
+    """The deal in game-file notation, when it reads."""
+    fingerprint: str = ""
+    """Its digest (Entered.fingerprint), so that "Save" writes exactly what was checked."""
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    """Messages by form field (or by section: "answers", "tricks", "entries")."""
+    top: list[str] = field(default_factory=list)
+    """Messages about no field in particular."""
+
+    def add(self, where: str, message: str) -> None:
+        """Note a message next to a field (or at the top for "")."""
+        if where:
+            self.errors.setdefault(where, []).append(message)
+        else:
+            self.top.append(message)
