@@ -44,10 +44,12 @@ def _bin(name: str) -> str:
 class Server:
     """A PostgreSQL server for this session: its URL, and databases made on it."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, own: bool = False) -> None:
+        """Use SCOREKEEPER_TEST_PG's server when it is set, unless `own`: then start one
+        (a test that stops and starts the server may never do so to somebody else's)."""
         self._folder: str | None = None
         self._as: list[str] = []
-        given = os.environ.get("SCOREKEEPER_TEST_PG")
+        given = None if own else os.environ.get("SCOREKEEPER_TEST_PG")
         if given:
             self.base = given
         else:

@@ -307,11 +307,28 @@ def test_serve_on_postgresql_serves_a_game(served: tuple[str, str]) -> None:
     assert record.version == 2
 
 
+@pytest.fixture
+def stoppable(pg_server: Server) -> Iterator[tuple[Server, str]]:
+    """A server this test may stop and start, with a database on it: the session's when
+    this session started it, else one started for the test alone (SCOREKEEPER_TEST_PG's
+    server is somebody else's to stop)."""
+    server = pg_server if pg_server.ours else Server(own=True)
+    url = server.new_database()
+    try:
+        yield server, url
+    finally:
+        close_pools()
+        if server is pg_server:
+            server.drop(url)
+        else:
+            server.close()
+
+
 def test_the_database_going_away_is_a_503_and_saves_work_again_after(
-    pg_server: Server, pg_url: str, catalogues: None
+    stoppable: tuple[Server, str], catalogues: None
 ) -> None:
-    if not pg_server.ours:
-        pytest.skip("the server is SCOREKEEPER_TEST_PG's: not ours to stop")  # noqa: PT018
+    pg_server, pg_url = stoppable
+    assert pg_server.ours
     from scorekeeper.web import create_app
 
     app = create_app({"TESTING": True, "DATABASE": pg_url, "SECRET_KEY": "k"})
