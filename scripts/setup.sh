@@ -10,7 +10,7 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy goaccess postgresql)
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy goaccess postgresql systemd)
 # axe-core (the accessibility checks of the browser tier) comes from the npm registry.
 [ $want_test = 1 ] && ! command -v npm >/dev/null 2>&1 && apt_pkgs+=(npm)
 missing=()

@@ -401,8 +401,9 @@ def test_hostile_names_do_not_break_the_pdf(tmp_path: Path) -> None:
 
 
 def test_flask_app_context_uses_render_template() -> None:
-    flask = pytest.importorskip("flask")
-    flask_babel = pytest.importorskip("flask_babel")
+    import flask
+    import flask_babel
+
     app = flask.Flask(__name__, template_folder=str(Path(__file__).parents[1] / "templates"))
     flask_babel.Babel(app)
     with app.test_request_context("/"):

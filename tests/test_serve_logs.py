@@ -70,13 +70,13 @@ class Started:
             self.process.wait(timeout=40)
 
 
-@pytest.mark.skipif(GOACCESS is None, reason="goaccess is not installed")
 @pytest.mark.parametrize(
     "command", [["serve"], ["serve", "--workers", "2"], list(GUNICORN)], ids=str
 )
 def test_the_access_log_is_alone_on_stdout_and_goaccess_reads_all_of_it(
     tmp_path: Path, command: list[str]
 ) -> None:
+    assert GOACCESS, "goaccess: scripts/setup.sh --test installs it"
     started = Started(tmp_path, command, {})
     try:
         assert started.healthz() == 200
