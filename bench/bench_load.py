@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 HIDDEN = re.compile(r'<input[^>]*\bname="(csrf_token|request_key|base_version|checked)"[^>]*>')

@@ -54,7 +54,7 @@ from pathlib import Path
 
 import brotli
 
-from scorekeeper.web.main.options import preset_values
+from scorekeeper.web.options import preset_values
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris", "Vera"]

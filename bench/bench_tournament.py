@@ -47,7 +47,7 @@ from bench_load import (  # noqa: E402
     verify,
 )
 
-from scorekeeper.web.main.options import preset_values  # noqa: E402
+from scorekeeper.web.options import preset_values  # noqa: E402
 
 LINK = re.compile(r'<a href="[^"]*/g/([A-Za-z0-9_-]+)" class="scorer-link[^"]*" data-table="(\d+)"')
 VIEW = re.compile(r"/tv/([A-Za-z0-9_-]+)")
