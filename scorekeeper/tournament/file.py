@@ -655,6 +655,58 @@ def _withdrawn(
     return out if ok and roster is not None and played is not None else None
 
 
+@dataclass(frozen=True)
+class _Listed:
+    """One of the roster's lists of changes (`withdrawn`, `joined`): its key, the key of its
+    tour, and what is said of an entry that is not good."""
+
+    where: str
+    tour: str
+    shape: str
+    off_roster: str
+    twice: str
+    not_whole: str
+
+
+_WITHDRAWN = _Listed(
+    "withdrawn",
+    "after_tour",
+    N_('withdrawal {n} must be {{"player": …, "after_tour": …}} and nothing else'),
+    N_("withdrawal {n}: {name} is not on the roster"),
+    N_("withdrawal {n}: {name} has withdrawn already"),
+    N_("withdrawal {n}: after_tour must be a whole number, not {value}"),
+)
+_JOINED = _Listed(
+    "joined",
+    "before_tour",
+    N_('late player {n} must be {{"player": …, "before_tour": …}} and nothing else'),
+    N_("late player {n}: {name} is not on the roster"),
+    N_("late player {n}: {name} has joined already"),
+    N_("late player {n}: before_tour must be a whole number, not {value}"),
+)
+
+
+def _listed(
+    n: int, entry: Any, roster: list[str] | None, out: dict[str, int], kind: _Listed, bad: _Notes
+) -> tuple[str, int] | None:
+    """The `n`th entry of a roster's list as (player, tour), when it has its shape, names a
+    roster player not listed already (`out`) and a whole tour; else None, noting why."""
+    if not isinstance(entry, dict) or set(entry) != {"player", kind.tour}:
+        bad(kind.shape, where=kind.where, n=n)
+        return None
+    player, tour = entry["player"], entry[kind.tour]
+    if not isinstance(player, str) or (roster is not None and player not in roster):
+        bad(kind.off_roster, where=kind.where, n=n, name=_show(player))
+        return None
+    if player in out:
+        bad(kind.twice, where=kind.where, n=n, name=_show(player))
+        return None
+    if isinstance(tour, bool) or not isinstance(tour, int):
+        bad(kind.not_whole, where=kind.where, n=n, value=_show(tour))
+        return None
+    return player, tour
+
+
 def _withdrawal(
     n: int,
     entry: Any,
@@ -665,38 +717,10 @@ def _withdrawal(
 ) -> bool:
     """Whether the `n`th withdrawal is good: a roster player not withdrawn already (`out`),
     after a tour played; notes why not."""
-    if not isinstance(entry, dict) or set(entry) != {"player", "after_tour"}:
-        bad(
-            N_('withdrawal {n} must be {{"player": …, "after_tour": …}} and nothing else'),
-            where="withdrawn",
-            n=n,
-        )
+    listed = _listed(n, entry, roster, out, _WITHDRAWN, bad)
+    if listed is None:
         return False
-    player, after = entry["player"], entry["after_tour"]
-    if not isinstance(player, str) or (roster is not None and player not in roster):
-        bad(
-            N_("withdrawal {n}: {name} is not on the roster"),
-            where="withdrawn",
-            n=n,
-            name=_show(player),
-        )
-        return False
-    if player in out:
-        bad(
-            N_("withdrawal {n}: {name} has withdrawn already"),
-            where="withdrawn",
-            n=n,
-            name=_show(player),
-        )
-        return False
-    if isinstance(after, bool) or not isinstance(after, int):
-        bad(
-            N_("withdrawal {n}: after_tour must be a whole number, not {value}"),
-            where="withdrawn",
-            n=n,
-            value=_show(after),
-        )
-        return False
+    player, after = listed
     if played is not None and not 1 <= after <= played:
         _after_tour_unplayed(n, player, after, played, bad)
         return False
@@ -772,38 +796,10 @@ def _joining(
 ) -> bool:
     """Whether the `n`th late player is good: a roster player not joined already (`out`),
     before a tour from 2 to the one after the last played; notes why not."""
-    if not isinstance(entry, dict) or set(entry) != {"player", "before_tour"}:
-        bad(
-            N_('late player {n} must be {{"player": …, "before_tour": …}} and nothing else'),
-            where="joined",
-            n=n,
-        )
+    listed = _listed(n, entry, roster, out, _JOINED, bad)
+    if listed is None:
         return False
-    player, before = entry["player"], entry["before_tour"]
-    if not isinstance(player, str) or (roster is not None and player not in roster):
-        bad(
-            N_("late player {n}: {name} is not on the roster"),
-            where="joined",
-            n=n,
-            name=_show(player),
-        )
-        return False
-    if player in out:
-        bad(
-            N_("late player {n}: {name} has joined already"),
-            where="joined",
-            n=n,
-            name=_show(player),
-        )
-        return False
-    if isinstance(before, bool) or not isinstance(before, int):
-        bad(
-            N_("late player {n}: before_tour must be a whole number, not {value}"),
-            where="joined",
-            n=n,
-            value=_show(before),
-        )
-        return False
+    player, before = listed
     if played is not None and not 2 <= before <= played + 1:
         _before_tour_unplayed(n, player, before, played, bad)
         return False
