@@ -9,11 +9,13 @@ fetches only the part that shows them: games.routes.answers); 404 for a link tha
 live game, 400 for a malformed one.
 
 Nothing is kept per host that another host's write could make stale: one thread per process
-reads, a few times a second, the state of every game a phone is waiting on, in one query (a
-few hundred tokens each), and a phone is answered only from a read that began after its
+looks every LOOK_SECONDS whether anyone committed anything (SQLite's data_version of the
+file, PostgreSQL's notification sent by every write as it commits), and after a commit
+reads the state of every game a phone is waiting on, in one query (a few hundred tokens
+each), at most every READ_SECONDS; a phone is answered only from a read that began after its
 request arrived. So a change written through any process, or any host on the same database,
-reaches every waiting phone within about TICK_SECONDS, and a phone that waits costs nothing
-in between: no request, no thread, no page.
+reaches every waiting phone within about READ_SECONDS, and a phone that waits costs nothing
+in between: no request, no thread, no page, and while nothing is written, no read.
 """
 
 from __future__ import annotations
@@ -40,15 +42,16 @@ HOLD_SECONDS = 25.0
 """A waiting request is answered "no change" after this long: under every proxy's read
 timeout (nginx's is 60 s), and soon enough that a connection a phone lost while asleep is
 noticed."""
-TICK_SECONDS = 0.2
-"""How often the waited-on games are read while phones wait, from the start of one read to
-the start of the next: a change reaches a waiting phone within this and one read (a
-phone that comes to wait is decided at the next read, not by a read of its own: each read
-of a thousand games costs a few ms; measured with a read per 50 ms under 1,000 tables, the
-reader was 5 % of a worker). With 0.25 s and a pause after each read, the answer after a
-change took 254 ms at p99 under 300 tables (bench_night's "wait woken"; issue 35's bar is
-250 ms)."""
-
+LOOK_SECONDS = 0.04
+"""How often the reader looks whether anyone committed anything (SQLite's data_version, a
+PostgreSQL notification: no table is read), while phones wait."""
+READ_SECONDS = 0.1
+"""Every waited-on game is read again at most this often, and only after a commit: a change
+reaches a waiting phone within this, a look and one read. Under 1,000 tables something is
+committed every few ms, so the games are read ten times a second (each read of a thousand
+games costs a few ms); with nothing committed, never."""
+SURE_SECONDS = 5.0
+"""Every waited-on game is read at least this often, whatever the looks say."""
 PATH = re.compile(r"/v/([A-Za-z0-9_-]{1,64})/wait\Z")
 SINCE = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?\Z")
 LOG = logging.getLogger("scorekeeper.longpoll")
@@ -80,6 +83,7 @@ class Watch:
     def __init__(self, open_store: Callable[[], Store]) -> None:
         self._open_store = open_store
         self._waiting: dict[str, set[_Waiter]] = {}
+        self._came: list[_Waiter] = []  # since the reader last took them
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopped = False
@@ -108,6 +112,7 @@ class Watch:
         waiter = _Waiter(token, since, time.monotonic(), loop.create_future())
         with self._lock:
             self._waiting.setdefault(token, set()).add(waiter)
+            self._came.append(waiter)
         self._wake.set()
         try:
             return await asyncio.wait_for(asyncio.shield(waiter.answer), hold)
@@ -123,18 +128,20 @@ class Watch:
 
     def _run(self) -> None:
         store: Store | None = None
+        reader: _Reader | None = None
         while not self._stopped:
             with self._lock:
                 tokens = list(self._waiting)
+                came, self._came = self._came, []
             if not tokens:
                 self._wake.wait()
                 self._wake.clear()
                 continue
-            began = time.monotonic()
             try:
-                if store is None:
+                if store is None or reader is None:
                     store = self._open_store()
-                states = Confirmations(store).versions_seen(tokens)
+                    reader = _Reader(store)
+                began, states = reader.next(tokens, came)
             except Exception as error:  # phones hold on; they are answered once it reads
                 # (any error: a reader that ended would leave every phone told "no change")
                 LOG.warning(
@@ -142,20 +149,24 @@ class Watch:
                     error,
                     exc_info=not isinstance(error, StoreError),
                 )
+                if reader is not None:
+                    reader.close()
                 if store is not None:
                     store.close()
-                store = None
+                store = reader = None
                 time.sleep(1.0)
+                continue
+            if states is None:
                 continue
             self.reads += 1
             assert self._loop is not None
-            self._loop.call_soon_threadsafe(self._answer, tokens, states, began)
-            time.sleep(max(0.0, began + TICK_SECONDS - time.monotonic()))
-            self._wake.clear()
+            self._loop.call_soon_threadsafe(self._answer, list(states), states, began)
+        if reader is not None:
+            reader.close()
         if store is not None:
             store.close()
 
-    def _answer(self, tokens: list[str], states: dict[str, State], began: float) -> None:
+    def _answer(self, tokens: list[str], states: dict[str, State | None], began: float) -> None:
         """In the event loop: answer each phone whose game now differs from what it shows."""
         for token in tokens:
             state = states.get(token)
@@ -166,6 +177,74 @@ class Watch:
                     waiter.answer.set_result(None)
                 elif shown(state, "." in waiter.since) != waiter.since:
                     waiter.answer.set_result(state)
+
+
+class _Reader:
+    """The reads of the watch's thread: every waited-on game when anyone committed anything
+    (at most every READ_SECONDS), else only the games of phones that came to wait since the
+    last read and show something else than it found. Every phone is answered only from a
+    read that began after it came to wait (a phone that comes with what it just fetched is
+    never told of an older state)."""
+
+    def __init__(self, store: Store) -> None:
+        self._confirmations = Confirmations(store)
+        self._changes = store.engine.changes()
+        self._changes.wait(0.0)  # the first look (PostgreSQL: LISTEN), before the first read
+        self._known: dict[str, State | None] = {}  # by token, as of the last read of all
+        self._read_at = -SURE_SECONDS  # when the last read of all began
+        self._changed = True
+        self._came: set[str] = set()  # the games of phones that came since that read
+
+    def next(
+        self, tokens: list[str], came: list[_Waiter]
+    ) -> tuple[float, dict[str, State | None] | None]:
+        """Look, and read what must be read: (when the read began, the states of the games
+        whose phones must be looked at; None when nothing needed reading this time).
+        `came`: the phones that came to wait since the last call.
+
+        After a read of every game, only the games it found changed, and those of phones
+        that came since the read before, are looked at: every other phone was already
+        looked at against the state it still has (looking at every phone after every read
+        was most of the event loop's work for the long poll under 1,000 tables)."""
+        if self._changed:  # a read is due already: no look until it is read
+            time.sleep(max(0.0, min(LOOK_SECONDS, self._read_at + READ_SECONDS - time.monotonic())))
+        else:
+            self._changed = self._changes.wait(LOOK_SECONDS)
+        self._came.update(waiter.token for waiter in came)
+        now = time.monotonic()
+        if now - self._read_at >= SURE_SECONDS or (
+            self._changed and now - self._read_at >= READ_SECONDS
+        ):
+            self._changed = False  # a commit from here on is the next read's
+            began = time.monotonic()
+            found = self._confirmations.versions_seen(tokens)
+            before, self._known = self._known, {t: found.get(t) for t in tokens}
+            look = {
+                t: s for t, s in self._known.items() if t in self._came or before.get(t, 0) != s
+            }
+            self._read_at, self._came = began, set()
+            return began, look
+        unsure = sorted(
+            {
+                waiter.token
+                for waiter in came
+                if waiter.token not in self._known or _shows_else(self._known, waiter)
+            }
+        )
+        if not unsure:
+            return now, None
+        began = time.monotonic()
+        found = self._confirmations.versions_seen(unsure)
+        return began, {t: found.get(t) for t in unsure}
+
+    def close(self) -> None:
+        self._changes.close()
+
+
+def _shows_else(known: dict[str, State | None], waiter: _Waiter) -> bool:
+    """The phone shows another state than the last read found (or its game is gone)."""
+    state = known[waiter.token]
+    return state is None or shown(state, "." in waiter.since) != waiter.since
 
 
 def answers_only(since: str, state: State) -> bool:

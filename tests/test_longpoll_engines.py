@@ -5,6 +5,8 @@ the phone is told "the same" at the end of its hold; a link of no game is None."
 from __future__ import annotations
 
 import asyncio
+import random
+from typing import Any
 
 from scorekeeper.longpoll import Watch
 from scorekeeper.store import Store
@@ -46,3 +48,114 @@ def test_the_watch_answers_a_write_from_another_store_on_each_engine(store_locat
         assert Confirmations(store).versions_seen([view, "nosuchtoken"]) == {
             view: (game.version + 1, 0)
         }
+
+
+def test_the_watch_reads_no_game_while_nothing_is_written_on_each_engine(
+    store_location: str,
+) -> None:
+    """Phones waiting on a game nobody writes to cost no read of the games after the first
+    (the old reader read every game five times a second); a phone that comes showing another
+    state than the game's is answered at once, from a read of its own game begun after it came;
+    and the first write after the quiet answers the phone still waiting."""
+    with Store(store_location) as store:
+        game = new_game(store)
+    view = game.view_token
+    watch = Watch(lambda: Store(store_location, create=False))
+    now = f"{game.version}.0"
+
+    async def night() -> tuple[int, object, object, int]:
+        watch.start(asyncio.get_running_loop())
+        try:
+            waiting = asyncio.ensure_future(watch.wait(view, now, hold=30))
+            await asyncio.sleep(1.5)  # 37 looks, and at most the first read of every game
+            quiet_reads = watch.reads
+            behind = await asyncio.wait_for(watch.wait(view, "0.0", hold=30), 10)
+            assert not waiting.done()
+            await asyncio.to_thread(write_a_deal, store_location, game)
+            changed = await asyncio.wait_for(waiting, 10)
+            return quiet_reads, behind, changed, watch.reads
+        finally:
+            watch.stop()
+
+    quiet_reads, behind, changed, reads = run_in_its_own_thread(night)
+    assert quiet_reads == 1
+    assert behind == (game.version, 0)  # told at once, not after its hold of 30 s
+    assert changed == (game.version + 1, 0)
+    assert reads <= 4  # the quiet read, the one game read for the phone behind, the write's
+
+
+def write_a_deal(store_location: str, game: Any) -> None:
+    with Store(store_location, create=False) as other:  # not the watch's connection
+        other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
+
+
+def test_every_postgresql_write_notifies_the_hosts_as_it_commits(pg_url: str) -> None:
+    """A write through any host is announced on the channel the long poll listens to, once it
+    commits; a read, and a write rolled back, announce nothing."""
+    import psycopg
+
+    from scorekeeper.store.engine import CHANGES_CHANNEL
+
+    with Store(pg_url) as store:
+        game = new_game(store)
+    with psycopg.connect(pg_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANGES_CHANNEL}")
+        with Store(pg_url, create=False) as other:
+            other.get_game(game.edit_token)
+            assert list(listener.notifies(timeout=0.5)) == []
+            try:
+                with other.engine.writing():
+                    other.engine.execute("UPDATE games SET version = version WHERE id = ?", [0])
+                    raise RuntimeError("rolled back")
+            except RuntimeError:
+                pass
+            assert list(listener.notifies(timeout=0.5)) == []
+            other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
+        heard = list(listener.notifies(timeout=5, stop_after=1))
+    assert [n.channel for n in heard] == [CHANGES_CHANNEL]
+
+
+def test_no_phone_is_left_behind_or_told_of_an_older_state_on_each_engine(
+    store_location: str,
+) -> None:
+    """Phones come to wait on three games, some showing what the game is, some behind, while
+    other hosts write deals at random moments: each phone told anything is told a state at
+    least as new as the game's when it came, never what it shows; once the writes stop, every
+    phone still waiting shows what its game now is."""
+    with Store(store_location) as store:
+        games = [new_game(store, name=f"Table {n}") for n in range(3)]
+    version = {g.view_token: g.version for g in games}
+    edit = {g.view_token: g.edit_token for g in games}
+    watch = Watch(lambda: Store(store_location, create=False))
+    rng = random.Random(35)
+
+    def write(view: str) -> None:
+        with Store(store_location, create=False) as other:
+            other.add_deal(edit[view], SEVEN_SPADES, base_version=version[view])
+        version[view] += 1
+
+    async def night() -> list[tuple[str, int, str, object]]:
+        watch.start(asyncio.get_running_loop())
+        phones: list[tuple[str, int, str, asyncio.Future[object]]] = []
+        try:
+            for _ in range(40):
+                view = rng.choice(list(version))
+                if rng.random() < 0.3:
+                    await asyncio.to_thread(write, view)
+                else:
+                    shows = version[view] - rng.choice([0, 0, 0, 1])
+                    since = f"{shows}.0"
+                    phones.append(
+                        (view, version[view], since, asyncio.ensure_future(watch.wait(view, since)))
+                    )
+                await asyncio.sleep(rng.uniform(0, 0.15))
+            await asyncio.sleep(1.0)  # a look, a read and an answer: well inside
+            return [(v, at, since, f.result() if f.done() else None) for v, at, since, f in phones]
+        finally:
+            watch.stop()
+
+    for view, at_arrival, since, told in run_in_its_own_thread(night):
+        if told is None:  # still waiting at the end: it must show what its game is
+            assert since == f"{version[view]}.0"
+        else:
+            assert told[0] >= at_arrival and f"{told[0]}.{told[1]}" != since

@@ -92,9 +92,11 @@ class Confirmations:
         raise GameNotFound("no game has this link")
 
     def versions_seen(self, view_tokens: list[str]) -> dict[str, tuple[int, int]]:
-        """(version, stamp) of each live game among these read-only tokens, in one query
-        per 400: what the server's watch of the waiting phones reads a few times a second.
-        A token missing from the answer names no live game."""
+        """(version, stamp) of each live game among these read-only tokens: what the
+        server's watch of the waiting phones reads after each commit. A token missing from
+        the answer names no live game."""
+        if isinstance(self.engine, SqliteEngine):
+            return self._versions_seen_sqlite(view_tokens)
         found: dict[str, tuple[int, int]] = {}
         for start in range(0, len(view_tokens), 400):
             chunk = view_tokens[start : start + 400]
@@ -105,17 +107,23 @@ class Confirmations:
                 f" FROM games g WHERE g.view_token IN ({marks}) AND g.deleted_at IS NULL"
             )
             with self.engine.reading():
-                if isinstance(self.engine, SqliteEngine):
-                    # The rows as SQLite gives them (tuples), not the engine's dicts: a
-                    # thousand rows five times a second (dicts were 11 % of a worker's GIL
-                    # time under 1,000 tables, tuples 4 %).
-                    with self.engine.translated():
-                        rows = self.engine.connection.execute(sql, chunk).fetchall()
-                    found |= {t: (v, s or 0) for t, v, s in rows}
-                else:
-                    rows = self.engine.rows(sql, chunk)
-                    found |= {r["t"]: (r["v"], r["s"] or 0) for r in rows}
+                rows = self.engine.rows(sql, chunk)
+            found |= {r["t"]: (r["v"], r["s"] or 0) for r in rows}
         return found
+
+    def _versions_seen_sqlite(self, view_tokens: list[str]) -> dict[str, tuple[int, int]]:
+        """The same on SQLite in one statement that answers in one row (the tokens given
+        as one JSON array; each token, version and stamp in one line of words: a link's
+        token is letters, digits, "-" and "_"). A thread gives the GIL up at each step of a
+        statement, one per row, and waits to take it back at each: with three other
+        threads busy, a thousand rows took 2.8 s; one row takes 49 ms."""
+        assert isinstance(self.engine, SqliteEngine)
+        with self.engine.translated():
+            (words,) = self.engine.connection.execute(
+                _SEEN_SQLITE, [json.dumps(view_tokens)]
+            ).fetchone()
+        w = (words or "").split()
+        return {w[i]: (int(w[i + 1]), int(w[i + 2])) for i in range(0, len(w), 3)}
 
     def revisions(self, game_id: int) -> dict[int, int]:
         """Each deal's current revision (the id of its latest change)."""
@@ -341,3 +349,11 @@ def release_seat(store: Store, edit_token: str, player: str) -> bool:
             "DELETE FROM seat_claims WHERE game_id = ? AND player = ?", [rows[0]["id"], player]
         )
     return gone > 0
+
+
+_SEEN_SQLITE = (
+    "SELECT group_concat(g.view_token || ' ' || g.version || ' ' || coalesce((SELECT max(c.id)"
+    " FROM deal_confirmations c WHERE c.game_id = g.id), 0), ' ')"
+    " FROM games g WHERE g.view_token IN (SELECT value FROM json_each(?))"
+    " AND g.deleted_at IS NULL"
+)

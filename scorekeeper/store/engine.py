@@ -143,6 +143,26 @@ class Engine:
         """Whether this engine may serve another request as it is."""
         return not self.in_transaction()
 
+    def changes(self) -> Changes:
+        """A look at whether anyone committed a write since the last look (the long poll's
+        reader asks it before reading every waited-on game)."""
+        return Changes()
+
+
+class Changes:
+    """Whether anything may have been committed to the database since the last look. This
+    one cannot tell: every look says "maybe" after waiting its time."""
+
+    def wait(self, seconds: float) -> bool:
+        """Look, waiting up to `seconds` for a commit: False only if surely nothing was
+        committed since the last look (the first look, and a look that cannot tell, say
+        True)."""
+        time.sleep(seconds)
+        return True
+
+    def close(self) -> None:
+        """Let go of what the looks hold."""
+
 
 # -- SQLite -----------------------------------------------------------------------------------
 
@@ -363,8 +383,33 @@ class SqliteEngine(Engine):
                     found.append((table, column, parent_column, required.get(column, False)))
         return found
 
+    def changes(self) -> Changes:
+        return _DataVersion(self)
+
     def close(self) -> None:
         self.connection.close()
+
+
+class _DataVersion(Changes):
+    """SQLite's count of the commits by other connections to the file (PRAGMA data_version,
+    read from the file's shared index: microseconds, no read of any table). The engine's
+    connection must not write itself: its own commits are not counted."""
+
+    def __init__(self, engine: SqliteEngine) -> None:
+        self._engine = engine
+        self._seen: int | None = None
+
+    def _look(self) -> bool:
+        with self._engine.translated():
+            now = int(self._engine.connection.execute("PRAGMA data_version").fetchone()[0])
+        changed, self._seen = now != self._seen, now
+        return changed
+
+    def wait(self, seconds: float) -> bool:
+        if self._look():
+            return True
+        time.sleep(seconds)
+        return self._look()
 
 
 # -- PostgreSQL -------------------------------------------------------------------------------
@@ -585,7 +630,9 @@ class PostgresEngine(Engine):
     @contextlib.contextmanager
     def writing(self, *, lazy_commit: bool = False) -> Iterator[None]:
         outermost = self._depth == 0
-        with self._transaction("BEGIN"):
+        # Every write says so at its commit (NOTIFY is sent only if it commits), to each
+        # host's long poll reader listening (_Notified): one round trip with the BEGIN.
+        with self._transaction(f"BEGIN; NOTIFY {CHANGES_CHANNEL}"):
             if lazy_commit and outermost:
                 self.execute("SET LOCAL synchronous_commit = off")
             yield
@@ -618,6 +665,9 @@ class PostgresEngine(Engine):
     def usable(self) -> bool:
         return self.connection is not None and not self._broken and self._depth == 0
 
+    def changes(self) -> Changes:
+        return _Notified(self.url)
+
     def close(self) -> None:
         conn, self.connection = self.connection, None
         if conn is None:
@@ -633,6 +683,44 @@ class PostgresEngine(Engine):
     def _check_pool(self) -> None:
         with contextlib.suppress(Exception):
             self._pool.check()
+
+
+CHANGES_CHANNEL = "scorekeeper_changes"
+"""The channel each PostgreSQL write transaction notifies as it commits."""
+
+
+class _Notified(Changes):
+    """PostgreSQL's notifications of the commits of every host (LISTEN on a connection of
+    its own). Without a connection (the server down, or just restarted) every look says
+    "maybe"; after listening again, the first look says so too (what was committed before
+    the LISTEN is read then)."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._connection: psycopg.Connection[Any] | None = None
+
+    def wait(self, seconds: float) -> bool:
+        import psycopg
+
+        try:
+            if self._connection is None:
+                self._connection = psycopg.connect(self._url, autocommit=True, connect_timeout=2)
+                self._connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+                return True
+            heard = list(self._connection.notifies(timeout=seconds, stop_after=1))
+            if heard:  # the rest that came meanwhile: one read answers them all
+                list(self._connection.notifies(timeout=0))
+            return bool(heard)
+        except psycopg.Error:
+            self.close()
+            time.sleep(seconds)
+            return True
+
+    def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close()
 
 
 def open_engine(location: str | os.PathLike[str], *, create: bool, busy_timeout_ms: int) -> Engine:
