@@ -59,6 +59,8 @@ from scorekeeper.web.options import preset_values
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris", "Vera"]
 TIMEOUT = 30.0
+LAST_DEAL = 15.0
+"""No deal begins in the night's last seconds: each one is saved, and followed, before it ends."""
 """A request unanswered this long is a timeout (a browser's fetch waits longer; a person not)."""
 HIDDEN = re.compile(r'<input[^>]*\bname="(csrf_token|request_key|base_version|checked)"[^>]*>')
 VALUE = re.compile(r'\bvalue="([^"]*)"')
@@ -88,6 +90,7 @@ def script_constants() -> dict[str, float]:
 @dataclass
 class Stats:
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    ended: dict[str, list[float]] = field(default_factory=dict)  # when each was answered
     errors: list[str] = field(default_factory=list)
     timeouts: Counter[str] = field(default_factory=Counter)
     shown: list[float] = field(default_factory=list)  # Save acknowledged -> on a follower
@@ -100,6 +103,7 @@ class Stats:
 
     def record(self, kind: str, seconds: float, size: int, follower: bool) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
+        self.ended.setdefault(kind, []).append(time.monotonic())
         self.requests[kind] += 1
         if follower:
             self.follower_bytes += size
@@ -356,7 +360,7 @@ class Night:
         try:
             await self.pause(rng.uniform(0, self.args.interval))
             n = 0
-            while self.left() > 0:
+            while self.left() > LAST_DEAL:
                 began = time.monotonic()
                 follow.cancel()
                 try:
@@ -417,7 +421,9 @@ class Night:
             else:
                 reason = "allpass"
                 fields |= {"kind": "allpass", "tricks_0": "2", "tricks_1": "4", "tricks_2": "4"}
-            await self.pause(rng.uniform(3, 8))  # the taps
+            # The taps: a deal begun is played at its pace to the end (cut by the night's
+            # end, every table still tapping would Save at that instant, a burst no club has).
+            await asyncio.sleep(rng.uniform(3, 8))
             for _ in range(2):
                 status, _, body = await phone.request(
                     "check", "POST", f"/g/{table.token}/deal/check", fields | {"action": "check"}
@@ -846,6 +852,18 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
     report(args, the, elapsed, cpu - cpu0, rss, client, series, (lost, doubled, lost_answers))
 
 
+def over_time(the: Night, kind: str) -> str:
+    """A kind's p99 in each 30 s of the night (the ramp opens the games: its tail is not the
+    steady night's)."""
+    windows: dict[int, list[float]] = {}
+    ended_at, took = the.stats.ended.get(kind, []), the.stats.latencies.get(kind, [])
+    for ended, seconds in zip(ended_at, took, strict=True):
+        windows.setdefault(int((ended - the.start) // 30), []).append(seconds)
+    return ", ".join(
+        f"{30 * w}: {percentile([1000 * x for x in v], 99):.0f}" for w, v in sorted(windows.items())
+    )
+
+
 def report(
     args: argparse.Namespace,
     the: Night,
@@ -894,6 +912,8 @@ def report(
         )
     if s.woken:
         print(row("wait woken", s.woken) + "   (Save acknowledged -> a held request answered)")
+    for kind in ("save", "check", "form"):
+        print(f"{kind} p99 ms by 30 s of the night: " + over_time(the, kind))
     if s.answered:
         print(row("on scorer", s.answered) + "   (answer acknowledged -> scorer's sheet)")
     lost, doubled, lost_answers = checked
