@@ -22,10 +22,6 @@ def test_the_watch_answers_a_write_from_another_store_on_each_engine(store_locat
     view = game.view_token
     watch = Watch(lambda: Store(store_location, create=False))
 
-    def write() -> None:
-        with Store(store_location, create=False) as other:  # not the watch's connection
-            other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
-
     async def night() -> tuple[object, object, object]:
         watch.start(asyncio.get_running_loop())
         try:
@@ -33,7 +29,7 @@ def test_the_watch_answers_a_write_from_another_store_on_each_engine(store_locat
             later = asyncio.ensure_future(watch.wait(view, f"{game.version}.0", hold=10))
             await asyncio.sleep(0.4)
             assert not later.done()
-            await asyncio.to_thread(write)
+            await asyncio.to_thread(write_a_deal, store_location, game)
             changed = await later
             gone = await watch.wait("nosuchtoken", "1", hold=10)
             return same, changed, gone

@@ -146,19 +146,17 @@ class Engine:
     def changes(self) -> Changes:
         """A look at whether anyone committed a write since the last look (the long poll's
         reader asks it before reading every waited-on game)."""
-        return Changes()
+        raise NotImplementedError
 
 
 class Changes:
-    """Whether anything may have been committed to the database since the last look. This
-    one cannot tell: every look says "maybe" after waiting its time."""
+    """Whether anything may have been committed to the database since the last look."""
 
     def wait(self, seconds: float) -> bool:
         """Look, waiting up to `seconds` for a commit: False only if surely nothing was
         committed since the last look (the first look, and a look that cannot tell, say
         True)."""
-        time.sleep(seconds)
-        return True
+        raise NotImplementedError
 
     def close(self) -> None:
         """Let go of what the looks hold."""
