@@ -59,9 +59,9 @@ from scorekeeper.web.options import preset_values
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris", "Vera"]
 TIMEOUT = 30.0
+"""A request unanswered this long is a timeout (a browser's fetch waits longer; a person not)."""
 LAST_DEAL = 15.0
 """No deal begins in the night's last seconds: each one is saved, and followed, before it ends."""
-"""A request unanswered this long is a timeout (a browser's fetch waits longer; a person not)."""
 HIDDEN = re.compile(r'<input[^>]*\bname="(csrf_token|request_key|base_version|checked)"[^>]*>')
 VALUE = re.compile(r'\bvalue="([^"]*)"')
 ATTR = re.compile(r'([\w-]+)="([^"]*)"')
@@ -160,7 +160,7 @@ class Connection:
         return status, headers, data
 
     async def _chunks(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             size = int((await self.reader.readline()).split(b";")[0], 16)
             if size == 0:
@@ -350,13 +350,14 @@ class Night:
         phone = self.phone(rng)
         try:
             await asyncio.sleep(rng.uniform(0, self.args.ramp))
-            page = await self.new_game(phone, table)
+            opened = await (self.open_game if table.token else self.new_game)(phone, table)
         except Failed as error:
             self.error(f"table {table.number} new game", error)
             table.ready.set()
             return
         table.ready.set()
-        follow = asyncio.create_task(self.follow(page, table, scorer=True))
+        follow = asyncio.create_task(self.follow(opened, table, scorer=True))
+        page: Page | None = opened
         try:
             await self.pause(rng.uniform(0, self.args.interval))
             n = 0
@@ -402,6 +403,13 @@ class Night:
         if view is None:
             raise Failed("the game page has no read-only link")
         table.view = view.group(1)
+        return Page(phone, url, page, "sheet")
+
+    async def open_game(self, phone: Phone, table: Table) -> Page:
+        """A game already on its way (--played): the scorer opens its sheet."""
+        url = f"/g/{table.token}"
+        status, _, page = await phone.request("sheet", "GET", url)
+        expect(status, 200, "game page", page)
         return Page(phone, url, page, "sheet")
 
     async def deal(self, phone: Phone, table: Table, n: int, rng: random.Random) -> Page | None:
@@ -500,8 +508,13 @@ class Night:
         confirming: asyncio.Task[None] | None = None
         sent: set[tuple[str, str]] = set()  # confirm.js's "sent": never the same answer twice
         ticket: dict[str, str] = {}  # confirm.js's ticket: one key request per page load
+        # confirm.js's "since": saying who you are asks the deal changed last, then each change
+        tag = CONFIRM.search(page.text)
+        since = int(attributes(tag.group(0)).get("data-top") or 1) - 1 if tag else 0
         if player:
-            confirming = asyncio.create_task(self.confirm(page, table, player, rng, sent, ticket))
+            confirming = asyncio.create_task(
+                self.confirm(page, table, player, rng, sent, ticket, since)
+            )
         c = self.constants
         period, quiet_since = c["FOLLOW_PERIOD"] / 1000, time.monotonic()
         try:
@@ -546,7 +559,7 @@ class Night:
                         shown = page.version
                     if confirming is not None and confirming.done():
                         confirming = asyncio.create_task(
-                            self.confirm(page, table, player, rng, sent, ticket)
+                            self.confirm(page, table, player, rng, sent, ticket, since)
                         )
                     continue
                 most = float(page.follow.get("data-idle-max") or c["FOLLOW_IDLE_MAX"]) / 1000
@@ -614,14 +627,18 @@ class Night:
         rng: random.Random | None,
         sent: set[tuple[str, str]],
         ticket: dict[str, str],
+        since: int,
     ) -> None:
-        """confirm.js: each deal newer than the page asked about, answered ✓ after a while."""
+        """confirm.js: each deal changed after the phone said who it is (and the one changed
+        last then), answered ✓ after a while."""
         tag = CONFIRM.search(page.text)
         if tag is None:
             return
         card = attributes(tag.group(0))
         for deal, revision, answered in ASKED.findall(page.text):
-            if player in json.loads(html.unescape(answered)) or (deal, revision) in sent:
+            if int(revision) <= since or (deal, revision) in sent:
+                continue
+            if player in json.loads(html.unescape(answered)):
                 continue
             await self.pause((rng or random).uniform(2, 8))
             if self.left() <= 0:
@@ -820,6 +837,12 @@ def arguments() -> argparse.Namespace:
         default=0.0,
         help="seconds to open the games (default 30 + 0.06 a table)",
     )
+    parser.add_argument(
+        "--played",
+        type=int,
+        default=0,
+        help="deals already on each sheet when the night begins (a night hours old)",
+    )
     parser.add_argument("--hosts", type=int, default=1, help="servers on one database")
     parser.add_argument("--db", default="", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=2, help="processes per host")
@@ -837,6 +860,11 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
     ports = [s.port for s in servers]  # type: ignore[attr-defined]
     pids = [s.pid for s in servers]
     the = Night(args, ports)
+    if args.played:
+        seated = time.monotonic()
+        played(args, the.tables)
+        print(f"{args.tables} games of {args.played} deals written in", end=" ")
+        print(f"{time.monotonic() - seated:.0f} s", flush=True)
     series: list[tuple[float, float, float]] = []
     sampler = asyncio.create_task(sample(pids, 10.0, series))
     cpu0, client0, t0 = usage(pids)[0], own_cpu(), time.monotonic()
@@ -850,6 +878,48 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
     sampler.cancel()
     lost, doubled, lost_answers = await the.verify()
     report(args, the, elapsed, cpu - cpu0, rss, client, series, (lost, doubled, lost_answers))
+
+
+def played_deals(n: int) -> list[dict[str, object]]:
+    """n deals in game-file notation, as a night plays them: a contract made with one
+    whist, one set with two, an all-pass, a correction (the pool stays under 200)."""
+    deals: list[dict[str, object]] = []
+    for i in range(n):
+        d, o1, o2 = PLAYERS[i % 3], PLAYERS[(i + 1) % 3], PLAYERS[(i + 2) % 3]
+        kinds: list[dict[str, object]] = [
+            {"type": "contract", "declarer": d, "contract": "6S"}
+            | {"answers": {o1: "whist", o2: "pass"}, "tricks": {d: 6, o1: 4, o2: 0}},
+            {"type": "contract", "declarer": d, "contract": "7H"}
+            | {"answers": {o1: "whist", o2: "whist"}, "tricks": {d: 6, o1: 2, o2: 2}},
+            {"type": "allpass", "tricks": {d: 2, o1: 4, o2: 4}},
+            {"type": "correction", "reason": f"played {i}", "entries": [{"player": d, "hill": 1}]},
+        ]
+        deals.append(kinds[i % 4])
+    return deals
+
+
+def played(args: argparse.Namespace, tables: list[Table]) -> None:
+    """Write each table's game with --played deals on it, through the store, before the
+    night (a night some hours old: each Save then adds to a long sheet)."""
+    from scorekeeper.store import Store
+
+    deals = played_deals(args.played)
+    store = Store(args.db_location)
+    try:
+        with store.batch():
+            for table in tables:
+                game = store.create_game(
+                    name=f"Table {table.number}",
+                    convention="sochi",
+                    options={"pool_target": 200},
+                    players=PLAYERS,
+                    first_dealer=PLAYERS[0],
+                    deals=deals,
+                )
+                table.token, table.view = game.edit_token, game.view_token
+                table.acked += [str(d.get("reason", d["type"])) for d in deals]
+    finally:
+        store.close()
 
 
 def over_time(the: Night, kind: str) -> str:
@@ -875,13 +945,14 @@ def report(
     checked: tuple[int, int, int],
 ) -> None:
     s = the.stats
-    deals = sum(len(t.acked) for t in the.tables)
+    deals = sum(len(t.acked) for t in the.tables) - args.played * args.tables
     total = sum(s.requests.values())
     print(
         f"{args.tables} tables × {args.followers} followers, a deal every ~{args.interval:g} s, "
         f"{args.minutes:g} min after a {args.ramp:g} s ramp ({elapsed:.0f} s in all), "
         f"{args.hosts} host(s) × {args.workers} processes × {args.threads or 'default'} threads, "
         f"{'PostgreSQL' if args.db.startswith('postgres') else 'SQLite'}"
+        + (f", each sheet {args.played} deals long at the start" if args.played else "")
     )
     print(f"load average before: {the.args.load_before}")
     answers = sum(sum(t.confirmed.values()) for t in the.tables)
@@ -957,7 +1028,7 @@ def main() -> int:
     args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="bench-night-") as name:
         folder = Path(name)
-        db = args.db or str(folder / "games.sqlite")
+        db = args.db_location = args.db or str(folder / "games.sqlite")
         servers = start_servers(args, db, folder)
         try:
             asyncio.run(night(args, servers))
