@@ -90,6 +90,34 @@ def settle(sheet: Sheet) -> Settlement:
     )
 
 
+def net_of(sheet: Sheet) -> dict[str, Fraction]:
+    """settle(sheet).net, and nothing else of the settlement (the evening chart works it out
+    after every deal).
+
+    The same numbers by the same rule, summed in another order: i's pool surplus is written
+    on each of the n - 1 others alike and theirs on i, so the lowest pool cancels and i is
+    owed pool_whists / divisor × (n × pool_i − all pools); the same for the hills, the other
+    way (the amnesty cancels); and the whists i wrote less the whists written on i. Exact
+    fractions: the sum is the settlement's to the last whist (tests compare every prefix).
+    """
+    opts = sheet.options
+    players = sheet.players
+    n = len(players)
+    divisor = n - 1 if opts.hill_divisor == HillDivisor.OPPONENTS else n
+    pools = {p: sheet.pool(p) for p in players}
+    hills = {p: sheet.hill(p) for p in players}
+    all_pools, all_hills = sum(pools.values(), Fraction(0)), sum(hills.values(), Fraction(0))
+    net = {}
+    for i in players:
+        whists = sum(
+            (sheet.whists(i, j) - sheet.whists(j, i) for j in players if j != i), Fraction(0)
+        )
+        pool = (n * pools[i] - all_pools) * opts.pool_whists
+        hill = (all_hills - n * hills[i]) * opts.hill_whists
+        net[i] = whists + (pool + hill) / divisor
+    return net
+
+
 def split_money(
     net: dict[str, Fraction],
     players: tuple[str, ...],
