@@ -227,7 +227,8 @@ def _compress(response: Response) -> None:
     if request.endpoint == "static":
         body = _compressed(data, encoding)
     elif g.get(_KEEP_COMPRESSED):
-        body = _KEPT.get_or_make((data, encoding), lambda: _page_compressed(data, encoding))
+        key = (hashlib.blake2b(data, digest_size=16).digest(), encoding)
+        body = _KEPT.get_or_make(key, lambda: _page_compressed(data, encoding))
     else:
         body = _page_compressed(data, encoding)
     response.set_data(body)
@@ -240,7 +241,9 @@ def _compress(response: Response) -> None:
 _KEEP_COMPRESSED = "keep_compressed"
 _KEPT: Kept[tuple[bytes, str], bytes] = Kept(256)
 """Compressed kept pages (a follower's sheet, the same bytes for every phone at the table),
-by their bytes and encoding: about 30 + 5 KB each, so a few MB at most."""
+by a digest of their bytes (128 bits: two pages that differ never meet on one) and the
+encoding: 5–15 KB each, so a few MB at most (keyed by the page itself, each kept its
+uncompressed bytes too: 50+ KB on a long sheet)."""
 
 
 def keep_compressed() -> None:
