@@ -12,7 +12,6 @@ from flask import Flask
 from scorekeeper.store import Store
 
 from .harness import DealWords, Web
-from .test_web_wire import style_cached
 
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -165,16 +164,7 @@ def test_the_follower_page_is_drawn_once_per_state_language_and_address(web: Web
     view = re.search(r"/v/([A-Za-z0-9_-]+)", web.get(f"/g/{token}").html)
     assert view is not None
     url = f"/v/{view.group(1)}"
-    # A phone's first visit carries the stylesheet inside the page: drawn for it, not kept
-    # (once per phone, ~60 KB a state that no later request would use).
-    assert "<style data-keep" in web.get(url).html
-    assert _follower_pages(url) == 0
-    assert _shells() == 0  # nor the scorer's page's top and bottom
-    style_cached(web.client)
-    web.get(f"/g/{token}")
-    assert _shells() == 2  # its top and bottom, kept now
     first = web.get(url).html
-    assert "<style data-keep" not in first
     assert web.get(url).html == first  # the kept drawing
     assert _follower_pages(url) == 1
     russian = web.get(url, headers={"Accept-Language": "ru"}).html
@@ -201,18 +191,6 @@ def _follower_pages(url: str) -> int:
         for state in games.kept_loaded()
         for key in state.kept_parts().get("pages", {})
         if str(key[1]).startswith(url)
-    )
-
-
-def _shells() -> int:
-    """The game pages' tops and bottoms kept, over every kept state."""
-    from scorekeeper import games
-
-    return sum(
-        1
-        for state in games.kept_loaded()
-        for key in state.kept_parts()
-        if isinstance(key, tuple) and key[0] == "shell"
     )
 
 
@@ -332,15 +310,14 @@ def test_a_kept_follower_page_is_compressed_once_and_a_scorers_page_never_kept(
     assert view is not None
     wire.forget_compressed()
     br = {"Accept-Encoding": "br"}
-    web.client.get(f"/v/{view.group(1)}", headers=br)  # a first visit: the style inside
-    assert wire.kept_compressed() == []  # drawn for that phone alone
-    style_cached(web.client)
     first = web.client.get(f"/v/{view.group(1)}", headers=br)
     second = web.client.get(f"/v/{view.group(1)}", headers=br)
     assert first.headers["Content-Encoding"] == "br"
     assert first.data == second.data  # the same bytes for every phone at the table
     kept = wire.kept_compressed()
     assert kept == [first.data]
+    # by a digest of the page: its uncompressed bytes are not kept a second time as the key
+    assert [(len(digest), encoding) for digest, encoding in wire._KEPT] == [(16, "br")]
     assert brotli.decompress(first.data).decode().count('id="follow"') == 1
     scorer = web.client.get(f"/g/{token}", headers=br)
     assert scorer.headers["Content-Encoding"] == "br"

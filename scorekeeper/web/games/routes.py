@@ -64,9 +64,8 @@ def show(mode: str, token: str) -> str | Response:
         # this session's CSRF token and new one-time keys; the messages are this request's).
         return _draw(loaded)
     # A follower's page has nothing personal in it: kept whole, per state, by everything it
-    # is drawn from. Messages (rare on a read-only page), odd arguments, or the stylesheet
-    # inside the page (a phone's first visit: once per phone, not per state): drawn anew.
-    if session.get("_flashes") or not plain_address() or style_inline():
+    # is drawn from. Messages (rare on a read-only page) or odd arguments: drawn anew.
+    if session.get("_flashes") or not plain_address():
         return _draw(loaded)
     key = (
         "page",
@@ -74,6 +73,7 @@ def show(mode: str, token: str) -> str | Response:
         request.url_root,
         get_locale(),
         "X-Follow" in request.headers,
+        style_inline(),
         said,
     )
     pages: dict[tuple[object, ...], str] = loaded.kept("pages", dict)
@@ -89,8 +89,8 @@ def show(mode: str, token: str) -> str | Response:
 
 
 KEPT_PAGES = 12
-"""Follower pages of one state kept at most (languages × addresses × whole page or the
-follow's refresh); past that, drawn for each request."""
+"""Follower pages of one state kept at most (languages × addresses × ways of carrying the
+stylesheet); past that, drawn for each request."""
 
 
 def _draw(loaded: Loaded) -> str:

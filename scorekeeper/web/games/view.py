@@ -73,14 +73,10 @@ def fragment(name: str, **drawn_from: Hashable) -> Markup:
 def shell(name: str) -> Markup:
     """The game page's top or bottom (templates/game/_top.html, _bottom.html), kept with the
     state like a fragment and also by what else it is drawn from: the page's address with
-    its arguments (the language links).
-
-    Not kept: a page with odd arguments, and a page that carries the stylesheet inside it (a
-    phone's first visit, once per phone and stylesheet: ~60 KB each that no later request of
-    the state would use)."""
+    its arguments (the language links) and whether the stylesheet comes inside the page."""
     loaded: Loaded = g.loaded
-    if not plain_address() or style_inline():
-        return Markup(render_template(name, loaded=loaded))
+    if not plain_address():
+        return Markup(render_template(name, loaded=loaded))  # odd arguments: not kept
     key = (
         "shell",
         name,
@@ -88,6 +84,7 @@ def shell(name: str) -> Markup:
         loaded.editable,
         request.url_root,
         request.full_path,
+        style_inline(),
         g.get("confirm_seen"),  # the follow link names the table's last answer
     )
     return loaded.kept(key, lambda: Markup(render_template(name, loaded=loaded)))
