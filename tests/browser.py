@@ -8,7 +8,6 @@ label, so the same steps play an evening in Russian or Ukrainian.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import urllib.error
@@ -22,6 +21,7 @@ import pytest
 from scorekeeper.store import Store
 
 from .harness import ROOT, DealWords, seats, wait_for_start
+from .ports import free_port
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SERVE = Path(sys.executable).with_name("scorekeeper")
@@ -49,13 +49,6 @@ def launch(playwright: Any) -> Any:
 
 
 # -- the real server ---------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class RealServer:

@@ -9,7 +9,6 @@ import glob
 import os
 import queue
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -22,13 +21,9 @@ import psycopg
 
 from scorekeeper.store import Store
 
+from .ports import free_port
+
 TEMPLATE = "scorekeeper_template"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _bin(name: str) -> str:
@@ -73,7 +68,7 @@ class Server:
             check=True,
             capture_output=True,
         )
-        self.port = _free_port()
+        self.port = free_port()
         options = (
             f"-p {self.port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=on"
             " -c max_connections=200"

@@ -14,7 +14,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import threading
@@ -31,6 +30,7 @@ import pytest
 from scorekeeper.web.options import preset_values
 
 from .harness import ROOT, START_SECONDS, Form, forms_of, wait_for_start
+from .ports import free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -39,12 +39,6 @@ NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid
 
 
 # -- the server and the phones ---------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:

@@ -14,6 +14,7 @@ from scorekeeper.store import Store
 
 from .harness import ROOT, wait_for_start
 from .helpers import newest_game
+from .ports import free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
@@ -84,12 +85,6 @@ def test_the_urls_to_print() -> None:
     urls = serve_urls("0.0.0.0", 8123)
     assert urls[0] == "http://127.0.0.1:8123/"
     assert all(u.endswith(":8123/") for u in urls)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_serve_answers_pages_and_prints_the_address(tmp_path: Path) -> None:
