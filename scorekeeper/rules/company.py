@@ -17,7 +17,7 @@ from fractions import Fraction
 from .deals import AllPassDeal, Answer, ContractDeal, MisereDeal
 from .payments import fewest
 from .scoring import Sheet, _Totals
-from .settlement import Payment, Settlement, net_of, settle
+from .settlement import Payment, Settlement, in_whists, settle
 
 
 @dataclass(frozen=True)
@@ -275,5 +275,5 @@ def net_after_each_deal(
             if result.dealer is not None:
                 totals.table_deals += 1
         part = Sheet(game, sheet.results[:k], sheet.next_dealer, 0, None, _totals=totals)
-        points.append(net_of(part))
+        points.append(in_whists(part).net)
     return points

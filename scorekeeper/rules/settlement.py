@@ -24,8 +24,9 @@ class Payment:
 
 
 @dataclass(frozen=True)
-class Settlement:
-    """Every step of the rospis, kept so that the page and the PDF can show each one."""
+class InWhists:
+    """The rospis up to each player's net in whists: amnesty, hills and pools turned into
+    whists, netted pair by pair (all the evening chart needs after every deal)."""
 
     players: tuple[str, ...]
     pools: dict[str, Fraction]
@@ -42,12 +43,27 @@ class Settlement:
     pair_balance: dict[str, dict[str, Fraction]]
     """pair_balance[i][j]: what j owes i after netting the pair (negative: i owes j)."""
     net: dict[str, Fraction]
+
+
+@dataclass(frozen=True)
+class Settlement(InWhists):
+    """Every step of the rospis, kept so that the page and the PDF can show each one."""
+
     money: dict[str, Decimal]
     payments: tuple[Payment, ...]
 
 
 def settle(sheet: Sheet) -> Settlement:
     """Settle the sheet as it stands (§6); exact, and the net results sum to zero."""
+    steps = in_whists(sheet)
+    opts = sheet.options
+    money = split_money(steps.net, steps.players, Fraction(opts.stake), Fraction(opts.money_unit))
+    payments = tuple(fewest_payments(money, steps.players))
+    return Settlement(**vars(steps), money=money, payments=payments)
+
+
+def in_whists(sheet: Sheet) -> InWhists:
+    """The settlement in whists (§6), without the money and the payments."""
     opts = sheet.options
     players = sheet.players
     n = len(players)
@@ -73,8 +89,7 @@ def settle(sheet: Sheet) -> Settlement:
     balance = {i: {j: credit(i, j) - credit(j, i) for j in players if j != i} for i in players}
     net = {i: sum(balance[i].values(), Fraction(0)) for i in players}
     assert sum(net.values()) == 0
-    money = split_money(net, players, Fraction(opts.stake), Fraction(opts.money_unit))
-    return Settlement(
+    return InWhists(
         players=players,
         pools=pools,
         hills=hills,
@@ -85,37 +100,7 @@ def settle(sheet: Sheet) -> Settlement:
         pool_whists=pool_w,
         pair_balance=balance,
         net=net,
-        money=money,
-        payments=tuple(fewest_payments(money, players)),
     )
-
-
-def net_of(sheet: Sheet) -> dict[str, Fraction]:
-    """settle(sheet).net, and nothing else of the settlement (the evening chart works it out
-    after every deal).
-
-    The same numbers by the same rule, summed in another order: i's pool surplus is written
-    on each of the n - 1 others alike and theirs on i, so the lowest pool cancels and i is
-    owed pool_whists / divisor × (n × pool_i − all pools); the same for the hills, the other
-    way (the amnesty cancels); and the whists i wrote less the whists written on i. Exact
-    fractions: the sum is the settlement's to the last whist (tests compare every prefix).
-    """
-    opts = sheet.options
-    players = sheet.players
-    n = len(players)
-    divisor = n - 1 if opts.hill_divisor == HillDivisor.OPPONENTS else n
-    pools = {p: sheet.pool(p) for p in players}
-    hills = {p: sheet.hill(p) for p in players}
-    all_pools, all_hills = sum(pools.values(), Fraction(0)), sum(hills.values(), Fraction(0))
-    net = {}
-    for i in players:
-        whists = sum(
-            (sheet.whists(i, j) - sheet.whists(j, i) for j in players if j != i), Fraction(0)
-        )
-        pool = (n * pools[i] - all_pools) * opts.pool_whists
-        hill = (all_hills - n * hills[i]) * opts.hill_whists
-        net[i] = whists + (pool + hill) / divisor
-    return net
 
 
 def split_money(
