@@ -899,24 +899,24 @@ def played_deals(n: int) -> list[dict[str, object]]:
 
 
 def played(args: argparse.Namespace, tables: list[Table]) -> None:
-    """Write each table's game with --played deals on it, through the store, before the
-    night (a night some hours old: each Save then adds to a long sheet)."""
+    """Write each table's game with --played deals on it, as an imported game file is (read
+    and checked, then stored), before the night: a night some hours old, each Save adding
+    to a long sheet."""
+    from scorekeeper import gamefile
+    from scorekeeper.games import create_from_game
     from scorekeeper.store import Store
 
     deals = played_deals(args.played)
+    data: dict[str, object] = {"format": gamefile.FORMAT, "convention": "sochi"}
+    data |= {"options": {"pool_target": 200}, "players": PLAYERS, "first_dealer": PLAYERS[0]}
+    data["deals"] = deals
     store = Store(args.db_location)
     try:
         with store.batch():
             for table in tables:
-                game = store.create_game(
-                    name=f"Table {table.number}",
-                    convention="sochi",
-                    options={"pool_target": 200},
-                    players=PLAYERS,
-                    first_dealer=PLAYERS[0],
-                    deals=deals,
-                )
-                table.token, table.view = game.edit_token, game.view_token
+                game = gamefile.load(data | {"name": f"Table {table.number}"})
+                record = create_from_game(store, game)
+                table.token, table.view = record.edit_token, record.view_token
                 table.acked += [str(d.get("reason", d["type"])) for d in deals]
     finally:
         store.close()
