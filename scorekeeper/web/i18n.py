@@ -6,6 +6,7 @@ import functools
 from typing import Any
 from urllib.parse import urlencode
 
+import flask_babel
 from babel.support import NullTranslations, Translations
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
@@ -114,8 +115,36 @@ def _set_cookie(response: Response) -> Response:
     return response
 
 
+def _translations() -> NullTranslations:
+    """This request's catalogue, looked up once: Flask-Babel's own template callables look it
+    up again for every string (the context, the locale parsed, a key made of it). Flask-Babel
+    loads it (once per language); the app keeps it by the language's code."""
+    found: NullTranslations | None = g.get("page_translations")
+    if found is None:
+        kept: dict[str, NullTranslations]
+        kept = current_app.extensions.setdefault("scorekeeper.catalogues", {})
+        locale = get_locale()
+        found = kept.get(locale)
+        if found is None:
+            found = kept[locale] = flask_babel.get_translations()
+        g.page_translations = found
+    return found
+
+
+def _gettext(string: str) -> str:
+    return _translations().ugettext(string)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return _translations().ungettext(singular, plural, n)
+
+
 def init_app(app: Flask) -> None:
-    """Pick up ?lang= before each request and remember it in a cookie after."""
+    """Pick up ?lang= before each request and remember it in a cookie after; the templates'
+    words from the request's catalogue (after Flask-Babel's init_app, which installs its own)."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        _gettext, _ngettext, newstyle=True
+    )
     app.before_request(_remember_choice)
     app.after_request(_set_cookie)
     app.jinja_env.globals["get_locale"] = get_locale
