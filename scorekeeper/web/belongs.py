@@ -13,6 +13,7 @@ from scorekeeper.store.tournaments import TableOf, TournamentRecord
 from scorekeeper.tournament import service as tournament_service
 
 from . import recent
+from .context import tour_table_of
 from .storage import get_store
 
 COMPANIES = "companies"
@@ -23,7 +24,7 @@ TOURNAMENTS = "tournaments"
 
 def tournament_table(loaded: Loaded) -> TableOf | None:
     """The tournament the game is a table of (its tour, table and name), or None."""
-    return tournament_service.table_of(get_store(), loaded.record.id)
+    return tour_table_of(loaded.record.id)
 
 
 def company_of(loaded: Loaded) -> tuple[str, str] | None:

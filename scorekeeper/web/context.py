@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
 from scorekeeper.store import GameNotFound, GameRecord
+from scorekeeper.store.tournaments import TableOf
 from scorekeeper.tournament.service import table_of
 
 from . import recent
@@ -93,8 +94,17 @@ out of the tournament)."""
 
 def _closed_tour(record: GameRecord) -> tuple[int, int] | None:
     """(tour, table) when the game is a table of a closed tournament tour, else None."""
-    table = table_of(get_store(), record.id)
+    table = tour_table_of(record.id)
     return (table.tour, table.table_no) if table is not None and table.closed else None
+
+
+def tour_table_of(game_id: int) -> TableOf | None:
+    """The tournament the game is a table of, looked up once per request: the check of a
+    closed tour and the page drawn after it ask the same."""
+    found: tuple[int, TableOf | None] | None = g.get("tour_table")
+    if found is None or found[0] != game_id:
+        found = g.tour_table = (game_id, table_of(get_store(), game_id))
+    return found[1]
 
 
 def _resent(record: GameRecord) -> bool:

@@ -96,8 +96,11 @@ class InlineStyle:
 
 def style_inline() -> bool:
     """Whether this request's page carries the stylesheet itself (the phone has not said it
-    has the current version cached)."""
-    return request.cookies.get(STYLE_COOKIE) != static_version(STYLESHEET)
+    has the current version cached). Asked by each kept part of a page: worked out once."""
+    found = g.get("style_inline")
+    if found is None:
+        found = g.style_inline = request.cookies.get(STYLE_COOKIE) != static_version(STYLESHEET)
+    return bool(found)
 
 
 def inline_style() -> InlineStyle | None:
