@@ -451,6 +451,29 @@ def test_the_home_page_lists_only_what_this_browser_was_given(
     assert "Scorer" not in stranger.get("/").get_data(as_text=True)
 
 
+def test_a_secret_key_changed_in_the_settings_signs_from_the_next_request(
+    app: Flask, web: Web
+) -> None:
+    """The session's signer is kept per set of keys: a new key is used from the next request
+    (the old cookie no longer names the game), and the old key in SECRET_KEY_FALLBACKS still
+    opens the cookies it signed."""
+    web.new_game(PLAYERS, name="Scorer's game")
+    assert "Scorer&#39;s game" in web.client.get("/").get_data(as_text=True)
+    cookie = web.client.get_cookie("session")
+    assert cookie is not None
+
+    def home_with_the_old_cookie() -> str:
+        phone = app.test_client()
+        phone.set_cookie("session", cookie.value)
+        return str(phone.get("/").get_data(as_text=True))
+
+    old = app.config["SECRET_KEY"]
+    app.config["SECRET_KEY"] = "a rotated key"
+    assert "Scorer" not in home_with_the_old_cookie()
+    app.config["SECRET_KEY_FALLBACKS"] = [old]
+    assert "Scorer&#39;s game" in home_with_the_old_cookie()
+
+
 # -- escaping: names, game names and reasons, wherever they are shown -------------------------------
 
 NAMES = ['<script>alert("x")</script>', '"><img src=x onerror=alert(1)>', 'שרה 🂡 O\'Brien & "S"']

@@ -7,6 +7,7 @@ from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import _
 from flask_wtf.csrf import CSRFError
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import proxy
@@ -31,8 +32,19 @@ def cookies_secure(app: Flask) -> bool:
 class _SessionInterface(SecureCookieSessionInterface):
     """The signed cookie session, Secure whenever the connection is (proxy included)."""
 
+    _kept: tuple[object, URLSafeTimedSerializer | None] | None = None
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return cookies_secure(app)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's, made once per set of keys rather than for every request (every request
+        reads the cookie; a key rotated in the settings makes a new one)."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            kept = self._kept = (keys, super().get_signing_serializer(app))
+        return kept[1]
 
 
 def _headers(response: Response) -> Response:
