@@ -196,7 +196,7 @@ def main() -> None:
     print(f"{deals}–{deals + REPEAT} deals; wall times are medians of {REPEAT}, CPU the fastest")
     print(f"minimal Flask + SQLite page: {floor_ms:.2f} ms (CPU {floor_cpu:.2f})")
     print(
-        f"game page, the scorer's: {page_ms:.1f} ms (CPU {page_cpu:.1f}): "
+        f"game page, the scorer's: {page_ms:.2f} ms (CPU {page_cpu:.2f}): "
         f"{page_ms / floor_ms:.1f}× the floor (CPU {page_cpu / floor_cpu:.1f}×; bar ≤ 4×)"
     )
     print(
