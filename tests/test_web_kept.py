@@ -167,6 +167,15 @@ def test_the_follower_page_is_drawn_once_per_state_language_and_address(web: Web
     first = web.get(url).html
     assert web.get(url).html == first  # the kept drawing
     assert _follower_pages(url) == 1
+    from scorekeeper import games
+
+    kept = [
+        page
+        for state in games.kept_loaded()
+        for key, page in state.kept_parts().get("pages", {}).items()
+        if str(key[1]).startswith(url)
+    ]
+    assert kept == [first.encode()]  # kept as the UTF-8 it is sent as, not as a str
     russian = web.get(url, headers={"Accept-Language": "ru"}).html
     assert "Пуля" in russian or "пул" in russian.lower()
     assert russian != first and web.get(url).html == first

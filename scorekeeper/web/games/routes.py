@@ -56,7 +56,7 @@ GAME = "/<any(g, v):mode>/<tok:token>"
 
 
 @bp.route(GAME)
-def show(mode: str, token: str) -> str | Response:
+def show(mode: str, token: str) -> str | bytes | Response:
     loaded = open_game(mode, token)
     said = seen(loaded.token)  # the table's confirmations show on the page too
     if loaded.editable:
@@ -76,10 +76,12 @@ def show(mode: str, token: str) -> str | Response:
         style_inline(),
         said,
     )
-    pages: dict[tuple[object, ...], str] = loaded.kept("pages", dict)
+    # Kept as the UTF-8 the phones are sent: half a drawn page's size in memory (a page with
+    # one character past Latin-1 is two bytes a character as a str), not encoded per phone.
+    pages: dict[tuple[object, ...], bytes] = loaded.kept("pages", dict)
     page = pages.get(key)
     if page is None:
-        page = _draw(loaded)
+        page = _draw(loaded).encode()
         for old in [k for k in list(pages) if k[-1] != said]:
             pages.pop(old, None)  # drawn before the last confirmation: never shown again
         if len(pages) < KEPT_PAGES:
@@ -139,14 +141,15 @@ def answers(mode: str, token: str) -> Response:
         else:
             session["_flashes"] = flashes
     said = seen(loaded.token)
+    part: str | bytes
     if loaded.editable:
         part = _answers_part(loaded)
     else:
         key = ("answers", request.url_root, get_locale(), said)
-        parts: dict[tuple[object, ...], str] = loaded.kept("answer parts", dict)
-        part = parts.get(key) or ""
+        parts: dict[tuple[object, ...], bytes] = loaded.kept("answer parts", dict)
+        part = parts.get(key) or b""
         if not part:
-            part = _answers_part(loaded)
+            part = _answers_part(loaded).encode()  # kept as sent, like a follower's page
             for old in [k for k in list(parts) if k[-1] != said]:
                 parts.pop(old, None)  # drawn before the last confirmation: never asked again
             if len(parts) < KEPT_PAGES:
