@@ -18,6 +18,7 @@ from scorekeeper.store import (
     StoreError,
     VersionConflict,
 )
+from scorekeeper.store.store import _KEPT_DEALS
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN_SPADES = {
@@ -108,6 +109,48 @@ def test_get_game_by_view_token_gives_view_access_and_hides_the_edit_token(
     seen = store.get_game(game.view_token)
     assert (seen.access, seen.edit_token, seen.view_token) == ("view", "", game.view_token)
     assert (seen.id, seen.version, seen.deals) == (game.id, game.version, game.deals)
+
+
+def test_a_kept_state_is_read_in_one_statement_and_a_write_elsewhere_is_seen_at_once(
+    store_location: str, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page of a game whose state this process already read costs one statement (the game's
+    row, no transaction: on PostgreSQL a BEGIN and a COMMIT are two round trips more); a write
+    through another connection is read at the next request, whole and in one snapshot."""
+    game = new_game(store, [SEVEN_SPADES])
+    with Store(store_location, create=False) as reader:
+        first = reader.get_game(game.view_token)
+        statements: list[str] = []
+        snapshots: list[int] = []
+        rows, reading = reader.engine.rows, reader.engine.reading
+
+        def counted_rows(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+            statements.append(sql)
+            return rows(sql, params)
+
+        def counted_reading() -> Any:
+            snapshots.append(1)
+            return reading()
+
+        monkeypatch.setattr(reader.engine, "rows", counted_rows)
+        monkeypatch.setattr(reader.engine, "reading", counted_reading)
+        again = reader.get_game(game.view_token)
+        assert (len(statements), snapshots) == (1, [])
+        assert again == first and again.access == "view" and datas(again) == [SEVEN_SPADES]
+
+        store.add_deal(game.edit_token, SIX_NT, base_version=game.version)
+        _KEPT_DEALS.states.clear()  # as on another host: the new state was never read here
+        statements.clear()
+        after = reader.get_game(game.edit_token)
+        assert after.version == game.version + 1 and after.access == "edit"
+        assert datas(after) == [SEVEN_SPADES, SIX_NT]
+        assert snapshots == [1] and len(statements) == 3  # looked, then read in one snapshot
+        statements.clear()
+        assert reader.get_game(game.edit_token) == after and len(statements) == 1
+
+        store.delete_game(game.edit_token)
+        with pytest.raises(GameNotFound):
+            reader.get_game(game.view_token)
 
 
 @pytest.mark.parametrize("token", ["", "nope", None])

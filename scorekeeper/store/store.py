@@ -122,6 +122,11 @@ class _KeptDeals:
 _KEPT_DEALS = _KeptDeals()
 
 
+def _state(game: Row) -> tuple[str, int, str]:
+    """The name of a game's state in _KEPT_DEALS: (view token, version, last write)."""
+    return (str(game["view_token"]), int(game["version"]), str(game["updated_at"]))
+
+
 class Store:
     """Games and their deals in one database: an SQLite file, or a PostgreSQL server.
 
@@ -350,7 +355,16 @@ class Store:
         return self._retrying(write)
 
     def get_game(self, token: str) -> GameRecord:
-        """Return the game with this edit or view token; raises GameNotFound."""
+        """Return the game with this edit or view token; raises GameNotFound.
+
+        A state of the game whose deals are kept (_KEPT_DEALS) is read in one statement, its
+        own snapshot, with no transaction around it (on PostgreSQL a BEGIN and a COMMIT are
+        two more round trips); a state not kept is read whole in one snapshot."""
+        if not self.engine.in_transaction():
+            game, access = self._find(token)
+            deals = _KEPT_DEALS.states.get(_state(game))
+            if deals is not None:
+                return self._record(game["id"], access, game, deals)
         with self._reading():
             game, access = self._find(token)
             return self._record(game["id"], access, game)
@@ -833,13 +847,21 @@ class Store:
         )
         return rows[0] if rows else None
 
-    def _record(self, game_id: int, access: Access, row: Row | None = None) -> GameRecord:
+    def _record(
+        self,
+        game_id: int,
+        access: Access,
+        row: Row | None = None,
+        deals: list[DealRecord] | None = None,
+    ) -> GameRecord:
         """Return the GameRecord of a game with its live deals in order (`row`: the game's
-        row as just read in this transaction, if the caller has it)."""
+        row as just read in this transaction, if the caller has it; `deals`: its state's
+        kept deals, if the caller found them)."""
         if row is None:
             row = self.engine.rows("SELECT * FROM games WHERE id = ?", [game_id])[0]
-        state = (str(row["view_token"]), int(row["version"]), str(row["updated_at"]))
-        deals = _KEPT_DEALS.states.get(state)
+        state = _state(row)
+        if deals is None:
+            deals = _KEPT_DEALS.states.get(state)
         if deals is None:
             live = self.engine.rows(
                 "SELECT * FROM deals WHERE game_id = ? AND deleted = 0 ORDER BY seq", [game_id]
