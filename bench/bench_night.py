@@ -466,8 +466,11 @@ class Night:
     def scorer_saw(self, table: Table, page: Page) -> None:
         counts = sum(int(c) for _, c in COUNTS.findall(page.text))
         now = time.monotonic()
-        while table.scorer_counts < counts and table.scorer_counts < len(table.confirmed_at):
-            self.stats.answered.append(max(0.0, now - table.confirmed_at[table.scorer_counts]))
+        while table.scorer_counts < counts:
+            # An answer can show before its phone has read the server's reply: it is counted
+            # as shown at once when that reply comes (not at the sheet's next change).
+            if table.scorer_counts < len(table.confirmed_at):
+                self.stats.answered.append(max(0.0, now - table.confirmed_at[table.scorer_counts]))
             table.scorer_counts += 1
 
     # -- a follower --
@@ -661,6 +664,8 @@ class Night:
             sent.add((deal, revision))
             table.confirmed[player] += 1
             table.confirmed_at.append(time.monotonic())
+            if len(table.confirmed_at) <= table.scorer_counts:
+                self.stats.answered.append(0.0)  # the scorer's sheet already showed it
 
     # -- the night --
 
@@ -783,6 +788,44 @@ def usage(pids: list[int]) -> tuple[float, float]:
     return cpu, rss
 
 
+def postmasters() -> list[int]:
+    """The PostgreSQL servers running on this machine: processes called postgres whose
+    parent is not one."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+            parent = int(tail.split()[1])
+            if head.endswith("(postgres") and "(postgres)" not in (
+                Path(f"/proc/{parent}/stat").read_text()
+            ):
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def database_cpu(postmaster: int) -> float:
+    """CPU seconds of a PostgreSQL server: the postmaster, its children that have ended
+    (their time is added to the postmaster's when it reaps them: each connection's backend)
+    and those still running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    total = sum(int(f) for f in fields[11:15]) / tick
+    for child in children(postmaster):
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError):
+            pass
+    return total
+
+
 async def sample(pids: list[int], every: float, out: list[tuple[float, float, float]]) -> None:
     t0 = time.monotonic()
     last_cpu, _ = usage(pids)
@@ -847,6 +890,12 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--db", default="", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=2, help="processes per host")
     parser.add_argument(
+        "--db-pid",
+        type=int,
+        default=0,
+        help="the PostgreSQL server's pid, to count its CPU (default: the one running here)",
+    )
+    parser.add_argument(
         "--threads", type=int, default=0, help="threads per process (default: the deploy's)"
     )
     parser.add_argument("--logs", default="", help="copy the servers' logs into this folder")
@@ -867,6 +916,8 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
         print(f"{time.monotonic() - seated:.0f} s", flush=True)
     series: list[tuple[float, float, float]] = []
     sampler = asyncio.create_task(sample(pids, 10.0, series))
+    postmaster = database_server(args)
+    db0 = database_cpu(postmaster) if postmaster else 0.0
     cpu0, client0, t0 = usage(pids)[0], own_cpu(), time.monotonic()
     spy = asyncio.create_task(profile(args, children(pids[0]))) if args.profile else None
     await the.run()
@@ -874,10 +925,24 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
         await spy
     elapsed = time.monotonic() - t0
     cpu, rss = usage(pids)
+    args.db_cpu = database_cpu(postmaster) - db0 if postmaster else None
     client = own_cpu() - client0
     sampler.cancel()
     lost, doubled, lost_answers = await the.verify()
     report(args, the, elapsed, cpu - cpu0, rss, client, series, (lost, doubled, lost_answers))
+
+
+def database_server(args: argparse.Namespace) -> int:
+    """The PostgreSQL server whose CPU the night counts: --db-pid, or the only one running."""
+    if not args.db.startswith("postgres"):
+        return 0
+    if args.db_pid:
+        return int(args.db_pid)
+    found = postmasters()
+    if len(found) != 1:
+        print(f"PostgreSQL servers here: {found or 'none'}; its CPU is not counted (--db-pid)")
+        return 0
+    return found[0]
 
 
 def played_deals(n: int) -> list[dict[str, object]]:
@@ -979,14 +1044,19 @@ def report(
     if s.shown:
         print(
             row("on follower", s.shown)
-            + f"   (Save acknowledged -> page swapped in; {s.missed} never)"
+            + f"   (Save acknowledged -> page swapped in; {sum(1 for t in s.shown if t > 2.0)}"
+            + f" after 2 s, {s.missed} never)"
         )
     if s.woken:
         print(row("wait woken", s.woken) + "   (Save acknowledged -> a held request answered)")
     for kind in ("save", "check", "form"):
         print(f"{kind} p99 ms by 30 s of the night: " + over_time(the, kind))
     if s.answered:
-        print(row("on scorer", s.answered) + "   (answer acknowledged -> scorer's sheet)")
+        late = sum(1 for t in s.answered if t > 2.0)
+        print(
+            row("on scorer", s.answered)
+            + f"   (answer acknowledged -> scorer's sheet; {late} after 2 s)"
+        )
     lost, doubled, lost_answers = checked
     print(
         f"errors {len(s.errors)}, timeouts {sum(s.timeouts.values())} {dict(s.timeouts)}; "
@@ -1000,12 +1070,19 @@ def report(
         f"RSS at the end {rss:.0f} MB; "
         f"this generator's CPU {client:.0f} s ({100 * client / elapsed:.0f}%)"
     )
+    if args.db_cpu is not None:
+        print(
+            f"PostgreSQL's CPU {args.db_cpu:.0f} s ({100 * args.db_cpu / elapsed:.0f}% of one "
+            f"core); servers and database {100 * (cpu + args.db_cpu) / elapsed:.0f}%"
+        )
     if deals:
         kinds = sorted(s.requests, key=lambda k: -s.requests[k])
+        both = cpu + (args.db_cpu or 0.0)
         print(
             "per deal: "
             + ", ".join(f"{k} {s.requests[k] / deals:.1f}" for k in kinds)
             + f" requests; server CPU {1000 * cpu / deals:.0f} ms"
+            + (f", with PostgreSQL's {1000 * both / deals:.0f} ms" if args.db_cpu else "")
         )
     print(
         "server over time (s: % of one core, RSS MB): "
