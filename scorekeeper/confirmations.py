@@ -22,7 +22,6 @@ from scorekeeper.store.confirmations import (
     SeatClaim,
     Verdict,
     release_seat,
-    seat_claims,
 )
 
 NOTE_MAX = 140
@@ -115,9 +114,7 @@ def unused(record: GameRecord) -> TableAnswers:
 
 def answers(store: Store, record: GameRecord) -> TableAnswers:
     """The answers on the current revision of each live deal of the game."""
-    kept = Confirmations(store)
-    revisions = kept.revisions(record.id)
-    latest = kept.latest(record.id)
+    revisions, latest, claims = Confirmations(store).table(record.id)
     by_deal: dict[int, list[Confirmation]] = {}
     for answer in latest:
         if answer.revision == revisions.get(answer.deal_id):
@@ -147,7 +144,7 @@ def answers(store: Store, record: GameRecord) -> TableAnswers:
         used=bool(latest),
         deals=deals,
         confirmed=list(counts.items()),
-        claims=seat_claims(store, record.id) if latest else [],
+        claims=claims if latest else [],
     )
 
 

@@ -184,3 +184,55 @@ def test_the_watch_reads_each_live_games_version_and_answers_in_one_go(db: Store
         second.view_token: (db.get_game(second.edit_token).version, stamp(db, second.view_token)),
     }
     assert seen[second.view_token][1] > 0
+
+
+def test_what_a_page_shows_of_the_answers_is_read_in_one_statement(
+    db: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each deal's revision, each player's latest answer and the claimed seats come in one
+    statement (one snapshot; on PostgreSQL one round trip, not three), and say what the
+    three questions asked apart say."""
+    from scorekeeper.store.confirmations import seat_claims
+
+    record = _game(db, deals=3)
+    _said(db, record.view_token, 0, "Anna", "right")
+    _said(db, record.view_token, 0, "Anna", "wrong", note="6 not 5")  # a change of mind
+    _said(db, record.view_token, 2, "Vera", "right")
+    record = db.get_game(record.edit_token)
+    db.update_deal(
+        record.edit_token, record.deals[2].id, ALLPASS, base_version=record.version
+    )  # Vera's answer is on a past revision now
+    confirm(
+        db,
+        record.view_token,
+        deal_id=record.deals[1].id,
+        revision=answers(db, record).of(record.deals[1].id).revision,
+        player="Boris",
+        verdict="right",
+        note="",
+        request_key="boris-phone",
+        phone="a phone",
+    )
+    kept = Confirmations(db)
+    statements: list[str] = []
+    rows = db.engine.rows
+
+    def counted(sql: str, params: object = ()) -> list[dict[str, object]]:
+        statements.append(sql)
+        return rows(sql, params)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(db.engine, "rows", counted)
+    revisions, latest, claims = kept.table(record.id)
+    assert len(statements) == 1
+    monkeypatch.undo()
+    assert revisions == kept.revisions(record.id) and len(revisions) == 3
+    assert latest == kept.latest(record.id)
+    assert [(a.player, a.verdict, a.note) for a in latest] == [
+        ("Anna", "wrong", "6 not 5"),
+        ("Vera", "right", ""),
+        ("Boris", "right", ""),
+    ]
+    assert claims == seat_claims(db, record.id) and [c.player for c in claims] == ["Boris"]
+    table = answers(db, record)
+    assert table.confirmed == [("Anna", 0), ("Boris", 1), ("Vera", 0), ("Dmitri", 0)]
+    assert table.of(record.deals[0].id).wrong == (("Anna", "6 not 5"),)

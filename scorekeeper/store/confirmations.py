@@ -134,6 +134,28 @@ class Confirmations:
         )
         return [_confirmation(row) for row in rows]
 
+    def table(self, game_id: int) -> tuple[dict[int, int], list[Confirmation], list[SeatClaim]]:
+        """What the pages show of a game's answers, in one statement (one snapshot, and on
+        PostgreSQL one round trip, where it was three): each deal's current revision
+        (`revisions`), each player's latest answer on each deal (`latest`), and the claimed
+        seats in the order they were claimed (`seat_claims`)."""
+        rows = self.engine.rows(_TABLE, [game_id, game_id, game_id])
+        revisions: dict[int, int] = {}
+        latest: list[Confirmation] = []
+        claims: list[SeatClaim] = []
+        for row in rows:
+            if row["kind"] == "r":
+                revisions[int(row["deal_id"])] = int(row["id"])
+            elif row["kind"] == "c":
+                latest.append(_confirmation(row))
+            else:
+                claims.append(
+                    SeatClaim(
+                        str(row["player"]), str(row["at"]), int(row["others"]), row["other_at"]
+                    )
+                )
+        return revisions, latest, claims
+
     def add(
         self,
         token: str,
@@ -251,6 +273,22 @@ class Confirmations:
         )
         if int(given) >= ANSWERS_PER_DEAL:
             raise ConfirmationRefused("many", "too many answers on this deal")
+
+
+_TABLE = (
+    "SELECT 'r' AS kind, max(id) AS id, deal_id, CAST(NULL AS BIGINT) AS revision,"
+    " CAST(NULL AS TEXT) AS player, CAST(NULL AS TEXT) AS verdict, CAST(NULL AS TEXT) AS note,"
+    " CAST(NULL AS TEXT) AS at, CAST(NULL AS INTEGER) AS others, CAST(NULL AS TEXT) AS other_at"
+    " FROM deal_revisions WHERE game_id = ? GROUP BY deal_id"
+    " UNION ALL SELECT 'c', id, deal_id, revision, player, verdict, note, at, NULL, NULL"
+    " FROM deal_confirmations WHERE id IN (SELECT max(id) FROM deal_confirmations"
+    " WHERE game_id = ? GROUP BY deal_id, player)"
+    " UNION ALL SELECT 's', id, NULL, NULL, player, NULL, NULL, claimed_at, others, other_at"
+    " FROM seat_claims WHERE game_id = ?"
+    " ORDER BY 1, 2"
+)
+"""Confirmations.table's statement: kind r (a deal's revision), c (an answer, oldest first),
+s (a seat claim, first claimed first), each with the columns it needs."""
 
 
 def _confirmation(row: dict[str, object]) -> Confirmation:
