@@ -779,13 +779,19 @@ def usage(pids: list[int]) -> tuple[float, float]:
     tick = os.sysconf("SC_CLK_TCK")
     for pid in pids:
         for task in [pid, *children(pid)]:
-            try:
-                fields = Path(f"/proc/{task}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = stat(task)
+            if fields:
                 cpu += (int(fields[11]) + int(fields[12])) / tick
                 rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-            except (OSError, IndexError):
-                pass
     return cpu, rss
+
+
+def stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name (the state first), or none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
 
 
 def postmasters() -> list[int]:
@@ -793,18 +799,18 @@ def postmasters() -> list[int]:
     parent is not one."""
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            head, tail = (entry / "stat").read_text().rsplit(")", 1)
-            parent = int(tail.split()[1])
-            if head.endswith("(postgres") and "(postgres)" not in (
-                Path(f"/proc/{parent}/stat").read_text()
-            ):
+        if entry.name.isdigit() and name(int(entry.name)) == "postgres":
+            fields = stat(int(entry.name))
+            if fields and name(int(fields[1])) != "postgres":
                 found.append(int(entry.name))
-        except (OSError, ValueError, IndexError):
-            continue
     return found
+
+
+def name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def database_cpu(postmaster: int) -> float:
@@ -812,17 +818,11 @@ def database_cpu(postmaster: int) -> float:
     (their time is added to the postmaster's when it reaps them: each connection's backend)
     and those still running."""
     tick = os.sysconf("SC_CLK_TCK")
-    try:
-        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    total = sum(int(f) for f in fields[11:15]) / tick
+    total = sum(int(f) for f in stat(postmaster)[11:15]) / tick
     for child in children(postmaster):
-        try:
-            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat(child)
+        if fields:
             total += (int(fields[11]) + int(fields[12])) / tick
-        except (OSError, IndexError):
-            pass
     return total
 
 

@@ -115,25 +115,6 @@ class Confirmations:
         w = (words or "").split()
         return {w[i]: (int(w[i + 1]), int(w[i + 2])) for i in range(0, len(w), 3)}
 
-    def revisions(self, game_id: int) -> dict[int, int]:
-        """Each deal's current revision (the id of its latest change)."""
-        rows = self.engine.rows(
-            "SELECT deal_id, max(id) AS revision FROM deal_revisions WHERE game_id = ?"
-            " GROUP BY deal_id",
-            [game_id],
-        )
-        return {int(row["deal_id"]): int(row["revision"]) for row in rows}
-
-    def latest(self, game_id: int) -> list[Confirmation]:
-        """Each player's latest answer on each deal of the game (of any revision), oldest
-        first."""
-        rows = self.engine.rows(
-            "SELECT * FROM deal_confirmations WHERE id IN (SELECT max(id)"
-            " FROM deal_confirmations WHERE game_id = ? GROUP BY deal_id, player) ORDER BY id",
-            [game_id],
-        )
-        return [_confirmation(row) for row in rows]
-
     def table(self, game_id: int) -> tuple[dict[int, int], list[Confirmation], list[SeatClaim]]:
         """What the pages show of a game's answers, in one statement (one snapshot, and on
         PostgreSQL one round trip, where it was three): each deal's current revision
@@ -340,19 +321,6 @@ def claim_seat(store: Store, game_id: int, player: str, phone: str, now: str) ->
         [now, game_id, player],
     )
     return False
-
-
-def seat_claims(store: Store, game_id: int) -> list[SeatClaim]:
-    """The claimed seats of a game, in the order they were claimed."""
-    rows = store.engine.rows(
-        "SELECT player, claimed_at, others, other_at FROM seat_claims"
-        " WHERE game_id = ? ORDER BY id",
-        [game_id],
-    )
-    return [
-        SeatClaim(str(r["player"]), str(r["claimed_at"]), int(r["others"]), r["other_at"])
-        for r in rows
-    ]
 
 
 def release_seat(store: Store, edit_token: str, player: str) -> bool:
