@@ -1047,6 +1047,7 @@ if (Pending.all().length) Pending.flush();
     return JSON.stringify(Array.from(new FormData(form).entries()).filter(function (p) { return p[0] !== "checked"; }));
   }
   function check() {
+    Draft.keep();
     const text = formText();
     if (text === lastAsked) return;  // nothing changed since the last preview
     lastAsked = text;
@@ -1188,8 +1189,9 @@ if (Pending.all().length) Pending.flush();
       saving = false;
       // Saved: the page the answer names replaces the form in the history, so Back leads
       // to the sheet before it, never to this form again (which would become a new deal).
-      if (answer.saved) { location.replace(answer.url); return; }
+      if (answer.saved) { Draft.drop(); location.replace(answer.url); return; }
       if (answer.offline) {
+        Draft.drop();  // kept in the queue of waiting deals now
         preview.textContent = "";
         preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
         Pending.whenSent(item.key, function (url) { location.replace(url); }, refused);
@@ -1252,6 +1254,7 @@ if (Pending.all().length) Pending.flush();
     fill($(".same-mine", card), (d.ok && d.entries && d.entries.length) ? d.entries : entered());
     $("#same-deal-discard", card).addEventListener("click", function (event) {
       event.preventDefault();
+      Draft.drop();
       location.replace(this.href);  // Back leads to the sheet before, not to this form
     });
     form.parentElement.insertBefore(card, form);
@@ -1477,11 +1480,112 @@ if (Pending.all().length) Pending.flush();
     });
   }
 
+  // -- the deal kept on this phone until Save ------------------------------------------------
+  // Every field the form sends, by its name (whatever fields the form has), is kept in
+  // localStorage as it is tapped, per game and per deal (data-draft), with the stamp of what
+  // the form was drawn from (data-draft-stamp: the game's version for a new deal, the deal's
+  // last change for an edit). A reload, a language, Back and Forward or a tab closed and
+  // opened again put it back; onto another stamp it is never put, but said and kept (as
+  // this deal's stale draft) until thrown away.
+  const Draft = (function () {
+    const PREFIX = "scorekeeper.draft.";
+    const key = PREFIX + (form.getAttribute("data-draft") || "");
+    const stamp = form.getAttribute("data-draft-stamp") || "";
+    const SKIP = ["csrf_token", "request_key", "base_version", "checked", "action"];
+    const WEEK = 7 * 86400000;
+    let baseline = null;
+    function read(k) {
+      try { return JSON.parse(localStorage.getItem(k)); } catch (e) { return null; }
+    }
+    function write(k, value) {
+      try {
+        if (value === null) localStorage.removeItem(k); else localStorage.setItem(k, JSON.stringify(value));
+      } catch (e) { /* private mode: nothing kept */ }
+    }
+    function fields() {
+      return Array.from(new FormData(form).entries()).filter(function (p) {
+        return typeof p[1] === "string" && SKIP.indexOf(p[0]) < 0;
+      });
+    }
+    // Drafts of games not opened for a week go (a replaced link's among them).
+    function prune() {
+      for (let i = localStorage.length - 1; i >= 0; i--) {
+        const k = localStorage.key(i);
+        if (k && k.indexOf(PREFIX) === 0 && !((read(k) || {}).at > Date.now() - WEEK)) write(k, null);
+      }
+    }
+    function keep() {
+      if (baseline === null || !form.getAttribute("data-draft")) return;
+      const now = fields();
+      if (JSON.stringify(now) === baseline) { write(key, null); return; }
+      write(key, { stamp: stamp, fields: now, words: entered(), at: Date.now() });
+    }
+    // The draft's values into the form, by name: a radio or checkbox by its value, any other
+    // field by its place among those of its name. Names the draft has not are left alone.
+    function apply(pairs) {
+      const values = {};
+      pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
+      const at = {};
+      Array.from(form.elements).forEach(function (el) {
+        const name = el.name;
+        if (!name || SKIP.indexOf(name) >= 0 || el.type === "hidden" || !values[name]) return;
+        if (el.type === "radio" || el.type === "checkbox") { el.checked = values[name].indexOf(el.value) >= 0; return; }
+        at[name] = (at[name] || 0) + 1;
+        if (values[name][at[name] - 1] !== undefined) el.value = values[name][at[name] - 1];
+      });
+    }
+    function card(which, words) {
+      const template = document.getElementById("draft-card");
+      if (!template) return;
+      const old = document.getElementById("draft");
+      if (old) old.remove();
+      const box = template.content.firstElementChild.cloneNode(true);
+      const said = $(".draft-said", box);
+      said.textContent = said.getAttribute("data-" + which);
+      const list = $(".draft-words", box);
+      (which === "stale" ? words : []).forEach(function (w) {
+        const li = document.createElement("li");
+        li.textContent = w;
+        list.appendChild(li);
+      });
+      list.hidden = !list.children.length;
+      $("#draft-drop", box).addEventListener("click", function () {
+        write(which === "stale" ? key + "~" : key, null);
+        // The form as it was drawn: opened again, in this page's place in the history.
+        if (which === "stale") box.remove(); else location.replace(location.href);
+      });
+      form.parentElement.insertBefore(box, form);
+    }
+    // After the page's own first layout: put back the draft drawn from the same stamp, or
+    // say that the one kept was drawn from another and keep it aside.
+    function restore(put) {
+      baseline = JSON.stringify(fields());
+      let kept = read(key);
+      if (kept && kept.stamp !== stamp) {
+        write(key + "~", kept);
+        write(key, null);
+        kept = null;
+      }
+      const stale = read(key + "~");
+      if (stale) card("stale", stale.words || []);
+      if (kept && kept.fields) {
+        apply(kept.fields);
+        put(kept.fields);
+        card("back", []);
+      }
+      prune();
+    }
+    function drop() { write(key, null); }
+    return { keep: keep, restore: restore, drop: drop };
+  })();
+
   // A waiting deal the server refused on its resend comes back into its form.
+  let refusedIn = false;
   (function refusedBack() {
     let item = null;
     try { item = JSON.parse(sessionStorage.getItem("scorekeeper.refused")); } catch (e) { return; }
     if (!item || item.back !== location.pathname) return;
+    refusedIn = true;
     sessionStorage.removeItem("scorekeeper.refused");
     const skip = ["csrf_token", "request_key", "base_version", "action", "checked"];
     item.body.forEach(function (p) {
@@ -1502,7 +1606,20 @@ if (Pending.all().length) Pending.flush();
   $$('.answer input:checked', form).forEach(function (i) { i.closest(".answer").setAttribute("data-user", "1"); });
   if (!$$('.answer input:checked', form).length) presetAnswers();
   layout();
-  if (previewOk) { save.hidden = false; save.disabled = false; }
+  // The deal kept on this phone (a reload, a language, Back, a tab opened again): its values
+  // are the scorer's own, as an edit's are.
+  let drafted = false;
+  if (!refusedIn) Draft.restore(function (pairs) {
+    drafted = true;
+    pairs.forEach(function (p) {
+      if (p[0].indexOf("tricks_") === 0) userSet[p[0].slice(7)] = 1;
+      if (p[0].indexOf("answer_") === 0 && answerBox(p[0].slice(7))) answerBox(p[0].slice(7)).setAttribute("data-user", "1");
+    });
+    gridOpen = !radioValue(form, "contract");
+    layout();
+  });
+  if (drafted) check();
+  else if (previewOk) { save.hidden = false; save.disabled = false; }
   // An edit (or a form sent back) opens with its preview: a deal, a penalty or a correction.
   else if (form.querySelector("input:checked[name='declarer'], input:checked[name='kind'][value='allpass'],"
                               + " input:checked[name='offender']")
