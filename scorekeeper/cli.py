@@ -287,6 +287,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if hasattr(args, "db") and (failed := _settle_instance()) is not None:
             return failed
+        if (failed := _locations_refused(args)) is not None:
+            return failed
         return run(args)
     except KeyboardInterrupt:
         return 130
@@ -359,6 +361,25 @@ def _settle_instance() -> int | None:
     except config.SettingError as error:
         return _fail(_t(error.template, **error.params), 2)
     return None
+
+
+def _locations_refused(args: argparse.Namespace) -> int | None:
+    """Exit 2 with one line for each database setting of the command that names no database
+    (a malformed URL, a mysql:// one), printed without its password; None when all are good."""
+    from scorekeeper import config
+    from scorekeeper.store.location import BadLocation, kind
+
+    given = [args.source, args.target] if hasattr(args, "source") else []
+    if hasattr(args, "db"):
+        given.append(config.database_path(args.db))
+    refused = 0
+    for setting in given:
+        try:
+            kind(setting)
+        except BadLocation as bad:
+            refused += 1
+            _fail(_t(bad.template, **bad.params))
+    return 2 if refused else None
 
 
 def _ops_commands(commands: Any) -> None:
@@ -544,10 +565,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def _store_failed(error: Exception) -> int:
     """A store error in one line; exit 2 for a database a newer release wrote (it is not
-    this release's to open), 1 otherwise. A database URL's password is never printed."""
-    from scorekeeper.store import SchemaTooNew
+    this release's to open) and one that cannot be used (unreachable, refusing the password),
+    1 otherwise. A database URL's password is never printed."""
+    from scorekeeper.store import SchemaTooNew, StorageUnavailable
 
-    return _fail(str(error), 2 if isinstance(error, SchemaTooNew) else 1)
+    return _fail(str(error), 2 if isinstance(error, SchemaTooNew | StorageUnavailable) else 1)
 
 
 def _fail(message: str, status: int = 1) -> int:
@@ -637,9 +659,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 def shown_location(location: str) -> str:
     """A --db location as it may be printed: a URL's password masked."""
-    from scorekeeper.store.engine import is_database_url, masked
+    from scorekeeper.store.location import printable
 
-    return masked(location) if is_database_url(location) else location
+    return printable(location)
 
 
 def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
@@ -848,7 +870,7 @@ def _backup_postgresql(args: argparse.Namespace, words: Words, database: str) ->
             backup_to_sqlite(store, Path(args.path))
         check = _integrity(Path(args.path))
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     except OSError as error:
         return _fail(words.gettext("cannot write %(path)s: %(why)s", path=args.path, why=error))
     if check != "ok":
@@ -921,7 +943,7 @@ def _restore(args: argparse.Namespace) -> int:
         )
         return _fail(text, 2)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     print(words.gettext("restored %(path)s into %(db)s", path=args.backup, db=shown(database)))
     return 0
 
@@ -949,7 +971,7 @@ def _copy_db(args: argparse.Namespace) -> int:
         )
         return _fail(words.gettext(message, target=target, table=full.table), 2)
     except StoreError as error:
-        return _fail(str(error))
+        return _store_failed(error)
     what = ", ".join(
         (
             words.ngettext("%(num)d game", "%(num)d games", counts["games"]),

@@ -108,10 +108,11 @@ def on_starting(server: Any) -> None:
     that found the other's file still empty (0 bytes) took it for a damaged database."""
     from scorekeeper import config
     from scorekeeper.store import Store, StoreError
+    from scorekeeper.store.location import printable
     from scorekeeper.version import __version__
 
     database = config.database_path()
-    server.log.info("scorekeeper %s, database %s", __version__, database)
+    server.log.info("scorekeeper %s, database %s", __version__, printable(database))
     try:
         Store(database).close()
     except StoreError as error:  # the workers answer 503 and log why; say it once here too

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .engine import Engine, is_database_url, masked
+from .engine import Engine, is_database_url
 from .errors import StoreError
+from .location import printable
 from .schema import TABLES
 from .store import Store
 
@@ -142,9 +143,8 @@ def _reset_sequences(target: Engine) -> None:
 
 
 def shown(location: str | os.PathLike[str]) -> str:
-    """A location as it may be printed: a URL's password masked."""
-    text = os.fspath(location)
-    return masked(text) if is_database_url(text) else text
+    """A location as it may be printed: a URL's password masked (location.printable)."""
+    return printable(location)
 
 
 def same_location(a: str, b: str) -> bool:

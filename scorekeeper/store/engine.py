@@ -25,12 +25,13 @@ import os
 import sqlite3
 import threading
 import time
-import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from .deadline import bounded
 from .errors import StorageUnavailable, StoreError, storage_error
+from .location import connect_settings, is_postgresql, kind, printable, scrubbed
 
 if TYPE_CHECKING:
     import psycopg
@@ -39,26 +40,13 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 Kind = Literal["sqlite", "postgresql"]
 
-_URL_SCHEMES = ("postgresql://", "postgres://")
 _BUSY = "the database is busy (another program holds its lock); try again"
 
 
 def is_database_url(location: object) -> bool:
-    """Whether a --db location names a PostgreSQL server rather than an SQLite file."""
-    return isinstance(location, str) and location.lower().startswith(_URL_SCHEMES)
-
-
-def masked(url: str) -> str:
-    """The URL with its password (if any) replaced by ***: safe for logs and messages."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError:
-        return "postgresql://***"
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    user = urllib.parse.quote(parts.username or "", safe="")
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    """Whether a --db location names a PostgreSQL server (a URL or a libpq key=value string)
+    rather than an SQLite file."""
+    return is_postgresql(location)
 
 
 def _utc_now() -> str:
@@ -427,6 +415,10 @@ def pool_max() -> int:
 _POOLS: dict[tuple[str, int], ConnectionPool[Any]] = {}
 _POOLS_LOCK = threading.Lock()
 _DOWN = "the database server cannot be reached; try again"
+_REFUSED = (
+    "the database server refused the password (see SCOREKEEPER_DB_PASSWORD_FILE, PGPASSWORD "
+    "or ~/.pgpass)"
+)
 _CONTENDED = "the database was busy with a conflicting change; try again"
 
 # The clock of the database, in the text format the SQLite side writes (Python's isoformat).
@@ -442,6 +434,66 @@ def _pg_sql(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+def _seconds(name: str, default: float) -> float:
+    """A positive number of seconds from the environment, else the default."""
+    try:
+        value = float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+    return value if 0 < value < 86400 else default
+
+
+def statement_seconds() -> float:
+    """How long one statement may run: SCOREKEEPER_DB_STATEMENT_TIMEOUT, else 5 s (the
+    server's statement_timeout; the client cuts a call off 2 s later: deadline.py)."""
+    return _seconds("SCOREKEEPER_DB_STATEMENT_TIMEOUT", 5.0)
+
+
+def connect_seconds() -> int:
+    """How long to wait for one server to accept a connection: SCOREKEEPER_DB_CONNECT_TIMEOUT,
+    else 2 s (libpq's least), for each host of a multi-host URL."""
+    return max(2, int(_seconds("SCOREKEEPER_DB_CONNECT_TIMEOUT", 2)))
+
+
+CHECK_SECONDS = 2.0
+"""How long the pool's look at a connection it hands out may take."""
+
+#: TCP settings of every connection: a server whose machine is gone (a partition, a frozen
+#: VM) is found out in ~20 s by the kernel, not after two hours.
+LIVENESS = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 3,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 15000,
+}
+
+
+def connection_kwargs(url: str) -> dict[str, Any]:
+    """What every connection to the server is opened with beside its setting: the password
+    from SCOREKEEPER_DB_PASSWORD_FILE (when the setting has none), the TCP liveness, the
+    connect timeout."""
+    return {**connect_settings(url), **LIVENESS, "connect_timeout": connect_seconds()}
+
+
+def _quiet_library() -> None:
+    """psycopg's pool says each failed connection in English, six times a second while the
+    server is away (and a connection's description, in a warning): those lines never reach
+    a person. The store's own errors say what failed, once, in the person's language."""
+    import logging
+
+    for name in ("psycopg", "psycopg.pool"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _checked(conn: psycopg.Connection[Any]) -> None:
+    """The pool's look at a connection before handing it out (one empty query), bounded."""
+    from psycopg_pool import ConnectionPool
+
+    with bounded(conn, CHECK_SECONDS):
+        ConnectionPool.check_connection(conn)
+
+
 def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
     """The process's pool for a URL (a forked worker makes its own)."""
     from psycopg.rows import dict_row
@@ -451,7 +503,8 @@ def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
     with _POOLS_LOCK:
         pool = _POOLS.get(key)
         if pool is None:
-            ms = int(timeout * 1000)
+            _quiet_library()
+            ms, statement_ms = int(timeout * 1000), int(statement_seconds() * 1000)
             pool = ConnectionPool(
                 url,
                 min_size=1,
@@ -460,14 +513,14 @@ def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
                 open=False,
                 name=f"scorekeeper-{len(_POOLS)}",
                 kwargs={
+                    **connection_kwargs(url),
                     "autocommit": True,
                     "row_factory": dict_row,
-                    "connect_timeout": max(1, int(timeout)),
-                    "options": f"-c lock_timeout={ms} -c idle_in_transaction_session_timeout=60000",
+                    "options": f"-c lock_timeout={ms} -c statement_timeout={statement_ms}"
+                    " -c idle_in_transaction_session_timeout=60000",
                     "application_name": "scorekeeper",
                 },
-                # A connection back from a dead server is found out when given back, not
-                # by a query before every request (a round trip each).
+                check=_checked,
                 reconnect_timeout=0,
             )
             pool.open(wait=False)
@@ -488,12 +541,8 @@ def close_pools() -> None:
 def pg_error(exc: BaseException, display: str, url: str = "") -> StoreError:
     """The store error that explains a failed PostgreSQL call (never with the password)."""
     error = _pg_error(exc, display)
-    password = urllib.parse.urlsplit(url).password if url else None
-    if password:
-        text = str(error)
-        for secret in {password, urllib.parse.unquote(password)}:
-            text = text.replace(secret, "***")
-        error.args = (text,)
+    text = " ".join(str(error).split())  # libpq's hint on a line of its own: one line
+    error.args = (scrubbed(text, url) if url else text,)
     return error
 
 
@@ -514,11 +563,29 @@ def _pg_error(exc: BaseException, display: str) -> StoreError:
         )
     if isinstance(exc, pge.DiskFull):
         return StorageUnavailable(f"the disk is full: {display}", "the disk is full")
+    if _password_refused(exc):
+        return PasswordRefused(f"{_REFUSED}: {display} ({exc})", _REFUSED)
     if isinstance(exc, PoolTimeout | psycopg.OperationalError | psycopg.InterfaceError):
         return StorageUnavailable(f"{_DOWN}: {display} ({exc})", _DOWN)
     return StorageUnavailable(
         f"the database could not be used: {display} ({exc})", "the database could not be used"
     )
+
+
+def _password_refused(exc: BaseException) -> bool:
+    """Whether a connection failed on its password: none given where one is needed, or one
+    the server refused (libpq says which in its message; the server's code is not kept)."""
+    pgconn = getattr(exc, "pgconn", None)
+    if pgconn is None:
+        return False
+    if getattr(pgconn, "needs_password", False):
+        return True
+    said = bytes(getattr(pgconn, "error_message", b"") or b"").decode("utf-8", "replace")
+    return bool(getattr(pgconn, "used_password", False)) and "password" in said.lower()
+
+
+class PasswordRefused(StorageUnavailable):
+    """The server refused the password given (or none was given where one is needed)."""
 
 
 class Contention(StorageUnavailable):
@@ -531,9 +598,11 @@ class PostgresEngine(Engine):
     kind: Kind = "postgresql"
 
     def __init__(self, url: str, *, busy_timeout_ms: int) -> None:
+        kind(url)  # one libpq cannot read is refused here, before libpq quotes it
         self.url = url
-        self.display = masked(url)
+        self.display = printable(url)
         self._pool = _pool(url, max(busy_timeout_ms, 1000) / 1000)
+        self._bound = statement_seconds() + 2
         self._depth = 0
         self._broken = False
         self.connection: psycopg.Connection[Any] | None = None
@@ -552,18 +621,24 @@ class PostgresEngine(Engine):
         if not isinstance(exc, PoolTimeout):
             return exc
         try:
-            psycopg.connect(self.url, connect_timeout=2).close()
+            psycopg.connect(self.url, **connection_kwargs(self.url)).close()
         except psycopg.Error as direct:
             return direct
         return exc
 
     @contextlib.contextmanager
     def translated(self) -> Iterator[None]:
+        """Run the block with psycopg's errors as the store's, each call to the server
+        bounded (deadline.py)."""
         import psycopg
         from psycopg_pool import PoolTimeout
 
         try:
-            yield
+            if self.connection is None:
+                yield
+            else:
+                with bounded(self.connection, self._bound):
+                    yield
         except StoreError:
             raise
         except (psycopg.Error, PoolTimeout) as exc:
@@ -685,6 +760,8 @@ class PostgresEngine(Engine):
 
 CHANGES_CHANNEL = "scorekeeper_changes"
 """The channel each PostgreSQL write transaction notifies as it commits."""
+QUIET_SECONDS = 10.0
+"""After this long without a notification, the listening connection is checked."""
 
 
 class _Notified(Changes):
@@ -696,23 +773,43 @@ class _Notified(Changes):
     def __init__(self, url: str) -> None:
         self._url = url
         self._connection: psycopg.Connection[Any] | None = None
+        self._heard = 0.0  # when the connection last said anything (time.monotonic())
 
     def wait(self, seconds: float) -> bool:
         import psycopg
 
         try:
             if self._connection is None:
-                self._connection = psycopg.connect(self._url, autocommit=True, connect_timeout=2)
-                self._connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+                self._listen()
                 return True
             heard = list(self._connection.notifies(timeout=seconds, stop_after=1))
             if heard:  # the rest that came meanwhile: one read answers them all
                 list(self._connection.notifies(timeout=0))
+                self._heard = time.monotonic()
+            elif time.monotonic() - self._heard > QUIET_SECONDS:
+                self._still_there()
             return bool(heard)
         except psycopg.Error:
             self.close()
             time.sleep(seconds)
             return True
+
+    def _listen(self) -> None:
+        import psycopg
+
+        connection = psycopg.connect(self._url, autocommit=True, **connection_kwargs(self._url))
+        self._connection = connection
+        with bounded(connection, CHECK_SECONDS):
+            connection.execute(f"LISTEN {CHANGES_CHANNEL}")
+        self._heard = time.monotonic()
+
+    def _still_there(self) -> None:
+        """After a quiet while, one bounded empty query: a frozen server (whose kernel still
+        answers TCP) never says a word, and its standby, promoted, is listened to instead."""
+        assert self._connection is not None
+        with bounded(self._connection, CHECK_SECONDS):
+            self._connection.execute("")
+        self._heard = time.monotonic()
 
     def close(self) -> None:
         connection, self._connection = self._connection, None

@@ -23,7 +23,6 @@ from .engine import (
     Engine,
     PostgresEngine,
     SqliteEngine,
-    is_database_url,
 )
 from .errors import (
     BackupOntoItself,
@@ -39,6 +38,7 @@ from .errors import (
     VersionConflict,
     storage_error,
 )
+from .location import kind as location_kind
 from .records import Access, Action, DealRecord, GameRecord, Revision
 from .schema import (
     MIGRATIONS,
@@ -150,7 +150,7 @@ class Store:
         """
         self.location = os.fspath(path)
         self.engine: Engine
-        if is_database_url(self.location):
+        if location_kind(self.location) == "postgresql":
             self.engine = PostgresEngine(self.location, busy_timeout_ms=busy_timeout_ms)
             self.path = Path(self.engine.display)
             try:
