@@ -75,6 +75,47 @@ function copyButtons(root) {
 }
 copyButtons(document);
 
+/* -- focus kept across a part of the page drawn again ------------------------------------ */
+
+// Where the keyboard is, said by what stays the same when a part of the page is drawn again:
+// an id, else the element's own attributes (a deal's ✓ is `li[data-deal="12"]
+// button[data-verdict="right"]`), under the nearest part that has such a key. The control
+// that had focus and those after it (then those before it) are remembered; after the swap
+// focus goes to the first of them still there and shown, never to the page.
+const FOCUS_ATTRS = ["data-key", "data-deal", "data-verdict", "data-send", "data-iam", "data-notme",
+  "data-seat", "data-n", "data-value", "name", "value", "href", "type", "role"];
+const FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]";
+function focusKey(el) {
+  if (el.id) return "#" + CSS.escape(el.id);
+  const own = el.tagName.toLowerCase() + FOCUS_ATTRS.filter(function (a) { return el.hasAttribute(a); })
+    .map(function (a) { return "[" + a + '="' + CSS.escape(el.getAttribute(a)) + '"]'; }).join("");
+  const holder = el.parentElement && el.parentElement.closest("[id], [data-deal], [data-key]");
+  return holder && holder.tagName !== "MAIN" ? focusKey(holder) + " " + own : own;
+}
+function shown(el) { return !el.closest("[hidden]") && !el.disabled && el.getClientRects().length > 0; }
+function focusPlace() {
+  const a = document.activeElement;
+  const main = $("main");
+  if (!a || a === document.body || !main || !main.contains(a)) return null;
+  const all = $$(FOCUSABLE, main).filter(shown);
+  const at = all.indexOf(a);
+  const around = at < 0 ? [a] : [a].concat(all.slice(at + 1, at + 25), all.slice(Math.max(0, at - 25), at).reverse());
+  // A line that took focus to be read (tabindex -1) takes it again.
+  return around.map(function (e) { return { key: focusKey(e), tab: e.getAttribute("tabindex") }; });
+}
+function refocus(place) {
+  if (!place) return;
+  const main = $("main");
+  for (const p of place) {
+    let el = null;
+    try { el = main.querySelector(p.key); } catch (e) { continue; }
+    if (!el || !shown(el)) continue;
+    if (p.tab !== null && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", p.tab);
+    el.focus({ preventScroll: true });
+    if (document.activeElement === el) return;
+  }
+}
+
 /* -- a page that follows the game -------------------------------------------------------- */
 
 // Every phone with the game open learns when the game changed: held open until it does
@@ -129,7 +170,7 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         if (noting()) { version = null; return; }  // look again at the next tick
         if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
         unscripted(main);
-        const focused = document.activeElement && document.activeElement.id;
+        const place = focusPlace();
         const x = window.scrollX, y = window.scrollY;
         // The same state of the game (only the table's answers changed): the chart drawn
         // already is the same chart, kept rather than fetched again.
@@ -141,11 +182,11 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         charts($("main"), true);
         document.title = fresh.title;
         window.scrollTo(x, y);
-        if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
         copyButtons($("main"));
         el = next;
         version = seen(el);
         document.dispatchEvent(new Event("scorekeeper:page"));
+        refocus(place);  // after the page's scripts drew it (a follower's ask card)
       });
   }
   // Only the table's answers changed (the game's version is the one shown: the wait's
@@ -164,14 +205,14 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         if (pairs.some(function (p) { return !p[0] !== !p[1]; })) return swap();
         if (noting()) { version = null; return; }  // look again at the next tick
         if (typing()) { banner(); return; }
-        const focused = document.activeElement && document.activeElement.id;
+        const place = focusPlace();
         const x = window.scrollX, y = window.scrollY;
         pairs.forEach(function (p) { if (p[0]) p[0].replaceWith(document.adoptNode(p[1])); });
         window.scrollTo(x, y);
-        if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
         el.setAttribute("data-seen", part.getAttribute("data-seen"));
         version = seen(el);
         document.dispatchEvent(new Event("scorekeeper:page"));
+        refocus(place);
       });
   }
   // A follower writing what is not so about a deal: the page waits until it is sent.
