@@ -200,6 +200,18 @@ def _reading_commands(commands: Any) -> None:
     _lang_option(p, N_("language of the text output (default: $LANG)"))
     p.set_defaults(run=_tournament)
 
+    p = commands.add_parser(
+        "season", help=N_("print the rating, standings and statistics of a season file")
+    )
+    p.add_argument(
+        "file", metavar=N_("file"), help=N_("a season file (JSON), or - for standard input")
+    )
+    p.add_argument(
+        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
+    )
+    _lang_option(p, N_("language of the text output (default: $LANG)"))
+    p.set_defaults(run=_season)
+
     p = commands.add_parser("export", help=N_("write a game's PDF score sheet (into exports/)"))
     p.add_argument(
         "game", metavar=N_("game"), help=N_("the game's edit or view token, or a game file (JSON)")
@@ -501,6 +513,30 @@ def _tournament(args: argparse.Namespace) -> int:
         sys.stdout.write(tournament_text.text_report(tournament, words=words))
     else:
         out = tournament_file.report(tournament)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _season(args: argparse.Namespace) -> int:
+    from scorekeeper.season import compute
+    from scorekeeper.season import file as season_file
+    from scorekeeper.season import text as season_text
+
+    words = _words(args)
+    try:
+        text = _read(args.file)
+    except OSError as error:
+        return _unreadable(words, args.file, error)
+    try:
+        season = season_file.loads(text)
+    except season_file.InvalidSeason as invalid:
+        for found in invalid.problems:
+            print(season_text.problem(words, found), file=sys.stderr)
+        return 2
+    out = compute.report(season)
+    if args.format == "text":
+        sys.stdout.write(season_text.text_report(out, words=words))
+    else:
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     return 0
 

@@ -5,6 +5,7 @@ web/errors.py."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import os
 import stat
@@ -16,10 +17,12 @@ from flask import Flask, current_app, g, has_request_context, request
 from scorekeeper.store import (
     DatabaseMissing,
     SchemaTooNew,
+    StorageUnavailable,
     Store,
     StoreError,
     is_database_url,
 )
+from scorekeeper.store.location import printable
 
 
 def get_store() -> Store:
@@ -47,6 +50,33 @@ def _thread_store(path: str) -> Store:
     store = Store(path, create=False)
     _THREAD.store = (path, os.getpid(), store)
     return store
+
+
+HEALTH_SECONDS = 3.0
+"""How long /healthz waits for the database's answer before it says 503: a balancer then
+stops sending phones to a host whose database hangs (a frozen server answers nothing)."""
+_HEALTH: list[tuple[int, concurrent.futures.ThreadPoolExecutor]] = []
+
+
+def check_health(location: str, seconds: float = HEALTH_SECONDS) -> None:
+    """Ask the database a trivial question on a Store of its own, in a thread of its own;
+    raises StorageUnavailable when it fails or has not answered within `seconds` (the
+    thread is left to end by itself: every call to the server is bounded, store/deadline)."""
+    if not _HEALTH or _HEALTH[0][0] != os.getpid():  # a forked worker makes its own
+        _HEALTH[:] = [(os.getpid(), concurrent.futures.ThreadPoolExecutor(2, "health"))]
+    asked = _HEALTH[0][1].submit(_ping, location)
+    try:
+        asked.result(timeout=seconds)
+    except concurrent.futures.TimeoutError:
+        raise StorageUnavailable(
+            f"the database did not answer within {seconds:g} s: {printable(location)}",
+            "the database did not answer in time",
+        ) from None
+
+
+def _ping(location: str) -> None:
+    with Store(location, create=False) as store:
+        store.ping()
 
 
 PURGE_EVERY = 3600.0

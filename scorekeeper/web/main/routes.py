@@ -30,7 +30,7 @@ from ..context import edit_game
 from ..gameforms import NewGameBase
 from ..i18n import words
 from ..problems import put_on_form
-from ..storage import get_store
+from ..storage import check_health, get_store
 from ..widgets import RematchForm, choices, read_upload
 from .forms import ForgetForm, ImportForm, NewGameForm
 
@@ -221,9 +221,10 @@ def manifest() -> Response:
 
 @bp.route("/healthz")
 def healthz() -> tuple[Response, int]:
-    """For monitors and container health checks: 200 when the database answers, else 503."""
+    """For monitors, balancers and container health checks: 200 when the database answers
+    within HEALTH_SECONDS, else 503."""
     try:
-        get_store().ping()
+        check_health(current_app.config["DATABASE"])
     except StoreError as error:
         current_app.logger.error("health check: %s", error)
         return jsonify(status="unavailable", version=__version__), 503
