@@ -23,6 +23,8 @@ TABLE_SIZES = (3, 4)
 """The preferred table sizes a tournament may ask for."""
 MIN_PLAYERS = 3
 """A tour needs at least this many players (one table of three)."""
+PLACE_POINTS = ("sign",)
+"""The place-points rules a tournament may score by instead of bands (season.md §5.3)."""
 
 
 class TournamentError(ValueError):
@@ -79,6 +81,29 @@ def _points(result: Fraction, bands: tuple[Band, ...]) -> Fraction:
     return total if result >= 0 else -total
 
 
+def place_points(results: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """The Serbian league's place points of one table (season.md §5.3, rule "sign"): with
+    `m` players and `place` = 1 + the players with a larger result,
+    (m - place) + [x >= 0] + [x >= 0 and every other player's x < 0]."""
+    m = len(results)
+    out: dict[str, Fraction] = {}
+    for player, x in results.items():
+        place = 1 + sum(1 for y in results.values() if y > x)
+        alone = x >= 0 and all(y < 0 for q, y in results.items() if q != player)
+        out[player] = Fraction(m - place + (x >= 0) + alone)
+    return out
+
+
+def table_points(
+    results: Mapping[str, Fraction], bands: Sequence[Band], rule: str | None = None
+) -> dict[str, Fraction]:
+    """Each player's tournament points at one table: place points when `rule` is "sign",
+    else each result converted by the bands (§2)."""
+    if rule == "sign":
+        return place_points(results)
+    return {player: points(x, bands) for player, x in results.items()}
+
+
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings (§3)."""
@@ -107,9 +132,11 @@ def standings(
     roster: Sequence[str],
     tables: Iterable[Mapping[str, Fraction]],
     bands: Sequence[Band],
+    rule: str | None = None,
 ) -> list[Standing]:
     """The standings of the roster over every table played (§3): ordered by points, whists,
     table wins (high first), then name (code points); equal on the first three share a place.
+    `rule` "sign" scores each table by place points (season.md §5.3) instead of the bands.
 
     `tables` is each table's results (player → net whists) over all the tours played; a
     roster player who sat at no table yet has zeros. A name not on the roster is an error.
@@ -125,8 +152,9 @@ def standings(
         for player in results:
             if player not in known:
                 raise TournamentError(f"{player!r} is not on the roster")
+        scored = table_points(results, bands, rule)
         for player, result in results.items():
-            total_points[player] += points(result, bands)
+            total_points[player] += scored[player]
             total_whists[player] += result
             tours[player] += 1
         for player in winners(results):

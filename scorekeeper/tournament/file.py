@@ -37,13 +37,14 @@ from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, name_key, normalize_all
 from scorekeeper.rules.tournament import (
     MIN_PLAYERS,
+    PLACE_POINTS,
     TABLE_SIZES,
     Band,
     Standing,
     next_tour,
-    points,
     standings,
     swiss_tables,
+    table_points,
     table_sizes,
 )
 
@@ -140,6 +141,9 @@ class Tournament:
     """player → the tour before which he joined (a late player; reading 12)."""
     tours: list[list[Table]] = field(default_factory=list)
     """Every tour played (the last may be in play), each its tables in table order."""
+    place_points: str | None = None
+    """`scale.place_points`: "sign" scores each table by place points (season.md §5.3)
+    instead of the bands (then empty); None: by the bands."""
 
     @property
     def resolved(self) -> Options:
@@ -159,8 +163,15 @@ class Tournament:
         """The standings after the first `after` tours (None: every tour in the file)."""
         tours = self.tours if after is None else self.tours[:after]
         return standings(
-            self.players, (table.results for tour in tours for table in tour), self.bands
+            self.players,
+            (table.results for tour in tours for table in tour),
+            self.bands,
+            self.place_points,
         )
+
+    def points(self, table: Table) -> dict[str, Fraction]:
+        """Each player's tournament points at one table (bands or place points)."""
+        return table_points(table.results, self.bands, self.place_points)
 
     def next_tour(self) -> list[list[str]]:
         """The next tour's tables by the standings, players sorted by standings at each;
@@ -266,6 +277,7 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
     options = _options(data.get("options"), convention, bad) if "options" in data else None
     table_size = _table_size(data["table_size"], bad) if "table_size" in data else None
     bands = _scale(data.get("scale", {}), bad)
+    rule = _place_points(data.get("scale", {}), bands, bad)
     roster = _roster(data["players"], bad) if "players" in data else None
     raw_tours = _raw_tours(data.get("tours", []), bad)
     played = None if raw_tours is None else len(raw_tours)
@@ -278,7 +290,8 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
         for number, raw in enumerate(raw_tours, start=1):
             tours.append(_tour(number, raw, rules, roster, presence, max_deals, bad))
     if roster is not None and table_size is not None and presence is not None:
-        _check_seating(tours, roster, presence, table_size, bands, bad)
+        scoring = None if bands is None else (bands, rule)
+        _check_seating(tours, roster, presence, table_size, scoring, bad)
     if found or roster is None or convention is None or options is None or table_size is None:
         if not found:  # pragma: no cover - every None above noted its problem
             bad(N_("the tournament cannot be read"))
@@ -294,6 +307,7 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
         withdrawn=presence.withdrawn,
         joined=presence.joined,
         tours=[[t for t in tour.tables if t is not None] for tour in tours],
+        place_points=rule,
     )
 
 
@@ -463,7 +477,7 @@ def _scale(raw: Any, bad: _Notes) -> list[Band] | None:
         bad(N_("scale must be an object"), where="scale")
         return None
     for key in raw:
-        if key != "bands":
+        if key not in ("bands", "place_points"):
             bad(N_("unknown key {key}"), where="scale", key=_show(f"scale.{key}"))
     raw_bands = raw.get("bands", [])
     if not isinstance(raw_bands, list):
@@ -507,6 +521,27 @@ def _scale(raw: Any, bad: _Notes) -> list[Band] | None:
             continue
         bands.append((upto, factor))
     return bands if ok else None
+
+
+def _place_points(raw: Any, bands: list[Band] | None, bad: _Notes) -> str | None:
+    """`scale.place_points`: "sign" (season.md §5.3) or left out (null); the bands must be
+    empty beside it."""
+    rule = raw.get("place_points") if isinstance(raw, dict) else None
+    if rule is None:
+        return None
+    if rule not in PLACE_POINTS:
+        bad(
+            N_('scale.place_points must be "sign" or left out, not {value}'),
+            where="scale.place_points",
+            value=_show(rule),
+        )
+        return None
+    if bands:
+        bad(
+            N_("scale: place points and bands do not go together: leave the bands empty"),
+            where="scale.place_points",
+        )
+    return str(rule)
 
 
 def _upto(raw: Any, n: int, last: bool, bad: _Notes) -> Fraction | None:
@@ -812,7 +847,7 @@ def _before_tour_unplayed(n: int, player: str, before: int, played: int, bad: _N
     if before == 1:
         bad(
             N_(
-                "late player {n}: {name} joins before tour 1, which is being on the roster: "
+                "late player {n}: {name} joins before tour 1, which is the same as being on the roster: "
                 "leave the entry out"
             ),
             where="joined",
@@ -1019,7 +1054,7 @@ def _check_seating(
     roster: list[str],
     presence: _Presence,
     table_size: int,
-    bands: list[Band] | None,
+    scoring: tuple[list[Band], str | None] | None,
     bad: _Notes,
 ) -> None:
     """Every tour seats each active player once, at tables of the §4 sizes; from tour 2 on,
@@ -1045,10 +1080,11 @@ def _check_seating(
             continue
         exact_once = sorted(at) == sorted(active) and all(len(t) == 1 for t in at.values())
         earlier = tours[: number - 1]
-        if number == 1 or bands is None or not exact_once or not all(t.scored for t in earlier):
+        if number == 1 or scoring is None or not exact_once or not all(t.scored for t in earlier):
             continue
         results = [t.results for tour_before in earlier for t in tour_before.tables if t]
-        ordered = [s.player for s in standings(roster, results, bands) if s.player in active]
+        table = standings(roster, results, *scoring)
+        ordered = [s.player for s in table if s.player in active]
         _check_swiss(number, tour, swiss_tables(ordered, expected), bad)
 
 
@@ -1157,7 +1193,7 @@ def report(t: Tournament) -> dict[str, Any]:
                         "players": list(table.players),
                         "finished": table.over,
                         "results": {p: exact(r) for p, r in table.results.items()},
-                        "points": {p: exact(points(r, t.bands)) for p, r in table.results.items()},
+                        "points": {p: exact(v) for p, v in t.points(table).items()},
                     }
                     for table in tour
                 ]
@@ -1177,6 +1213,8 @@ def to_file(t: Tournament) -> dict[str, Any]:
     out["options"] = dict(t.options)
     out["table_size"] = t.table_size
     out["scale"] = {"bands": [[None if u is None else _number(u), str(f)] for u, f in t.bands]}
+    if t.place_points is not None:
+        out["scale"]["place_points"] = t.place_points
     out["players"] = list(t.players)
     out["withdrawn"] = [{"player": p, "after_tour": k} for p, k in t.withdrawn.items()]
     if t.joined:  # a file without late players stays exactly as before reading 12

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scorekeeper.rules.tournament import Band, deals_in_tour, points
+from scorekeeper.rules.tournament import Band, deals_in_tour
 from scorekeeper.tournament.file import Located, Table, Tournament
 from scorekeeper.wording import ENGLISH, Words
 
@@ -87,7 +87,14 @@ def _heading(t: Tournament, words: Words, rounds: int | None) -> list[str]:
             size=t.table_size,
         )
     )
-    lines.append(words.gettext("Tournament points: %(bands)s", bands=bands_text(words, t.bands)))
+    if t.place_points == "sign":
+        rule = words.gettext(
+            "place points: 1 for each player below at the table, 1 for a result of 0 or "
+            "more, 1 more when nobody else at the table has one"
+        )
+    else:
+        rule = bands_text(words, t.bands)
+    lines.append(words.gettext("Tournament points: %(bands)s", bands=rule))
     return lines
 
 
@@ -149,6 +156,7 @@ def _tour_lines(
         if tab.name:
             title += f" ({tab.name})"
         lines.append(f"  {title}: {progress(words, tab, rounds)}")
+        scored = t.points(tab)
         for player, result in tab.results.items():
             lines.append(
                 "    "
@@ -156,7 +164,7 @@ def _tour_lines(
                     "%(player)s: %(result)s whists, %(points)s points",
                     player=player,
                     result=words.signed(result),
-                    points=words.points(points(result, t.bands)),
+                    points=words.points(scored[player]),
                 )
             )
     return lines
