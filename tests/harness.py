@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import html as html_module
 import http.client
+import os
 import re
 import subprocess
 import time
@@ -26,6 +27,18 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 #: How long a server may take to start before a test fails: generous, since a loaded machine
 #: (several test runs on two cores) takes 15 s or more for what an idle one does in a second.
 START_SECONDS = 120
+
+#: How long one request may take before a client gives up: a PDF drawn on a machine at a
+#: load of 50 takes tens of seconds. A wait for an answer, never a measure of speed (timings
+#: belong in bench/).
+ANSWER_SECONDS = START_SECONDS
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time a process has used so far (user and system), from /proc: what a
+    request cost, the same on a busy machine as on a quiet one, unlike the time it took."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wait_for_start(

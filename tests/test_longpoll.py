@@ -20,7 +20,7 @@ from flask import Flask
 from scorekeeper.longpoll import Watch
 from scorekeeper.store import Store
 
-from .harness import Web
+from .harness import START_SECONDS, Web
 from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
 
 T = TypeVar("T")
@@ -144,7 +144,7 @@ def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_
         watch.start(asyncio.get_running_loop())
         try:
             same = await watch.wait(view, "1.0", hold=0.6)  # nothing written: "the same"
-            later = asyncio.ensure_future(watch.wait(view, "1.0", hold=10))
+            later = asyncio.ensure_future(watch.wait(view, "1.0", hold=START_SECONDS))
             await asyncio.sleep(0.4)
             assert not later.done()
             # Another process or host writes: this Store is not the watch's.
@@ -153,7 +153,7 @@ def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_
                 web.play, token, ["Anna", "Boris", "Vera"], "allpass", tricks=tricks
             )
             changed = await later
-            gone = await watch.wait("nosuchtoken", "1", hold=10)
+            gone = await watch.wait("nosuchtoken", "1", hold=START_SECONDS)
             return same, changed, gone
         finally:
             watch.stop()

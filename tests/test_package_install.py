@@ -20,11 +20,22 @@ import urllib.parse
 import zipfile
 from pathlib import Path
 
-from .harness import ROOT, forms_of, wait_for_start
+import pytest
+
+from .harness import ANSWER_SECONDS, ROOT, START_SECONDS, forms_of, wait_for_start
 from .helpers import game_file
 from .test_safety_server import fill_new_game, free_port
 
 PLAYERS = ["Anna", "Boris", "Vera"]
+
+INSTALL_SECONDS = 1800
+"""How long one command (a wheel built, a venv filled by pip, pipx) may run before the test
+gives up: a couple of minutes on a quiet machine, many more at a load of 50. A bound on a
+hung command, never a measure of speed."""
+
+#: A test here runs several such commands: pyproject's five minutes a test, meant for a hung
+#: test on any machine, is less than a loaded one takes for them.
+pytestmark = pytest.mark.timeout(4 * INSTALL_SECONDS)
 
 
 def clean_copy(dest: Path) -> Path:
@@ -45,7 +56,12 @@ def clean_copy(dest: Path) -> Path:
 
 def run(*cmd: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
-        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+        [str(c) for c in cmd],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_SECONDS,
     )
     assert result.returncode == 0, f"{cmd}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
     return result
@@ -64,7 +80,7 @@ class Client:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if kind:
             headers["Content-Type"] = kind
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
         try:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()
@@ -203,7 +219,7 @@ def serve_a_game_and_take_its_file(
         (elsewhere / "game.json").write_bytes(data)
     finally:
         server.terminate()
-        server.wait(timeout=20)
+        server.wait(timeout=START_SECONDS)
         log.close()
     where = Path(env["XDG_DATA_HOME"]) / "scorekeeper" / "scorekeeper.sqlite"
     assert f"scorekeeper is serving {where}" in (tmp_path / "serve.log").read_text()

@@ -1,9 +1,11 @@
 """The attacks of issue 10, repeated against the real server (`scorekeeper serve`).
 
-Each attack must be refused with a 4xx and a message, quickly, while the server keeps
-answering another phone that follows a game (its /version polls are timed meanwhile).
-Timings are printed (pytest -s), not asserted tightly: a refusal took 10-44 s before, and
-blocked every other request meanwhile; now each is a few milliseconds.
+Each attack must be refused with a 4xx and a message, cheaply, while the server keeps
+answering another phone that follows a game (its /version polls go on meanwhile). A refusal
+took 10-44 s of the server's processor before, and blocked every other request meanwhile; now
+each is a few milliseconds. What is bounded is the processor time the server spent, the same
+on a busy machine as on a quiet one; the wall-clock times are printed (pytest -s), never
+asserted (timings belong in bench/).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .harness import forms_of
+from .harness import START_SECONDS, cpu_seconds, forms_of
 from .test_safety_server import (
     PLAYERS,
     Phone,
@@ -73,12 +75,17 @@ class Follower:
     def __exit__(self, *exc: object) -> None:
         # At least one whole poll after the attack: wait until one more has been answered.
         polls = len(self.times)
-        started = time.monotonic()
+        deadline = time.monotonic() + START_SECONDS
         while len(self.times) < polls + 2 and self._thread.is_alive():
-            assert time.monotonic() - started < 60, "the follower's poll never came back"
+            assert time.monotonic() < deadline, "the follower's poll never came back"
             time.sleep(0.01)
         self._stop.set()
         self._thread.join(30)
+
+
+REFUSAL_CPU_SECONDS = 3.0
+"""The most processor time the server may spend on one refused attack (a 5,000-deal file is
+read whole before it is refused: a fraction of a second)."""
 
 
 def _view_of(phone: Phone, token: str) -> str:
@@ -89,20 +96,21 @@ def attack(served: Server, name: str, run: Callable[[Phone], Reply], *expected: 
     """Run one attack while another phone follows a game; check the refusal and print times."""
     scorer = Phone(served.port)
     token = new_game(scorer)
+    assert served.process is not None
     with Follower(served.port, _view_of(scorer, token)) as follower:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds(served.process.pid)
         reply = run(Phone(served.port))
-        took = time.perf_counter() - start
-    slowest = max(follower.times)
+        took, cost = time.perf_counter() - start, cpu_seconds(served.process.pid) - cpu
     print(
-        f"\n{name}: {reply.status} in {took * 1000:.0f} ms; follower's slowest poll "
-        f"{slowest * 1000:.0f} ms over {len(follower.times)} polls"
+        f"\n{name}: {reply.status} in {took * 1000:.0f} ms, {cost * 1000:.0f} ms of the "
+        f"server's processor; follower's slowest poll {max(follower.times) * 1000:.0f} ms "
+        f"over {len(follower.times)} polls"
     )
     assert reply.status in expected, (name, reply.status, reply.html[:600])
     assert 400 <= reply.status < 500
-    assert set(follower.statuses) == {200}
-    assert slowest < 5, f"{name}: the follower waited {slowest:.1f} s"
-    assert took < 5, f"{name}: the refusal took {took:.1f} s"
+    assert set(follower.statuses) == {200}  # answered during the attack and after it
+    # The refusal and the follower's polls meanwhile, in processor time: 10-44 s before.
+    assert cost < REFUSAL_CPU_SECONDS, f"{name}: the server worked {cost:.1f} s on it"
     return reply
 
 

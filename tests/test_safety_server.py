@@ -29,7 +29,7 @@ import pytest
 
 from scorekeeper.web.options import preset_values
 
-from .harness import ROOT, START_SECONDS, Form, forms_of, wait_for_start
+from .harness import ANSWER_SECONDS, ROOT, START_SECONDS, Form, forms_of, wait_for_start
 from .ports import free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -170,7 +170,7 @@ class Phone:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if kind:
             headers["Content-Type"] = kind
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
         try:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()

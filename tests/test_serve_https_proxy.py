@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import ROOT, Form, forms_of, wait_for_start
+from .harness import ANSWER_SECONDS, ROOT, Form, forms_of, wait_for_start
 from .test_safety_server import fill_new_game, free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -53,8 +53,10 @@ class Served:
     def connection(self) -> http.client.HTTPConnection:
         if self.https:
             context = ssl.create_default_context(cafile=str(self.instance / "tls" / "cert.pem"))
-            return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=30)
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            return http.client.HTTPSConnection(
+                "localhost", self.port, context=context, timeout=ANSWER_SECONDS
+            )
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
 
     def wait(self) -> Served:
         try:
@@ -320,7 +322,9 @@ class Caddy:
 
     def connection(self) -> http.client.HTTPConnection:
         context = ssl.create_default_context(cafile=str(self.root))
-        return http.client.HTTPSConnection("localhost", self.port, context=context, timeout=30)
+        return http.client.HTTPSConnection(
+            "localhost", self.port, context=context, timeout=ANSWER_SECONDS
+        )
 
     def wait(self) -> Caddy:
         def answers() -> bool:

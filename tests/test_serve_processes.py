@@ -29,7 +29,14 @@ import pytest
 from scorekeeper import __version__
 from scorekeeper.serverlog import MaskedFormatter, mask
 
-from .harness import ROOT, wait_for_start, wait_for_text, wait_until_read
+from .harness import (
+    ANSWER_SECONDS,
+    ROOT,
+    START_SECONDS,
+    wait_for_start,
+    wait_for_text,
+    wait_until_read,
+)
 from .test_safety_server import (
     CLI,
     Phone,
@@ -66,7 +73,7 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
         holder = sqlite3.connect(db, timeout=10, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         replies: list[Reply | BaseException] = []
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=ANSWER_SECONDS)
         conn.connect()
         assert conn.sock is not None
         client_port = int(conn.sock.getsockname()[1])
@@ -90,7 +97,7 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
 
         saving = threading.Thread(target=tap)
         saving.start()
-        assert sent.wait(60)
+        assert sent.wait(ANSWER_SECONDS)
         # The server has read the whole Save (it waits for the database): not a fixed pause.
         wait_until_read(server.port, client_port)
         assert server.process is not None
@@ -98,10 +105,10 @@ def test_sigterm_during_a_save_finishes_it_and_exits_0(
         time.sleep(2.0)
         holder.execute("ROLLBACK")
         holder.close()
-        saving.join(timeout=40)
+        saving.join(timeout=START_SECONDS)
         assert len(replies) == 1 and isinstance(replies[0], Reply), replies
         assert (replies[0].status, replies[0].location) == (302, f"/g/{token}")
-        assert server.process.wait(timeout=40) == 0
+        assert server.process.wait(timeout=START_SECONDS) == 0
         server.process = None
     finally:
         server.stop()
@@ -183,28 +190,63 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         served.stop()
 
 
+def still_open(sock: socket.socket) -> bool:
+    """The server has not closed this connection (nothing to read from it yet, and no end)."""
+    sock.setblocking(False)
+    try:  # a TLS socket takes no flags; nothing is sent to it here, so reading takes nothing
+        read = sock.recv(1) if isinstance(sock, ssl.SSLSocket) else sock.recv(1, socket.MSG_PEEK)
+        return read != b""
+    except (BlockingIOError, ssl.SSLWantReadError):
+        return True
+    except OSError:
+        return False
+    finally:
+        sock.setblocking(True)
+
+
 def test_a_silent_connection_does_not_hold_up_https(serve: Callable[..., Served]) -> None:
+    """Another client is answered while the silent ones are still connected: it did not
+    wait for the server to drop them (at its handshake timeout, 10 s; a request begun and
+    not finished, 5 s). Its connection is made first, so only the server's answer is raced."""
     served = serve("--https")
-    silent = [socket.create_connection(("127.0.0.1", served.port), timeout=5) for _ in range(3)]
+    token = Browser(served).new_game()
+    page = _connected(served)
+    silent = [
+        socket.create_connection(("127.0.0.1", served.port), timeout=ANSWER_SECONDS)
+        for _ in range(3)
+    ]
     try:
-        phone = Browser(served)
-        started = time.monotonic()
-        token = phone.new_game()
-        status, _, _ = phone.request("GET", f"/g/{token}")
-        assert status == 200
-        assert time.monotonic() - started < 5  # not the silent clients' timeout (tens of s)
+        assert _get(page, f"/g/{token}") == 200
+        assert all(still_open(s) for s in silent)  # answered before their timeout, not after
         # A client that completed its handshake but sends its request slowly: same.
+        health = _connected(served)
         context = ssl.create_default_context(cafile=str(served.instance / "tls" / "cert.pem"))
-        raw = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+        raw = socket.create_connection(("127.0.0.1", served.port), timeout=ANSWER_SECONDS)
         slow = context.wrap_socket(raw, server_hostname="localhost")
         slow.sendall(b"GET / HTTP/1.1\r\nHost: local")
-        started = time.monotonic()
-        assert Browser(served).request("GET", "/healthz")[0] == 200
-        assert time.monotonic() - started < 5
+        assert _get(health, "/healthz") == 200
+        assert still_open(slow)
         slow.close()
     finally:
         for s in silent:
             s.close()
+
+
+def _connected(served: Served) -> http.client.HTTPConnection:
+    """A connection to the server with its TLS handshake done."""
+    conn = served.connection()
+    conn.connect()
+    return conn
+
+
+def _get(conn: http.client.HTTPConnection, path: str) -> int:
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
 
 
 # -- the access log ------------------------------------------------------------------------------
@@ -247,7 +289,7 @@ def test_the_access_log_is_combined_log_format_with_every_token_masked(
     assert int(game["size"]) > 1000
     assert game["referrer"] == "https://pulka.example.org/g/***"
     assert game["agent"] == 'Phone \\"7\\"'
-    assert float(game["seconds"]) < 30
+    assert float(game["seconds"]) >= 0  # how long it took: logged, never a test's bound
     missing = next(m for m in log if m["request"].startswith("GET /no/such/page"))
     assert missing["status"] == "404"
 
@@ -300,7 +342,7 @@ def test_compressed_downloads_answer_304_to_their_own_tag(tmp_path: Path, encodi
             assert phone.post(f"/g/{token}/deal/new", fields).status == 302
         compressed = 0
         for path in (f"/g/{token}/game.json", f"/g/{token}.json", f"/g/{token}/chart.svg"):
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=ANSWER_SECONDS)
             try:
                 conn.request("GET", path, headers={"Accept-Encoding": encoding})
                 first = conn.getresponse()
@@ -426,7 +468,8 @@ def test_the_deploy_files_pin_their_images_and_run_gunicorn() -> None:
 
 def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
     """In a container without an init, `serve` is PID 1, which the kernel shields from
-    signals it has no handler for: serve handles SIGTERM itself and exits 0 at once."""
+    signals it has no handler for: serve handles SIGTERM itself and exits 0 (unhandled, the
+    signal would be dropped and serve would run on until killed)."""
     port = free_port()
     env = {
         **os.environ,
@@ -446,10 +489,8 @@ def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
         (inner,) = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
         status = Path(f"/proc/{inner}/status").read_text()
         assert re.search(r"^NSpid:\s+\d+\s+1$", status, re.M), "serve is not PID 1"
-        started = time.monotonic()
         os.kill(int(inner), signal.SIGTERM)
-        assert outer.wait(timeout=20) == 0
-        assert time.monotonic() - started < 5  # not ignored until a timeout
+        assert outer.wait(timeout=START_SECONDS) == 0
     finally:
         if outer.poll() is None:
             outer.kill()

@@ -20,6 +20,7 @@ from typing import Any
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from .harness import START_SECONDS
 from .helpers import count
 from .test_safety_server import CLI, NET_ERRORS, Phone, Server, correction
 
@@ -89,12 +90,25 @@ class TablePhone:
         except BaseException as error:  # noqa: BLE001 - handed to the test thread
             self.failure = error
 
+    def tried_after(self, moment: float) -> int:
+        """How many answers this phone got for what it sent after the moment."""
+        return sum(1 for when, _, _ in list(self.answers) if when > moment)
+
     def finish(self) -> None:
         self.stop.set()
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=START_SECONDS)
         assert not self.thread.is_alive()
         if self.failure is not None:
             raise self.failure
+
+
+def _until_each_tried_after(tables: list[TablePhone], moment: float) -> None:
+    """Until every table's phone has had two answers after the moment (or has stopped): an
+    event, not a pause, however busy the machine."""
+    deadline = time.monotonic() + START_SECONDS
+    while any(t.tried_after(moment) < 2 and t.thread.is_alive() for t in tables):
+        assert time.monotonic() < deadline, "the phones stopped trying"
+        time.sleep(0.02)
 
 
 def by_script(phone: Phone, url: str, fields: dict[str, list[str]]) -> tuple[int, Any]:
@@ -153,7 +167,7 @@ def test_saves_racing_close_tour_never_land_after_the_close(tmp_path: Path) -> N
             _close_early(director, token)
             closed_at = time.monotonic()
             at_close = stored(server.db, token)
-            time.sleep(0.8)  # the phones keep trying
+            _until_each_tried_after(tables, closed_at)  # the phones keep trying
             for table in tables:
                 table.finish()
             assert stored(server.db, token) == at_close, f"round {round_}"

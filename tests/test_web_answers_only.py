@@ -16,7 +16,7 @@ from flask import Flask
 from scorekeeper.longpoll import Router, Watch, answers_only
 from scorekeeper.store import Store
 
-from .harness import Web
+from .harness import START_SECONDS, Web
 from .test_longpoll import follow_of, run_in_its_own_thread
 from .test_web_confirm import PLAYERS, _allpass, _answer, _asked, _follower
 
@@ -69,12 +69,12 @@ def test_the_wait_says_answers_only_when_only_the_tables_answers_changed(
             assert not held.done(), "answered before anything changed"
             said = await asyncio.to_thread(_answer, client, view, ticket, deal, revision)
             assert said.status_code == 200
-            answered = await asyncio.wait_for(held, 10)
+            answered = await asyncio.wait_for(held, START_SECONDS)
             since = f"{answered['version']}.{answered['seen']}"
             held = asyncio.ensure_future(_wait(router, view, since))
             await asyncio.sleep(0.4)
             await asyncio.to_thread(_allpass, web, token)  # a deal: the whole change
-            return answered, await asyncio.wait_for(held, 10)
+            return answered, await asyncio.wait_for(held, START_SECONDS)
         finally:
             watch.stop()
 
