@@ -170,3 +170,13 @@ def test_unfinished_games_count_nowhere_but_their_players_are_listed():
     assert all(s["games"] <= 4 for s in out["statistics"]["club"].values())
     assert all(line.get("event") != 4 for line in out["rating_log"])
     assert [p["player"] for p in out["players"]] == ["A", "B", "C", "D"]
+
+
+def test_a_period_counts_its_dates_ends_included():
+    done = compute.compute(season_file.parse(the_season()))
+    october = compute.scope_statistics(
+        done, None, compute.date(2026, 10, 1), compute.date(2026, 10, 1)
+    )
+    assert (october["A"]["games"], october["A"]["net"], october["A"]["evenings"]) == (2, "168", 1)
+    assert compute.scope_statistics(done, "Fridays", compute.date(2026, 10, 2))["A"]["games"] == 1
+    assert compute.scope_statistics(done, None, None, compute.date(2026, 9, 19)) == {}

@@ -181,10 +181,8 @@ def report(season: Season, done: Computed | None = None) -> dict[str, Any]:
         "standings": standings_report(season, done),
         "rating_log": [log_line(line, done) for line in done.book.log],
         "statistics": {
-            "club": stats_report(statistics(done.tables), done.name),
-            "companies": {
-                c: stats_report(statistics(in_scope(done.tables, c)), done.name) for c in companies
-            },
+            "club": scope_statistics(done),
+            "companies": {c: scope_statistics(done, c) for c in companies},
         },
         "head_to_head": {
             "club": pairs_report(done.tables, done),
@@ -196,6 +194,14 @@ def report(season: Season, done: Computed | None = None) -> dict[str, Any]:
             if e.tournament is not None
         ],
     }
+
+
+def scope_statistics(
+    done: Computed, company: str | None = None, start: date | None = None, end: date | None = None
+) -> dict[str, Any]:
+    """The statistics of a scope (a company; None: the club) and a period (both ends
+    included), keyed by player name: what a club page shows for "this month", "all time"."""
+    return stats_report(statistics(in_scope(done.tables, company, start, end)), done.name)
 
 
 def players_report(season: Season, done: Computed) -> list[dict[str, Any]]:

@@ -170,9 +170,21 @@ def head_to_head(
     return out
 
 
-def in_scope(tables: Iterable[Counted], company: str | None = None) -> list[Counted]:
-    """The tables of a company's evenings (None: the whole club)."""
-    return [t for t in tables if company is None or t.company == company]
+def in_scope(
+    tables: Iterable[Counted],
+    company: str | None = None,
+    start: date | None = None,
+    end: date | None = None,
+) -> list[Counted]:
+    """The tables of a scope (a company's evenings; None: the whole club) and a period (by
+    date, both ends included; None: open)."""
+    return [
+        t
+        for t in tables
+        if (company is None or t.company == company)
+        and (start is None or t.day >= start)
+        and (end is None or t.day <= end)
+    ]
 
 
 def stats_report(stats: Mapping[Player, Stats], name: Callable[[Player], str]) -> dict[str, Any]:
