@@ -379,7 +379,7 @@ def _locations_refused(args: argparse.Namespace) -> int | None:
     """Exit 2 with one line for each database setting of the command that names no database
     (a malformed URL, a mysql:// one), printed without its password; None when all are good."""
     from scorekeeper import config
-    from scorekeeper.store.location import BadLocation, kind
+    from scorekeeper.store.location import BadLocation, connect_settings, kind
 
     given = [args.source, args.target] if hasattr(args, "source") else []
     if hasattr(args, "db"):
@@ -387,7 +387,8 @@ def _locations_refused(args: argparse.Namespace) -> int | None:
     refused = 0
     for setting in given:
         try:
-            kind(setting)
+            if kind(setting) == "postgresql":
+                connect_settings(setting)  # its password file, if one is named
         except BadLocation as bad:
             refused += 1
             _fail(_t(bad.template, **bad.params))

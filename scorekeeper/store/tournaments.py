@@ -153,6 +153,20 @@ class Tournaments:
             )[0]
         return f"{row['version']}.{found['n']}.{found['v']}.{found['at']}"
 
+    def held(self, token: str) -> TournamentRecord:
+        """The tournament read again once the games of its tour being played and then its
+        own row are locked (PostgreSQL; inside a write transaction), in the order a table's
+        Save takes them (its game, then the tournament, refuse_closed_table): a Save commits
+        before this (and is read here) or waits until the caller's transaction ends (and
+        then sees what it wrote). SQLite's BEGIN IMMEDIATE already lets one writer in."""
+        record = self.get(token)
+        if not self.engine.for_update:
+            return record
+        for game_id in sorted(t.game.id for t in record.tour(record.tours_seated)):
+            self.engine.lock_row("games", game_id)
+        self.engine.lock_row("tournaments", record.id)
+        return self.get(token)
+
     def for_tokens(self, tokens: Iterable[str]) -> list[TournamentRecord]:
         """The tournaments these tokens open (edit wins), newest first; unknown ones ignored."""
         found: dict[int, tuple[Row, Access]] = {}

@@ -19,7 +19,8 @@ from scorekeeper.csvout import csv_bytes
 from scorekeeper.games import create_from_game, file_data, finished_report, load
 from scorekeeper.kept import Kept
 from scorekeeper.refusals import Refused
-from scorekeeper.rules import resolve_options
+from scorekeeper.rules import Problem, resolve_options
+from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import name_key
 from scorekeeper.rules.tournament import (
     TournamentError,
@@ -495,9 +496,11 @@ def close_tour(store: Store, token: str, base_version: int, *, early: bool) -> T
     One transaction, the tour's state read again inside it: a Save at a table commits
     either before it (and is in the settlement) or after it (and is refused by the table's
     guard, games.writes); a table whose game its scorer deleted (older releases allowed it)
-    is brought back, never left to block the close."""
+    is brought back, never left to block the close. On PostgreSQL the tour's games and
+    the tournament are locked first (Tournaments.held): a Save racing the close waits for
+    it, or it for the Save, and neither is refused as "changed meanwhile"."""
     with store.batch():
-        record = tournaments(store).get(token)
+        record = tournaments(store).held(token)
         view = overview(record)
         if not view.playing:
             raise NoTourPlaying()
@@ -634,10 +637,19 @@ def replace_link(store: Store, token: str, which: str) -> TournamentRecord:
     return tournaments(store).replace_token(token, "edit" if which == "edit" else "view")
 
 
+#: A tournament scored by place points (season.md §5.3) is read by `scorekeeper tournament`
+#: and in a season file; the server keeps bands only, so it does not open one.
+PLACE_POINTS_NOT_KEPT = N_(
+    "this tournament scores by place points, which the server does not keep yet: "
+    "read it with the command scorekeeper tournament"
+)
+
+
 def import_file(store: Store, data: Any) -> TournamentRecord:
     """A tournament file opened as a new tournament, exactly as it was (raises
     tfile.InvalidTournament with its problems)."""
-    tfile.parse_tournament(data)  # refuses a bad file before anything is written
+    if tfile.parse_tournament(data).place_points is not None:  # refuses a bad file first
+        raise tfile.InvalidTournament([tfile.Located(Problem(PLACE_POINTS_NOT_KEPT))])
     links = []
     open_tour = False
     for number, tour in enumerate(data["tours"], start=1):
