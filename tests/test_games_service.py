@@ -4,12 +4,13 @@ kept one plus the deal, and the page shows exactly what a cold replay would."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
 from scorekeeper import gamefile, games
 from scorekeeper.games import writes
-from scorekeeper.rules import replay
+from scorekeeper.rules import Game, replay, scoring
 from scorekeeper.store import Store
 
 from .harness import Web
@@ -185,3 +186,43 @@ def test_a_new_game_takes_its_names_trimmed_and_its_dealer_by_seat(store: Store)
             first_dealer="0",
         )
     assert [p.field for p in refused.value.problems] == ["options.pool_target"]
+
+
+def _scored_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts, from now on, the deals the rules score (one a deal of every replay, one for
+    a deal added to a kept sheet): [deals scored, full replays]."""
+    counted = [0, 0]
+    step, init = scoring._Scorer.step, scoring._Scorer.__init__
+
+    def counting_step(self: scoring._Scorer, *args: Any) -> None:
+        counted[0] += 1
+        step(self, *args)
+
+    def counting_init(self: scoring._Scorer, game: Game, *base: Any) -> None:
+        counted[1] += not base  # a scorer started from nothing: a replay of the whole log
+        init(self, game, *base)
+
+    monkeypatch.setattr(scoring._Scorer, "step", counting_step)
+    monkeypatch.setattr(scoring._Scorer, "__init__", counting_init)
+    return counted
+
+
+def test_a_save_replays_nothing_it_already_has(
+    web: Web, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of 40 deals, its page open (its state kept): Save on the deal form, then the
+    page after it, score the one new deal and replay nothing (they replayed all 41)."""
+    token = web.new_game(PLAYERS)
+    web.play(token, PLAYERS, "allpass", tricks={"Anna": 3, "Boris": 3, "Vera": 4})
+    record = store.get_game(token)
+    for _ in range(39):
+        record = store.add_deal(token, record.deals[0].data, base_version=record.version)[0]
+    assert len(record.deals) == 40
+    web.get(f"/g/{token}")  # the state as the scorer's page shows it, kept
+    counted = _scored_deals(monkeypatch)
+    page = web.play(token, PLAYERS, "misere", declarer="Boris", tricks={"Boris": 0})
+    assert counted == [2, 0]  # the deal checked, then checked again at Save: no replay
+    assert "41" in page.html and store.get_game(token).version == record.version + 1
+    games.forget_kept()  # a server that has just started: one replay, of all 41 deals
+    web.get(f"/g/{token}")
+    assert counted == [2 + 41, 1]

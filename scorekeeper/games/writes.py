@@ -328,12 +328,12 @@ def add_deal(
         )
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
+    if created and check is not None:
+        remember(record, check)  # before load: the new state is the checked sheet, no replay
     state = load(record)
     number = state.sheet.number_of(written.position, kind_of(written.data))
     if not created and written.data != data:
         raise AlreadySaved(written.id, number, new=True)
-    if created and check is not None:
-        remember(record, check)
     return Written(state, written.id, number, kind_of(data), created)
 
 
