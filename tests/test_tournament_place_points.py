@@ -10,8 +10,12 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules.tournament import place_points, points, standings
+from scorekeeper.store import Store
 from scorekeeper.tournament import file as tf
+from scorekeeper.tournament import service
 from scorekeeper.tournament import text as tt
+
+from .helpers import count
 
 GAMBLER = [[200, "1"], [650, "1/10"], [None, "0"]]
 ELEPHANT = [[50, "1"], [100, "1/2"], [None, "1/10"]]
@@ -172,3 +176,11 @@ def test_a_bad_place_points_scale_is_refused(scale: dict[str, Any], line: str):
     with pytest.raises(tf.InvalidTournament) as caught:
         tf.parse_tournament(table_file(scale=copy.deepcopy(scale)))
     assert line in caught.value.problems
+
+
+def test_the_server_does_not_open_a_tournament_by_place_points(store: Store):
+    before = count(store, "games")
+    with pytest.raises(tf.InvalidTournament) as caught:
+        service.import_file(store, table_file())
+    assert caught.value.problems == [service.PLACE_POINTS_NOT_KEPT]
+    assert count(store, "games") == before  # nothing written
