@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from scorekeeper.rules import InvalidGame, score
+from scorekeeper.rules import Game, InvalidGame, score
 from scorekeeper.rules.deals import is_table_deal
 from scorekeeper.rules.problems import N_
 from scorekeeper.version import __version__
@@ -464,7 +464,7 @@ def _invalid(words: Words, invalid: InvalidGame, game: Any = None) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from scorekeeper import gamefile, report
+    from scorekeeper import gamefile, gamefile_balkan, report
 
     words = _words(args)
     try:
@@ -474,7 +474,9 @@ def _score(args: argparse.Namespace) -> int:
     game = None
     try:
         # A file made elsewhere may be longer than a game on the server: still scored.
-        game = gamefile.loads(text, max_deals=gamefile.FORMAT_MAX_DEALS)
+        game = gamefile_balkan.loads_any(text, max_deals=gamefile.FORMAT_MAX_DEALS)
+        if not isinstance(game, Game):
+            return _score_balkan(args, words, game)
         sheet = score(game)
     except InvalidGame as invalid:
         return _invalid(words, invalid, game)
@@ -489,6 +491,19 @@ def _score(args: argparse.Namespace) -> int:
         sys.stdout.write(report.text_report(sheet, with_settlement=args.settle, words=words))
     else:
         out = report.score_report(sheet, with_settlement=args.settle)
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def _score_balkan(args: argparse.Namespace, words: Words, game: Any) -> int:
+    """`score` of a Balkan partija (docs/game-format.md, "Balkan games")."""
+    from scorekeeper import balkan, report_balkan
+
+    sheet = balkan.score(game)
+    if args.format == "text":
+        sys.stdout.write(report_balkan.text_report(sheet, with_settlement=args.settle, words=words))
+    else:
+        out = report_balkan.score_report(sheet, with_settlement=args.settle)
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     return 0
 

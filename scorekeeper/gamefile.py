@@ -34,6 +34,7 @@ FORMAT = "scorekeeper-game/1"
 KNOWN_FORMATS = (FORMAT,)
 TOP_KEYS = {
     "format",
+    "family",
     "name",
     "convention",
     "options",
@@ -43,6 +44,8 @@ TOP_KEYS = {
     "deals",
 }
 REQUIRED_KEYS = {"format", "convention", "players"}
+RUSSIAN = "russian"
+"""The family of every game file without a "family" key (docs/rules.md)."""
 MAX_NAME = 200
 MAX_PLAYER_NAME = 50
 MAX_DEALS = 300
@@ -88,6 +91,7 @@ def load(
     if problems:
         raise InvalidGame(problems)
     _check_format(data["format"], bad)
+    _check_family(data.get("family", RUSSIAN), bad)
     name = _name(data.get("name", ""), bad, stored=stored)
     convention = _convention(data["convention"], bad)
     players = _players(data["players"], convention, bad)
@@ -154,6 +158,19 @@ def _check_format(fmt: Any, bad: _Bad) -> None:
             "format",
             format=json.dumps(fmt, ensure_ascii=False),
             known=", ".join(KNOWN_FORMATS),
+        )
+
+
+def _check_family(family: Any, bad: _Bad) -> None:
+    """A Russian-family file: no family, or "russian" (a Balkan file is read by
+    gamefile_balkan; this reader says so rather than read its preset as a convention)."""
+    if family == "balkan":
+        bad(N_("a Balkan game: this reads only Russian-family games"), "family")
+    elif family != RUSSIAN:
+        bad(
+            N_("unknown family {name} (russian, balkan)"),
+            "family",
+            name=json.dumps(family, ensure_ascii=False),
         )
 
 

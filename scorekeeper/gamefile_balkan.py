@@ -1,0 +1,174 @@
+"""The Balkan game file (docs/game-format.md, "Balkan games"): `"family": "balkan"`, read and
+checked into a `BalkanGame`, written back losslessly. `load_any` routes a file by its family:
+a file with no family, or "russian", is read by `gamefile.load` exactly as before."""
+
+from __future__ import annotations
+
+import json
+
+from scorekeeper import gamefile
+from scorekeeper.balkan import (
+    FAMILY,
+    BalkanGame,
+    Entry,
+    entry_to_dict,
+    find_preset,
+    parse_entry,
+    replay,
+    resolve_options,
+    unread,
+)
+from scorekeeper.rules import Game, InvalidGame, Problem
+from scorekeeper.rules.problems import N_
+from scorekeeper.rules.text import normalize_all
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+TOP_KEYS = {
+    "format",
+    "family",
+    "name",
+    "convention",
+    "options",
+    "players",
+    "first_dealer",
+    "finished",
+    "deals",
+}
+REQUIRED_KEYS = {"format", "family", "convention", "players", "deals"}
+PLAYER_COUNTS = (3, 4)
+
+
+def is_balkan(data: Any) -> bool:
+    """The parsed file says it is a Balkan game."""
+    return isinstance(data, dict) and data.get("family") == FAMILY
+
+
+def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game | BalkanGame:
+    """A game file's text of either family; raises InvalidGame naming every problem."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
+    except RecursionError:
+        raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
+    data = normalize_all(gamefile.readable(data))
+    if is_balkan(data):
+        return load(data, max_deals=max_deals)
+    return gamefile.load(data, max_deals=max_deals)
+
+
+def load(data: Any, *, max_deals: int = gamefile.MAX_DEALS, check: bool = True) -> BalkanGame:
+    """Read a parsed Balkan game file; raises InvalidGame naming every problem (the entries
+    are replayed: a file that cannot be scored whole is refused whole)."""
+    problems: list[Problem] = []
+
+    def bad(template: str, field: str | None = None, **params: Any) -> None:
+        problems.append(Problem(template, params, field))
+
+    _keys(data, bad)
+    if problems:
+        raise InvalidGame(problems)
+    gamefile._check_format(data["format"], bad)
+    name = gamefile._name(data.get("name", ""), bad)
+    convention = find_preset(data["convention"])
+    overrides = gamefile._overrides(data.get("options", {}), bad)
+    options, option_problems = resolve_options(
+        str(convention or data["convention"])[:40], overrides
+    )
+    problems.extend(option_problems)
+    players = _players(data["players"], bad)
+    first_dealer = data.get("first_dealer", players[0] if players else None)
+    gamefile._check_first_dealer(first_dealer, players, bad)
+    finished = data.get("finished", False)
+    if not isinstance(finished, bool):
+        bad(N_("finished must be true or false"), "finished")
+    entries = _entries(data["deals"], players, max_deals, problems, bad)
+    if (
+        convention is None
+        or not players
+        or first_dealer not in players
+        or problems
+        and entries is None
+    ):
+        raise InvalidGame(problems or [Problem(N_("the game cannot be read"))])
+    game = BalkanGame(
+        players=tuple(players),
+        convention=convention,
+        options=options,
+        first_dealer=str(first_dealer),
+        deals=tuple(entries or ()),
+        finished=finished is True,
+        name=name,
+        overrides=dict(overrides),
+    )
+    if check or problems:
+        _, found = replay(game)
+        numbered = {p.deal for p in problems if p.deal is not None}
+        found = [p for p in found if p.deal not in numbered]  # an unread entry said it already
+        problems = sorted(problems + found, key=lambda p: p.deal or 0)
+        if problems:
+            raise InvalidGame(problems)
+    return game
+
+
+def _keys(data: Any, bad: Any) -> None:
+    if not isinstance(data, dict):
+        raise InvalidGame([Problem(N_("a game file must be a JSON object"))])
+    for key in data:
+        if key not in TOP_KEYS:
+            bad(N_("unknown key {key}"), str(key), key=json.dumps(key, ensure_ascii=False))
+    for key in sorted(REQUIRED_KEYS - set(data)):
+        bad(N_("missing key {key}"), key, key=json.dumps(key))
+
+
+def _players(raw: Any, bad: Any) -> list[str]:
+    """3 or 4 names, unique after folding (NFKC, case folded), as a Russian game's."""
+    names = gamefile._players(raw, None, bad)
+    if isinstance(raw, list) and len(raw) not in PLAYER_COUNTS:
+        bad(
+            N_("a Balkan partija is played by 3 or 4 players, not {count}"),
+            "players",
+            count=len(raw),
+        )
+        return []
+    return names
+
+
+def _entries(
+    raw: Any, players: list[str], max_deals: int, problems: list[Problem], bad: Any
+) -> list[Entry] | None:
+    if not isinstance(raw, list):
+        bad(N_("deals must be a list"), "deals")
+        return None
+    if len(raw) > max_deals:
+        bad(
+            N_("too many deals: {count} (a game holds at most {limit})"),
+            "deals",
+            count=len(raw),
+            limit=max_deals,
+        )
+        return None
+    entries: list[Entry] = []
+    for number, item in enumerate(raw, start=1):
+        entry, found = parse_entry(item, players)
+        problems.extend(p.at_deal(number) for p in found)
+        entries.append(entry if entry is not None else unread(item))
+    return entries
+
+
+def dump(game: BalkanGame) -> dict[str, Any]:
+    """The partija as a game-file object; load(dump(g)) gives back the same partija."""
+    out: dict[str, Any] = {"format": gamefile.FORMAT, "family": FAMILY}
+    if game.name:
+        out["name"] = game.name
+    out["convention"] = game.convention
+    if game.overrides:
+        out["options"] = dict(game.overrides)
+    out["players"] = list(game.players)
+    out["first_dealer"] = game.first_dealer
+    out["finished"] = game.finished
+    out["deals"] = [entry_to_dict(e) for e in game.deals]
+    return out
