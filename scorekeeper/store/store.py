@@ -67,11 +67,6 @@ _TOKEN_BYTES = 24  # 192 bits: a game's links cannot be guessed
 _IN_CHUNK = 400  # tokens per IN (...) query, well under SQLite's bound-parameter limit
 
 
-def _now() -> str:
-    """Return the current UTC time as an ISO-8601 string."""
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="microseconds")
-
-
 def _dump(value: object, what: str) -> str:
     """Return a dict as JSON text; raises TypeError or ValueError if it is not JSON-able."""
     if not isinstance(value, dict):
@@ -223,10 +218,6 @@ class Store:
             return None
         schema = self.engine.value("PRAGMA schema_version")
         return info.st_dev, info.st_ino, int(schema)
-
-    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
-        """Rows of a query as dicts (the engine's rows())."""
-        return self.engine.rows(sql, list(params))
 
     def close(self) -> None:
         """Close the connection, or give it back to the pool (closing twice is harmless)."""
