@@ -188,29 +188,18 @@ def _reading_commands(commands: Any) -> None:
     _lang_option(p, N_("language of the text output (default: $LANG)"))
     p.set_defaults(run=_score)
 
-    p = commands.add_parser(
-        "tournament", help=N_("print the standings and tables of a tournament file")
+    _report_command(
+        commands,
+        ("tournament", N_("print the standings and tables of a tournament file")),
+        N_("a tournament file (JSON), or - for standard input"),
+        _tournament,
     )
-    p.add_argument(
-        "file", metavar=N_("file"), help=N_("a tournament file (JSON), or - for standard input")
+    _report_command(
+        commands,
+        ("season", N_("print the rating, standings and statistics of a season file")),
+        N_("a season file (JSON), or - for standard input"),
+        _season,
     )
-    p.add_argument(
-        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
-    )
-    _lang_option(p, N_("language of the text output (default: $LANG)"))
-    p.set_defaults(run=_tournament)
-
-    p = commands.add_parser(
-        "season", help=N_("print the rating, standings and statistics of a season file")
-    )
-    p.add_argument(
-        "file", metavar=N_("file"), help=N_("a season file (JSON), or - for standard input")
-    )
-    p.add_argument(
-        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
-    )
-    _lang_option(p, N_("language of the text output (default: $LANG)"))
-    p.set_defaults(run=_season)
 
     p = commands.add_parser("export", help=N_("write a game's PDF score sheet (into exports/)"))
     p.add_argument(
@@ -224,6 +213,24 @@ def _reading_commands(commands: Any) -> None:
     p.add_argument("--db", metavar=N_("FILE"), help=DB_HELP)
     _lang_option(p, N_("language of the sheet (default: $LANG)"))
     p.set_defaults(run=_export)
+
+
+def _report_command(
+    commands: Any,
+    named: tuple[str, str],
+    file_help: str,
+    run: Callable[[argparse.Namespace], int],
+) -> None:
+    """A command that reads one file and prints its report, JSON (default) or text: its
+    (name, help), what its file is, and what runs it."""
+    name, help = named
+    p = commands.add_parser(name, help=help)
+    p.add_argument("file", metavar=N_("file"), help=file_help)
+    p.add_argument(
+        "--format", choices=("json", "text"), default="json", help=N_("json (default) or text")
+    )
+    _lang_option(p, N_("language of the text output (default: $LANG)"))
+    p.set_defaults(run=run)
 
 
 def _serve_command(commands: Any) -> None:

@@ -152,40 +152,9 @@ def test_friendly_unfinished_hussar_and_dealless_tables_move_no_rating():
 def test_a_tour_reads_the_ratings_from_before_it():
     directory = Directory({1: "A"})
     start = (sc.Start(1, Fraction(150), 10, 100, date(2026, 8, 1)),)
-    tables = (
-        sc.Placed(
-            1,
-            1,
-            TableResult(
-                ("A", "B", "C"),
-                10,
-                {"A": Fraction(0), "B": Fraction(0), "C": Fraction(0)},
-                True,
-                True,
-            ),
-        ),
-        sc.Placed(
-            1,
-            2,
-            TableResult(
-                ("D", "E", "F"),
-                10,
-                {"D": Fraction(0), "E": Fraction(0), "F": Fraction(0)},
-                True,
-                True,
-            ),
-        ),
-        sc.Placed(
-            2,
-            1,
-            TableResult(
-                ("A", "D", "E"),
-                10,
-                {"A": Fraction(0), "D": Fraction(0), "E": Fraction(0)},
-                True,
-                True,
-            ),
-        ),
+    tables = tuple(
+        sc.Placed(tour, n, table(10, dict.fromkeys(players, 0)).result)
+        for tour, n, players in ((1, 1, "ABC"), (1, 2, "DEF"), (2, 1, "ADE"))
     )
     cup = sc.Event(date(2026, 9, 5), tables, tournament={"standings": [], "tours": []})
     out = sc.report(season(cup, directory=directory, start=start, as_of=date(2026, 9, 30)))
