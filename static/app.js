@@ -215,6 +215,37 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         refocus(place);
       });
   }
+  // The game is gone from this link (deleted, or the link replaced): what the link opens now
+  // says which and what to do, in the place of the page's main part at once, and the page
+  // stops asking. A form being filled in keeps its deal (kept on the phone too): the card
+  // comes above it, and its Save, which can no longer write, goes.
+  function gone() {
+    el = null;
+    clearTimeout(timer);
+    return fetch(location.href, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html");
+        const main = $("main", fresh), card = main && $("section.card", main);
+        if (!card || $("#follow", main)) return;
+        const form = $("main form[data-draft]");
+        if (form) {
+          const banner = $("#follow-banner");
+          if (banner) banner.remove();
+          card.setAttribute("role", "alert");
+          form.parentElement.insertBefore(document.adoptNode(card), form);
+          $$("button[type=submit]", form).forEach(function (b) { b.hidden = true; b.disabled = true; });
+        } else {
+          unscripted(main);
+          $("main").replaceWith(document.adoptNode(main));
+          document.title = fresh.title;
+        }
+        const title = $("main section.card h1, main section.card h2");
+        if (title) { title.tabIndex = -1; title.focus({ preventScroll: true }); }
+        window.scrollTo(0, 0);
+      })
+      .catch(function () {});
+  }
   // A follower writing what is not so about a deal: the page waits until it is sent.
   function noting() {
     const a = document.activeElement;
@@ -265,7 +296,8 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     ask(held)
       .then(function (r) {
         NetState.online();
-        failures = r.ok ? 0 : failures + 1;  // a refusal (a link gone): asked less often
+        if (r.status === 404 || r.status === 410) { gone(); return null; }
+        failures = r.ok ? 0 : failures + 1;  // a refusal: asked less often
         return r.ok ? r.json() : null;
       })
       .then(function (d) {

@@ -75,7 +75,10 @@ def test_deleting_asks_first_then_keeps_the_game_restorable(web: Web, store: Sto
     assert "This game was deleted" in gone.text() and "Restore the game" in gone.text()
     for url in (f"/v/{view}", f"/g/{token}/game.json", f"/v/{view}/pulka.pdf", f"/g/{token}/log"):
         assert web.get(url, status=None).status in (404, 410), url
-    web.get(f"/v/{view}", status=404)
+    # The read-only link says the game was deleted, and nothing of it (nor how to restore).
+    said = web.get(f"/v/{view}", status=410).text()
+    assert "This game was deleted" in said and "Restore the game" not in said
+    assert all(p not in said for p in PLAYERS)
     assert token not in web.get("/").html
     restored = web.submit(gone, gone.form(f"/g/{token}/restore-game"), follow=True)
     assert restored.status == 200 and "The game is back" in restored.text()

@@ -240,7 +240,7 @@ def test_behind_a_proxy_the_forwarded_scheme_is_trusted(db_path) -> None:  # typ
 
 def test_an_unknown_game_is_a_clear_404(web: Web) -> None:
     page = web.get("/g/" + "x" * 32, status=404)
-    assert "There is no such game" in page.text()
+    assert "This link opens no game" in page.text()
     web.get("/v/" + "x" * 32 + ".json", status=404)
     web.get("/g/short", status=404)
 

@@ -594,12 +594,14 @@ class Store:
             self._update("games", game["id"], {"deleted_at": now})
         return now
 
-    def deleted_game(self, token: str) -> tuple[str, str] | None:
-        """(name, deleted_at) of a deleted game whose *edit* token this is, else None."""
+    def deleted_game(self, token: str, *, view: bool = False) -> tuple[str, str] | None:
+        """(name, deleted_at) of a deleted game whose *edit* token this is (its *view* token
+        with view=True), else None."""
         if not isinstance(token, str) or not token:
             return None
+        column = "view_token" if view else "edit_token"
         rows = self.engine.rows(
-            "SELECT name, deleted_at FROM games WHERE edit_token = ? AND deleted_at IS NOT NULL",
+            f"SELECT name, deleted_at FROM games WHERE {column} = ? AND deleted_at IS NOT NULL",
             [token],
         )
         return (rows[0]["name"], rows[0]["deleted_at"]) if rows else None

@@ -134,15 +134,23 @@ class GameDeleted(GameNotFound):
         self.token, self.name, self.deleted_at = token, name, deleted_at
 
 
+class ViewDeleted(GameNotFound):
+    """The read-only token of a deleted (not yet purged) game: its page says so, nothing
+    more (the game's name and its restore are the edit link's)."""
+
+
 def _get_game(token: str, mode: str) -> GameRecord:
-    """The game of a token; under /g/ a deleted game's edit token raises GameDeleted."""
+    """The game of a token; under /g/ a deleted game's edit token raises GameDeleted, under
+    /v/ its view token ViewDeleted."""
     store = get_store()
     try:
         return store.get_game(token)
     except GameNotFound:
-        deleted = store.deleted_game(token) if mode == "g" else None
-        if deleted is not None:
+        deleted = store.deleted_game(token, view=mode != "g")
+        if deleted is not None and mode == "g":
             raise GameDeleted(token, *deleted) from None
+        if deleted is not None:
+            raise ViewDeleted("this game was deleted") from None
         raise
 
 

@@ -112,6 +112,21 @@ def _not_found(_error: Exception) -> tuple[str, int] | Response:
     )
 
 
+def _game_not_found(_error: Exception) -> tuple[str, int] | Response:
+    """A game's link that opens no game: the same words for every such link, one that was
+    replaced and one that never was (they tell nobody which links exist)."""
+    if wants_json():
+        return final("link_gone", link_gone_message())
+    return error_page(
+        404,
+        _("This link opens no game"),
+        _(
+            "The scorer may have replaced this link with a new one: ask the scorer for it. "
+            "Or the game was deleted for good."
+        ),
+    )
+
+
 def link_gone_message() -> str:
     """Why a write through an edit link that names no game now was refused."""
     return str(
@@ -356,7 +371,7 @@ def _answer_refused(refused: AnswerRefused) -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the answer to every refusal and store error."""
-    app.register_error_handler(GameNotFound, _not_found)
+    app.register_error_handler(GameNotFound, _game_not_found)
     app.register_error_handler(404, _not_found)
     app.register_error_handler(DealNotFound, _deal_not_found)
     app.register_error_handler(ReadOnlyAccess, _read_only_link)

@@ -18,7 +18,7 @@ from scorekeeper.games import writes
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
 from .. import belongs, errors, recent
-from ..context import GameDeleted, edit_game
+from ..context import GameDeleted, ViewDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
 from .routes import bp
@@ -84,6 +84,19 @@ def restore_game(token: str) -> Response:
         # (404), or a deleted one whose form expired (its page again, with Restore).
         edit_game(token)
     return redirect(url_for("games.show", mode="g", token=token))
+
+
+@bp.app_errorhandler(ViewDeleted)
+def deleted_view(_error: ViewDeleted) -> tuple[str, int] | Response:
+    """What the read-only link shows while its game is deleted: that it was, and who can
+    bring it back (nothing of the game itself)."""
+    message = _(
+        "The scorer deleted this game: its sheet is not shown any more. If that was a mistake, "
+        "the scorer can still restore it with the edit link."
+    )
+    if errors.wants_json():
+        return errors.final("game_deleted", message)
+    return errors.error_page(410, _("This game was deleted"), message)
 
 
 @bp.app_errorhandler(GameDeleted)
