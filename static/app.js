@@ -889,7 +889,7 @@ if (Pending.all().length) Pending.flush();
         chip.textContent = chip.getAttribute("data-label").replace("{}", c.parentElement.textContent.trim());
         // Said in words too (what it shows first, as a voice control user reads it):
         // «Игра: 8♥ — изменить (восемь червей)».
-        const spoken = c.getAttribute("aria-label");
+        const spoken = c.getAttribute("data-spoken");
         if (spoken) chip.setAttribute("aria-label", chip.textContent + " (" + spoken + ")");
       }
     }
@@ -1053,7 +1053,12 @@ if (Pending.all().length) Pending.flush();
       if (group[to]) group[to].focus();
     });
   }
-  if (chip) chip.addEventListener("click", function () { gridOpen = true; layout(); grid.querySelector("input:checked, input").focus(); });
+  // Reopened, the grid puts focus on the chosen contract (the first one only when none is).
+  if (chip) chip.addEventListener("click", function () {
+    gridOpen = true;
+    layout();
+    (grid.querySelector("input:checked") || grid.querySelector("input")).focus();
+  });
   // The minus key: the amount's sign, and the amount's field ready for the digits (one tap
   // for both, where a phone's decimal keypad has no minus).
   $$("[data-minus]", form).forEach(function (b) {
@@ -1434,9 +1439,13 @@ if (Pending.all().length) Pending.flush();
   form.addEventListener("keyup", function (event) {
     if (event.key === " " && event.target.type === "radio") event.preventDefault();
   });
-  if (chip) chip.addEventListener("keydown", function (event) {
-    // Opening the grid by keyboard puts focus on its chosen contract (done on click).
-    if (event.key === "Escape" && gridOpen) { gridOpen = false; layout(); chip.focus(); }
+  // Escape in the reopened grid folds it again, focus back on its button.
+  if (chip) form.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !gridOpen || !radioValue(form, "contract")) return;
+    if (event.target !== chip && !grid.contains(event.target)) return;
+    gridOpen = false;
+    layout();
+    chip.focus();
   });
 
   // -- the preview: one line, the whole of it one tap away -------------------------------------
