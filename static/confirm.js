@@ -41,8 +41,9 @@
     return null;
   }
   function say(b, name) {
-    // The deal changed last is asked at once; every later change is asked as it comes.
-    const mine = { name: name, since: Number(b.getAttribute("data-top")) - 1, sent: {} };
+    // Every deal on the card this player has not answered is asked at once, oldest first (a
+    // phone that joins after deal 5 confirms deals 1-5 too); every later change as it comes.
+    const mine = { name: name, since: 0, sent: {} };
     write(b.getAttribute("data-game"), mine);
     write("name", name);
     return mine;
