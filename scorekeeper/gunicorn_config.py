@@ -15,6 +15,7 @@ The master makes the database before it starts the workers (`on_starting`).
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any
 
 from scorekeeper.serverlog import GRACE_SECONDS, LOGGING
@@ -30,6 +31,7 @@ ASGI_APP = "scorekeeper.asgi:app"
 def settings(*, workers: int, threads: int, asgi: bool = False) -> dict[str, Any]:
     """The settings, by gunicorn's names: the deploy's (asgi), or `serve --workers`'s."""
     return {
+        **metrics_settings(),
         "worker_class": ASYNC_WORKER if asgi else "gthread",
         "workers": workers,
         "threads": threads,
@@ -53,6 +55,26 @@ def settings(*, workers: int, threads: int, asgi: bool = False) -> dict[str, Any
         "proc_name": "scorekeeper",
         "pre_request": close_after_too_large,
     }
+
+
+def metrics_settings() -> dict[str, Any]:
+    """With metrics on (scorekeeper/metrics.py), the workers count into files of one folder
+    that any of them adds up when scraped: PROMETHEUS_MULTIPROC_DIR, made here (in the
+    master, before any worker imports prometheus_client) unless given; a worker's files are
+    marked dead when it exits."""
+    from scorekeeper import metrics
+
+    if not metrics.enabled():
+        return {}
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="scorekeeper-metrics-")
+    return {"child_exit": _worker_gone}
+
+
+def _worker_gone(server: Any, worker: Any) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
 MAX_BODY = 2 * 1024 * 1024
@@ -100,6 +122,8 @@ logconfig_dict = _settings["logconfig_dict"]
 control_socket_disable = _settings["control_socket_disable"]
 proc_name = _settings["proc_name"]
 pre_request = _settings["pre_request"]
+if "child_exit" in _settings:
+    child_exit = _settings["child_exit"]
 
 
 def on_starting(server: Any) -> None:

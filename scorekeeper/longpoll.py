@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
+from scorekeeper.metrics import long_poll
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.confirmations import Confirmations
 
@@ -113,11 +114,13 @@ class Watch:
             self._waiting.setdefault(token, set()).add(waiter)
             self._came.append(waiter)
         self._wake.set()
+        long_poll(+1)
         try:
             return await asyncio.wait_for(asyncio.shield(waiter.answer), hold)
         except TimeoutError:
             return _parse(since)
         finally:
+            long_poll(-1)
             with self._lock:
                 waiters = self._waiting.get(token)
                 if waiters is not None:

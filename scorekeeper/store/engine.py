@@ -528,6 +528,22 @@ def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
         return pool
 
 
+def pool_stats() -> list[dict[str, int]]:
+    """psycopg_pool's numbers of each pool of this process (for the metrics)."""
+    with _POOLS_LOCK:
+        pools = [p for (url, pid), p in _POOLS.items() if pid == os.getpid()]
+    return [pool.get_stats() for pool in pools]
+
+
+_TRIPS = threading.local()
+
+
+def round_trips() -> int:
+    """How many calls this thread has sent to PostgreSQL so far (the metrics take the
+    difference over a request)."""
+    return int(getattr(_TRIPS, "n", 0))
+
+
 def close_pools() -> None:
     """Close every pool of this process (tests, and a CLI command at its end)."""
     with _POOLS_LOCK:
@@ -637,6 +653,7 @@ class PostgresEngine(Engine):
             if self.connection is None:
                 yield
             else:
+                _TRIPS.n = getattr(_TRIPS, "n", 0) + 1
                 with bounded(self.connection, self._bound):
                     yield
         except StoreError:

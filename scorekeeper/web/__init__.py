@@ -13,7 +13,7 @@ from flask import Flask, send_file
 from scorekeeper import config
 from scorekeeper.paths import STATIC, TEMPLATES, TRANSLATIONS
 
-from . import context, errors, i18n, security, storage, templating, wire
+from . import context, errors, i18n, metrics, security, storage, templating, wire
 from .extensions import babel, csrf
 
 
@@ -86,6 +86,7 @@ def _register(app: Flask) -> None:
     templating.init_app(app)
     context.init_app(app)
     wire.init_app(app)
+    metrics.init_app(app)
 
     from .company import bp as company_bp
     from .confirm import bp as confirm_bp

@@ -69,6 +69,10 @@ def _is_trusted(peer: str, setting: str) -> bool:
     return any(address in network for network in networks)
 
 
+PASSED_ON = "scorekeeper.passed_on"
+"""The environ key that says a request came with a proxy's forwarded headers."""
+
+
 class Forwarded:
     """WSGI middleware: the forwarded headers of a trusted proxy applied (werkzeug's
     ProxyFix, one proxy, no prefix), anyone else's removed; the configured prefix set."""
@@ -86,6 +90,9 @@ class Forwarded:
         environ["PATH_INFO"] = path
         environ["SCRIPT_NAME"] = prefix  # never what a client sent
         environ.pop("HTTP_X_FORWARDED_PREFIX", None)
+        # Whether a proxy passed the request on, whoever's it is (/metrics is for loopback
+        # clients themselves, never for someone a proxy on this machine passes on).
+        environ[PASSED_ON] = any(header in environ for header in (*_FORWARDED, "HTTP_FORWARDED"))
         if _is_trusted(environ.get("REMOTE_ADDR", ""), trusted_setting(self.config)):
             return self.fix(environ, start_response)
         for header in _FORWARDED:

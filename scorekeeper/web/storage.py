@@ -159,7 +159,7 @@ def prepare_database(app: Flask) -> None:
 
 def _database_present() -> None:
     """Every page but the static files needs the database: answer 503 at once without it."""
-    if request.endpoint in ("static", "main.healthz"):  # health answers for itself
+    if request.endpoint in ("static", "main.healthz", "metrics.scrape"):  # answer for themselves
         return
     path = current_app.config["DATABASE"]
     if is_database_url(path):  # a server's, not a file: the request's Store finds out
