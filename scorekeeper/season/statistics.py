@@ -37,6 +37,10 @@ class Counted:
         return self.result.result[self.result.seats[i]]
 
 
+_COUNTS = tuple(f.name for f in fields(DealCounts) if f.name not in ("declared", "made"))
+"""The deal-log counts that are one number each (declared and made are per level)."""
+
+
 @dataclass
 class Stats:
     """One player's statistics over the tables counted so far."""
@@ -80,13 +84,12 @@ class Stats:
 
     def add_log(self, counts: DealCounts) -> None:
         """What he did in one more game's deal log."""
-        for f in fields(DealCounts):
-            mine, theirs = getattr(self.log, f.name), getattr(counts, f.name)
-            if isinstance(mine, dict):
-                for level in LEVELS:
-                    mine[level] += theirs[level]
-            else:
-                setattr(self.log, f.name, mine + theirs)
+        mine = self.log
+        for name in _COUNTS:
+            setattr(mine, name, getattr(mine, name) + getattr(counts, name))
+        for level in LEVELS:
+            mine.declared[level] += counts.declared[level]
+            mine.made[level] += counts.made[level]
 
     def as_dict(self) -> dict[str, Any]:
         """The keys of season.md §3 (exact numbers as strings)."""
