@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -272,3 +273,37 @@ def test_the_command_says_every_problem_on_its_line_and_exits_2(tmp_path: Path):
     ]
     ru = run(write(tmp_path, data), "--lang", "ru")
     assert ru.returncode == 2 and len(ru.stderr.splitlines()) == 2
+
+
+JUNK: list[Any] = [None, "x", -1, 0, [], {}, 1.5, True, "2026-02-30", 10**30, {"a": 1}, [1, 2], 2]
+
+
+def places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a parsed JSON value."""
+    out = [path]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += places(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += places(v, (*path, i))
+    return out
+
+
+def test_junk_anywhere_is_refused_in_lines_never_a_crash():
+    rng = random.Random(7)
+    every = places(good())[1:]
+    for _ in range(300):
+        data = good()
+        for path in rng.sample(every, 2):
+            parent = data
+            try:
+                for step in path[:-1]:
+                    parent = parent[step]
+                parent[path[-1]] = rng.choice(JUNK)
+            except (KeyError, IndexError, TypeError):
+                continue  # the place went with an earlier change
+        try:
+            compute.report(sf.parse(data))
+        except sf.InvalidSeason as invalid:
+            assert invalid.problems and all(str(p) for p in invalid.problems)

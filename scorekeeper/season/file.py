@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -200,6 +201,11 @@ def _dates(data: dict[str, Any], bad: _Notes) -> tuple[date | None, date | None,
     return first, last, as_of
 
 
+def _known(pid: Any, names: Mapping[int, str]) -> bool:
+    """Whether a value is the id of a directory player."""
+    return isinstance(pid, int) and not isinstance(pid, bool) and pid in names
+
+
 def _whole(raw: Any) -> bool:
     return isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0
 
@@ -273,8 +279,8 @@ def _merges(raw: Any, names: dict[int, str] | None, bad: _Notes) -> dict[int, in
     for n, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or set(entry) != {"from", "into"}:
             bad(N_('merge {n} must be {{"from": id, "into": id}} and nothing else'), n=n)
-        elif any(entry[k] not in names or isinstance(entry[k], bool) for k in ("from", "into")):
-            unknown = entry["from"] if entry["from"] not in names else entry["into"]
+        elif not (_known(entry["from"], names) and _known(entry["into"], names)):
+            unknown = entry["into"] if _known(entry["from"], names) else entry["from"]
             bad(N_("merge {n}: {id} is not a player of the directory"), n=n, id=_show(unknown))
         elif entry["from"] in merges:
             bad(N_("merge {n}: player {id} is merged already"), n=n, id=entry["from"])
@@ -326,7 +332,7 @@ def _start(
     before = len(bad.found)
     _keys(entry, START_KEYS, ("player", "rating", "games", "deals"), bad)
     pid: Any = entry.get("player")
-    if pid not in directory.names or isinstance(pid, bool):
+    if not _known(pid, directory.names):
         bad(N_("start {n}: {id} is not a player of the directory"), n=n, id=_show(pid))
     elif pid in directory.merges:
         bad(
@@ -478,7 +484,7 @@ def _seats(n: int, raw: Any, directory: Directory, bad: _Notes) -> dict[str, int
         return None
     ok = True
     for name, pid in raw.items():
-        if isinstance(pid, bool) or pid not in directory.names:
+        if not _known(pid, directory.names):
             bad(
                 N_("seats: {name}: {id} is not a player of the directory"),
                 event=n,
