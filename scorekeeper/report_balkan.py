@@ -98,7 +98,7 @@ def _paper(sheet: Sheet, p: str, words: Words) -> list[str]:
     heads = [_("on %(name)s", name=q) for q in others]
     width = max(10, *(len(h) for h in heads))
     refe = " ".join(REFA_MARKS[r] for r in sheet.refe(p))
-    out = [p + (f"   {_('refe')}: {refe}" if refe else "")]
+    out = [p + ("   " + _("refe: %(marks)s", marks=refe) if refe else "")]
     head = [heads[0], _("bule"), *heads[1:]]
     out.append(" | ".join(f"{h:>{width}}" for h in head))
     for row in range(max(len(bule), *(len(c) for c in supe))):
