@@ -4,6 +4,7 @@ and head-to-head, each game scored by the independent game scorer) on random sea
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.season import compute
 from scorekeeper.season import file as sf
+from scorekeeper.tournament.sample import random_tournament
 
 from .oracle.season_independent import RESULT_KEYS, key, season_report
 from .season.build import net_game
@@ -79,6 +81,8 @@ def seasons(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def event(draw: st.DrawFn, ids: list[int]) -> dict[str, Any]:
+    if draw(st.integers(0, 4)) == 0:
+        return draw(cup(ids))
     size = draw(st.sampled_from([3, 3, 4, 5]))
     seats: list[str] = []
     for name in draw(st.permutations(SPELLINGS)):
@@ -95,6 +99,20 @@ def event(draw: st.DrawFn, ids: list[int]) -> dict[str, Any]:
         out["friendly"] = True
     if ids and draw(st.integers(0, 3)) == 0:
         out["seats"] = {draw(st.sampled_from(seats)): draw(st.sampled_from(ids))}
+    return out
+
+
+@st.composite
+def cup(draw: st.DrawFn, ids: list[int]) -> dict[str, Any]:
+    """A tournament event: a random valid tournament (its tables played to their end)."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    data = random_tournament(rng, players=draw(st.integers(6, 9)), tours=draw(st.integers(1, 3)))
+    out: dict[str, Any] = {"played_on": day(draw, FIRST, LAST - timedelta(days=30)).isoformat()}
+    out["tournament"] = data
+    if draw(st.integers(0, 5)) == 0:
+        out["friendly"] = True
+    if ids and draw(st.integers(0, 3)) == 0:
+        out["seats"] = {draw(st.sampled_from(data["players"])): draw(st.sampled_from(ids))}
     return out
 
 
@@ -120,3 +138,5 @@ def test_the_season_is_what_the_specification_says(data: dict[str, Any]):
     club = {name: {k: s[k] for k in RESULT_KEYS} for name, s in got["statistics"]["club"].items()}
     assert club == want["statistics"]
     assert got["head_to_head"]["club"] == want["head_to_head"]
+    for t in got["tournaments"]:
+        assert "next_tour" not in t and data["events"][t["event"] - 1]["tournament"]

@@ -1,8 +1,8 @@
 """An independent reading of a season file, written from season.md §2-§4 and §6.2 only.
 
-A test oracle: it assumes the file is valid (games only, no tournament) and checks nothing.
-Each game is scored by the independent game scorer (`independent.score_file`), never by the
-app. `season_report(data)` returns the parts of `scorekeeper season`'s JSON it computes:
+A test oracle: it assumes the file is valid and checks nothing. Each game and each
+tournament table (a game with the tournament's convention and options) is scored by the
+independent game scorer (`independent.score_file`), never by the app. `season_report(data)` returns the parts of `scorekeeper season`'s JSON it computes:
 `players`, `standings`, `rating_log`, the club's statistics of the result keys and the club's
 head-to-head.
 
@@ -98,6 +98,19 @@ def table_of(game: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def tables_of(event: dict[str, Any]) -> list[tuple[int | None, int | None, dict[str, Any]]]:
+    """An event's tables as game files: a game's one, a tournament's tour by tour."""
+    if "game" in event:
+        return [(None, None, event["game"])]
+    t = event["tournament"]
+    out = []
+    for k, tour in enumerate(t["tours"], start=1):
+        for j, table in enumerate(tour["tables"], start=1):
+            game = {"format": "scorekeeper-game/1", "convention": t["convention"]}
+            out.append((k, j, {**game, "options": t["options"], **table}))
+    return out
+
+
 def first_days(after: date, until: date) -> list[date]:
     out = []
     y, m = after.year, after.month
@@ -121,13 +134,14 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
     )
     games = []
     for number, event in events:
-        t = table_of(event["game"])
-        seats = event.get("seats", {})
-        t["who"] = [who.seat(s, seats.get(s)) for s in t["players"]]
-        t["day"] = date.fromisoformat(event["played_on"])
-        t["event"] = number
-        t["friendly"] = event.get("friendly", False)
-        games.append(t)
+        for tour, table, game in tables_of(event):
+            t = table_of(game)
+            seats = event.get("seats", {})
+            t["who"] = [who.seat(s, seats.get(s)) for s in t["players"]]
+            t["day"] = date.fromisoformat(event["played_on"])
+            t["event"], t["tour"], t["table"] = number, tour, table
+            t["friendly"] = event.get("friendly", False)
+            games.append(t)
     known = {("id", who.end(s["player"])) for s in data.get("start", [])}
     known |= {p for g in games for p in g["who"]}
     R: dict[Any, Fraction] = {}
@@ -173,19 +187,20 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
                     )
         done = max(done, until)
 
-    for g in games:
-        rated = (
-            g["over"]
-            and not g["friendly"]
-            and not g["hussar"]
-            and 3 <= len(g["players"]) <= 5
-            and g["D"] >= 1
-        )
-        if not rated:
-            continue
+    rated = [
+        g
+        for g in games
+        if g["over"] and not g["friendly"] and not g["hussar"]
+        and 3 <= len(g["players"]) <= 5 and g["D"] >= 1
+    ]  # fmt: skip
+    before_tour: dict[Any, Fraction] = {}
+    for k, g in enumerate(rated):
         decay(g["day"])
+        if k == 0 or (rated[k - 1]["event"], rated[k - 1]["tour"]) != (g["event"], g["tour"]):
+            together = [h for h in rated if (h["event"], h["tour"]) == (g["event"], g["tour"])]
+            before_tour = {p: shown(p) for h in together for p in h["who"]}
         m = len(g["who"])
-        S = [shown(p) for p in g["who"]]
+        S = [before_tour[p] for p in g["who"]]
         for i, p in enumerate(g["who"]):
             x = g["x"][g["players"][i]]
             perf = x * 20 / g["D"] + 2 * (sum(S) - S[i]) / (m - 1)
@@ -197,7 +212,7 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
             last[p] = season_last[p] = g["day"]
             season_games[p] = season_games.get(p, 0) + 1
             log.append({
-                "date": g["day"].isoformat(), "event": g["event"], "tour": None, "table": None,
+                "date": g["day"].isoformat(), "event": g["event"], "tour": g["tour"], "table": g["table"],
                 "player": who.name(p), "deals": g["D"], "result": str(x), "performance": str(perf),
                 "before": cents(old), "after": cents(R[p]),
             })  # fmt: skip
