@@ -215,6 +215,7 @@ def test_an_evening_is_drawn_from_the_players_picked_of_the_roster(
         (["Anna", "Boris", "nobody"], "0", writes.SeatsRefused),
         (["Anna"], "0", writes.PlayersToPick),
         (["Anna", "Boris", "Vera"], "3", writes.DealerRefused),
+        (["Anna", "Boris", "Vera"], "-1", writes.DealerRefused),
         (["Anna", "Boris", "Vera"], "x", writes.DealerRefused),
     ],
 )
@@ -235,20 +236,21 @@ def test_an_evening_seated_wrongly_starts_nothing(
     assert Companies(store).get(company.edit_token).games == []
 
 
+@pytest.mark.parametrize(("dealer", "name"), [("2", "Gleb"), ("0", "Vera")])  # the ends
 def test_an_evening_seated_as_the_form_sends_it_starts_with_that_dealer(
-    store: Store, company: CompanyRecord
+    store: Store, company: CompanyRecord, dealer: str, name: str
 ) -> None:
     seats = [str(i) for i in ids(company, "Vera", "Anna", "Gleb")]
     record = writes.start_evening_at(
         store,
         company,
         seats=seats,
-        first_dealer="2",
+        first_dealer=dealer,
         name="Friday",
         request_key=KEY,
         played_on=DAY,
     )
-    assert (list(record.players), record.first_dealer) == (["Vera", "Anna", "Gleb"], "Gleb")
+    assert (list(record.players), record.first_dealer) == (["Vera", "Anna", "Gleb"], name)
 
 
 def test_a_payment_names_two_players_of_the_company_and_one_of_its_evenings(

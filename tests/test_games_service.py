@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import gamefile, games
 from scorekeeper.games import writes
 from scorekeeper.rules import Game, replay, scoring
-from scorekeeper.store import Store
+from scorekeeper.store import DealNotFound, Store
 
 from .harness import Web
 
@@ -226,3 +226,70 @@ def test_a_save_replays_nothing_it_already_has(
     games.forget_kept()  # a server that has just started: one replay, of all 41 deals
     web.get(f"/g/{token}")
     assert counted == [2 + 41, 1]
+
+
+ALLPASS = {"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+
+
+def _changed_once(web: Web, store: Store) -> tuple[str, int, games.Loaded]:
+    """A game of two deals whose first was changed by a form with the key "k"·32: (its
+    token, that deal's id, the game as the form read it)."""
+    token = web.new_game(PLAYERS)
+    for tricks in ({"Anna": 3, "Boris": 3, "Vera": 4}, {"Anna": 2, "Boris": 4, "Vera": 4}):
+        web.play(token, PLAYERS, "allpass", tricks=tricks)
+    read = games.current(store, token)
+    deal_id = read.record.deals[0].id
+    version = read.record.version
+    writes.change_deal(store, read, deal_id, ALLPASS, base_version=version, request_key="k" * 32)
+    return token, deal_id, read
+
+
+def test_a_change_sent_again_is_answered_by_what_its_deal_holds_now(web: Web, store: Store) -> None:
+    """A form's change sent again (its key already wrote it): answered as the first time
+    while the deal holds what it wrote; "already saved" once another phone changed the deal
+    since; "not on the sheet" once it was taken off. Nothing is written again."""
+    token, deal_id, read = _changed_once(web, store)
+    version = read.record.version
+
+    def again() -> writes.Written:
+        now = games.current(store, token)
+        return writes.change_deal(
+            store, now, deal_id, ALLPASS, base_version=version, request_key="k" * 32
+        )
+
+    assert again().state.record.version == version + 1  # as the first time: nothing new
+    other = {"type": "allpass", "tricks": {"Anna": 5, "Boris": 3, "Vera": 2}}
+    now = games.current(store, token)
+    writes.change_deal(store, now, deal_id, other, base_version=version + 1, request_key="j" * 32)
+    with pytest.raises(writes.AlreadySaved) as saved:
+        again()
+    assert (saved.value.deal_id, saved.value.number, saved.value.new) == (deal_id, 1, False)
+    now = games.current(store, token)
+    writes.delete_deal(store, now, deal_id, base_version=version + 2, request_key="d" * 32)
+    with pytest.raises(DealNotFound):
+        writes.change_deal(
+            store, read, deal_id, ALLPASS, base_version=version, request_key="k" * 32
+        )
+    assert store.get_game(token).version == version + 3
+    assert [d.data for d in store.get_game(token).deals] == [
+        {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
+    ]
+
+
+def test_play_on_with_the_same_pool_is_done_once_and_refused_for_a_finished_game(
+    web: Web, store: Store
+) -> None:
+    """Play on sent again after it reopened the game (the pool already that large): nothing
+    to do, nothing written. Asked of a game finished by hand without a larger pool: refused,
+    the pool being no larger (not "still over": the log did not end it)."""
+    token = web.new_game(PLAYERS)
+    loaded = games.current(store, token)
+    pool, version = loaded.game.options.pool_target, loaded.record.version
+    same = writes.play_on(store, loaded, pool, base_version=version, request_key="p" * 32)
+    assert not same.changed and store.get_game(token).version == version
+    writes.set_finished(store, loaded, True, base_version=version, request_key="f" * 32)
+    finished = games.current(store, token)
+    with pytest.raises(writes.PoolRefused) as refused:
+        writes.play_on(store, finished, pool, base_version=version + 1, request_key="q" * 32)
+    assert (refused.value.target, refused.value.still_over) == (pool, False)
+    assert store.get_game(token).finished

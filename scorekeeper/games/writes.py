@@ -347,7 +347,8 @@ def change_deal(
     request_key: str,
 ) -> Written:
     """Replace a deal of the sheet with another (a rules Deal, or one in game-file
-    notation). Raises DealNotFound, Invalid, Conflict, AlreadySaved."""
+    notation). Raises DealNotFound (also for a form sent again whose deal was taken off
+    since), Invalid, Conflict, AlreadySaved (sent again, and the deal changed since)."""
     guard = check_open(store, loaded, request_key)
     data = new if isinstance(new, dict) else deal_to_dict(new)
     deal = live_deal(loaded, deal_id)
@@ -371,7 +372,9 @@ def change_deal(
     except VersionConflict as error:
         raise Conflict(error.current_version) from error
     now = next((d for d in record.deals if d.id == deal.id), None)
-    if now is None or now.data != data:
+    if now is None:  # the form's key wrote this change once; the deal was taken off since
+        raise DealNotFound(f"the game has no deal {deal.id} on its sheet any more")
+    if now.data != data:  # written once, then changed again by another phone
         raise AlreadySaved(deal.id, number, new=False)
     if check is not None and record.version == base_version + 1:
         remember(record, check)

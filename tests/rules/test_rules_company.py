@@ -16,6 +16,7 @@ from scorekeeper.rules import score, settle
 from scorekeeper.rules.company import (
     Evening,
     PaymentMade,
+    Standing,
     balance,
     evening,
     in_period,
@@ -198,3 +199,12 @@ def test_a_winner_ahead_by_a_fraction_of_a_whist_is_a_winner():
         {"p1": Fraction(1, 2), "p2": Fraction(1, 2), "p3": Fraction(-1)}, money,
     )  # fmt: skip
     assert tie.winners == ("p1", "p2")
+
+
+def test_averages_are_per_evening_played_and_zero_without_one():
+    """The standings' averages divide what a player won by the evenings he played, exactly;
+    a player who has played none averages 0, not a division by zero."""
+    three = Standing("p1", evenings=3, net=Fraction(10), money=Decimal("7.50"))
+    assert (three.average, three.average_money) == (Fraction(10, 3), Fraction(5, 2))
+    none = Standing("p2")
+    assert (none.average, none.average_money) == (0, 0)

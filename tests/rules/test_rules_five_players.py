@@ -508,3 +508,19 @@ def test_stalingrad_is_not_played_at_two() -> None:
     assert s.answers("A", Contract.parse("6S")) == {
         "B": (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
     }
+
+
+@pytest.mark.parametrize(
+    ("tricks", "said"),
+    [
+        ({"A": 6, "B": 2, "C": 1}, "tricks add up to 9, not 10"),
+        ({"A": 6, "B": 2}, "tricks missing: C"),
+    ],
+)
+def test_a_stalingrad_six_whisted_by_both_still_has_its_tricks_checked(
+    tricks: dict[str, int], said: str
+) -> None:
+    """Both defenders whisting a 6♠ under Stalingrad is a played contract like any other
+    (§7): its tricks are asked of the declarer and both whisters, and must make ten."""
+    data = game_file([contract("A", "6S", {"B": W, "C": W}, tricks)], options={"stalingrad": True})
+    assert problems(data) == f"deal 1: {said}"

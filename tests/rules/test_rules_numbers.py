@@ -19,6 +19,7 @@ from scorekeeper.rules.numbers import (
     read_number,
     read_stake,
 )
+from scorekeeper.rules.options import OPTION_BOUNDS
 
 HUGE = ["1e10000000", "1e99999999", "1E5", "2e0", "1e-3", "inf", "nan", "-inf", "0x10", "1_000"]
 
@@ -113,3 +114,50 @@ def test_an_all_pass_progression_holds_at_most_twenty_multipliers() -> None:
     _, problems = resolve_options("rostov", {"allpass_progression": list(range(1, 22))})
     assert [p.field for p in problems] == ["options.allpass_progression"]
     assert "at most 20 numbers" in str(problems[0])
+
+
+@pytest.mark.parametrize("value", [-1e6, 1e6, 0.0, 2.5])
+def test_a_float_at_or_inside_the_bounds_is_read(value: float) -> None:
+    """A number in a game file may come as a JSON float: its bounds hold at both ends, as a
+    whole or decimal number's do."""
+    assert read_number(value, AMOUNT) == Fraction(value)
+
+
+@pytest.mark.parametrize("value", [-1000000.5, 1000000.5])
+def test_a_float_just_beyond_the_bounds_is_out_of_range(value: float) -> None:
+    with pytest.raises(NumberError) as refused:
+        read_number(value, AMOUNT)
+    assert refused.value.reason == "range"
+
+
+#: docs/limits.md's table: every numeric option, (lowest, highest, whole numbers only).
+LIMITS = {
+    "pool_target": (1, 100_000, True),
+    "pool_whists": (1, 1000, True),
+    "hill_whists": (1, 1000, True),
+    "misere_value": (0, 1000, True),
+    "misere_hill": (0, 1000, True),
+    "allpass_price": (0, 1000, True),
+    "allpass_progression": (0, 100, True),
+    "whist_scale": (0, 100, False),
+    "remise_scale": (0, 100, False),
+    "shortfall_rate": (0, 100, False),
+    "consolation": (0, 1000, False),
+}
+
+
+@pytest.mark.parametrize("key", LIMITS)
+def test_every_option_is_read_between_the_bounds_the_limits_page_gives(key: str) -> None:
+    low, high, whole = LIMITS[key]
+    limits = OPTION_BOUNDS[key]
+    assert (read_number(low, limits), read_number(str(high), limits)) == (low, high)
+    for beyond in (low - 1, high + 1, *([] if whole else [f"{high}.5"])):
+        with pytest.raises(NumberError) as refused:
+            read_number(beyond, limits)
+        assert refused.value.reason == "range"
+    if whole:
+        with pytest.raises(NumberError) as refused:
+            read_number(f"{low}.5", limits)
+        assert refused.value.reason == "whole"
+    else:
+        assert read_number(f"{low}.5", limits) == Fraction(2 * low + 1, 2)

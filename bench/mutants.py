@@ -1,0 +1,205 @@
+"""A seeded sample of mutants of the rules, and how many the rules tier kills.
+
+    nice -n 19 python -m bench.mutants --seed 52 -n 30
+
+Every place in the target's modules where one small change makes another program is a site:
+an arithmetic operator swapped (+ for -, * for /, …), a comparison flipped (< for <=, == for
+!=, in for not in, is for is not), `and` for `or`, a `not` dropped, a whole-number constant
+plus one. The seed picks N sites; each mutant is written into a copy of the repository at a
+commit (git archive: other people's unfinished work does not count) and the tests are run
+there (`-x -q -n 0 -p no:randomly`). A mutant is killed when the tests fail, or run past
+ten times the unmutated run (a loop that no longer ends). The survivors are listed with
+their line, to read: some are equivalent (the same program), the others want a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SWAPS: dict[type, type] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.Pow: ast.Mult,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.And: ast.Or,
+    ast.Or: ast.And,
+}
+SYMBOLS: dict[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+    ast.Mod: "%", ast.Pow: "**", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+    ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
+    ast.IsNot: "is not", ast.And: "and", ast.Or: "or",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Site:
+    """One mutant: the file (relative to the repository), the site's place among the file's
+    sites (in ast.walk order), its line, and what changes."""
+
+    path: str
+    index: int
+    line: int
+    change: str
+
+
+def sites_of(tree: ast.AST) -> Iterator[tuple[ast.AST, int, int, str]]:
+    """Each site of a module: (node, which operator of it or -1, line, the change in words)."""
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.BinOp | ast.AugAssign) and type(node.op) in SWAPS:
+            yield node, -1, line, _said(node.op)
+        elif isinstance(node, ast.BoolOp):
+            yield node, -1, line, _said(node.op)
+        elif isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                yield node, i, line, _said(op)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node, -1, line, "not dropped"
+        elif _whole_number(node):
+            yield node, -1, line, f"{node.value!r} → {node.value + 1!r}"  # type: ignore[attr-defined]
+
+
+def _said(op: ast.AST) -> str:
+    return f"{SYMBOLS[type(op)]} → {SYMBOLS[SWAPS[type(op)]]}"
+
+
+def _whole_number(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
+    )
+
+
+class _DropNot(ast.NodeTransformer):
+    def __init__(self, target: ast.AST) -> None:
+        self.target = target
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        return node.operand if node is self.target else node
+
+
+def mutated(source: str, index: int) -> str:
+    """The module's text with its index-th site changed."""
+    tree = ast.parse(source)
+    node, which, _, _ = list(sites_of(tree))[index]
+    if isinstance(node, ast.BinOp | ast.AugAssign | ast.BoolOp):
+        node.op = SWAPS[type(node.op)]()
+    elif isinstance(node, ast.Compare):
+        node.ops[which] = SWAPS[type(node.ops[which])]()
+    elif isinstance(node, ast.UnaryOp):
+        tree = _DropNot(node).visit(tree)
+    else:
+        assert isinstance(node, ast.Constant) and isinstance(node.value, int)
+        node.value = node.value + 1
+    return ast.unparse(tree)
+
+
+def all_sites(copy: Path, target: str) -> list[Site]:
+    found = []
+    for path in sorted((copy / target).rglob("*.py")):
+        relative = str(path.relative_to(copy))
+        for index, (_, _, line, change) in enumerate(sites_of(ast.parse(path.read_text()))):
+            found.append(Site(relative, index, line, change))
+    return found
+
+
+def checkout(ref: str, into: Path) -> None:
+    """The repository's files at a commit (or the work tree as it is, for "WORKTREE")."""
+    if ref == "WORKTREE":
+        shutil.copytree(ROOT, into, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".*"))
+        return
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+
+
+def run_tests(copy: Path, tests: str, timeout: float) -> tuple[bool, float]:
+    """(whether the tests passed, how long they ran); a run past the timeout fails."""
+    command = [sys.executable, "-m", "pytest", tests, "-x", "-q", "-n", "0"]
+    command += ["-p", "no:randomly", "-p", "no:cacheprovider", "--timeout", str(int(timeout))]
+    env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+    started = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=copy, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, time.monotonic() - started
+    return done.returncode == 0, time.monotonic() - started
+
+
+def line_of(copy: Path, site: Site) -> str:
+    return (copy / site.path).read_text().splitlines()[site.line - 1].strip()
+
+
+def sample(copy: Path, args: argparse.Namespace) -> tuple[list[Site], list[Site]]:
+    """Run the sampled mutants: (killed, survived)."""
+    passed, took = run_tests(copy, args.tests, 3600)
+    if not passed:
+        sys.exit(f"the tests fail without a mutant ({args.ref}): nothing to measure")
+    sites = all_sites(copy, args.target)
+    chosen = random.Random(args.seed).sample(sites, min(args.n, len(sites)))
+    print(f"{len(sites)} sites in {args.target}; {len(chosen)} drawn by seed {args.seed}; "
+          f"the unmutated run took {took:.0f} s", flush=True)  # fmt: skip
+    killed: list[Site] = []
+    survived: list[Site] = []
+    for site in chosen:
+        original = (copy / site.path).read_text()
+        (copy / site.path).write_text(mutated(original, site.index))
+        try:
+            dead = not run_tests(copy, args.tests, max(60.0, 10 * took))[0]
+        finally:
+            (copy / site.path).write_text(original)
+        (killed if dead else survived).append(site)
+        print(f"{'killed ' if dead else 'SURVIVED'} {site.path}:{site.line} {site.change}: "
+              f"{line_of(copy, site)}", flush=True)  # fmt: skip
+    return killed, survived
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=52)
+    parser.add_argument("-n", type=int, default=30, help="how many mutants")
+    parser.add_argument("--target", default="scorekeeper/rules")
+    parser.add_argument("--tests", default="tests/rules")
+    parser.add_argument("--ref", default="HEAD", help='a commit, or "WORKTREE"')
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="mutants-") as folder:
+        copy = Path(folder)
+        checkout(args.ref, copy)
+        killed, survived = sample(copy, args)
+    total = len(killed) + len(survived)
+    print(f"\nseed {args.seed}: {len(killed)} of {total} killed "
+          f"({100 * len(killed) / max(total, 1):.1f} %), {len(survived)} survived")  # fmt: skip
+    for site in survived:
+        print(f"  survived: {site.path}:{site.line} {site.change}")
+
+
+if __name__ == "__main__":
+    main()
