@@ -3,7 +3,7 @@
 A test oracle: it assumes the file is valid and checks nothing. Each game and each
 tournament table (a game with the tournament's convention and options) is scored by the
 independent game scorer (`independent.score_file`), never by the app. `season_report(data)` returns the parts of `scorekeeper season`'s JSON it computes:
-`players`, `standings`, `rating_log`, the club's statistics of the result keys and the club's
+`players`, `standings`, `rating_log`, the club's statistics (every key) and the club's
 head-to-head.
 
 Readings where season.md leaves room: on the 1st of a month the players decay in the
@@ -21,11 +21,6 @@ from typing import Any
 from .independent import PRESETS, score_file
 
 TABLE_KINDS = {"contract", "misere", "allpass", "redeal"}
-RESULT_KEYS = (
-    "games", "evenings", "deals", "net", "net_per_deal", "wins", "plus", "minus", "even",
-    "largest_win", "largest_loss", "longest_plus_streak", "longest_minus_streak",
-    "current_streak", "longest_game",
-)  # fmt: skip
 
 
 def key(name: str) -> str:
@@ -111,6 +106,51 @@ def tables_of(event: dict[str, Any]) -> list[tuple[int | None, int | None, dict[
     return out
 
 
+WHISTS = ("whist", "whist-talon", "whist-returned")
+COUNTS = (
+    "deals_played", "misere_declared", "misere_caught", "whisted", "passed", "half_whisted",
+    "allpass_played", "allpass_tricks", "allpass_zero", "penalties",
+)  # fmt: skip
+
+
+def log_counts(game: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What each player did in a game's deal log (§3), read from the file's deals."""
+    players = game["players"]
+    n = len(players)
+    dealer = players.index(game.get("first_dealer", players[0]))
+    out = {p: {**dict.fromkeys(COUNTS, 0), "declared": {}, "made": {}} for p in players}
+    for deal in game.get("deals", []):
+        kind = deal["type"]
+        if kind in TABLE_KINDS:
+            d = dealer % n
+            away = [] if n < 4 else [players[d]] if n == 4 else [players[d], players[(d + 1) % n]]
+            dealer += 1
+            if kind != "redeal":
+                for p in players:
+                    out[p]["deals_played"] += p not in away
+        if kind == "contract":
+            level = str(int("".join(ch for ch in deal["contract"] if ch.isdigit())))
+            mine = out[deal["declarer"]]
+            played = any(a in WHISTS for a in deal["answers"].values())
+            made = not played or deal.get("tricks", {}).get(deal["declarer"], 0) >= int(level)
+            mine["declared"][level] = mine["declared"].get(level, 0) + 1
+            mine["made"][level] = mine["made"].get(level, 0) + made
+            for p, a in deal["answers"].items():
+                key = "whisted" if a in WHISTS else "passed" if a == "pass" else "half_whisted"
+                out[p][key] += 1
+        elif kind == "misere":
+            out[deal["declarer"]]["misere_declared"] += 1
+            out[deal["declarer"]]["misere_caught"] += deal["tricks"][deal["declarer"]] >= 1
+        elif kind == "allpass":
+            for p, t in deal["tricks"].items():
+                out[p]["allpass_played"] += 1
+                out[p]["allpass_tricks"] += t
+                out[p]["allpass_zero"] += t == 0
+        elif kind == "penalty":
+            out[deal["player"]]["penalties"] += 1
+    return out
+
+
 def first_days(after: date, until: date) -> list[date]:
     out = []
     y, m = after.year, after.month
@@ -136,6 +176,7 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
     for number, event in events:
         for tour, table, game in tables_of(event):
             t = table_of(game)
+            t["counts"] = log_counts(game)
             seats = event.get("seats", {})
             t["who"] = [who.seat(s, seats.get(s)) for s in t["players"]]
             t["day"] = date.fromisoformat(event["played_on"])
@@ -257,6 +298,7 @@ def standings(R, n, c, season_games, season_last, shown, who) -> list[dict[str, 
 
 def statistics(games: list[dict[str, Any]], who: Who) -> dict[str, dict[str, Any]]:
     rows: dict[str, list[tuple[date, Fraction, int, bool]]] = {}
+    counts: dict[str, list[dict[str, Any]]] = {}
     for g in games:
         if not g["over"]:
             continue
@@ -264,6 +306,7 @@ def statistics(games: list[dict[str, Any]], who: Who) -> dict[str, dict[str, Any
         for i, p in enumerate(g["who"]):
             won = xs[i] == max(xs) and xs[i] > 0
             rows.setdefault(who.name(p), []).append((g["day"], xs[i], g["D"], won))
+            counts.setdefault(who.name(p), []).append(g["counts"][g["players"][i]])
     out = {}
     for name in sorted(rows):
         mine = rows[name]
@@ -289,6 +332,12 @@ def statistics(games: list[dict[str, Any]], who: Who) -> dict[str, dict[str, Any
             "current_streak": runs[-1] if runs else 0,
             "longest_game": max(d for _, _, d, _ in mine),
         }  # fmt: skip
+        for k in COUNTS:
+            out[name][k] = sum(c[k] for c in counts[name])
+        for k in ("declared", "made"):
+            out[name][k] = {
+                lv: sum(c[k].get(lv, 0) for c in counts[name]) for lv in "6 7 8 9 10".split()
+            }
     return out
 
 
