@@ -109,7 +109,8 @@ def _contract(deal: ContractDeal, counts: dict[str, DealCounts]) -> None:
     level = deal.contract.level
     mine = counts[deal.declarer]
     mine.declared[level] += 1
-    mine.made[level] += not deal.played or deal.tricks.get(deal.declarer, 0) >= level
+    played = deal.played or any(a.value in _WHISTS for a in deal.answers.values())
+    mine.made[level] += not played or deal.tricks.get(deal.declarer, 0) >= level
     for player, answer in deal.answers.items():
         if answer.value in _WHISTS:
             counts[player].whisted += 1
