@@ -708,12 +708,37 @@ def _serve(args: argparse.Namespace) -> int:
             )
         )
     _banner(app, urls, None if tls is None else tls[0])
+    if _exposed(args, app):
+        print(_t(EXPOSED, workers=args.workers, address=args.host), file=sys.stderr, flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     print(_t(N_("stopped")), file=sys.stderr, flush=True)
     return 0
+
+
+#: `serve --workers N` reachable by others with no proxy in front (docs/deploy.md).
+EXPOSED = N_(
+    "warning: --workers %(workers)s listens on %(address)s with no proxy in front: a few "
+    "clients sending their requests slowly can hold every thread; put Caddy in front "
+    "(SCOREKEEPER_TRUSTED_PROXY) and listen on 127.0.0.1, as docs/deploy.md shows"
+)
+
+
+def _exposed(args: argparse.Namespace, app: Any) -> bool:
+    """Whether gunicorn's threads (`serve --workers N`) face other machines directly: a
+    non-loopback address and no trusted proxy configured."""
+    import ipaddress
+
+    if args.workers < 2 or app.config.get("TRUSTED_PROXY"):
+        return False
+    if args.host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        return True  # a name: it may be any address
 
 
 def shown_location(location: str) -> str:
