@@ -259,6 +259,9 @@ def test_the_command_prints_the_report(tmp_path: Path):
     assert json.loads(done.stdout) == compute.report(sf.parse(good()))
     text = run(write(tmp_path, good()), "--format", "text")
     assert text.returncode == 0 and "Дмитрий" in text.stdout and "Statistics" in text.stdout
+    ru = run(write(tmp_path, good()), "--format", "text", "--lang", "ru")
+    assert ru.returncode == 0 and "Сезон 1 сентября 2026 – 31 мая 2027" in ru.stdout
+    assert "Рейтинг" in ru.stdout and "Статистика" in ru.stdout and "Statistics" not in ru.stdout
 
 
 def test_the_command_says_every_problem_on_its_line_and_exits_2(tmp_path: Path):

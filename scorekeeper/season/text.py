@@ -46,9 +46,9 @@ def text_report(out: dict[str, Any], *, words: Words = ENGLISH) -> str:
     lines.append(
         _(
             "Season %(start)s – %(end)s, as of %(as_of)s",
-            start=out["from"],
-            end=out["to"],
-            as_of=out["as_of"],
+            start=words.date(out["from"]),
+            end=words.date(out["to"]),
+            as_of=words.date(out["as_of"]),
         )
     )
     lines += ["", _("Rating")]
