@@ -192,7 +192,7 @@ def _convention(raw: Any, bad: _Bad) -> str | None:
     convention = find_convention(raw)
     if convention is None:
         bad(
-            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar, fspr)"),
             "convention",
             name=json.dumps(raw, ensure_ascii=False),
         )

@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scorekeeper.rules import Settlement, Sheet, settle
+from scorekeeper.rules.options import changed_options
 from scorekeeper.wording import ENGLISH, Words
 
 TYPE_CHECKING = False
@@ -41,10 +42,31 @@ def score_report(sheet: Sheet, *, with_settlement: bool = False) -> dict[str, An
             for p in players
         },
         "finished": sheet.finished,
+        "rules": rules_report(sheet),
     }
     if sheet.finished or with_settlement:
         out["settlement"] = settlement_report(settle(sheet))
     return out
+
+
+def rules_report(sheet: Sheet) -> dict[str, Any]:
+    """The rules the sheet was scored by: the preset and every option that differs from it."""
+    game = sheet.game
+    return {
+        "convention": game.convention,
+        "options": changed_options(game.convention, game.options),
+    }
+
+
+def _rules_lines(sheet: Sheet, words: Words) -> list[str]:
+    """The preset, and each house rule over it, in words."""
+    _ = words.gettext
+    game = sheet.game
+    lines = [_("Rules: %(convention)s.", convention=words.convention(game.convention))]
+    for key in changed_options(game.convention, game.options):
+        shown = words.option_value(getattr(game.options, key), key)
+        lines.append(f"  {words.option_label(key)}: {shown}")
+    return lines
 
 
 def settlement_report(s: Settlement) -> dict[str, Any]:
@@ -80,6 +102,7 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = E
             row += f"{words.amount(sheet.hill(p)):>8}"
         lines.append(f"{row}  {on}")
     lines.append("")
+    lines.extend(_rules_lines(sheet, words))
     limit = sheet.round_limit
     if limit is not None and not sheet.finished:
         number, within = sheet.next_round

@@ -7,7 +7,7 @@ from typing import Any
 
 from scorekeeper import gamefile
 from scorekeeper.rules import Game, Sheet, defenders, parse_deal, replay
-from scorekeeper.rules.options import CONVENTIONS, AllpassMode, Convention
+from scorekeeper.rules.options import AllpassMode, Convention
 
 SUITS = ("S", "C", "D", "H", "NT")
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dasha")
@@ -19,6 +19,26 @@ NEWER_OPTIONS: dict[str, list[Any]] = {
     "money_unit": ["0.01", "0.05", "1", "5", "10"],
     "round_limit": [None, 1, 2, 3, 5],
     "stalingrad": [True, False],
+}
+
+
+#: The conventions a game is drawn from when none is named (the four older ones, so that older
+#: seeds still make the same games).
+DRAWN_CONVENTIONS = ("sochi", "leningrad", "rostov", "hussar")
+
+#: The options of the ФСПР round (docs/rules.md §4.2–§4.9, §5), drawn only with `newest`.
+NEWEST_OPTIONS: dict[str, list[Any]] = {
+    "allpass_zero_bonus": ["trick", "trick_points", "stage", "point", "none"],
+    "allpass_zero_form": ["pool", "hill"],
+    "allpass_dealer_talon": [True, False],
+    "allpass_zero_dealer": [True, False],
+    "allpass_exit_on": ["any", "made", "whisted_made"],
+    "two_whister_quota": ["side", "personal", "side_both"],
+    "half_whist_tricks": ["quota", "rest"],
+    "dealer_whist": [True, False],
+    "talon_bonus": [True, False],
+    "end": ["all_closed", "pool_sum", "first_closed", "by_hand"],
+    "deal_limit": [None, 5, 12],
 }
 
 
@@ -67,9 +87,11 @@ def random_game(
     options: dict[str, Any] | None = None,
     corrections: bool = True,
     penalties: bool = False,
+    newest: bool = False,
 ) -> dict[str, Any]:
-    """A valid game file with up to `deals` deals (fewer if the game ends first)."""
-    convention = convention or rng.choice(CONVENTIONS)
+    """A valid game file with up to `deals` deals (fewer if the game ends first); `newest`
+    also draws the answers of the ФСПР round (a returned whist, the dealer's whist)."""
+    convention = convention or rng.choice(DRAWN_CONVENTIONS)
     count = 2 if convention == Convention.HUSSAR else (players or rng.choice((3, 4)))
     names = list(NAMES[:count])
     data: dict[str, Any] = {
@@ -87,7 +109,7 @@ def random_game(
     for _ in range(deals):
         if sheet.finished:
             break
-        raw = random_deal(rng, sheet, corrections=corrections, penalties=penalties)
+        raw = random_deal(rng, sheet, corrections=corrections, penalties=penalties, newest=newest)
         data["deals"].append(raw)
         deal, problems = parse_deal(raw, game.players)
         assert deal is not None and not problems, problems
@@ -97,7 +119,12 @@ def random_game(
 
 
 def random_deal(
-    rng: random.Random, sheet: Sheet, *, corrections: bool = True, penalties: bool = False
+    rng: random.Random,
+    sheet: Sheet,
+    *,
+    corrections: bool = True,
+    penalties: bool = False,
+    newest: bool = False,
 ) -> dict[str, Any]:
     """A deal that is legal as the next one of this sheet."""
     game = sheet.game
@@ -114,12 +141,22 @@ def random_deal(
         return {"type": "redeal"}
     active = sheet.next_active
     if not game.hussar and game.options.allpass_mode != AllpassMode.NONE and roll < 0.25:
-        return {"type": "allpass", "tricks": split_tricks(rng, active)}
+        return {"type": "allpass", "tricks": _allpass_tricks(rng, sheet, active)}
     declarer = rng.choice(active)
     if roll < 0.33:
         tricks = rng.choice((0, 0, 0, 1, 2))
         return {"type": "misere", "declarer": declarer, "tricks": {declarer: tricks}}
-    return _random_contract(rng, sheet, declarer)
+    return _random_contract(rng, sheet, declarer, newest=newest)
+
+
+def _allpass_tricks(rng: random.Random, sheet: Sheet, active: list[str]) -> dict[str, int]:
+    """The all-pass tricks: the active players', and the dealer's when he plays the talon."""
+    dealer = sheet.next_dealer
+    if not (sheet.options.allpass_dealer_talon and dealer not in active):
+        return split_tricks(rng, active)
+    own = rng.choice((0, 0, 1, 2))
+    tricks = {dealer: own, **split_tricks(rng, active, 10 - own)}
+    return {p: tricks[p] for p in sheet.players if p in tricks}
 
 
 def _random_correction(rng: random.Random, players: tuple[str, ...]) -> dict[str, Any]:
@@ -136,7 +173,9 @@ def _random_correction(rng: random.Random, players: tuple[str, ...]) -> dict[str
     return {"type": "correction", "reason": "random fix", "entries": [entry]}
 
 
-def _random_contract(rng: random.Random, sheet: Sheet, declarer: str) -> dict[str, Any]:
+def _random_contract(
+    rng: random.Random, sheet: Sheet, declarer: str, *, newest: bool = False
+) -> dict[str, Any]:
     """A contract the declarer may play next, its answers, and the tricks when whisted."""
     game = sheet.game
     floor = sheet.next_min_level or 6
@@ -144,6 +183,8 @@ def _random_contract(rng: random.Random, sheet: Sheet, declarer: str) -> dict[st
     contract = f"{level}{rng.choice(SUITS)}"
     defs = defenders(game.players, sheet.next_dealer, declarer)
     answers = _random_answers(rng, game, defs, level, contract)
+    if newest and answers.get(defs[-1]) == "half-whist":
+        _overrule(rng, sheet, answers, defs)
     deal: dict[str, Any] = {
         "type": "contract",
         "declarer": declarer,
@@ -152,7 +193,9 @@ def _random_contract(rng: random.Random, sheet: Sheet, declarer: str) -> dict[st
     }
     if rng.random() < 0.1:
         deal["dealer"] = sheet.next_dealer
-    whisters = [p for p, a in answers.items() if a in ("whist", "whist-talon")]
+    if newest and game.options.talon_bonus and rng.random() < 0.7:
+        deal["talon_tricks"] = rng.choice((0, 1, 1, 2, 3))
+    whisters = [p for p, a in answers.items() if a in ("whist", "whist-talon", "whist-returned")]
     if whisters:
         own = min(10, max(0, level + rng.choice((-3, -2, -1, -1, 0, 0, 0, 0, 1, 2))))
         rest = split_tricks(rng, [p for p in sheet.next_active if p != declarer], 10 - own)
@@ -161,6 +204,17 @@ def _random_contract(rng: random.Random, sheet: Sheet, declarer: str) -> dict[st
             tricks = {declarer: own}
         deal["tricks"] = tricks
     return deal
+
+
+def _overrule(rng: random.Random, sheet: Sheet, answers: dict[str, str], defs: list[str]) -> None:
+    """After pass – half-whist: sometimes the first defender returns the whist, or (4 or 5
+    players, `dealer_whist`) the dealer whists (§4.8)."""
+    roll = rng.random()
+    dealer = sheet.next_dealer
+    if roll < 0.3:
+        answers[defs[0]] = "whist-returned"
+    elif roll < 0.6 and sheet.options.dealer_whist and dealer not in sheet.next_active:
+        answers[dealer] = "whist"
 
 
 def _random_answers(

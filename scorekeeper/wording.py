@@ -38,8 +38,11 @@ from scorekeeper.rules.options import OPTION_LABELS as RULES_OPTION_LABELS
 from scorekeeper.rules.options import (
     AllpassExitOn,
     AllpassMode,
+    AllpassZeroBonus,
+    AllpassZeroForm,
     Convention,
     EndRule,
+    HalfWhistTricks,
     HillDivisor,
     Overflow,
     TwoWhisterQuota,
@@ -197,6 +200,7 @@ _VULGAR = {
     Fraction(1, 2): "½",
     Fraction(1, 3): "⅓",
     Fraction(2, 3): "⅔",
+    Convention.FSPR: N_("FSPR"),
     Fraction(1, 4): "¼",
     Fraction(3, 4): "¾",
 }
@@ -223,6 +227,24 @@ def _int_digits(value: int, pattern: str | None, locale: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
+    AllpassExitOn.WHISTED_MADE: N_("only a made contract somebody whisted"),
+    TwoWhisterQuota.SIDE_BOTH: N_("the side's quota; on 8, 9, 10 both whisters pay"),
+    EndRule.BY_HAND: N_("finished by hand (played by time)"),
+    HalfWhistTricks.QUOTA: N_("half the quota (2 on a six, 1 on a seven)"),
+    HalfWhistTricks.REST: N_("half the tricks not contracted (2 on a six, 1½ on a seven)"),
+    AllpassZeroBonus.TRICK: N_("one trick's whists, in pool points"),
+    AllpassZeroBonus.TRICK_POINTS: N_("one trick's price, into the pool as it stands"),
+    AllpassZeroBonus.STAGE: N_("one point per step of the progression"),
+    AllpassZeroBonus.POINT: N_("one point"),
+    AllpassZeroForm.POOL: N_("into the pool"),
+}
+
+#: Option values whose word is another option's too ("hill", "none"), by option and value.
+NAMED_VALUE_LABELS: dict[tuple[str, str], str] = {
+    ("allpass_zero_bonus", AllpassZeroBonus.NONE): N_("no bonus"),
+    ("allpass_zero_form", AllpassZeroForm.HILL): N_("the same whists off the hill"),
+    ("deal_limit", ""): N_("no limit"),
+    ("round_limit", ""): N_("no limit"),
 def _amount(locale: str, value: Fraction) -> str:
     """Words.amount, kept: a pulka writes the same running sums on every drawing of it."""
     return Words(locale)._amount(value)
@@ -506,6 +528,9 @@ class Words:
             except (KeyError, IndexError, ValueError):  # a broken translation must not break a page
                 continue
         return translated
+        named = NAMED_VALUE_LABELS.get((name, "" if value is None else str(value)))
+        if named is not None:
+            return self.gettext(named)
 
     def _param(self, name: str, value: Any, counted: bool) -> str:
         if isinstance(value, Reason):

@@ -24,6 +24,13 @@ class Answer(enum.Enum):
     """Second defender's half-whist after a pass: no play, fixed whists (§4.2)."""
     WHIST_TALON = "whist-talon"
     """Hussar: whists with his own talon, with the larger quota (§9)."""
+    WHIST_RETURNED = "whist-returned"
+    """The first defender whists after his pass and the second's half-whist: the half-whist
+    is void and he plays as the lone whister (§4.8)."""
+
+
+#: Answers that play the contract out (the dealer's whist is a WHIST by the dealer).
+WHISTING = (Answer.WHIST, Answer.WHIST_TALON, Answer.WHIST_RETURNED)
 
 
 @dataclass(frozen=True)
@@ -36,18 +43,28 @@ class ContractDeal:
     tricks: dict[str, int] = field(default_factory=dict)
     dealer: str | None = None
     """The dealer as stated in the file (None when left to the rotation)."""
+    talon_tricks: int | None = None
+    """Quick tricks in the talon, 0 to 3, with the option `talon_bonus` (§4.9); None when
+    the file does not say (then 0)."""
     _whisters: list[str] = field(init=False, repr=False, compare=False)
 
     kind = "contract"
 
     def __post_init__(self) -> None:
-        whisters = [p for p, a in self.answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        whisters = [p for p, a in self.answers.items() if a in WHISTING]
         object.__setattr__(self, "_whisters", whisters)
 
     @property
     def whisters(self) -> list[str]:
-        """Defenders who whist (alone or with the talon), in answer order."""
+        """Who whists (alone, with the talon, returned, or the dealer), in answer order."""
         return list(self._whisters)
+
+    @property
+    def lone_whister(self) -> bool:
+        """True when a half-whist was overruled (§4.8): the first defender returned the whist,
+        or the dealer whisted; that whister writes alone and shares with nobody."""
+        answers = self.answers.values()
+        return Answer.HALF_WHIST in answers and bool(self._whisters)
 
     @property
     def played(self) -> bool:

@@ -30,7 +30,9 @@ if TYPE_CHECKING:  # the types are named for the type checker only: `score` neve
 
 #: The number of tricks as the form offers them.
 _TRICK_COUNTS = {str(n): n for n in range(11)}
-_WHISTS = (Answer.WHIST.value, Answer.WHIST_TALON.value)
+_WHISTS = (Answer.WHIST.value, Answer.WHIST_TALON.value, Answer.WHIST_RETURNED.value)
+#: The talon's quick tricks as the form offers them (§4.9).
+_TALON_COUNTS = {str(n): n for n in range(4)}
 
 
 def read_entered(raw: Mapping[str, Any], seat: Seat) -> tuple[Deal | None, list[Problem]]:
@@ -56,7 +58,7 @@ def _notation(raw: Mapping[str, Any], seat: Seat, problems: list[Problem]) -> di
     if kind == "penalty":
         return _penalty(raw, seat.players, problems)
     if kind == "allpass":
-        return {"type": "allpass", "tricks": _tricks(raw, seat, problems)}
+        return {"type": "allpass", "tricks": _tricks(raw, seat, problems, seat.allpass_takers())}
     declarer = raw.get("declarer")
     if declarer not in seat.players:
         problems.append(Problem(N_("Choose the declarer"), field="declarer"))
@@ -67,13 +69,24 @@ def _notation(raw: Mapping[str, Any], seat: Seat, problems: list[Problem]) -> di
     if contract is None:
         return None
     given = raw.get("answers") or {}
-    answers = {p: given[p] for p in seat.defenders_of(declarer) if given.get(p)}
+    answerers = seat.defenders_of(declarer)
+    if seat.dealer_may_whist:
+        answerers.append(seat.dealer)  # the dealer's whist (§4.8): the rules say when
+    answers = {p: given[p] for p in answerers if given.get(p)}
     data: dict[str, Any] = {
         "type": "contract",
         "declarer": declarer,
         "contract": contract,
         "answers": answers,
     }
+    talon = raw.get("talon_tricks")
+    if talon not in (None, ""):
+        count = _TALON_COUNTS.get(str(talon))
+        if count is None:
+            problems.append(
+                Problem(N_("Quick tricks in the talon are 0 to 3"), field="talon_tricks")
+            )
+        data["talon_tricks"] = count
     if any(answer in _WHISTS for answer in answers.values()):
         data["tricks"] = _tricks(raw, seat, problems)
     return data
@@ -88,11 +101,14 @@ def _contract(text: Any, problems: list[Problem]) -> str | None:
         return None
 
 
-def _tricks(raw: Mapping[str, Any], seat: Seat, problems: list[Problem]) -> dict[str, int]:
-    """The tricks given for the deal's players (none given: not in the result)."""
+def _tricks(
+    raw: Mapping[str, Any], seat: Seat, problems: list[Problem], takers: tuple[str, ...] = ()
+) -> dict[str, int]:
+    """The tricks given for the deal's players, or for `takers` (none given: not in the
+    result)."""
     given = raw.get("tricks") or {}
     out: dict[str, int] = {}
-    for name in seat.active:
+    for name in takers or seat.active:
         text = given.get(name)
         if text in (None, ""):
             continue

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 _KEYS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required keys, optional keys)
-    "contract": ({"type", "declarer", "contract", "answers"}, {"dealer", "tricks"}),
+    "contract": ({"type", "declarer", "contract", "answers"}, {"dealer", "tricks", "talon_tricks"}),
     "misere": ({"type", "declarer", "tricks"}, {"dealer"}),
     "allpass": ({"type", "tricks"}, {"dealer"}),
     "correction": ({"type", "entries"}, {"reason"}),
@@ -40,6 +40,8 @@ _ANSWER_OF = {answer.value: answer for answer in Answer}
 _CONTRACTS: dict[str, Contract] = {}
 """Contracts already read, by their text (there are only a few dozen)."""
 
+MAX_TALON_TRICKS = 3
+"""Quick tricks in the talon: two aces (§4.9)."""
 MAX_REASON = 500
 MAX_ENTRIES = 24
 """Entries in one correction (a few per player is plenty)."""
@@ -94,6 +96,9 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
         return None
     if kind == "misere":
         return MisereDeal(declarer, tricks, dealer)
+    talon = raw.get("talon_tricks")
+    if talon is not None and (type(talon) is not int or not 0 <= talon <= MAX_TALON_TRICKS):
+        return None
     code = raw["contract"]
     contract = _CONTRACTS.get(code) if type(code) is str else None
     if contract is None:
@@ -114,7 +119,7 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
         if answer is None or type(name) is not str or name not in players:
             return None
         answers[name] = answer
-    return ContractDeal(declarer, contract, answers, tricks, dealer)
+    return ContractDeal(declarer, contract, answers, tricks, dealer, talon)
 
 
 class _DealReader:
@@ -180,9 +185,21 @@ class _DealReader:
             return MisereDeal(declarer, tricks, dealer) if declarer is not None else None
         contract = self.contract(raw["contract"])
         answers = self.answers(raw["answers"])
+        talon = self.talon_tricks(raw["talon_tricks"]) if "talon_tricks" in raw else None
         if declarer is None or contract is None:
             return None
-        return ContractDeal(declarer, contract, answers, tricks, dealer)
+        return ContractDeal(declarer, contract, answers, tricks, dealer, talon)
+
+    def talon_tricks(self, raw: Any) -> int | None:
+        """The talon's quick tricks, 0 to 3 (§4.9)."""
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_TALON_TRICKS:
+            self.bad(
+                N_("talon_tricks must be 0, 1, 2 or 3 (quick tricks in the talon), not {value}"),
+                "talon_tricks",
+                value=_show(raw),
+            )
+            return None
+        return raw
 
     def player(self, key: str, value: Any) -> str | None:
         if not isinstance(value, str) or value not in self.players:
@@ -217,7 +234,10 @@ class _DealReader:
                 parsed = Answer(answer)
             except ValueError:
                 self.bad(
-                    N_("answers: {answer} is not an answer (whist, pass, half-whist, whist-talon)"),
+                    N_(
+                        "answers: {answer} is not an answer "
+                        "(whist, pass, half-whist, whist-returned, whist-talon)"
+                    ),
                     f"answers.{name}",
                     answer=_show(answer),
                 )
@@ -397,6 +417,8 @@ def deal_to_dict(deal: Deal) -> dict[str, Any]:
         out["declarer"] = deal.declarer
         out["contract"] = deal.contract.code()
         out["answers"] = {name: answer.value for name, answer in deal.answers.items()}
+        if deal.talon_tricks is not None:
+            out["talon_tricks"] = deal.talon_tricks
         if deal.tricks:
             out["tricks"] = dict(deal.tricks)
     elif isinstance(deal, MisereDeal):

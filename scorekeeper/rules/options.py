@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 
 
 class Convention(StrEnum):
-    """The four conventions (§7), Hussar the two-handed game (§9)."""
+    """The conventions (§7), Hussar the two-handed game (§9), and the ФСПР preset."""
 
     SOCHI = "sochi"
     LENINGRAD = "leningrad"
     ROSTOV = "rostov"
     HUSSAR = "hussar"
+    FSPR = "fspr"
+    """The Russian sport federation's tournament Leningrad, four players (§7)."""
 
 
 CONVENTIONS: tuple[str, ...] = tuple(c.value for c in Convention)
@@ -45,6 +47,8 @@ class TwoWhisterQuota(StrEnum):
 
     SIDE = "side"
     PERSONAL = "personal"
+    SIDE_BOTH = "side_both"
+    """As `side`, but on 8, 9, 10 both whisters pay when the side took nothing."""
 
 
 class AllpassMode(StrEnum):
@@ -60,6 +64,8 @@ class AllpassExitOn(StrEnum):
 
     ANY = "any"
     MADE = "made"
+    WHISTED_MADE = "whisted_made"
+    """Only a made contract somebody whisted."""
 
 
 class Overflow(StrEnum):
@@ -75,6 +81,32 @@ class EndRule(StrEnum):
     ALL_CLOSED = "all_closed"
     POOL_SUM = "pool_sum"
     FIRST_CLOSED = "first_closed"
+    BY_HAND = "by_hand"
+    """The pools never end the game: only finishing it by hand (or a limit) does."""
+
+
+class HalfWhistTricks(StrEnum):
+    """How many tricks a half-whist is written for (§4.2)."""
+
+    QUOTA = "quota"
+    REST = "rest"
+
+
+class AllpassZeroBonus(StrEnum):
+    """The zero-trick all-pass bonus, in pool points (§4.5)."""
+
+    TRICK = "trick"
+    TRICK_POINTS = "trick_points"
+    STAGE = "stage"
+    POINT = "point"
+    NONE = "none"
+
+
+class AllpassZeroForm(StrEnum):
+    """Where the zero-trick bonus is written: into the pool, or off the hill (§4.5)."""
+
+    POOL = "pool"
+    HILL = "hill"
 
 
 class HillDivisor(StrEnum):
@@ -92,6 +124,9 @@ OVERFLOWS: tuple[str, ...] = tuple(c.value for c in Overflow)
 ENDS: tuple[str, ...] = tuple(c.value for c in EndRule)
 HILL_DIVISORS: tuple[str, ...] = tuple(c.value for c in HillDivisor)
 ALLPASS_EXITS_ON: tuple[str, ...] = tuple(c.value for c in AllpassExitOn)
+HALF_WHIST_TRICKS: tuple[str, ...] = tuple(c.value for c in HalfWhistTricks)
+ALLPASS_ZERO_BONUSES: tuple[str, ...] = tuple(c.value for c in AllpassZeroBonus)
+ALLPASS_ZERO_FORMS: tuple[str, ...] = tuple(c.value for c in AllpassZeroForm)
 
 
 @dataclass(frozen=True)
@@ -132,6 +167,22 @@ class Options:
     """The game also ends after this many full rounds (§5); None: no limit."""
     stalingrad: bool = False
     """A 6♠ must be whisted by both defenders (§7)."""
+    half_whist_tricks: HalfWhistTricks = HalfWhistTricks.QUOTA
+    """A half-whist is written for the half quota, or for half the tricks not contracted (§4.2)."""
+    dealer_whist: bool = False
+    """4 or 5 players: the dealer may whist after pass – half-whist – pass (§4.8)."""
+    talon_bonus: bool = False
+    """Whists for the quick tricks in the talon, the deal's `talon_tricks` (§4.9)."""
+    allpass_zero_bonus: AllpassZeroBonus = AllpassZeroBonus.TRICK
+    """The zero-trick all-pass bonus in pool points (§4.5, hill mode)."""
+    allpass_zero_form: AllpassZeroForm = AllpassZeroForm.POOL
+    """The bonus written into the pool, or the same whists taken off the hill (§4.5)."""
+    allpass_dealer_talon: bool = False
+    """4 or 5 players: the dealer plays the all-pass talon and is scored for its tricks (§4.5)."""
+    allpass_zero_dealer: bool = True
+    """With `allpass_dealer_talon`: the dealer also gets the zero-trick bonus (§4.5)."""
+    deal_limit: int | None = None
+    """The game also ends after this many deals at the table (§5); None: no limit."""
 
     def consolation_per_undertrick(self, value: int) -> Fraction:
         """Whists each defender writes per undertrick on a contract of this value (§4.3)."""
@@ -197,6 +248,20 @@ PRESETS: dict[str, Options] = {
         end=EndRule.FIRST_CLOSED,
     ),
 }
+#: ФСПР (§7): Leningrad with ten values changed.
+PRESETS[Convention.FSPR] = dataclasses.replace(
+    PRESETS[Convention.LENINGRAD],
+    whist_split=WhistSplit.GENTLEMAN,
+    two_whister_quota=TwoWhisterQuota.SIDE_BOTH,
+    dealer_whist=True,
+    talon_bonus=True,
+    allpass_exit_on=AllpassExitOn.WHISTED_MADE,
+    allpass_zero_bonus=AllpassZeroBonus.TRICK_POINTS,
+    allpass_zero_form=AllpassZeroForm.HILL,
+    allpass_dealer_talon=True,
+    allpass_zero_dealer=False,
+    end=EndRule.BY_HAND,
+)
 
 #: How many players each convention seats.
 PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
@@ -204,6 +269,7 @@ PLAYER_COUNTS: dict[str, tuple[int, ...]] = {
     Convention.LENINGRAD: (3, 4, 5),
     Convention.ROSTOV: (3, 4, 5),
     Convention.HUSSAR: (2,),
+    Convention.FSPR: (3, 4),
 }
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Options))
@@ -247,6 +313,14 @@ OPTION_LABELS: dict[str, str] = {
     "money_unit": N_("Money rounding"),
     "round_limit": N_("Number of rounds"),
     "stalingrad": N_("Stalingrad (6♠ whisted by both)"),
+    "half_whist_tricks": N_("Half-whist is written for"),
+    "dealer_whist": N_("The dealer may whist after pass – half-whist – pass (4 or 5 players)"),
+    "talon_bonus": N_("Whists for quick tricks in the talon"),
+    "allpass_zero_bonus": N_("All-pass, bonus for no trick"),
+    "allpass_zero_form": N_("All-pass, the bonus for no trick is written"),
+    "allpass_dealer_talon": N_("All-pass: the dealer plays the talon (4 or 5 players)"),
+    "allpass_zero_dealer": N_("All-pass: the dealer gets the bonus for no trick too"),
+    "deal_limit": N_("Number of deals"),
 }
 
 #: The range of every numeric option (docs/limits.md); anything outside is refused.
@@ -267,6 +341,13 @@ OPTION_BOUNDS: dict[str, Bounds] = {
 MAX_PROGRESSION = 20
 """At most this many all-pass multipliers."""
 MAX_CURRENCY = 20
+
+
+def changed_options(convention: str, options: Options) -> dict[str, Any]:
+    """Every option that differs from the convention's preset, in game-file notation (the
+    house rules a sheet names beside its preset)."""
+    preset = PRESETS.get(convention, Options()).to_json()
+    return {key: value for key, value in options.to_json().items() if preset[key] != value}
 
 
 def option_label(key: str) -> Label:
@@ -306,7 +387,7 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
         shown = json.dumps(str(convention)[:40], ensure_ascii=False)
         problems.append(
             Problem(
-                N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+                N_("unknown convention {name} (sochi, leningrad, rostov, hussar, fspr)"),
                 {"name": shown},
                 field="convention",
             )
@@ -465,7 +546,7 @@ def _money_unit(raw: Any) -> Decimal:
     return value
 
 
-def _round_limit(raw: Any) -> int | None:
+def _limit(raw: Any) -> int | None:
     if raw is None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 1000:
@@ -518,7 +599,15 @@ _PARSERS: dict[str, Callable[[Any], object]] = {
     "currency": _text,
     "allpass_exit_on": _choice(AllpassExitOn),
     "money_unit": _money_unit,
-    "round_limit": _round_limit,
+    "round_limit": _limit,
     "stalingrad": _bool,
+    "half_whist_tricks": _choice(HalfWhistTricks),
+    "dealer_whist": _bool,
+    "talon_bonus": _bool,
+    "allpass_zero_bonus": _choice(AllpassZeroBonus),
+    "allpass_zero_form": _choice(AllpassZeroForm),
+    "allpass_dealer_talon": _bool,
+    "allpass_zero_dealer": _bool,
+    "deal_limit": _limit,
 }
 assert set(_PARSERS) == set(OPTION_NAMES)

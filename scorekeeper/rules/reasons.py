@@ -29,6 +29,9 @@ TEMPLATES: dict[str, str] = {
     # The fewest tricks are free (allpass_min_amnesty): the subtraction is shown.
     "allpass_hill_free": N_("all-pass: {taken} − {free} = {tricks} × {per}"),
     "allpass_pool": N_("all-pass: no trick"),
+    "allpass_zero_hill": N_("all-pass: no trick, {points} off the hill"),
+    "talon_bonus": N_("talon bonus: {tricks} × {per}"),
+    "talon_bonus_shared": N_("talon bonus, half: {tricks} × {per} ÷ 2"),
     "allpass_whists": N_("all-pass: {tricks} × {per}"),
     "help_pool": N_("pool closed with another's points — {giver}"),
     "help_whists": N_("helped close the pool: {points} × {per}"),

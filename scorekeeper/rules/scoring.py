@@ -29,7 +29,10 @@ from .game import Game
 from .options import (
     AllpassExitOn,
     AllpassMode,
+    AllpassZeroBonus,
+    AllpassZeroForm,
     EndRule,
+    HalfWhistTricks,
     Options,
     Overflow,
     TwoWhisterQuota,
@@ -69,7 +72,7 @@ def _num(value: Fraction) -> Num:
 
 
 #: The answers a defender may give, and in Hussar (§9).
-_ANSWERS = (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST)
+_ANSWERS = (Answer.WHIST, Answer.PASS, Answer.HALF_WHIST, Answer.WHIST_RETURNED)
 _HUSSAR_ANSWERS = (Answer.WHIST, Answer.WHIST_TALON, Answer.PASS)
 
 #: Hussar quotas (§9): alone, and with the talon; a ten is only checked.
@@ -290,10 +293,13 @@ class Sheet:
 
     @property
     def rounds_over(self) -> bool:
-        """True when the round limit (if any) has been reached (§5): a tournament table's
-        tour is played."""
+        """True when the round limit or the deal limit (if any) has been reached (§5): a
+        tournament table's tour is played."""
         limit = self.options.round_limit
-        return limit is not None and self.deal_count() >= limit * len(self.players)
+        dealt = self.deal_count()
+        if limit is not None and dealt >= limit * len(self.players):
+            return True
+        return self.options.deal_limit is not None and dealt >= self.options.deal_limit
 
     @property
     def next_round(self) -> tuple[int, int]:
@@ -406,6 +412,10 @@ class _Scorer:
         "_pool_written",
         "_target",
         "_round_deals",
+        "_deal_limit",
+        "_exit_whisted_made",
+        "_dealer_whists",
+        "_dealer_talon",
         "_value",
         "_per_trick",
         "_remise_per",
@@ -452,6 +462,12 @@ class _Scorer:
         self._round_deals = (
             None if opts.round_limit is None else opts.round_limit * len(self.players)
         )
+        self._deal_limit = opts.deal_limit
+        self._exit_whisted_made = opts.allpass_exit_on == AllpassExitOn.WHISTED_MADE
+        # The dealer's part (§4.5, §4.8): only where he sits out, at four or five.
+        sits_out = len(self.players) >= 4 and not self.hussar
+        self._dealer_whists = sits_out and opts.dealer_whist
+        self._dealer_talon = sits_out and opts.allpass_dealer_talon
         # Amounts that depend only on the contract's level, worked out once per game.
         self._value: dict[int, Num] = dict(VALUE)
         self._per_trick = {lv: _num(v * opts.whist_scale) for lv, v in VALUE.items()}
@@ -523,6 +539,15 @@ class _Scorer:
                     ended=self.ended_after,
                     rounds=limit,
                 )
+            elif self._deal_limit is not None and self.table_deals >= self._deal_limit:
+                self._problem(
+                    N_(
+                        "the game ended after deal {ended}: the deal limit ({deals}) is reached, "
+                        "nothing can follow"
+                    ),
+                    ended=self.ended_after,
+                    deals=self._deal_limit,
+                )
             else:
                 self._problem(
                     N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
@@ -557,7 +582,7 @@ class _Scorer:
         # The end rule can only become true when a pool was written or a deal was dealt.
         ended = (
             len(self.problems) == before
-            and (self._pool_written or (table and self._round_deals is not None))
+            and (self._pool_written or (table and self._limited))
             and self._end_met()
         )
         if ended:
@@ -566,18 +591,24 @@ class _Scorer:
             DealResult(number, deal, dealer, tuple(self.written), streak_before, level_floor, ended)
         )
 
+    @property
+    def _limited(self) -> bool:
+        """A round or deal limit is set: dealing alone may end the game (§5)."""
+        return self._round_deals is not None or self._deal_limit is not None
+
     def _exits_allpass(self, deal: ContractDeal | MisereDeal) -> bool:
         """Does this contract or misère end an all-pass streak (§4.5 allpass_exit_on)?
 
         With "any" every one does; with "made" only one that writes into the declarer's pool:
-        a made contract, both defenders passing or a half-whist, a made misère. A deal that
-        could not be scored (it has problems) is judged as written, if it can be."""
+        a made contract, both defenders passing or a half-whist, a made misère; with
+        "whisted_made" only a made contract somebody whisted. A deal that could not be scored
+        (it has problems) is judged as written, if it can be."""
         if self._any_exits_allpass:
             return True
         if isinstance(deal, MisereDeal):
-            return deal.tricks.get(deal.declarer, 0) == 0
+            return not self._exit_whisted_made and deal.tricks.get(deal.declarer, 0) == 0
         if not deal.played:
-            return True
+            return not self._exit_whisted_made
         taken = deal.tricks.get(deal.declarer)
         return taken is not None and taken >= deal.contract.level
 
@@ -625,7 +656,24 @@ class _Scorer:
                 N_("there is no all-pass in Hussar: when both pass, record a redeal"), "type"
             )
             return
-        self._check_tricks(deal.tricks, active, required=active)
+        takers = self.allpass_takers(self._dealer)
+        self._check_tricks(deal.tricks, takers, required=takers)
+        dealer = self._dealer
+        if len(takers) > len(active) and dealer is not None and deal.tricks.get(dealer, 0) > 2:
+            self._problem(
+                N_("{name} deals and plays the talon: 0, 1 or 2 tricks, not {count}"),
+                f"tricks.{dealer}",
+                name=dealer,
+                count=deal.tricks[dealer],
+            )
+
+    def allpass_takers(self, dealer: str | None) -> list[str]:
+        """Who takes tricks in an all-pass, in seating order: the active players, and the
+        dealer when he plays the talon (`allpass_dealer_talon`, 4 or 5 players, §4.5)."""
+        active = self.active(dealer)
+        if not self._dealer_talon or dealer is None:
+            return active
+        return [p for p in self.players if p in active or p == dealer]
 
     def _check_contract(
         self, deal: ContractDeal, dealer: str | None, active: list[str], level_floor: int | None
@@ -636,6 +684,14 @@ class _Scorer:
         ok = self._answers_allowed(deal, defs)
         if ok and self._stalingrad and is_stalingrad(deal.contract):
             ok = self._stalingrad_whisted(deal, defs)
+        if deal.talon_tricks is not None and not self.opts.talon_bonus:
+            self._problem(
+                N_(
+                    "talon_tricks are written only when the talon bonus is played "
+                    "(the rule “Whists for quick tricks in the talon”)"
+                ),
+                "talon_tricks",
+            )
         if level_floor is not None and deal.contract.level < level_floor:
             self._problem(
                 N_(
@@ -666,9 +722,11 @@ class _Scorer:
         answers = deal.answers
         stray = False
         for name in answers:
-            if name not in defs:
+            if name not in defs and not (name == dealer and self._dealer_whists):
                 stray = True
-                if name == deal.declarer:
+                if name == dealer and answers[name] is Answer.WHIST:
+                    what = N_("{name} deals: the dealer's whist is not played in this game")
+                elif name == deal.declarer:
                     what = N_("{name} is the declarer and does not answer")
                 elif name == dealer:
                     what = N_("{name} deals and sits out this deal, so does not answer")
@@ -680,10 +738,11 @@ class _Scorer:
                 self._problem(
                     N_("{name} has not answered (whist or pass)"), f"answers.{name}", name=name
                 )
-        return not stray and len(answers) == len(defs)
+        return not stray and all(name in answers for name in defs)
 
     def _answers_allowed(self, deal: ContractDeal, defs: list[str]) -> bool:
-        """Every answer is one this game knows (a half-whist only where it may be, §4.2)."""
+        """Every answer is one this game knows (a half-whist only where it may be, §4.2; a
+        returned whist and the dealer's whist only after pass – half-whist, §4.8)."""
         allowed = _HUSSAR_ANSWERS if self.hussar else _ANSWERS
         ok = True
         for name in defs:
@@ -698,13 +757,49 @@ class _Scorer:
                 )
             elif answer is Answer.HALF_WHIST and not self._half_whist_allowed(deal, defs, name):
                 ok = False
+            elif answer is Answer.WHIST_RETURNED and not self._overrules_half_whist(
+                deal, defs, name, returned=True
+            ):
+                ok = False
+        dealer = self._dealer
+        if dealer in deal.answers and dealer not in defs:
+            ok = self._overrules_half_whist(deal, defs, dealer, returned=False) and ok
         return ok
+
+    def _overrules_half_whist(
+        self, deal: ContractDeal, defs: list[str], name: str, *, returned: bool
+    ) -> bool:
+        """A returned whist (the first defender) or the dealer's whist: only after the first
+        defender passed and the second half-whisted (§4.8)."""
+        answers = deal.answers
+        half = answers[defs[-1]] is Answer.HALF_WHIST
+        if returned:
+            sound = half and len(defs) == 2 and name == defs[0]
+            if not sound:
+                self._problem(
+                    N_(
+                        "{name}: the whist is returned only by the first defender, after the "
+                        "second half-whisted"
+                    ),
+                    f"answers.{name}",
+                    name=name,
+                )
+            return sound
+        if answers[name] is not Answer.WHIST or not half or answers[defs[0]] is not Answer.PASS:
+            self._problem(
+                N_("{name} deals and may only whist, after pass – half-whist – pass"),
+                f"answers.{name}",
+                name=name,
+            )
+            return False
+        return True
 
     def _half_whist_allowed(self, deal: ContractDeal, defs: list[str], name: str) -> bool:
         """Only the second defender half-whists, after the first passed, on a level the
         half_whist option names (§4.2)."""
         level = deal.contract.level
-        if name != defs[-1] or deal.answers[defs[0]] is not Answer.PASS:
+        first = deal.answers[defs[0]]
+        if name != defs[-1] or first not in (Answer.PASS, Answer.WHIST_RETURNED):
             self._problem(
                 N_("{name}: only the second defender, after the first passed, may half-whist"),
                 f"answers.{name}",
@@ -729,6 +824,8 @@ class _Scorer:
         return True
 
     def _check_tricks(self, tricks: dict[str, int], active: list[str], required: list[str]) -> None:
+        """The tricks name only those who take tricks (`active`), every one `required`, and
+        add up to 10 when all are given."""
         sound = True
         for name in tricks:
             if name not in active:
@@ -846,13 +943,21 @@ class _Scorer:
         return best
 
     def _apply_contract(self, deal: ContractDeal, dealer: str | None) -> None:
+        defs = self.defenders(dealer, deal.declarer)
+        if not deal.played:
+            self._apply_unplayed(deal, defs)
+        elif deal.lone_whister:
+            self._apply_lone_whister(deal, dealer, defs)
+        else:
+            self._apply_played(deal, dealer, defs)
+        if deal.talon_tricks and self.opts.talon_bonus:
+            self._talon_bonus(deal, dealer)
+
+    def _apply_played(self, deal: ContractDeal, dealer: str | None, defs: list[str]) -> None:
+        """One or two whisters (§4.3)."""
         contract = deal.contract
         level = contract.level
         declarer = deal.declarer
-        defs = self.defenders(dealer, declarer)
-        if not deal.played:
-            self._apply_unplayed(deal, defs)
-            return
         declarer_tricks = deal.tricks[declarer]
         side = 10 - declarer_tricks
         made = declarer_tricks >= level
@@ -868,6 +973,37 @@ class _Scorer:
         if made:
             self._shortfall(deal, defs, side)
 
+    def _apply_lone_whister(self, deal: ContractDeal, dealer: str | None, defs: list[str]) -> None:
+        """A half-whist overruled (§4.8): the first defender returned the whist, or the dealer
+        whisted. That one whister writes the side's tricks and his own consolation, shares
+        with nobody; the half-whister and the passer write nothing. The returner answers for
+        the quota as a single whister does; the dealer never does."""
+        contract = deal.contract
+        level = contract.level
+        whister = deal.whisters[0]
+        taken = deal.tricks[deal.declarer]
+        side = 10 - taken
+        if taken >= level:
+            self._pool(deal.declarer, self._value[level], Reason("made", _c(contract)))
+        else:
+            self._remise(deal, dealer, [whister], level - taken)
+        self._trick_whists_of_one(deal, whister, [whister], side, taken >= level)
+        if taken >= level and whister in defs:
+            self._shortfall(deal, defs, side)
+
+    def _talon_bonus(self, deal: ContractDeal, dealer: str | None) -> None:
+        """Whists for the talon's quick tricks (§4.9): at four or five all by the dealer, at
+        three half by each of the two others, whoever dealt; apart from the trick whists."""
+        tricks = deal.talon_tricks or 0
+        per = self._per_trick[deal.contract.level]
+        out = sitting_out(self.players, dealer)
+        writers = out[:1] or [p for p in self.players if p != deal.declarer]
+        params = {"tricks": tricks, "per": per}
+        code = "talon_bonus" if len(writers) == 1 else "talon_bonus_shared"
+        share = _num(Fraction(tricks * per, len(writers)))
+        for name in writers:
+            self._whists(name, deal.declarer, share, Reason(code, params))
+
     def _apply_unplayed(self, deal: ContractDeal, defs: list[str]) -> None:
         """Both defenders passed (§4.1), or the second half-whisted (§4.2)."""
         contract = deal.contract
@@ -878,7 +1014,9 @@ class _Scorer:
             self._pool(deal.declarer, value, Reason("passed", _c(contract)))
             return
         self._pool(deal.declarer, value, Reason("half_whist_pool", _c(contract)))
-        quota = HALF_QUOTA[level]
+        quota: Num = HALF_QUOTA[level]
+        if self.opts.half_whist_tricks == HalfWhistTricks.REST:
+            quota = _num(Fraction(10 - level, 2))  # §4.2: half the tricks not contracted
         per_trick = self._per_trick[level]
         self._whists(
             half[0],
@@ -890,7 +1028,8 @@ class _Scorer:
     def _remise(
         self, deal: ContractDeal, dealer: str | None, defs: list[str], undertricks: int
     ) -> None:
-        """The declarer's hill for each undertrick, and the defenders' consolation (§4.3)."""
+        """The declarer's hill for each undertrick, and the consolation of `defs` (the
+        defenders, or the lone whister of §4.8) and of those sitting out (§4.3)."""
         level = deal.contract.level
         declarer = deal.declarer
         remise_per = self._remise_per[level]
@@ -902,8 +1041,9 @@ class _Scorer:
         per = self._console_per[level]
         consolers = list(defs)
         if self.opts.dealer_consolation:
-            # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too.
-            consolers.extend(sitting_out(self.players, dealer))
+            # Codex 3.8.1.2: the dealer (and at five the next dealer) writes it too; the
+            # dealer who whisted (§4.8) writes it once, as the whister.
+            consolers.extend(p for p in sitting_out(self.players, dealer) if p not in defs)
         for name in consolers:
             self._whists(
                 name,
@@ -983,6 +1123,8 @@ class _Scorer:
                 for name in whisters:
                     own_short = max(0, HALF_QUOTA[level] - deal.tricks[name])
                     owed[name] = min(own_short, short)
+            elif opts.two_whister_quota == TwoWhisterQuota.SIDE_BOTH:
+                owed = dict.fromkeys(whisters, short)  # ФСПР 6.6: on 8, 9, 10 both answer
             else:
                 # Parlett: on 8, 9, 10 it is the second to whist who is penalised.
                 second = [p for p in defs if p in whisters][-1]
@@ -1012,15 +1154,19 @@ class _Scorer:
         k = self.streak + 1
         multiplier = progression[min(k, len(progression)) - 1]
         per = opts.allpass_price * multiplier
-        active = self.active(dealer)
+        takers = self.allpass_takers(dealer)
         tricks = deal.tricks
-        fewest = min(tricks[p] for p in active)
+        fewest = min(tricks[p] for p in takers)
+        # §4.5: the dealer who plays the talon gets the zero bonus only by allpass_zero_dealer.
+        no_bonus = dealer if len(takers) > len(self.active(dealer)) else None
+        if opts.allpass_zero_dealer:
+            no_bonus = None
         if self._allpass_hill:
             free = fewest if opts.allpass_min_amnesty else 0
-            for name in active:
+            for name in takers:
                 if tricks[name] == 0:
-                    bonus = _num(Fraction(per * opts.hill_whists, opts.pool_whists))
-                    self._pool(name, bonus, Reason("allpass_pool"))
+                    if name != no_bonus:
+                        self._zero_bonus_to(name, per, multiplier)
                 elif tricks[name] > free:
                     over = tricks[name] - free
                     said = {"tricks": over, "per": per}
@@ -1032,10 +1178,10 @@ class _Scorer:
             # §4.5 as written: allpass_price × t_j, with no progression multiplier (Codex
             # 3.7.2.2 plays the whist all-pass flat), and a flat pool bonus of 1.
             price = opts.allpass_price
-            for name in active:
+            for name in takers:
                 if tricks[name] != fewest:
                     continue
-                for other in active:
+                for other in takers:
                     if tricks[other] > fewest:
                         self._whists(
                             name,
@@ -1043,8 +1189,29 @@ class _Scorer:
                             price * tricks[other],
                             Reason("allpass_whists", {"tricks": tricks[other], "per": price}),
                         )
-                if tricks[name] == 0:
+                if tricks[name] == 0 and name != no_bonus:
                     self._pool(name, 1, Reason("allpass_pool"))
+
+    def _zero_bonus_to(self, name: str, per: int, multiplier: int) -> None:
+        """The zero-trick bonus B (§4.5 allpass_zero_bonus) into the pool, or the same whists
+        off the hill (allpass_zero_form = hill)."""
+        opts = self.opts
+        choice = opts.allpass_zero_bonus
+        if choice == AllpassZeroBonus.TRICK:
+            bonus: Num = _num(Fraction(per * opts.hill_whists, opts.pool_whists))
+        elif choice == AllpassZeroBonus.TRICK_POINTS:
+            bonus = per
+        elif choice == AllpassZeroBonus.STAGE:
+            bonus = multiplier
+        elif choice == AllpassZeroBonus.POINT:
+            bonus = 1
+        else:
+            return
+        if opts.allpass_zero_form == AllpassZeroForm.POOL:
+            self._pool(name, bonus, Reason("allpass_pool"))
+            return
+        off = _num(bonus * Fraction(opts.pool_whists, opts.hill_whists))
+        self._hill(name, -off, Reason("allpass_zero_hill", {"points": off}))
 
     def _apply_correction(self, deal: Correction) -> None:
         reason = Reason("correction", {"reason": deal.reason})
@@ -1080,12 +1247,16 @@ class _Scorer:
     def _end_met(self) -> bool:
         if self._round_deals is not None and self.table_deals >= self._round_deals:
             return True
+        if self._deal_limit is not None and self.table_deals >= self._deal_limit:
+            return True
         target = self._target
         pools = self.pools.values()
         if self._end_all_closed:
             return all(p >= target for p in pools)
         if self._end_pool_sum:
             return sum(pools) >= len(self.players) * target
+        if self.opts.end == EndRule.BY_HAND:
+            return False  # §5: played by time, finished by hand
         return any(p >= target for p in pools)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .contracts import LEVELS, Contract, Suit
-from .deals import OFF_TABLE_KINDS, Answer
+from .deals import OFF_TABLE_KINDS, WHISTING, Answer
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
 
@@ -56,7 +56,18 @@ class Seat:
     """The next deal's place within its round, from 1 to the number of players."""
     round_limit: int | None
     finished: bool
-    """No deal can be added (the end rule or the round limit was met, or finished by hand)."""
+    """No deal can be added (the end rule, the round or deal limit was met, or finished by
+    hand)."""
+    talon_tricks_asked: bool = False
+    """A contract deal asks the talon's quick tricks, 0 to 3 (`talon_bonus`, §4.9)."""
+    dealer_may_whist: bool = False
+    """The dealer, sitting out, may whist after pass – half-whist – pass (`dealer_whist` at
+    four or five, §4.8): see `dealer_whists`."""
+    allpass_dealer_tricks: bool = False
+    """An all-pass asks the dealer's tricks too, 0 to 2 (`allpass_dealer_talon` at four or
+    five, §4.5): `tricks_asked("allpass")` then names him."""
+    deal_limit: int | None = None
+    """The most deals at the table (§5 deal_limit), or None."""
 
     def defenders(self, declarer: str) -> tuple[str, ...]:
         """The declarer's defenders in answer order: first, then second (§2)."""
@@ -86,15 +97,47 @@ class Seat:
             out[second] = (Answer.WHIST, Answer.PASS)
         return out
 
+    def returns_whist(
+        self, contract: Contract, first: Answer | None, second: Answer | None
+    ) -> bool:
+        """May the first defender return the whist («пас — полвиста — вист», §4.8): he passed
+        and the second half-whisted on a half-whist level. The answer is then `WHIST_RETURNED`
+        in place of his pass."""
+        return (
+            not self.hussar
+            and contract.level in self.half_whist_levels
+            and first in (Answer.PASS, Answer.WHIST_RETURNED)
+            and second is Answer.HALF_WHIST
+        )
+
+    def dealer_whists(
+        self, contract: Contract, first: Answer | None, second: Answer | None
+    ) -> bool:
+        """May the dealer whist (§4.8): `dealer_may_whist`, and the first defender passed (did
+        not return the whist) and the second half-whisted. His answer is WHIST, by his name."""
+        return (
+            self.dealer_may_whist
+            and first is Answer.PASS
+            and self.returns_whist(contract, first, second)
+        )
+
+    def allpass_takers(self) -> tuple[str, ...]:
+        """Who takes tricks in an all-pass, in seating order: the active players, and the
+        dealer with `allpass_dealer_tricks`."""
+        if not self.allpass_dealer_tricks:
+            return self.active
+        return tuple(p for p in self.players if p in self.active or p == self.dealer)
+
     def tricks_needed(self, declarer: str | None, answers: dict[str, Answer]) -> tuple[str, ...]:
         """Whose tricks must be written: for a contract the declarer, plus both whisters when
-        two whist, nobody when it is not played; for misère (`answers` empty, a declarer) the
-        declarer; for an all-pass (no declarer) every active player."""
+        two whist, nobody when it is not played (a returned whist and the dealer's whist: the
+        declarer's only); for misère (`answers` empty, a declarer) the declarer; for an
+        all-pass (no declarer) every active player, and the dealer who plays the talon."""
         if declarer is None:
-            return self.active
+            return self.allpass_takers()
         if not answers:
             return (declarer,)
-        whisters = [p for p, a in answers.items() if a in (Answer.WHIST, Answer.WHIST_TALON)]
+        whisters = [p for p, a in answers.items() if a in WHISTING]
         if not whisters:
             return ()
         if len(whisters) == 2:
@@ -142,15 +185,21 @@ class Seat:
         return [a.value for a in allowed]
 
     def tricks_asked(
-        self, kind: str, declarer: str | None = None, answers: tuple[str, ...] = ()
+        self,
+        kind: str,
+        declarer: str | None = None,
+        answers: tuple[str, ...] = (),
+        dealer_answer: str | None = None,
     ) -> list[str]:
-        """Whose tricks the form asks for a deal of this kind (answers in answer order).
+        """Whose tricks the form asks for a deal of this kind (answers in answer order, and
+        the dealer's whist, §4.8, apart).
 
-        All-pass: every active player; misère: the declarer; a contract with one whister:
-        the declarer; with two whisters: the declarer and both; nobody whisting: nobody.
+        All-pass: every active player (and the dealer who plays the talon, §4.5); misère: the
+        declarer; a contract with one whister (a returned whist, the dealer's whist): the
+        declarer; with two whisters: the declarer and both; nobody whisting: nobody.
         """
         if kind == "allpass":
-            return list(self.active)
+            return list(self.allpass_takers())
         if declarer is None or declarer not in self.active or kind not in ("misere", "contract"):
             return []
         if kind == "misere":
@@ -159,6 +208,8 @@ class Seat:
         given = {d: Answer(a) for d, a in zip(defs, answers, strict=False) if a}
         if len(given) < len(defs):
             return []
+        if dealer_answer:
+            given[self.dealer] = Answer(dealer_answer)
         return list(self.tricks_needed(declarer, given))
 
 
@@ -199,6 +250,7 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
     if not game.hussar and opts.allpass_mode != AllpassMode.NONE and progression:
         multiplier = progression[min(streak + 1, len(progression)) - 1]
     n = len(players)
+    sits_out = len(players) >= 4 and not game.hussar
     return Seat(
         number=position if editing and position is not None else len(results) + 1,
         players=players,
@@ -216,4 +268,8 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
         deal_in_round=dealt % n + 1,
         round_limit=opts.round_limit,
         finished=finished,
+        talon_tricks_asked=opts.talon_bonus,
+        dealer_may_whist=sits_out and opts.dealer_whist,
+        allpass_dealer_tricks=sits_out and opts.allpass_dealer_talon,
+        deal_limit=opts.deal_limit,
     )

@@ -39,6 +39,7 @@ CONVENTION_LABELS: dict[str, Any] = {
     "leningrad": _l("Leningrad"),
     "rostov": _l("Rostov"),
     "hussar": _l("Hussar (two players)"),
+    "fspr": _l("FSPR (tournament Leningrad, four players)"),
 }
 
 

@@ -53,6 +53,21 @@ Added for five players, penalties and the newer options (written from docs/rules
     each to the largest remainders (ties seating order), written with two decimals.
 18. `round_limit`: the game is finished once the table deals (everything but corrections and
     penalties) reach `round_limit × N`.
+
+Added for the ФСПР round (written from docs/rules.md §4.2, §4.3, §4.5, §4.8, §4.9, §5, §7 and
+docs/game-format.md before reading the engine's code for them):
+
+19. `talon_tricks` × v × whist_scale is written on the declarer on every contract deal that
+    carries it (played, passed, half-whisted, returned, the dealer's whist): at 4 or 5 players
+    by the dealer alone, otherwise split evenly among all the other players at the table.
+20. A returned whist or the dealer's whist: the whister alone writes the side's tricks and, on
+    a remise, one consolation; the half-whister and the passer nothing; those sitting out
+    (other than a whisting dealer) their consolation when `dealer_consolation` is on. Only the
+    returner answers for the quota, as one whister.
+21. The all-pass zero bonus B and its form apply in hill mode; the whists mode keeps its flat
+    pool 1, which a talon-playing dealer without `allpass_zero_dealer` does not get either.
+22. `deal_limit`: the game is finished once the table deals reach it; `end = by_hand` never
+    finishes on pools.
 """
 
 from __future__ import annotations
@@ -91,6 +106,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         "money_unit": "0.01",
         "round_limit": None,
         "stalingrad": False,
+        "half_whist_tricks": "quota",
+        "dealer_whist": False,
+        "talon_bonus": False,
+        "allpass_zero_bonus": "trick",
+        "allpass_zero_form": "pool",
+        "allpass_dealer_talon": False,
+        "allpass_zero_dealer": True,
+        "deal_limit": None,
     },
 }
 PRESETS["leningrad"] = {
@@ -113,6 +136,19 @@ PRESETS["rostov"] = {
     "allpass_mode": "whists",
     "allpass_price": 5,
     "allpass_progression": [1],
+}
+PRESETS["fspr"] = {
+    **PRESETS["leningrad"],
+    "whist_split": "gentleman",
+    "two_whister_quota": "side_both",
+    "dealer_whist": True,
+    "talon_bonus": True,
+    "allpass_exit_on": "whisted_made",
+    "allpass_zero_bonus": "trick_points",
+    "allpass_zero_form": "hill",
+    "allpass_dealer_talon": True,
+    "allpass_zero_dealer": False,
+    "end": "by_hand",
 }
 PRESETS["hussar"] = {
     **PRESETS["sochi"],
@@ -233,7 +269,9 @@ class Scorer:
                     self.allpass_streak = 0
                 self.contract(deal, dealer)
             elif kind == "misere":
-                if self.opt["allpass_exit_on"] == "any" or deal["tricks"][deal["declarer"]] == 0:
+                exit_on = self.opt["allpass_exit_on"]
+                made = deal["tricks"][deal["declarer"]] == 0
+                if exit_on == "any" or (exit_on == "made" and made):
                     self.allpass_streak = 0
                 self.misere(deal)
             elif kind == "allpass":
@@ -247,8 +285,9 @@ class Scorer:
         if self.opt["allpass_exit_on"] == "any":
             return True
         answers = deal["answers"].values()
-        if not any(a in ("whist", "whist-talon") for a in answers):
-            return True  # both passed or a half-whist: pool += v
+        if not any(a in ("whist", "whist-talon", "whist-returned") for a in answers):
+            # both passed or a half-whist: pool += v, but nobody whisted
+            return self.opt["allpass_exit_on"] == "made"
         level = int(re.match(r"\d+", deal["contract"]).group())  # type: ignore[union-attr]
         return bool(deal["tricks"][deal["declarer"]] >= level)
 
@@ -282,13 +321,21 @@ class Scorer:
         ws = frac(self.opt["whist_scale"])
         answers: dict[str, str] = deal["answers"]
         defs = self.defenders(dealer, declarer)
+        self.talon(deal, dealer, v * ws)
         whisters = [p for p in defs if answers.get(p) in ("whist", "whist-talon")]
         passers = [p for p in defs if answers.get(p) == "pass"]
         half = [p for p in defs if answers.get(p) == "half-whist"]
+        returned = [p for p in defs if answers.get(p) == "whist-returned"]
+        if returned or dealer in answers and dealer not in defs:  # §4.8
+            self.lone_whister(deal, dealer, (returned or [dealer])[0], level, v)
+            return
 
         if half:  # §4.2
             self.write_pool(declarer, v)
-            self.write_whists(half[0], declarer, HALF_QUOTA[level] * v * ws)
+            h = HALF_QUOTA[level]
+            if self.opt["half_whist_tricks"] == "rest":
+                h = Fraction(10 - level, 2)
+            self.write_whists(half[0], declarer, h * v * ws)
             return
         if not whisters:  # §4.1
             self.write_pool(declarer, v)
@@ -329,6 +376,45 @@ class Scorer:
         if self.opt["dealer_consolation"]:
             for out in self.sitting_out(dealer):
                 self.write_whists(out, declarer, u * c)
+
+    def talon(self, deal: dict[str, Any], dealer: str, per_trick: Fraction) -> None:
+        """§4.9: the talon's quick tricks, written on the declarer."""
+        quick = deal.get("talon_tricks", 0)
+        if not quick:
+            return
+        amount = quick * per_trick
+        if self.n >= 4:
+            self.write_whists(dealer, deal["declarer"], amount)
+            return
+        others = [p for p in self.players if p != deal["declarer"]]
+        for p in others:
+            self.write_whists(p, deal["declarer"], amount / len(others))
+
+    def lone_whister(
+        self, deal: dict[str, Any], dealer: str, whister: str, level: int, v: Fraction
+    ) -> None:
+        """§4.8: a returned whist, or the dealer's whist."""
+        declarer = deal["declarer"]
+        ws = frac(self.opt["whist_scale"])
+        t = deal["tricks"][declarer]
+        side = 10 - t
+        self.write_whists(whister, declarer, side * v * ws)
+        if t >= level:
+            self.write_pool(declarer, v)
+            checked = level == 10 and self.opt["ten_checked"]
+            returner = whister in self.defenders(dealer, declarer)  # not the dealer's whist
+            if returner and side < QUOTA[level] and not checked:
+                rate = frac(self.opt["shortfall_rate"])
+                self.write_hill(whister, (QUOTA[level] - side) * v * rate)
+            return
+        u = level - t
+        self.write_hill(declarer, u * v * frac(self.opt["remise_scale"]))
+        c = v * ws if self.opt["consolation"] == "value" else frac(self.opt["consolation"])
+        self.write_whists(whister, declarer, u * c)
+        if self.opt["dealer_consolation"]:
+            for out in self.sitting_out(dealer):
+                if out != whister:
+                    self.write_whists(out, declarer, u * c)
 
     def trick_whists(
         self,
@@ -389,6 +475,9 @@ class Scorer:
                 pays = min(p, f)
                 if pays:
                     self.write_hill(w, pays * v * rate)
+        elif self.opt["two_whister_quota"] == "side_both":
+            for w in whisters:  # both whisters pay on 8, 9, 10
+                self.write_hill(w, f * v * rate)
         else:
             self.write_hill(defs[1], f * v * rate)  # the second defender pays
 
@@ -407,25 +496,45 @@ class Scorer:
         price = frac(self.opt["allpass_price"])
         progression = self.opt["allpass_progression"]
         m = frac(progression[min(self.allpass_streak, len(progression)) - 1])
-        act = self.active(dealer)
+        talon_dealer = self.opt["allpass_dealer_talon"] and self.n >= 4
+        act = [
+            p for p in self.players if p in self.active(dealer) or (talon_dealer and p == dealer)
+        ]
         tricks = {p: deal["tricks"][p] for p in act}
         fewest = min(tricks.values())
+        no_bonus = talon_dealer and not self.opt["allpass_zero_dealer"]
         if mode == "hill":
             base = fewest if self.opt["allpass_min_amnesty"] else 0
             for p in act:
                 t = tricks[p]
                 if t > 0 and t - base > 0:
                     self.write_hill(p, (t - base) * price * m)
-                if t == 0:
-                    self.write_pool(p, price * m * self.hw / self.pw)
+                if t == 0 and not (no_bonus and p == dealer):
+                    self.zero_bonus(p, price, m)
         elif mode == "whists":
             for p in act:
                 if tricks[p] == fewest:
                     for j in act:
                         if tricks[j] > fewest:
                             self.write_whists(p, j, price * tricks[j])
-                if tricks[p] == 0:
+                if tricks[p] == 0 and not (no_bonus and p == dealer):
                     self.write_pool(p, Fraction(1))
+
+    def zero_bonus(self, player: str, price: Fraction, m: Fraction) -> None:
+        """§4.5 allpass_zero_bonus and allpass_zero_form."""
+        bonus = {
+            "trick": price * m * self.hw / self.pw,
+            "trick_points": price * m,
+            "stage": m,
+            "point": Fraction(1),
+            "none": Fraction(0),
+        }[self.opt["allpass_zero_bonus"]]
+        if not bonus:
+            return
+        if self.opt["allpass_zero_form"] == "pool":
+            self.write_pool(player, bonus)
+        else:
+            self.write_hill(player, -bonus * self.pw / self.hw)
 
     # --- end and settlement --------------------------------------------------------------
     def end_reached(self) -> bool:
@@ -434,6 +543,11 @@ class Scorer:
         limit = self.opt["round_limit"]
         if limit is not None and self.table_deals >= int(limit) * self.n:
             return True
+        cap = self.opt["deal_limit"]
+        if cap is not None and self.table_deals >= int(cap):
+            return True
+        if end == "by_hand":
+            return False
         if end == "all_closed":
             return all(p >= self.target for p in pools)
         if end == "pool_sum":

@@ -181,7 +181,7 @@ REFUSED = [
         [
             (
                 "answers.Boris",
-                'answers: "maybe" is not an answer (whist, pass, half-whist, whist-talon)',
+                'answers: "maybe" is not an answer (whist, pass, half-whist, whist-returned, whist-talon)',
             )
         ],
     ),

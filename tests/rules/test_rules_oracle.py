@@ -22,8 +22,11 @@ CONVENTIONS = ("sochi", "leningrad", "rostov", "hussar")
 
 
 def engine(data: dict[str, Any]) -> dict[str, Any]:
-    """What `scorekeeper score --settle` prints for this game file."""
-    return report.score_report(rules.score(gamefile.load(data)), with_settlement=True)
+    """What `scorekeeper score --settle` prints for this game file (but the rules it names,
+    which the oracle does not repeat)."""
+    out = report.score_report(rules.score(gamefile.load(data)), with_settlement=True)
+    del out["rules"]
+    return out
 
 
 def game(
