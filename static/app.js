@@ -40,15 +40,50 @@ function show(el, visible) {
   });
 })();
 
-/* -- today, as the table's phone sees it -------------------------------------------------- */
+/* -- this phone's clock beside the server's ---------------------------------------------- */
 
-// A date that starts as the server's today takes this phone's own today (a server elsewhere
-// may already be in another day).
-$$("input[type=date][data-today]").forEach(function (input) {
-  if (input.value !== input.getAttribute("data-today")) return;
-  const now = new Date();
-  input.value = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
-});
+// The dates the app proposes (an evening's, a payment's) are the server's today in the
+// table's time zone (the server reads the zone from tz.js's cookie), never this phone's
+// clock. A phone whose clock differs from the server's by more than a few minutes is told
+// once (per such difference), from the Date of an answer the page had anyway (a follower's
+// check) or, on a page that proposes a date, of one small HEAD request.
+const Clock = (function () {
+  const KEY = "scorekeeper.clock";
+  const LIMIT = 5 * 60000;
+  function heard(r, sent) {
+    const server = Date.parse(r.headers.get("Date") || "");
+    if (isNaN(server)) return;
+    const off = (sent + Date.now()) / 2 - server;  // the Date is whole seconds: 1 s of slack
+    if (Math.abs(off) <= LIMIT + 1000) return;
+    let told = null;
+    try { told = JSON.parse(localStorage.getItem(KEY)); } catch (e) { /* not told */ }
+    if (told && Math.abs(told.off - off) < LIMIT) return;
+    try { localStorage.setItem(KEY, JSON.stringify({ off: off })); } catch (e) { /* private mode */ }
+    tell(server + (Date.now() - sent) / 2);
+  }
+  function tell(server) {
+    const netstate = document.getElementById("netstate");
+    if (!netstate || document.getElementById("clock-note")) return;
+    const note = document.createElement("p");
+    note.id = "clock-note";
+    note.className = "card clock-note";
+    note.setAttribute("role", "status");
+    const lang = document.documentElement.lang || undefined;
+    let now = new Date(server).toString();
+    try { now = new Date(server).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }); } catch (e) { /* old */ }
+    note.textContent = (netstate.getAttribute("data-clock") || "").replace("{now}", now);
+    netstate.parentNode.insertBefore(note, netstate.nextSibling);
+  }
+  function ask() {
+    const me = $('script[src*="app.js"]');
+    if (!me || !window.fetch) return;
+    const sent = Date.now();
+    fetch(me.src, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function (r) { heard(r, sent); }).catch(function () {});
+  }
+  return { heard: heard, ask: ask };
+})();
+if ($("input[type=date][data-today]")) Clock.ask();
 
 /* -- copy buttons ------------------------------------------------------------------------ */
 
@@ -280,7 +315,11 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     return el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version);
   }
   function ask(held) {
-    if (!held) return fetch(url, { credentials: "same-origin", cache: "no-cache" });
+    if (!held) {
+      const sent = Date.now();
+      return fetch(url, { credentials: "same-origin", cache: "no-cache" })
+        .then(function (r) { Clock.heard(r, sent); return r; });
+    }
     waiting = new AbortController();
     const wait = el.getAttribute("data-wait");
     const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version);

@@ -25,7 +25,7 @@ from scorekeeper.rules.text import bad_character, name_key, normalize
 
 from .. import options as opts
 from ..gameforms import MAX_PLAYER_NAME, NewGameBase, PasswordMixin, make_option_field
-from ..i18n import words
+from ..i18n import time_zone, words
 from ..widgets import STALE, DayField, WriteForm, most
 
 MAX_ROSTER = 30
@@ -126,8 +126,16 @@ def evening_date_problem(field: Field) -> None:
     """An evening's date is a real day, not far in the future (a typo in the year)."""
     ascii_date(field)
     day = field.data
-    if day is not None and not (FIRST_DAY <= day <= datetime.date.today() + ONE_DAY):
+    if day is not None and not (FIRST_DAY <= day <= table_today() + ONE_DAY):
         raise ValidationError(_l("Give the day the evening was played."))
+
+
+def table_today() -> datetime.date:
+    """Today by the server's clock, in the table's time zone (the browser's, kept in its
+    cookie; the server's own zone before it is known): a phone's clock set wrong never
+    decides an evening's date."""
+    zone = time_zone()
+    return datetime.datetime.now(zone).date() if zone is not None else datetime.date.today()
 
 
 def ascii_date(field: Field) -> None:

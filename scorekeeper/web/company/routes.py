@@ -50,6 +50,7 @@ from .forms import (
     PlayerForm,
     RulesForm,
     clean_name,
+    table_today,
 )
 
 bp = Blueprint("company", __name__.rsplit(".", 1)[0])
@@ -207,7 +208,7 @@ def _payment_form(company: CompanyRecord, **kwargs: Any) -> PaymentForm:
     form.payer.choices = choices((str(p.id), p.name) for p in company.roster)
     form.payee.choices = choices((str(p.id), p.name) for p in company.roster)
     if form.paid_on.data is None:
-        form.paid_on.data = datetime.date.today()
+        form.paid_on.data = table_today()
     return form
 
 
@@ -218,7 +219,7 @@ def _pay_forms(company: CompanyRecord, view: Overview) -> list[PaymentForm]:
         form = PaymentForm(version=0, formdata=None)
         form.payer.data, form.payee.data = pay.payer, pay.payee
         form.amount.data = str(pay.amount)
-        form.paid_on.data = datetime.date.today()
+        form.paid_on.data = table_today()
         forms.append(form)
     return forms
 
@@ -323,14 +324,14 @@ def evening(token: str) -> str | Response | tuple[str, int]:
             flash(errors.said_company(refused))
             return back(token, "#evening")
         form.first_dealer.data = str(dealer)
-        form.name.data = words().date(datetime.date.today())
-        form.played_on.data = datetime.date.today()
+        form.played_on.data = table_today()
+        form.name.data = words().date(form.played_on.data)
     else:
         most = max(company_writes.evening_counts(company.convention))
         seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(most)) if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
-        day = form.played_on.data or datetime.date.today()
+        day = form.played_on.data or table_today()
         try:
             record = company_writes.start_evening_at(
                 get_store(),
@@ -356,7 +357,7 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         problems=problems,
         redraw=url_for("company.evening", token=token, player=seats),
         hussar=evening_convention(company.convention, len(seats)) == "hussar",
-        today_iso=datetime.date.today().isoformat(),
+        today_iso=table_today().isoformat(),
     )
     return (page, 422) if request.method == "POST" else page
 
