@@ -26,18 +26,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-TOP_KEYS = {
-    "format",
-    "family",
-    "name",
-    "convention",
-    "options",
-    "players",
-    "first_dealer",
-    "finished",
-    "deals",
-}
-REQUIRED_KEYS = {"format", "family", "convention", "players", "deals"}
 PLAYER_COUNTS = (3, 4)
 
 
@@ -50,10 +38,8 @@ def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game
     """A game file's text of either family; raises InvalidGame naming every problem."""
     try:
         data = json.loads(text)
-    except ValueError as error:
-        raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
-    except RecursionError:
-        raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
+    except (ValueError, RecursionError):
+        return gamefile.loads(text, max_deals=max_deals)  # it says what is wrong with the JSON
     data = normalize_all(gamefile.readable(data))
     if is_balkan(data):
         return load(data, max_deals=max_deals)
@@ -115,13 +101,10 @@ def load(data: Any, *, max_deals: int = gamefile.MAX_DEALS, check: bool = True) 
 
 
 def _keys(data: Any, bad: Any) -> None:
-    if not isinstance(data, dict):
-        raise InvalidGame([Problem(N_("a game file must be a JSON object"))])
-    for key in data:
-        if key not in TOP_KEYS:
-            bad(N_("unknown key {key}"), str(key), key=json.dumps(key, ensure_ascii=False))
-    for key in sorted(REQUIRED_KEYS - set(data)):
-        bad(N_("missing key {key}"), key, key=json.dumps(key))
+    """A JSON object with the keys of any game file, and the entries."""
+    gamefile._check_keys(data, bad)
+    if "deals" not in data:
+        bad(N_("missing key {key}"), "deals", key=json.dumps("deals"))
 
 
 def _players(raw: Any, bad: Any) -> list[str]:

@@ -200,24 +200,15 @@ class _Reader(_DealReader):
         return self.supe(n, player, item["supe_on"], amount)
 
     def supe(self, n: int, player: str, on: Any, amount: int) -> SupeChange | None:
-        where = f"entries.{n}"
-        if not isinstance(on, str) or on not in self.players:
-            self.bad(
-                N_("correction entry {n}: supe_on {name} is not a player of this game"),
-                where,
-                n=n,
-                name=_show(on),
-            )
-            return None
+        """Supe written on another player of the game."""
+        if isinstance(on, str) and on in self.players and on != player:
+            return SupeChange(player, on, amount)
         if on == player:
-            self.bad(
-                N_("correction entry {n}: {name} cannot write supe on their own name"),
-                where,
-                n=n,
-                name=player,
-            )
-            return None
-        return SupeChange(player, on, amount)
+            template = N_("correction entry {n}: {name} cannot write supe on their own name")
+        else:
+            template = N_("correction entry {n}: supe_on {name} is not a player of this game")
+        self.bad(template, f"entries.{n}", n=n, name=_show(on) if on != player else player)
+        return None
 
 
 def entry_to_dict(entry: Entry) -> dict[str, Any]:
