@@ -166,6 +166,7 @@ CONVENTIONS: dict[str, str] = {
     Convention.LENINGRAD: N_("Leningrad"),
     Convention.ROSTOV: N_("Rostov"),
     Convention.HUSSAR: N_("Hussar"),
+    Convention.FSPR: N_("FSPR"),
 }
 
 #: Each option's name (docs/rules.md §7), the same on the new-game form, in the PDF and in
@@ -192,6 +193,24 @@ VALUE_LABELS: dict[str, str] = {
     "value": N_("the contract's value"),  # consolation = the contract's value
     AllpassExitOn.ANY: N_("any contract or misère"),
     AllpassExitOn.MADE: N_("only a game written into the pool"),
+    AllpassExitOn.WHISTED_MADE: N_("only a made contract somebody whisted"),
+    TwoWhisterQuota.SIDE_BOTH: N_("the side's quota; on 8, 9, 10 both whisters pay"),
+    EndRule.BY_HAND: N_("finished by hand (played by time)"),
+    HalfWhistTricks.QUOTA: N_("half the quota (2 on a six, 1 on a seven)"),
+    HalfWhistTricks.REST: N_("half the tricks not contracted (2 on a six, 1½ on a seven)"),
+    AllpassZeroBonus.TRICK: N_("one trick's whists, in pool points"),
+    AllpassZeroBonus.TRICK_POINTS: N_("one trick's price, into the pool as it stands"),
+    AllpassZeroBonus.STAGE: N_("one point per step of the progression"),
+    AllpassZeroBonus.POINT: N_("one point"),
+    AllpassZeroForm.POOL: N_("into the pool"),
+}
+
+#: Option values whose word is another option's too ("hill", "none"), by option and value.
+NAMED_VALUE_LABELS: dict[tuple[str, str], str] = {
+    ("allpass_zero_bonus", AllpassZeroBonus.NONE): N_("no bonus"),
+    ("allpass_zero_form", AllpassZeroForm.HILL): N_("the same whists off the hill"),
+    ("deal_limit", ""): N_("no limit"),
+    ("round_limit", ""): N_("no limit"),
 }
 
 _ANSWER_CODES: dict[str, Answer] = {a.value: a for a in Answer}
@@ -200,7 +219,6 @@ _VULGAR = {
     Fraction(1, 2): "½",
     Fraction(1, 3): "⅓",
     Fraction(2, 3): "⅔",
-    Convention.FSPR: N_("FSPR"),
     Fraction(1, 4): "¼",
     Fraction(3, 4): "¾",
 }
@@ -227,24 +245,6 @@ def _int_digits(value: int, pattern: str | None, locale: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-    AllpassExitOn.WHISTED_MADE: N_("only a made contract somebody whisted"),
-    TwoWhisterQuota.SIDE_BOTH: N_("the side's quota; on 8, 9, 10 both whisters pay"),
-    EndRule.BY_HAND: N_("finished by hand (played by time)"),
-    HalfWhistTricks.QUOTA: N_("half the quota (2 on a six, 1 on a seven)"),
-    HalfWhistTricks.REST: N_("half the tricks not contracted (2 on a six, 1½ on a seven)"),
-    AllpassZeroBonus.TRICK: N_("one trick's whists, in pool points"),
-    AllpassZeroBonus.TRICK_POINTS: N_("one trick's price, into the pool as it stands"),
-    AllpassZeroBonus.STAGE: N_("one point per step of the progression"),
-    AllpassZeroBonus.POINT: N_("one point"),
-    AllpassZeroForm.POOL: N_("into the pool"),
-}
-
-#: Option values whose word is another option's too ("hill", "none"), by option and value.
-NAMED_VALUE_LABELS: dict[tuple[str, str], str] = {
-    ("allpass_zero_bonus", AllpassZeroBonus.NONE): N_("no bonus"),
-    ("allpass_zero_form", AllpassZeroForm.HILL): N_("the same whists off the hill"),
-    ("deal_limit", ""): N_("no limit"),
-    ("round_limit", ""): N_("no limit"),
 def _amount(locale: str, value: Fraction) -> str:
     """Words.amount, kept: a pulka writes the same running sums on every drawing of it."""
     return Words(locale)._amount(value)
@@ -471,6 +471,9 @@ class Words:
             if not value:
                 return self.gettext("not allowed")
             return self.gettext("on %(levels)s", levels=", ".join(str(v) for v in value))
+        named = NAMED_VALUE_LABELS.get((name, "" if value is None else str(value)))
+        if named is not None:
+            return self.gettext(named)
         if value is None:
             return self.gettext(VALUE_LABELS["value"])
         if isinstance(value, bool):
@@ -528,9 +531,6 @@ class Words:
             except (KeyError, IndexError, ValueError):  # a broken translation must not break a page
                 continue
         return translated
-        named = NAMED_VALUE_LABELS.get((name, "" if value is None else str(value)))
-        if named is not None:
-            return self.gettext(named)
 
     def _param(self, name: str, value: Any, counted: bool) -> str:
         if isinstance(value, Reason):
