@@ -46,9 +46,13 @@ def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game
     return gamefile.load(data, max_deals=max_deals)
 
 
-def load(data: Any, *, max_deals: int = gamefile.MAX_DEALS, check: bool = True) -> BalkanGame:
-    """Read a parsed Balkan game file; raises InvalidGame naming every problem (the entries
-    are replayed: a file that cannot be scored whole is refused whole)."""
+def load(
+    data: Any, *, max_deals: int = gamefile.MAX_DEALS, check: bool = True, stored: bool = False
+) -> BalkanGame:
+    """Read a parsed Balkan game file, or a stored game of the same shape (its deals in
+    game-file notation); raises InvalidGame naming every problem (the entries are replayed:
+    a file that cannot be scored whole is refused whole). check=False skips the replay (a
+    stored game, checked when written); stored=True opens a name as `gamefile.load` does."""
     problems: list[Problem] = []
 
     def bad(template: str, field: str | None = None, **params: Any) -> None:
@@ -58,7 +62,7 @@ def load(data: Any, *, max_deals: int = gamefile.MAX_DEALS, check: bool = True) 
     if problems:
         raise InvalidGame(problems)
     gamefile._check_format(data["format"], bad)
-    name = gamefile._name(data.get("name", ""), bad)
+    name = gamefile._name(data.get("name", ""), bad, stored=stored)
     convention = find_preset(data["convention"])
     overrides = gamefile._overrides(data.get("options", {}), bad)
     options, option_problems = resolve_options(
