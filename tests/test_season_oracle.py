@@ -106,7 +106,8 @@ def event(draw: st.DrawFn, ids: list[int]) -> dict[str, Any]:
 def cup(draw: st.DrawFn, ids: list[int]) -> dict[str, Any]:
     """A tournament event: a random valid tournament (its tables played to their end)."""
     rng = random.Random(draw(st.integers(0, 10**6)))
-    data = random_tournament(rng, players=draw(st.integers(6, 9)), tours=draw(st.integers(1, 3)))
+    size, tours, joins = draw(st.integers(6, 9)), draw(st.integers(1, 3)), draw(st.integers(0, 1))
+    data = random_tournament(rng, players=size, tours=tours, joins=joins)
     out: dict[str, Any] = {"played_on": day(draw, FIRST, LAST - timedelta(days=30)).isoformat()}
     out["tournament"] = data
     if draw(st.integers(0, 5)) == 0:

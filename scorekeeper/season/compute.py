@@ -53,6 +53,8 @@ class Event:
     tournament: Mapping[str, Any] | None = None
     """A tournament's report (standings, tours) as `scorekeeper tournament` gives it."""
     name: str = ""
+    roster: tuple[str, ...] = ()
+    """A tournament's roster: its seats, a late player's before he sits at a table too."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,8 @@ def compute(season: Season) -> Computed:
     seen: list[tuple[Player, str]] = [(season.directory.kept(s.player), "") for s in season.start]
     for t in tables:
         seen.extend(zip(t.players, t.result.seats, strict=True))
+    for event in season.events:
+        seen.extend((season.directory.resolve(s, event.seats.get(s)), s) for s in event.roster)
     names = display_names(season.directory, seen)
     done = Computed(tables, names, Book(season.first, names.__getitem__))
     for s in season.start:

@@ -420,12 +420,23 @@ def _event(n: int, entry: Any, directory: Directory, dates: _Dates, bad: _Notes)
     )
     if read is None or seats is None:
         return None
-    tables, report, name = read
-    _check_seats(n, seats, tables, bad)
-    _check_doubles(n, directory, seats, tables, report is not None, bad)
+    _check_seats(n, seats, read, bad)
+    _check_doubles(n, directory, seats, read.tables, read.report is not None, bad)
     if len(bad.found) > before or played_on is None:
         return None
-    return Event(played_on, tuple(tables), seats, company, friendly, report, name)
+    return Event(
+        played_on, tuple(read.tables), seats, company, friendly, read.report, read.name, read.roster
+    )
+
+
+@dataclass(frozen=True)
+class _Read:
+    """An event's game or tournament as read: its tables, a tournament's report and roster."""
+
+    tables: list[Placed]
+    report: dict[str, Any] | None = None
+    name: str = ""
+    roster: tuple[str, ...] = ()
 
 
 def _played_on(n: int, raw: Any, dates: _Dates, bad: _Notes) -> date | None:
@@ -495,7 +506,7 @@ def _seats(n: int, raw: Any, directory: Directory, bad: _Notes) -> dict[str, int
     return dict(raw) if ok else None
 
 
-def _game(n: int, raw: Any, bad: _Notes) -> tuple[list[Placed], None, str] | None:
+def _game(n: int, raw: Any, bad: _Notes) -> _Read | None:
     """A game event's one table, read as a game file."""
     try:
         game = gamefile.load(raw, check=False, max_deals=gamefile.FORMAT_MAX_DEALS)
@@ -506,10 +517,10 @@ def _game(n: int, raw: Any, bad: _Notes) -> tuple[list[Placed], None, str] | Non
     if problems:
         bad.found.extend(SeasonProblem(p, n) for p in sorted(problems, key=lambda p: p.deal or 0))
         return None
-    return [Placed(None, None, from_sheet(sheet))], None, game.name
+    return _Read([Placed(None, None, from_sheet(sheet))], name=game.name)
 
 
-def _tournament(n: int, raw: Any, bad: _Notes) -> tuple[list[Placed], dict[str, Any], str] | None:
+def _tournament(n: int, raw: Any, bad: _Notes) -> _Read | None:
     """A tournament event's tables, read as a tournament file, and its report."""
     try:
         t = tournament_file.parse_tournament(raw, max_deals=gamefile.FORMAT_MAX_DEALS)
@@ -523,12 +534,12 @@ def _tournament(n: int, raw: Any, bad: _Notes) -> tuple[list[Placed], dict[str, 
     ]
     report = tournament_file.report(t)
     del report["next_tour"]
-    return tables, report, t.name
+    return _Read(tables, report, t.name, tuple(t.players))
 
 
-def _check_seats(n: int, seats: dict[str, int], tables: list[Placed], bad: _Notes) -> None:
-    """Every attached seat is a seat of the event."""
-    names = {seat for placed in tables for seat in placed.result.seats}
+def _check_seats(n: int, seats: dict[str, int], read: _Read, bad: _Notes) -> None:
+    """Every attached seat is a seat of the event (a tournament's: a roster name)."""
+    names = {seat for placed in read.tables for seat in placed.result.seats} | set(read.roster)
     for name in seats:
         if name not in names:
             bad(N_("seats: {name} is not a seat of this event"), event=n, name=_show(name))

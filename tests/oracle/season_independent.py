@@ -173,6 +173,7 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
         key=lambda e: (date.fromisoformat(e[1]["played_on"]), e[0]),
     )
     games = []
+    roster: set[Any] = set()
     for number, event in events:
         for tour, table, game in tables_of(event):
             t = table_of(game)
@@ -183,7 +184,11 @@ def season_report(data: dict[str, Any]) -> dict[str, Any]:
             t["event"], t["tour"], t["table"] = number, tour, table
             t["friendly"] = event.get("friendly", False)
             games.append(t)
-    known = {("id", who.end(s["player"])) for s in data.get("start", [])}
+    for _, event in events:  # a roster name is a seat, at a table or not yet
+        for name in event.get("tournament", {}).get("players", []):
+            attached = event.get("seats", {})
+            roster.add(who.seat(name, attached.get(name)))
+    known = {("id", who.end(s["player"])) for s in data.get("start", [])} | roster
     known |= {p for g in games for p in g["who"]}
     R: dict[Any, Fraction] = {}
     n: dict[Any, int] = {}
