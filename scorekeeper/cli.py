@@ -7,6 +7,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 
@@ -263,7 +264,7 @@ def _serve_command(commands: Any) -> None:
     p.add_argument(
         "--https",
         action="store_true",
-        help=N_("serve over HTTPS with a self-signed certificate kept in the instance folder"),
+        help=N_("serve over HTTPS with a self-signed certificate kept in the data folder"),
     )
     p.add_argument(
         "--prefix",
@@ -428,7 +429,10 @@ LOCATION_HELP = N_("an SQLite file, or a PostgreSQL URL (postgresql://user@host:
 
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
-DB_HELP = N_("the SQLite file, or a postgresql:// URL (default: instance/scorekeeper.sqlite)")
+DB_HELP = N_(
+    "the SQLite file, or a postgresql:// URL (default: scorekeeper.sqlite in the data folder,"
+    " docs/deploy.md says where it is)"
+)
 LANG_HELP = N_("language of the messages (default: $LANG)")
 
 
@@ -624,11 +628,52 @@ def _export(args: argparse.Namespace) -> int:
 
 def _store_failed(error: Exception) -> int:
     """A store error in one line; exit 2 for a database a newer release wrote (it is not
-    this release's to open) and one that cannot be used (unreachable, refusing the password),
-    1 otherwise. A database URL's password is never printed."""
+    this release's to open) and one that cannot be used (unreachable, refusing the password,
+    busy, read-only), 1 otherwise. A database URL's password is never printed."""
     from scorekeeper.store import SchemaTooNew, StorageUnavailable
 
-    return _fail(str(error), 2 if isinstance(error, SchemaTooNew | StorageUnavailable) else 1)
+    if isinstance(error, SchemaTooNew):
+        return _fail(_too_new(error), 2)
+    if isinstance(error, StorageUnavailable):
+        return _fail(_unavailable(error), 2)
+    return _fail(str(error), 1)
+
+
+#: A database a newer release wrote: by its recorded release, or by schema steps alone.
+_TOO_NEW = N_(
+    "the database %(where)s was written by scorekeeper %(newer)s, newer than this release"
+    " (%(release)s): run the newer release, or restore a backup made by this one"
+    " (docs/deploy.md, “Upgrades”)"
+)
+_TOO_NEW_STEPS = N_(
+    "the database %(where)s was written by a scorekeeper newer than this release"
+    " (%(release)s), with schema steps this one lacks (%(steps)s): run the newer release,"
+    " or restore a backup made by this one (docs/deploy.md, “Upgrades”)"
+)
+
+
+def _too_new(error: Any) -> str:
+    """SchemaTooNew in the run's language, each release named once."""
+    if error.steps or not error.writer:
+        steps = ", ".join(error.steps)
+        return _t(_TOO_NEW_STEPS, where=error.where, release=error.release, steps=steps)
+    return _t(_TOO_NEW, where=error.where, newer=error.writer, release=error.release)
+
+
+def _unavailable(error: Any) -> str:
+    """A database that cannot be used: the store's reason in the run's language and where it
+    is; in English the driver's own words too (they are English only)."""
+    message = str(error)
+    if _said.locale == "en":
+        return message
+    head = f"{error.reason}: "
+    if message.startswith(head):
+        where = message[len(head) :].split(" (", 1)[0]
+    else:
+        found = re.search(r"\S*[/\\]\S*", message)
+        where = found.group(0).rstrip(";:,") if found else ""
+    reason = _said.storage(error.reason)
+    return f"{reason}: {where}" if where else reason
 
 
 def _fail(message: str, status: int = 1) -> int:

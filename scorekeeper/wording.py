@@ -69,6 +69,32 @@ HUSSAR_REASONS: dict[str, str] = {
 }
 
 #: Problems worded otherwise than the rules' English (for people, not for a file's author).
+#: Why the games database cannot be used, as the store says it (StorageUnavailable.reason),
+#: said to people in their language (the 503 page, the command line); a reason missing here is
+#: said as the last one, never in the store's English.
+STORAGE_REASONS: tuple[str, ...] = (
+    N_("permission to use the database file was denied"),
+    N_("the database is busy (another program holds its lock); try again"),
+    N_("the database is locked; try again"),
+    N_("the database is read-only"),
+    N_("the database file could not be read or written (I/O error)"),
+    N_("the database file is damaged"),
+    N_("the disk is full"),
+    N_("the database file could not be opened"),
+    N_("the file is not a database"),
+    N_("the database file could not be used"),
+    N_("the database file is empty"),
+    N_("the database folder does not exist"),
+    N_("the database server cannot be reached; try again"),
+    N_(
+        "the database server refused the password (see SCOREKEEPER_DB_PASSWORD_FILE, "
+        "PGPASSWORD or ~/.pgpass)"
+    ),
+    N_("the database was busy with a conflicting change; try again"),
+    N_("the games database is not available"),
+    N_("the database could not be used"),
+)
+
 PROBLEMS: dict[str, str] = {
     "option {option}: {why}": N_("{option}: {why}"),
     "not a company file (format {format})": N_(
@@ -460,6 +486,11 @@ class Words:
     def convention(self, name: str) -> str:
         """A convention's name."""
         return self.gettext(CONVENTIONS[name]) if name in CONVENTIONS else name
+    def storage(self, reason: str) -> str:
+        """Why the games database cannot be used, in this language (never the store's or a
+        library's English: an unknown reason is said as "could not be used")."""
+        return self.gettext(reason if reason in STORAGE_REASONS else STORAGE_REASONS[-1])
+
 
     def option_label(self, name: str) -> str:
         """An option's name for people."""

@@ -96,7 +96,7 @@ def test_a_seat_answers_only_from_the_phone_that_claimed_it(served: Server) -> N
     assert latest(served, "Anna") == "wrong"
 
     page = scorer.get(f"/g/{token}").html
-    assert "Other phones tried to answer for Anna 3 times." in page
+    assert "Tries to answer from another phone: Anna — 3" in page
     release = next(
         f
         for f in re.findall(r"<form[^>]*release-seat.*?</form>", page, re.S)

@@ -162,6 +162,6 @@ def test_a_late_player_joining_before_tour_1_is_refused_with_exit_2(tmp_path: Pa
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        'late player 1: "Zoya" joins before tour 1, which is being on the roster: leave the '
-        "entry out"
+        'late player 1: "Zoya" joins before tour 1, which is the same as being on the roster: '
+        "leave the entry out"
     ]

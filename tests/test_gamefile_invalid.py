@@ -48,7 +48,7 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         (
             "bad_option_choice",
             game_file([], options={"overflow": "give"}),
-            "Points above the pool target: must be one of",
+            "Points above the pool target: “give” is not one of its values",
         ),
         (
             "half_whist_on_eight",

@@ -160,8 +160,8 @@ REFUSALS: list[tuple[str, Any, list[str]]] = [
     ("before_tour not a whole number", late(joined=[{"player": "Zoya", "before_tour": "2"}]),
      ['late player 1: before_tour must be a whole number, not "2"']),
     ("before tour 1", late(joined=[{"player": "Zoya", "before_tour": 1}]),
-     ['late player 1: "Zoya" joins before tour 1, which is being on the roster: leave the '
-      "entry out"]),
+     ['late player 1: "Zoya" joins before tour 1, which is the same as being on the roster: '
+      "leave the entry out"]),
     ("after the next tour", late(joined=[{"player": "Zoya", "before_tour": 4}]),
      ["late player 1: before_tour must be from 2 to 3 (the tour after the last played), "
       "not 4"]),

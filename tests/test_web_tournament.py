@@ -361,7 +361,7 @@ def test_tables_of_four_and_the_sizes_of_section_four(web: Web, store: Store) ->
     play(web, store, first[0].game.edit_token, 4)
     page = web.get(f"/t/{token}")
     assert page.html.count('<span class="progress">finished</span>') == 1
-    assert page.html.count('<span class="progress">deal 1 of 3</span>') == 2
+    assert page.html.count('<span class="progress">Round 1 of 1, deal 1 of 3</span>') == 2
 
 
 def test_every_tournament_page_carries_the_headers_and_no_inline_code(web, store, app) -> None:

@@ -473,7 +473,7 @@ def _choice(choices: type[_Choice]) -> Callable[[Any], _Choice]:
     def parse(raw: Any) -> _Choice:
         if not isinstance(raw, str) or raw not in tuple(choices):
             raise _BadOption(
-                N_("{option}: must be one of {choices}, not {value}"),
+                N_("{option}: “{value}” is not one of its values (docs/rules.md §7 lists them)"),
                 choices=", ".join(choices),
                 value=_show(raw),
             )

@@ -98,4 +98,19 @@ def storage_error(exc: sqlite3.Error | OSError, path: str | os.PathLike[str]) ->
 
 class SchemaTooNew(StoreError):
     """A newer release of scorekeeper has written this database: this one must not open it
-    (its purge, backup or writes could break what the newer one keeps)."""
+    (its purge, backup or writes could break what the newer one keeps).
+
+    `where` is the database as printed, `writer` the newer release recorded (None when only
+    unknown schema `steps` tell), `release` this one: the command line says it from them."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        where: str = "",
+        writer: str | None = None,
+        release: str = "",
+        steps: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.where, self.writer, self.release, self.steps = where, writer, release, steps

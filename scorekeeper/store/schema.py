@@ -597,7 +597,11 @@ def check_not_newer(engine: Engine, applied: list[str]) -> None:
                 else ""
             )
             + "; run the newer release (or restore a backup made by"
-            " this one), see docs/deploy.md (Upgrades)"
+            " this one), see docs/deploy.md (Upgrades)",
+            where=engine.display,
+            writer=writer,
+            release=RELEASE,
+            steps=tuple(unknown),
         )
 
 

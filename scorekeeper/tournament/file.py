@@ -847,8 +847,8 @@ def _before_tour_unplayed(n: int, player: str, before: int, played: int, bad: _N
     if before == 1:
         bad(
             N_(
-                "late player {n}: {name} joins before tour 1, which is the same as being on the roster: "
-                "leave the entry out"
+                "late player {n}: {name} joins before tour 1, which is the same as being on the"
+                " roster: leave the entry out"
             ),
             where="joined",
             n=n,

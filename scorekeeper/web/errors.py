@@ -57,6 +57,7 @@ from scorekeeper.store import (
 )
 from scorekeeper.tournament import service as tournament
 
+from .i18n import words
 from .keys import new_key
 
 Reason = Literal["game_over", "tour_closed", "read_only", "link_gone", "game_deleted", "deal_gone"]
@@ -166,7 +167,7 @@ def _unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
         _(
             "The games database is not available right now (%(why)s). Nothing was lost on "
             "this phone's side: wait a moment and try again, or tell whoever runs the server.",
-            why=getattr(error, "reason", "the games database is not available"),
+            why=words().storage(getattr(error, "reason", "")),
         ),
     )
     return page, status, {"Retry-After": "5"}
@@ -357,7 +358,7 @@ def _answer_refused(refused: AnswerRefused) -> Response:
         "changed": _("The scorer changed this deal meanwhile: look at it again."),
         "many": _("Too many answers on this deal."),
         "claimed": _(
-            "Another phone answers for %(name)s at this table. If that was your phone, ask "
+            "Another phone already answers for the player “%(name)s”. If that was your phone, ask "
             "the scorer to release the seat.",
             name=detail,
         ),

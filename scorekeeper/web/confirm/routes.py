@@ -102,7 +102,12 @@ def release(token: str) -> Response:
     """The scorer lets a seat go: the next phone to answer for it claims it."""
     player = request.form.get("player", "")[:100]
     if confirmations.release(get_store(), token, player):
-        flash(_("%(name)s's seat is free: the next phone to answer for it claims it.", name=player))
+        flash(
+            _(
+                "Seat free: %(name)s. The next phone to answer for this player claims it.",
+                name=player,
+            )
+        )
     return redirect(url_for("games.show", mode="g", token=token) + "#confirmations")
 
 

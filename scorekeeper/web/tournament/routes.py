@@ -539,12 +539,18 @@ def of_game(token: str) -> Response:
 
 @bp.app_template_filter("progress")
 def progress(table: service.TableView) -> str:
-    """A table's progress: "deal 7 of 9", or finished."""
+    """A table's progress as its own game page says it: "round 2 of 2, deal 3 of 4", or
+    finished."""
     if table.early:
         return pgettext("table", "closed early")
     if table.finished:
         return pgettext("table", "finished")
-    return _("deal %(n)s of %(total)s", n=min(table.deals + 1, table.planned), total=table.planned)
+    per_round = max(len(table.players), 1)
+    at = min(table.deals, max(table.planned - 1, 0))  # the deal being played, from 0
+    rounds = max(table.planned // per_round, 1)
+    round_ = _("Round %(round)s of %(rounds)s", round=at // per_round + 1, rounds=rounds)
+    deal = _("deal %(deal)s of %(deals)s", deal=at % per_round + 1, deals=per_round)
+    return f"{round_}, {deal}"
 
 
 @bp.app_template_filter("bands_rule")
