@@ -87,6 +87,20 @@ class QueuedTable:
             time.sleep(0.2)
 
 
+def every_ack_once_on_the_standby(pair: Pair, tables: list[QueuedTable]) -> None:
+    """Every Save each table's phone got acknowledged is on the promoted standby, once,
+    and nothing else is."""
+    for table in tables:
+        stored = pair.standby.sql(
+            "SELECT d.data FROM deals d JOIN games g ON g.id = d.game_id"
+            f" WHERE g.edit_token = '{table.token}' AND d.deleted = 0 ORDER BY d.seq",
+            database=pair.database,
+        ).splitlines()
+        reasons = Counter(r for line in stored for r in table.acked if f'"{r}"' in line)
+        assert reasons == Counter(table.acked), (table.number, reasons)
+        assert len(stored) == len(table.acked)
+
+
 def test_the_hosts_follow_the_promoted_standby_and_keep_every_acknowledged_save(
     pair: Pair, tmp_path: Path
 ) -> None:
@@ -118,16 +132,7 @@ def test_the_hosts_follow_the_promoted_standby_and_keep_every_acknowledged_save(
         assert sum(t.without_retry_after for t in tables) == 0
         assert before > 0
         # Every acknowledged Save is on the new primary, once; the old one is gone for good.
-        promoted = pair.standby
-        for table in tables:
-            stored = promoted.sql(
-                "SELECT d.data FROM deals d JOIN games g ON g.id = d.game_id"
-                f" WHERE g.edit_token = '{table.token}' AND d.deleted = 0 ORDER BY d.seq",
-                database=pair.database,
-            ).splitlines()
-            reasons = Counter(r for line in stored for r in table.acked if f'"{r}"' in line)
-            assert reasons == Counter(table.acked), (table.number, reasons)
-            assert len(stored) == len(table.acked)
+        every_ack_once_on_the_standby(pair, tables)
     finally:
         for host in hosts:
             host.stop()

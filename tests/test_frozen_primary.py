@@ -14,14 +14,12 @@ import os
 import signal
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from . import test_failover
 from .harness import START_SECONDS
 from .pgcluster import Pair, PgNode
-from .test_failover import QueuedTable
+from .test_failover import QueuedTable, every_ack_once_on_the_standby
 from .test_safety_server import Phone, Server, new_game
 
 TABLES = 4
@@ -62,13 +60,7 @@ class TimedTable(QueuedTable):
         self.times.append(time.monotonic())
 
 
-@pytest.fixture
-def pair() -> Iterator[Pair]:
-    made = Pair()
-    try:
-        yield made
-    finally:
-        made.remove()
+pair = test_failover.pair  # a primary and its synchronous standby, removed after the test
 
 
 def unhealthy(port: int) -> int:
@@ -109,16 +101,7 @@ def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
         statuses = sum((t.statuses for t in tables), Counter())
         assert set(statuses) <= {302, 503}, statuses
         assert sum(t.without_retry_after for t in tables) == 0
-        # Every acknowledged Save is on the promoted standby, once.
-        for table in tables:
-            stored = pair.standby.sql(
-                "SELECT d.data FROM deals d JOIN games g ON g.id = d.game_id"
-                f" WHERE g.edit_token = '{table.token}' AND d.deleted = 0 ORDER BY d.seq",
-                database=pair.database,
-            ).splitlines()
-            reasons = Counter(r for line in stored for r in table.acked if f'"{r}"' in line)
-            assert reasons == Counter(table.acked), (table.number, reasons)
-            assert len(stored) == len(table.acked)
+        every_ack_once_on_the_standby(pair, list(tables))
         first = [min(t for t in table.times if t > promoted_at) for table in tables]
         print(
             f"\nfrozen primary: health 503 on both hosts {promoted_at - frozen_at:.1f} s after"
