@@ -56,7 +56,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 TRANSLATIONS_DIR = os.path.join(os.path.dirname(__file__), "translations")
-LOCALES = ("en", "ru", "uk")
+LOCALES = ("en", "ru", "uk", "sr_Latn", "sr_Cyrl", "hr")
+#: A day as each language writes it (Babel's pattern; "long" is the language's own long form:
+#: "December 1, 2026", "1. decembar 2026.", "1. prosinca 2026.").
+DATE_PATTERNS = {"ru": "d MMMM y", "uk": "d MMMM y"}
+#: Languages we speak in a neighbour's words: Bosnian in Croatian (ijekavian, Latin script),
+#: Montenegrin and Serbo-Croatian in Serbian Latin (Serbian without a script: Cyrillic).
+NEIGHBOURS = {"bs": "hr", "cnr": "sr_Latn", "me": "sr_Latn", "sh": "sr_Latn"}
+#: Serbian in Latin script where no script is named: Montenegro (as CLDR's likely subtags).
+LATIN_SERBIAN_REGIONS = frozenset({"me"})
 MINUS = "\u2212"
 
 # -- the tables: add a reason, an option or a value here in one line ---------------------------
@@ -277,17 +285,35 @@ def _amount(locale: str, value: Fraction) -> str:
 
 
 def known_locale(locale: str | None) -> str:
-    """The locale we have words for ("ru_RU.UTF-8" → "ru"); English for anything else."""
-    code = (locale or "").split(".")[0].split("_")[0].split("-")[0].lower()
-    return code if code in LOCALES else "en"
+    """The locale we have words for, from a language tag or a POSIX locale: "ru_RU.UTF-8" →
+    "ru", "sr-Latn-RS" or "sr_RS@latin" → "sr_Latn", "sr" or "sr-RS" → "sr_Cyrl", "bs" → "hr";
+    English for anything else."""
+    return _known_locale(locale) or "en"
+
+
+def _known_locale(locale: str | None) -> str | None:
+    text, _, modifier = (locale or "").strip().partition("@")
+    parts = [p.lower() for p in re.split(r"[-_]", text.split(".")[0]) if p]
+    if not parts:
+        return None
+    code, rest = parts[0], set(parts[1:])
+    if modifier.lower().startswith("latin"):
+        rest.add("latn")
+    if code in ("en", "ru", "uk", "hr"):
+        return code
+    if "cyrl" in rest and code in ("sr", "bs", "cnr", "me", "sh"):
+        return "sr_Cyrl"
+    if code == "sr":
+        return "sr_Latn" if rest & ({"latn"} | LATIN_SERBIAN_REGIONS) else "sr_Cyrl"
+    return NEIGHBOURS.get(code)
 
 
 def locale_from_environment() -> str | None:
     """The language the terminal asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), if we have it."""
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         for part in os.environ.get(var, "").split(":"):
-            code = part.split(".")[0].split("_")[0].lower()
-            if code in LOCALES:
+            code = _known_locale(part)
+            if code is not None:
                 return code
     return None
 
@@ -303,7 +329,7 @@ def translations(locale: str) -> gettext_module.NullTranslations:
 
 
 def words_for(locale: str | None, *, hussar: bool = False) -> Words:
-    """The words of a language ("ru", "uk", anything else is English)."""
+    """The words of a language ("ru", "sr-Latn", "hr_HR.UTF-8"; anything unknown is English)."""
     return _words(known_locale(locale), hussar)
 
 
@@ -431,7 +457,7 @@ class Words:
         return self.ngettext("%(num)s trick", "%(num)s tricks", int(count))
 
     def date(self, day: Any) -> str:
-        """A day the language's way: "1 декабря 2026", "1 грудня 2026", "December 1, 2026"
+        """A day the language's way: "1 декабря 2026", "1. decembar 2026.", "December 1, 2026"
         (a date or an ISO text; anything else as it is)."""
         import datetime as dt
 
@@ -442,7 +468,7 @@ class Words:
                 return str(day)
         from babel.dates import format_date
 
-        pattern = "long" if self.locale == "en" else "d MMMM y"
+        pattern = DATE_PATTERNS.get(self.locale, "long")
         return str(format_date(day, pattern, locale=self.locale))
 
     def moment(self, when: Any, zone: Any = None) -> str:

@@ -87,6 +87,27 @@ class QueuedTable:
             time.sleep(0.2)
 
 
+def all_saving(tables: list[QueuedTable]) -> None:
+    """Wait until every table has a Save acknowledged (mid-burst: every table is saving)."""
+    deadline = time.monotonic() + START_SECONDS
+    while min(len(t.acked) for t in tables) < 1:
+        assert time.monotonic() < deadline, "the tables never got going"
+        time.sleep(0.05)
+
+
+def all_done(tables: list[QueuedTable]) -> Counter[int]:
+    """Wait for every table's phone to finish; every answer it got was a 302 or a 503 with
+    Retry-After. The statuses, counted."""
+    for table in tables:
+        table.thread.join(timeout=180)
+        assert table.failure is None, repr(table.failure)
+        assert not table.thread.is_alive()
+    statuses = sum((t.statuses for t in tables), Counter())
+    assert set(statuses) <= {302, 503}, statuses
+    assert sum(t.without_retry_after for t in tables) == 0
+    return statuses
+
+
 def every_ack_once_on_the_standby(pair: Pair, tables: list[QueuedTable]) -> None:
     """Every Save each table's phone got acknowledged is on the promoted standby, once,
     and nothing else is."""
@@ -115,21 +136,12 @@ def test_the_hosts_follow_the_promoted_standby_and_keep_every_acknowledged_save(
             tables.append(QueuedTable(n, port, new_game(Phone(port))))
         for table in tables:
             table.thread.start()
-        deadline = time.monotonic() + START_SECONDS
-        while min(len(t.acked) for t in tables) < 1:  # mid-burst: every table is saving
-            assert time.monotonic() < deadline, "the tables never got going"
-            time.sleep(0.05)
+        all_saving(tables)
         before = sum(len(t.acked) for t in tables)
         pair.fail_over()
         for table in tables:
             table.after_failover.set()
-        for table in tables:
-            table.thread.join(timeout=120)
-            assert table.failure is None, repr(table.failure)
-            assert not table.thread.is_alive()
-        statuses = sum((t.statuses for t in tables), Counter())
-        assert set(statuses) <= {302, 503}, statuses
-        assert sum(t.without_retry_after for t in tables) == 0
+        all_done(tables)
         assert before > 0
         # Every acknowledged Save is on the new primary, once; the old one is gone for good.
         every_ack_once_on_the_standby(pair, tables)

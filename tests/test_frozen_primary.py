@@ -13,13 +13,11 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections import Counter
 from pathlib import Path
 
 from . import test_failover
-from .harness import START_SECONDS
 from .pgcluster import Pair, PgNode
-from .test_failover import QueuedTable, every_ack_once_on_the_standby
+from .test_failover import QueuedTable, all_done, all_saving, every_ack_once_on_the_standby
 from .test_safety_server import Phone, Server, new_game
 
 TABLES = 4
@@ -82,10 +80,7 @@ def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
         ]
         for table in tables:
             table.thread.start()
-        deadline = time.monotonic() + START_SECONDS
-        while min(len(t.acked) for t in tables) < 1:  # mid-burst: every table is saving
-            assert time.monotonic() < deadline, "the tables never got going"
-            time.sleep(0.05)
+        all_saving(list(tables))
         frozen = freeze(pair.primary)
         frozen_at = time.monotonic()
         for table in tables:
@@ -94,13 +89,7 @@ def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
         assert [unhealthy(host.port) for host in hosts] == [503, 503]
         pair.standby.promote()
         promoted_at = time.monotonic()
-        for table in tables:
-            table.thread.join(timeout=180)
-            assert table.failure is None, repr(table.failure)
-            assert not table.thread.is_alive()
-        statuses = sum((t.statuses for t in tables), Counter())
-        assert set(statuses) <= {302, 503}, statuses
-        assert sum(t.without_retry_after for t in tables) == 0
+        statuses = all_done(list(tables))
         every_ack_once_on_the_standby(pair, list(tables))
         first = [min(t for t in table.times if t > promoted_at) for table in tables]
         print(
