@@ -15,7 +15,14 @@ from scorekeeper.rules import Game, InvalidGame, score
 from scorekeeper.rules.deals import is_table_deal
 from scorekeeper.rules.problems import N_
 from scorekeeper.version import __version__
-from scorekeeper.wording import ENGLISH, Words, locale_from_environment, words_for
+from scorekeeper.wording import (
+    ENGLISH,
+    LOCALES,
+    Words,
+    known_locale,
+    locale_from_environment,
+    words_for,
+)
 
 #: Names only the type checker reads: `score` imports neither typing nor pathlib (issue 15).
 TYPE_CHECKING = False
@@ -23,7 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-LANGS = ("en", "ru", "uk")
+LANGS = LOCALES
 
 #: The words of this run: the language of --lang, else the terminal's ($LANGUAGE, $LC_ALL,
 #: $LC_MESSAGES, $LANG). Every line the command prints, its help included, is said in them.
@@ -153,7 +160,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _lang_option(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=help)
+    parser.add_argument(
+        "--lang", type=_language, choices=LANGS, default=argparse.SUPPRESS, help=help
+    )
+
+
+def _language(text: str) -> str:
+    """--lang as a language tag too: "sr-Latn" → sr_Latn, "sr" → sr_Cyrl, "bs" → hr (an
+    unknown one stays as typed, for argparse to refuse among the choices)."""
+    code = known_locale(text)
+    return code if code != "en" or text.lower().split("-")[0].split("_")[0] == "en" else text
 
 
 def _main(argv: list[str]) -> int:

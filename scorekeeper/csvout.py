@@ -27,7 +27,7 @@ from scorekeeper.rules.text import escaped
 #: What starts a formula in Excel, LibreOffice and Google Sheets.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Languages whose spreadsheets use a decimal comma (and so ";" between cells).
-DECIMAL_COMMA = frozenset({"ru", "uk"})
+DECIMAL_COMMA = frozenset({"ru", "uk", "sr", "hr"})
 _CENTS = Decimal("0.01")
 
 

@@ -148,7 +148,8 @@ def test_setup_compiles_and_git_ignores_the_compiled_catalogues() -> None:
 # -- the pages, the PDF and the forms speak the language -------------------------------------
 
 #: Words that stay as they are in every language: the switcher and the file formats.
-UNTRANSLATED = {"EN", "RU", "UK", "English", "PDF", "JSON", "json", "UTC", "QR", "QR-"}
+UNTRANSLATED = {"EN", "RU", "UK", "SR", "HR", "English", "Srpski", "Hrvatski"}
+UNTRANSLATED |= {"PDF", "JSON", "json", "UTC", "QR", "QR-"}
 
 
 def latin_words(html: str) -> set[str]:

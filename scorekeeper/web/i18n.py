@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -12,10 +13,26 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
 from wtforms.i18n import messages_path
 
-from scorekeeper.wording import Words, words_for
+from scorekeeper.wording import Words, known_locale, words_for
 
 #: Locale code → the language's own name, shown in the switcher.
-LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "uk": "Українська"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ru": "Русский",
+    "uk": "Українська",
+    "sr_Latn": "Srpski",
+    "sr_Cyrl": "Српски",
+    "hr": "Hrvatski",
+}
+#: What the switcher writes for a language (its code, in the language's own script).
+SHORT_NAMES: dict[str, str] = {
+    "en": "EN",
+    "ru": "RU",
+    "uk": "UK",
+    "sr_Latn": "SR",
+    "sr_Cyrl": "СР",
+    "hr": "HR",
+}
 COOKIE = "lang"
 _YEAR = 365 * 24 * 3600
 
@@ -36,7 +53,23 @@ def _choose_locale() -> str:
     cookie = request.cookies.get(COOKIE)
     if cookie in LANGUAGES:
         return cookie
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    return phone_language(tag for tag, quality in request.accept_languages if quality > 0)
+
+
+def phone_language(tags: Iterable[str]) -> str:
+    """The first language of the phone's list (Accept-Language, best first) that we speak, or
+    the closest we have: "sr-Latn-RS" → Serbian Latin, "sr" and "sr-RS" → Serbian Cyrillic
+    (the official script), "bs" → Croatian; English when none."""
+    for tag in tags:
+        code = known_locale(tag)
+        if code != "en" or tag.lower().split("-")[0] == "en":
+            return code
+    return "en"
+
+
+def html_lang(code: str) -> str:
+    """A locale code as HTML's lang attribute writes it: "sr_Latn" → "sr-Latn"."""
+    return code.replace("_", "-")
 
 
 #: The cookie in which the page's script keeps the browser's time zone ("Europe/Kyiv").
@@ -89,6 +122,10 @@ def _remember_choice() -> None:
     lang = request.args.get("lang")
     if lang in LANGUAGES:
         g.chosen_lang = lang
+    elif lang:  # a language tag of the phone's kind: ?lang=sr-Latn, ?lang=sr
+        code = known_locale(lang)
+        if code != "en" or lang.lower().startswith("en"):
+            g.chosen_lang = code
     # Flask-WTF reads the catalogue of WTForms' own messages from the file on every request
     # that has a form, unless the request already holds it: give it the one kept.
     request.wtforms_translations = _wtforms_translations(get_locale())  # type: ignore[attr-defined]
@@ -149,6 +186,8 @@ def init_app(app: Flask) -> None:
     app.after_request(_set_cookie)
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.jinja_env.globals["SHORT_NAMES"] = SHORT_NAMES
+    app.jinja_env.globals["html_lang"] = html_lang
     app.jinja_env.globals["lang_url"] = lang_url
 
     @app.context_processor
