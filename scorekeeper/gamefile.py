@@ -288,6 +288,14 @@ def _players(raw: Any, convention: str | None, bad: _Bad) -> list[str]:
 
 def dump(game: Game) -> dict[str, Any]:
     """The game as a game-file object; load(dump(g)) gives back the same game."""
+    out = header(game)
+    out["deals"] = [deal_to_dict(d) for d in game.deals]
+    return out
+
+
+def header(game: Any) -> dict[str, Any]:
+    """Everything of a game file but its deals, for a game of either family (its name,
+    convention, options as written, players, first dealer and whether it is finished)."""
     out: dict[str, Any] = {"format": FORMAT}
     if game.name:
         out["name"] = game.name
@@ -297,7 +305,6 @@ def dump(game: Game) -> dict[str, Any]:
     out["players"] = list(game.players)
     out["first_dealer"] = game.first_dealer
     out["finished"] = game.finished
-    out["deals"] = [deal_to_dict(d) for d in game.deals]
     return out
 
 

@@ -148,14 +148,7 @@ def _entries(
 
 def dump(game: BalkanGame) -> dict[str, Any]:
     """The partija as a game-file object; load(dump(g)) gives back the same partija."""
-    out: dict[str, Any] = {"format": gamefile.FORMAT, "family": FAMILY}
-    if game.name:
-        out["name"] = game.name
-    out["convention"] = game.convention
-    if game.overrides:
-        out["options"] = dict(game.overrides)
-    out["players"] = list(game.players)
-    out["first_dealer"] = game.first_dealer
-    out["finished"] = game.finished
+    top = gamefile.header(game)
+    out = {"format": top.pop("format"), "family": FAMILY, **top}
     out["deals"] = [entry_to_dict(e) for e in game.deals]
     return out

@@ -27,7 +27,7 @@ from .options import (
     resolve_options,
 )
 from .settlement import BalkanSettlement, settle
-from .sheet import Sheet, replay, score
+from .sheet import Sheet, preview, replay, score
 from .state import Outcome
 from .turn import Turn, turn
 from .why import Why
@@ -59,6 +59,7 @@ __all__ = [
     "entry_to_dict",
     "find_preset",
     "parse_entry",
+    "preview",
     "read_entered",
     "replay",
     "resolve_options",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.rules.notation import MAX_ENTRIES, _DealReader, _show
+from scorekeeper.rules.notation import _DealReader, _show
 from scorekeeper.rules.problems import N_, Problem
 
 from .deals import (
@@ -35,14 +35,13 @@ _KEYS: dict[str, tuple[set[str], set[str]]] = {
     "correction": ({"type", "entries"}, {"reason"}),
     "writeoff": ({"type"}, {"left"}),
 }
-_ALLOWED = {kind: required | optional for kind, (required, optional) in _KEYS.items()}
 ENTRY_KINDS: tuple[str, ...] = tuple(_KEYS)
 
 
 def parse_entry(raw: Any, players: Sequence[str]) -> tuple[Entry | None, list[Problem]]:
     """Read one entry dict; returns the entry (None if unusable) and every problem found."""
     reader = _Reader(players)
-    kind = reader.kind_of(raw)
+    kind = reader.kind(raw)
     entry = reader.balkan_entry(kind, raw) if kind is not None else None
     return (entry if not reader.problems else None), reader.problems
 
@@ -56,28 +55,9 @@ def unread(raw: Any) -> Unread:
 class _Reader(_DealReader):
     """The Russian reader's players, tricks and reason, with the Balkan entries."""
 
-    def kind_of(self, raw: Any) -> str | None:
-        if not isinstance(raw, dict):
-            self.bad(N_('an entry must be an object like {{"type": "played", ...}}'))
-            return None
-        kind = raw.get("type")
-        if not isinstance(kind, str) or kind not in _KEYS:
-            if "type" not in raw:
-                self.bad(N_("the deal has no type"), "type")
-            else:
-                self.bad(
-                    N_("unknown entry type {kind} (played, refa, correction, writeoff)"),
-                    "type",
-                    kind=_show(kind),
-                )
-            return None
-        for key in raw:
-            if key not in _ALLOWED[kind]:
-                field = key if isinstance(key, str) else None
-                self.bad(N_("unknown key {key} in a {kind} deal"), field, key=_show(key), kind=kind)
-        for key in sorted(_KEYS[kind][0] - set(raw)):
-            self.bad(N_("a {kind} deal needs {key}"), key, kind=kind, key=_show(key))
-        return None if self.problems else kind
+    KEYS = _KEYS
+    NOT_AN_OBJECT = N_('an entry must be an object like {{"type": "played", ...}}')
+    UNKNOWN_TYPE = N_("unknown entry type {kind} (played, refa, correction, writeoff)")
 
     def balkan_entry(self, kind: str, raw: dict[str, Any]) -> Entry | None:
         if kind == "correction":
@@ -145,12 +125,8 @@ class _Reader(_DealReader):
 
     def balkan_correction(self, raw: dict[str, Any]) -> Correction | None:
         reason = self.reason(raw.get("reason", ""))
-        items = raw["entries"]
-        if not isinstance(items, list) or not items:
-            self.bad(N_("a correction needs a non-empty list of entries"), "entries")
-            return None
-        if len(items) > MAX_ENTRIES:
-            self.bad(N_("a correction has at most {limit} entries"), "entries", limit=MAX_ENTRIES)
+        items = self.entry_list(raw["entries"])
+        if items is None:
             return None
         entries = [self.change(n, item) for n, item in enumerate(items, start=1)]
         if self.problems:

@@ -170,3 +170,10 @@ def score(game: BalkanGame) -> Sheet:
     if problems:
         raise InvalidGame(problems)
     return sheet
+
+
+def preview(sheet: Sheet, entry: Entry) -> tuple[Outcome | None, list[Problem]]:
+    """What the entry would write on this sheet and why (its `Outcome`, `why` included), or
+    every reason it cannot be written; nothing is changed (the deal form's preview)."""
+    after, problems = sheet.plus(entry)
+    return (None, problems) if problems else (after.outcomes[-1], [])

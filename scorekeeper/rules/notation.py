@@ -133,34 +133,36 @@ class _DealReader:
     def bad(self, template: str, field: str | None = None, **params: Any) -> None:
         self.problems.append(Problem(template, params, field))
 
+    #: The keys of each type (required, optional), and what is said of a deal that is no
+    #: object or of an unknown type: the Balkan family's reader says its own.
+    KEYS = _KEYS
+    NOT_AN_OBJECT = N_('a deal must be an object like {{"type": "contract", ...}}')
+    UNKNOWN_TYPE = N_(
+        "unknown deal type {kind} (contract, misere, allpass, correction, penalty, redeal)"
+    )
+
     def kind(self, raw: Any) -> str | None:
         """The deal's type, when the deal is an object of a known type with its keys."""
         if not isinstance(raw, dict):
-            self.bad(N_('a deal must be an object like {{"type": "contract", ...}}'))
+            self.bad(self.NOT_AN_OBJECT)
             return None
         kind = raw.get("type")
-        if not isinstance(kind, str) or kind not in _KEYS:
+        if not isinstance(kind, str) or kind not in self.KEYS:
             if "type" not in raw:
                 self.bad(N_("the deal has no type"), "type")
             else:
-                self.bad(
-                    N_(
-                        "unknown deal type {kind} "
-                        "(contract, misere, allpass, correction, penalty, redeal)"
-                    ),
-                    "type",
-                    kind=_show(kind),
-                )
+                self.bad(self.UNKNOWN_TYPE, "type", kind=_show(kind))
             return None
+        required, optional = self.KEYS[kind]
         for key in raw:
-            if key not in _ALLOWED[kind]:
+            if key not in required and key not in optional:
                 self.bad(
                     N_("unknown key {key} in a {kind} deal"),
                     key if isinstance(key, str) else None,
                     key=_show(key),
                     kind=kind,
                 )
-        for key in sorted(_KEYS[kind][0] - set(raw)):
+        for key in sorted(required - set(raw)):
             self.bad(N_("a {kind} deal needs {key}"), key, kind=kind, key=_show(key))
         return None if self.problems else kind
 
@@ -279,15 +281,22 @@ class _DealReader:
 
     def correction(self, raw: dict[str, Any]) -> Deal | None:
         reason = self.reason(raw.get("reason", ""))
-        items = raw["entries"]
+        items = self.entry_list(raw["entries"])
+        if items is None:
+            return None
+        entries = [self.entry(n, item) for n, item in enumerate(items, start=1)]
+        return Correction(reason, tuple(e for e in entries if e is not None))
+
+    def entry_list(self, items: Any) -> list[Any] | None:
+        """A correction's entries: a non-empty list of at most MAX_ENTRIES (else None, said;
+        the Balkan family's corrections are read so too)."""
         if not isinstance(items, list) or not items:
             self.bad(N_("a correction needs a non-empty list of entries"), "entries")
             return None
         if len(items) > MAX_ENTRIES:
             self.bad(N_("a correction has at most {limit} entries"), "entries", limit=MAX_ENTRIES)
             return None
-        entries = [self.entry(n, item) for n, item in enumerate(items, start=1)]
-        return Correction(reason, tuple(e for e in entries if e is not None))
+        return items
 
     def reason(self, reason: Any) -> str:
         if not isinstance(reason, str):

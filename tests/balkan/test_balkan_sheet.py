@@ -84,3 +84,29 @@ def test_a_stored_game_opens_without_a_replay() -> None:
     data = partija([played("Ana", "tref", {"Ana": 6, "Boža": 2, "Ceca": 2}, followers=BOTH)])
     game = gamefile_balkan.load(data, check=False, stored=True)
     assert bule(score(game)) == [90, 100, 100]
+
+
+def test_the_preview_says_in_words_what_an_entry_writes() -> None:
+    from scorekeeper.balkan import preview
+
+    sheet = sheet_of([{"type": "refa"}])
+    deal = gamefile_balkan.load(
+        partija(
+            [
+                {"type": "refa"},
+                played("Boža", "herc", {"Boža": 6, "Ceca": 3, "Ana": 1}, followers=["Ceca", "Ana"]),
+            ]
+        )
+    ).deals[1]
+    outcome, problems = preview(sheet, deal)
+    assert problems == [] and outcome is not None
+    lines = [report_balkan.say(words_for("en"), why) for why in outcome.why]
+    assert lines == [
+        "Boža: herc; own refa ×2: u = 2 × 4 × 2 = 16",
+        "Boža passes: bule −16",
+        "Ceca: 3 × 16 = 48 supe on Boža",
+        "Ana: 1 × 16 = 16 supe on Boža",
+        "Ana took 1 (fewer than 2): falls, bule +16",
+        "Boža's refa: passed",
+    ]
+    assert turn(sheet).number == 2  # the sheet itself is unchanged
