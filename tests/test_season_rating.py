@@ -6,9 +6,12 @@ from __future__ import annotations
 from datetime import date
 from fractions import Fraction
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from scorekeeper.season import compute as sc
 from scorekeeper.season.players import Directory
-from scorekeeper.season.rating import category, month_starts, rounded, updated
+from scorekeeper.season.rating import category, month_starts, performance, rounded, updated
 from scorekeeper.season.results import TableResult
 
 
@@ -180,3 +183,20 @@ def test_standings_place_established_first_then_provisional():
         (3, "Dan", 6),
         (None, "Cid", None),
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fractions(min_value=-900, max_value=900, max_denominator=12),
+    st.integers(1, 700),
+    st.lists(st.integers(-50000, 50000), min_size=2, max_size=4),
+    st.integers(-50000, 50000),
+    st.integers(0, 1500),
+)
+def test_the_whole_number_update_is_the_formula(x, deals, opponents, before, earlier):
+    shown = [Fraction(s, 100) for s in opponents]
+    p = performance(x, deals, shown)
+    assert p == x * 20 / deals + 2 * sum(shown, Fraction(0)) / len(shown)
+    r = Fraction(before, 100)
+    c = earlier + deals
+    assert updated(r, c, deals, p) == rounded(r + Fraction(min(deals, 500), min(c, 500)) * (p - r))

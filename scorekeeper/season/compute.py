@@ -9,6 +9,7 @@ the results it keeps and calls the same functions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -99,14 +100,12 @@ def counted(season: Season) -> list[Counted]:
     """Every table of the season, its seats resolved, in season order (by date, then the
     events' order, a tournament's by tour and table)."""
     order = sorted(range(len(season.events)), key=lambda i: (season.events[i].played_on, i))
+    who = functools.cache(season.directory.resolve)  # a club's names recur at every table
     out = []
     for index in order:
         event = season.events[index]
         for placed in event.tables:
-            players = tuple(
-                season.directory.resolve(seat, event.seats.get(seat))
-                for seat in placed.result.seats
-            )
+            players = tuple(who(seat, event.seats.get(seat)) for seat in placed.result.seats)
             out.append(
                 Counted(
                     event.played_on,

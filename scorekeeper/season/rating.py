@@ -60,8 +60,17 @@ class Rating:
 
 
 def performance(x: Fraction, deals: int, opponents: Sequence[Fraction]) -> Fraction:
-    """`p`: the result per L deals plus K times the opponents' mean shown rating."""
-    return Fraction(x) * L / deals + K * sum(opponents, Fraction(0)) / len(opponents)
+    """`p`: the result per L deals plus K times the opponents' mean shown rating.
+
+    x·L/D + K·ΣS/(m − 1) in whole numbers over one denominator (ratings are hundredths):
+    the same exact value, made as one Fraction (a season rates thousands of tables)."""
+    x = Fraction(x)
+    hundredths = [s * 100 for s in opponents]
+    assert all(h.denominator == 1 for h in hundredths)
+    cents = sum(h.numerator for h in hundredths)
+    m1 = len(opponents)
+    whole = x.numerator * L * 100 * m1 + K * cents * x.denominator * deals
+    return Fraction(whole, x.denominator * deals * 100 * m1)
 
 
 def rounded(value: Fraction) -> Fraction:
@@ -70,9 +79,17 @@ def rounded(value: Fraction) -> Fraction:
 
 
 def updated(before: Fraction, deals_after: int, deals: int, p: Fraction) -> Fraction:
-    """The new `R` after a table of `deals` deals, `deals_after` his deals with it."""
-    w = Fraction(min(deals, M), min(deals_after, M))
-    return rounded(before + w * (p - before))
+    """The new `R` after a table of `deals` deals, `deals_after` his deals with it:
+    ⌊100·(R + w·(p − R)) + ½⌋/100 with w = min(D, M)/min(c, M), in whole numbers (R is
+    hundredths): 100·(R + w·(p − R)) = (r·pd·wd + wn·(100·pn − r·pd)) / (pd·wd), r = 100·R."""
+    hundredths = before * 100
+    assert hundredths.denominator == 1
+    r = hundredths.numerator
+    wn, wd = min(deals, M), min(deals_after, M)
+    pn, pd = p.numerator, p.denominator
+    top = r * pd * wd + wn * (100 * pn - r * pd)
+    bottom = pd * wd
+    return Fraction((2 * top + bottom) // (2 * bottom), 100)
 
 
 def category(shown: Fraction) -> int:
@@ -229,9 +246,9 @@ def standings(ratings: Mapping[Player, Rating], name: Callable[[Player], str]) -
 
     established = sorted((p for p in ratings if ratings[p].established), key=order)
     provisional = sorted((p for p in ratings if not ratings[p].established), key=order)
-    out = []
-    for p in established:
-        higher = sum(1 for q in established if ratings[q].shown > ratings[p].shown)
-        out.append(Standing(1 + higher, p, ratings[p]))
+    out: list[Standing] = []
+    for index, p in enumerate(established):
+        tied = index and ratings[established[index - 1]].shown == ratings[p].shown
+        out.append(Standing(out[-1].place if tied else index + 1, p, ratings[p]))
     out.extend(Standing(None, p, ratings[p]) for p in provisional)
     return out
