@@ -110,3 +110,18 @@ CONTRACT_WORDS: dict[tuple[str, bool], str] = {
     ("betl", True): N_("igra betl"),
     ("sans", True): N_("igra sans"),
 }
+
+#: Each kind of entry as the deal form offers it.
+KIND_LABELS: dict[str, str] = {
+    "played": N_("Played"),
+    "refa": N_("Refa (dalje)"),
+    "correction": N_("Correction"),
+    "writeoff": N_("Write-off"),
+}
+
+#: A refa's state in words.
+REFA_STATES: dict[str, str] = {
+    "open": N_("refa open"),
+    "passed": N_("refa passed"),
+    "failed": N_("refa failed"),
+}

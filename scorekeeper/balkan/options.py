@@ -223,3 +223,32 @@ def options_to_json(options: BalkanOptions) -> dict[str, Any]:
         value = getattr(options, f.name)
         out[f.name] = str(value) if isinstance(value, Decimal) else value
     return out
+
+
+#: Each preset's name for people.
+PRESET_LABELS: dict[str, str] = {
+    Preset.CLUB: N_("Club (100 bule, 2 refe)"),
+    Preset.IKLUB: N_("Internet club (200 bule, 4 refe, rekontra at most)"),
+    Preset.SAVEZ: N_("Team final (400 bule, 8 refe, pik without kontra)"),
+}
+
+#: Option values that are words, for the new-game form and the sheet.
+VALUE_LABELS: dict[tuple[str, str], str] = {
+    ("refe_count", RefeCount.WRITTEN): N_("refa entries that wrote refe"),
+    ("refe_count", RefeCount.OPEN): N_("open refe one player holds"),
+    ("pik_kontra", PikKontra.REQUIRED): N_(
+        "a plain pik needs a kontra while a refa may be written"
+    ),
+    ("pik_kontra", PikKontra.FREE): N_("pik is played without kontra"),
+    ("follower_quota", FollowerQuota.EACH): N_("each follower with fewer than 2 tricks"),
+    ("follower_quota", FollowerQuota.EACH_IF_MADE): N_(
+        "each follower with fewer than 2 tricks, when the declarer passed"
+    ),
+    ("follower_quota", FollowerQuota.PAIR): N_("two followers with 4 tricks together are safe"),
+    ("follower_fall", FollowerFall.FULL): N_("the whole unit"),
+    ("follower_fall", FollowerFall.HALF): N_("half the unit beside a second follower"),
+    ("betl_kontra_supe", BetlKontraSupe.KONTRA_GIVER): N_("the kontra-giver alone"),
+    ("betl_kontra_supe", BetlKontraSupe.EACH): N_("each follower"),
+    ("result_sign", ResultSign.LOWER_BETTER): N_("lower is better"),
+    ("result_sign", ResultSign.HIGHER_BETTER): N_("higher is better (negated)"),
+}
