@@ -12,13 +12,16 @@ from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.options import (
     ALLPASS_EXITS_ON,
     ALLPASS_MODES,
+    ALLPASS_ZERO_BONUSES,
+    ALLPASS_ZERO_FORMS,
     ENDS,
+    HALF_WHIST_TRICKS,
     HILL_DIVISORS,
     OVERFLOWS,
     TWO_WHISTER_QUOTAS,
     WHIST_SPLITS,
 )
-from scorekeeper.wording import OPTION_LABELS, VALUE_LABELS
+from scorekeeper.wording import NAMED_VALUE_LABELS, OPTION_LABELS, VALUE_LABELS
 
 # kind: int | optint | number | consolation | bool | choice | levels | list | stake | text
 
@@ -50,8 +53,17 @@ def _spec(
     return OptionSpec(name, kind, _l(OPTION_LABELS[name]), help, choices)
 
 
-def _choices(values: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
-    return tuple((v, CHOICE_LABELS[v]) for v in values)
+def _choices(values: tuple[str, ...], name: str = "") -> tuple[tuple[str, Any], ...]:
+    """Each value with its words (an option's own words first, for "none" and "hill")."""
+    return tuple(
+        (
+            v,
+            _l(NAMED_VALUE_LABELS[name, v])
+            if (name, v) in NAMED_VALUE_LABELS
+            else CHOICE_LABELS[v],
+        )
+        for v in values
+    )
 
 
 #: The options in the order of docs/rules.md §7; pool target, stake and currency come first.
@@ -63,6 +75,7 @@ MAIN: tuple[OptionSpec, ...] = (
     _spec(
         "round_limit", "optint", _l("The game also ends after this many rounds; empty: no limit")
     ),
+    _spec("deal_limit", "optint", _l("The game also ends after this many deals; empty: no limit")),
 )
 HOUSE: tuple[OptionSpec, ...] = (
     _spec("pool_whists", "int"),
@@ -76,6 +89,9 @@ HOUSE: tuple[OptionSpec, ...] = (
     _spec("two_whister_quota", "choice", choices=_choices(TWO_WHISTER_QUOTAS)),
     _spec("ten_checked", "bool"),
     _spec("half_whist", "levels", choices=(("6", "6"), ("7", "7"))),
+    _spec("half_whist_tricks", "choice", choices=_choices(HALF_WHIST_TRICKS)),
+    _spec("dealer_whist", "bool"),
+    _spec("talon_bonus", "bool"),
     _spec("misere_value", "int"),
     _spec("misere_hill", "int"),
     _spec("allpass_mode", "choice", choices=_choices(ALLPASS_MODES)),
@@ -83,6 +99,14 @@ HOUSE: tuple[OptionSpec, ...] = (
     _spec("allpass_progression", "list", _l("e.g. 1, 2, 3")),
     _spec("allpass_exit", "list", _l("e.g. 7 or 6, 7, 8; empty: no limit")),
     _spec("allpass_min_amnesty", "bool"),
+    _spec(
+        "allpass_zero_bonus",
+        "choice",
+        choices=_choices(ALLPASS_ZERO_BONUSES, "allpass_zero_bonus"),
+    ),
+    _spec("allpass_zero_form", "choice", choices=_choices(ALLPASS_ZERO_FORMS, "allpass_zero_form")),
+    _spec("allpass_dealer_talon", "bool"),
+    _spec("allpass_zero_dealer", "bool"),
     _spec("allpass_exit_on", "choice", choices=_choices(ALLPASS_EXITS_ON)),
     _spec("stalingrad", "bool"),
     _spec("overflow", "choice", choices=_choices(OVERFLOWS)),
@@ -107,6 +131,12 @@ NOT_FOR: dict[str, dict[str, Any]] = {
     "opt_allpass_exit_on": {"conventions": ["hussar"]},
     "opt_stalingrad": {"conventions": ["hussar"]},
     "opt_hill_divisor": {"conventions": ["hussar"]},
+    "opt_half_whist_tricks": {"conventions": ["hussar"]},
+    "opt_dealer_whist": {"conventions": ["hussar"], "players": [4, 5]},
+    "opt_allpass_zero_bonus": {"conventions": ["hussar"]},
+    "opt_allpass_zero_form": {"conventions": ["hussar"]},
+    "opt_allpass_dealer_talon": {"conventions": ["hussar"], "players": [4, 5]},
+    "opt_allpass_zero_dealer": {"conventions": ["hussar"], "players": [4, 5]},
 }
 
 
