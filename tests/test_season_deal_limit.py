@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.rules.tournament import deals_in_tour
 from scorekeeper.season import file as sf
 from scorekeeper.tournament import file as tf
+from scorekeeper.tournament import text as tt
 
 from .season.build import net_game, season
 
@@ -89,3 +91,17 @@ def test_a_season_refuses_an_entry_after_a_deal_limit():
     assert len(lines) == 1 and lines[0].startswith("event 1: deal 4: the game ended after deal 3")
     game["options"]["deal_limit"] = 4
     assert sf.parse(data).events[0].tables[0].result.over is False  # 3 deals of 4: not over
+
+
+def test_a_tables_progress_counts_to_the_first_limit():
+    assert deals_in_tour(2, 4, 7) == 7 and deals_in_tour(2, 3, 7) == 6 and deals_in_tour(2, 4) == 8
+    t = tf.parse_tournament(
+        cup(
+            [
+                {"players": FOUR, "first_dealer": "A", "deals": deals_of(FOUR, 3)},
+                {"players": THREE, "first_dealer": "E", "deals": deals_of(THREE, 2)},
+            ]
+        )
+    )
+    out = tt.text_report(t)
+    assert "Table 1: deal 4 of 7" in out and "Table 2: deal 3 of 6" in out

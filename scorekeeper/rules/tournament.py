@@ -48,10 +48,12 @@ def table_sizes(players: int, table_size: int) -> list[int]:
     return [base + 1] * extra + [base] * (count - extra)
 
 
-def deals_in_tour(round_limit: int, players: int) -> int:
+def deals_in_tour(round_limit: int, players: int, deal_limit: int | None = None) -> int:
     """§1 tour length: a table's game lasts until every player at it has dealt `round_limit`
-    times (earlier if its pools close); the deals that takes at a table of `players`."""
-    return round_limit * players
+    times (earlier if its pools close); the deals that takes at a table of `players`, or
+    `deal_limit` when that comes first (season.md §5.2: "at most 18 deals")."""
+    rounds = round_limit * players
+    return rounds if deal_limit is None else min(rounds, deal_limit)
 
 
 def points(result: Fraction, bands: Sequence[Band]) -> Fraction:

@@ -371,7 +371,7 @@ def _table_view(table: TableRecord, rounds: int, reported: dict[str, Any] | None
         game=game,
         players=players,
         deals=loaded.sheet.deal_count(),  # dealt at the table: no corrections or penalties
-        planned=deals_in_tour(rounds, len(players)),
+        planned=deals_in_tour(rounds, len(players), loaded.sheet.options.deal_limit),
         finished=bool(loaded.sheet.finished or game.finished),
         results=dict(reported.get("results", {})) if reported else {},
         points=dict(reported.get("points", {})) if reported else {},

@@ -55,7 +55,7 @@ def progress(words: Words, table: Table, rounds: int | None) -> str:
         "table",
         "deal %(deal)s of %(deals)s",
         deal=played + 1,
-        deals=deals_in_tour(rounds, len(table.players)),
+        deals=deals_in_tour(rounds, len(table.players), table.game.options.deal_limit),
     )
 
 
