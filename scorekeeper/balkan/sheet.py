@@ -101,20 +101,12 @@ class Sheet:
         return self._state.copy()
 
     def plus(self, entry: Entry) -> tuple[Sheet, list[Problem]]:
-        """The sheet with one more entry, or this sheet and every reason it cannot be written."""
-        number = len(self._state.outcomes) + 1
-        outcome, problems = _outcome(entry, self.table, number)
-        if problems or outcome is None:
-            state = self._state.copy()
-            # A refused deal still passes the deal, so that later entries keep their dealer.
-            state.passes += isinstance(entry, PASSING) or (
-                isinstance(entry, Unread) and entry.kind in ("played", "refa")
-            )
-            state.outcomes.append(Outcome(number, "refused", entry))
-            return Sheet(self.game, state), problems
+        """The sheet with one more entry, or every reason it cannot be written (with a sheet
+        on which the refused entry only passed the deal, as a replay goes on)."""
         state = self._state.copy()
-        state.write(outcome)
-        return Sheet(self.game.with_deals((*self.game.deals, entry)), state), []
+        problems = _write(self.game, state, entry)
+        game = self.game if problems else self.game.with_deals((*self.game.deals, entry))
+        return Sheet(game, state), problems
 
     def closed(self) -> Sheet:
         """The sheet of a partija finished by hand: a final write-off when it has not ended."""
@@ -155,13 +147,26 @@ def _outcome(entry: Entry, table: Table, number: int) -> tuple[Outcome | None, l
 
 def replay(game: BalkanGame) -> tuple[Sheet, list[Problem]]:
     """The sheet of the whole log, and every problem, each at its entry's number."""
-    sheet = Sheet(game.with_deals(()), State.start(game))
+    state = State.start(game)
     problems: list[Problem] = []
     for number, entry in enumerate(game.deals, start=1):
-        sheet, found = sheet.plus(entry)
-        problems.extend(p.at_deal(number) for p in found)
-    sheet = Sheet(game, sheet._state)
-    return sheet.closed(), problems
+        problems.extend(p.at_deal(number) for p in _write(game, state, entry))
+    return Sheet(game, state).closed(), problems
+
+
+def _write(game: BalkanGame, state: State, entry: Entry) -> list[Problem]:
+    """Write one entry on the state; a refused one still passes the deal (a played deal or a
+    refa), so that the entries after it keep their dealer."""
+    number = len(state.outcomes) + 1
+    outcome, problems = _outcome(entry, Table(game, state), number)
+    if problems or outcome is None:
+        state.passes += isinstance(entry, PASSING) or (
+            isinstance(entry, Unread) and entry.kind in ("played", "refa")
+        )
+        state.outcomes.append(Outcome(number, "refused", entry))
+        return problems
+    state.write(outcome)
+    return []
 
 
 def score(game: BalkanGame) -> Sheet:
