@@ -5,11 +5,12 @@
 Every place in the target's modules where one small change makes another program is a site:
 an arithmetic operator swapped (+ for -, * for /, …), a comparison flipped (< for <=, == for
 !=, in for not in, is for is not), `and` for `or`, a `not` dropped, a whole-number constant
-plus one. The seed picks N sites; each mutant is written into a copy of the repository at a
-commit (git archive: other people's unfinished work does not count) and the tests are run
-there (`-x -q -n 0 -p no:randomly`). A mutant is killed when the tests fail, or run past
-ten times the unmutated run (a loop that no longer ends). The survivors are listed with
-their line, to read: some are equivalent (the same program), the others want a test.
+plus one, True for False and back. The seed picks N sites; each mutant is written into a
+copy of the repository at a commit (git archive: other people's unfinished work does not
+count) and the tests are run there (`-x -q -n 0 -p no:randomly`). A mutant is killed when
+the tests fail, or run past ten times the unmutated run (a loop that no longer ends). The
+survivors are listed with their line, to read: some are equivalent (the same program), the
+others want a test. `--site PATH:LINE` runs every mutant of one line instead of a sample.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def sites_of(tree: ast.AST) -> Iterator[tuple[ast.AST, int, int, str]]:
             yield node, -1, line, "not dropped"
         elif _whole_number(node):
             yield node, -1, line, f"{node.value!r} → {node.value + 1!r}"  # type: ignore[attr-defined]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            yield node, -1, line, f"{node.value} → {not node.value}"
 
 
 def _said(op: ast.AST) -> str:
@@ -117,6 +120,8 @@ def mutated(source: str, index: int) -> str:
         node.ops[which] = SWAPS[type(node.ops[which])]()
     elif isinstance(node, ast.UnaryOp):
         tree = _DropNot(node).visit(tree)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        node.value = not node.value
     else:
         assert isinstance(node, ast.Constant) and isinstance(node.value, int)
         node.value = node.value + 1
@@ -124,8 +129,10 @@ def mutated(source: str, index: int) -> str:
 
 
 def all_sites(copy: Path, target: str) -> list[Site]:
+    """Every site of the target's modules (a folder, or one file)."""
     found = []
-    for path in sorted((copy / target).rglob("*.py")):
+    where = copy / target
+    for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
         relative = str(path.relative_to(copy))
         for index, (_, _, line, change) in enumerate(sites_of(ast.parse(path.read_text()))):
             found.append(Site(relative, index, line, change))
@@ -158,15 +165,27 @@ def line_of(copy: Path, site: Site) -> str:
     return (copy / site.path).read_text().splitlines()[site.line - 1].strip()
 
 
+def _chosen(copy: Path, args: argparse.Namespace) -> tuple[list[Site], str]:
+    """The mutants to run, and how they were chosen in words: every one of the lines asked
+    for (--site), else N of the target's drawn by the seed."""
+    if args.site:
+        places = [site.rsplit(":", 1) for site in args.site]
+        files = dict.fromkeys(path for path, _ in places)
+        sites = [site for path in files for site in all_sites(copy, path)]
+        chosen = [site for site in sites if [site.path, str(site.line)] in places]
+        return chosen, f"{len(chosen)} mutants of {len(places)} lines"
+    sites = all_sites(copy, args.target)
+    chosen = random.Random(args.seed).sample(sites, min(args.n, len(sites)))
+    return chosen, f"{len(sites)} sites in {args.target}; {len(chosen)} drawn by seed {args.seed}"
+
+
 def sample(copy: Path, args: argparse.Namespace) -> tuple[list[Site], list[Site]]:
     """Run the sampled mutants: (killed, survived)."""
     passed, took = run_tests(copy, args.tests, 3600)
     if not passed:
         sys.exit(f"the tests fail without a mutant ({args.ref}): nothing to measure")
-    sites = all_sites(copy, args.target)
-    chosen = random.Random(args.seed).sample(sites, min(args.n, len(sites)))
-    print(f"{len(sites)} sites in {args.target}; {len(chosen)} drawn by seed {args.seed}; "
-          f"the unmutated run took {took:.0f} s", flush=True)  # fmt: skip
+    chosen, drawn = _chosen(copy, args)
+    print(f"{drawn}; the unmutated run took {took:.0f} s", flush=True)
     killed: list[Site] = []
     survived: list[Site] = []
     for site in chosen:
@@ -189,6 +208,7 @@ def main() -> None:
     parser.add_argument("--target", default="scorekeeper/rules")
     parser.add_argument("--tests", default="tests/rules")
     parser.add_argument("--ref", default="HEAD", help='a commit, or "WORKTREE"')
+    parser.add_argument("--site", action="append", help="PATH:LINE, every mutant of it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="mutants-") as folder:
         copy = Path(folder)
