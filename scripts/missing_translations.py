@@ -6,9 +6,11 @@
 
 The list is extracted as tests/test_i18n_complete.py does (pybabel extract, into a temporary
 folder: never onto the repository's files) and kept, numbered, in /tmp/missing_sr_hr.json.
-FILE holds one line a message, by that number:
+FILE holds one line a message, by that number (list again only after adding: a message the
+others add meanwhile renumbers the list) or by its English (a plural's singular):
 
     12 ‖ Serbian Latin ‖ Croatian
+    Save ‖ Sačuvaj ‖ Spremi
 
 with "=" as the Croatian when it is the same as the Serbian, and plural forms (one, few, many)
 separated by " ¦ ". --add writes them into sr_Latn and hr (a message already translated is
@@ -93,26 +95,40 @@ def show(langs: tuple[str, ...]) -> int:
     return 1 if found else 0
 
 
+def _message(key: str, listed: list[dict[str, object]], pot: Catalog) -> dict[str, object]:
+    """A message by its number in the last listing, or by its English (a plural's singular)."""
+    if key.isdigit():
+        return listed[int(key)]
+    for message in pot:
+        singular = message.id if isinstance(message.id, str) else message.id[0]
+        if message.id and singular == key:
+            msgid = list(message.id) if isinstance(message.id, tuple) else message.id
+            return {"id": msgid, "context": message.context}
+    raise SystemExit(f"the code has no message {key!r}")
+
+
 def add(path: Path) -> int:
-    found = json.loads(KEPT.read_text(encoding="utf-8"))
+    listed = json.loads(KEPT.read_text(encoding="utf-8")) if KEPT.is_file() else []
+    pot = template()
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = {}
+    rows = []
     for line in lines:
-        number, serbian, croatian = (part.strip(" ") for part in line.split(" ‖ "))
-        rows[int(number)] = (serbian, serbian if croatian == "=" else croatian)
+        key, serbian, croatian = (part.strip(" ") for part in line.split(" ‖ "))
+        texts = (serbian, serbian if croatian == "=" else croatian)
+        rows.append((_message(key, listed, pot), texts))
     for lang, column in (("sr_Latn", 0), ("hr", 1)):
         po = catalogue(lang)
-        for number, texts in rows.items():
-            item = found[number]
+        for item, texts in rows:
             msgid = tuple(item["id"]) if isinstance(item["id"], list) else item["id"]
             if translated(po, msgid, item["context"]):
                 continue
             text = texts[column].replace("\\n", "\n")
             string = tuple(text.split(" ¦ ")) if isinstance(msgid, tuple) else text
             if isinstance(string, tuple) and len(string) != 3:
-                raise SystemExit(f"line {number}: a plural needs three forms (one ¦ few ¦ many)")
-            po.delete(msgid, context=item["context"])
-            po.add(msgid, string, context=item["context"])
+                raise SystemExit(f"{msgid}: a plural needs three forms (one ¦ few ¦ many)")
+            context = item["context"] if isinstance(item["context"], str) else None
+            po.delete(msgid, context=context)
+            po.add(msgid, string, context=context)
         with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("wb") as f:
             write_po(f, po, width=76)
     subprocess.run([sys.executable, str(ROOT / "scripts" / "sr_cyrillic.py")], check=True)

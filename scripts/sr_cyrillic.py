@@ -61,7 +61,8 @@ CYRILLIC_ACRONYMS = frozenset({"FSPR"})
 SERBIAN_AS_ENGLISH = frozenset(
     "bula bule bulu supa supe supu refa refe refu kontra rekontra subkontra mortkontra igra "
     "betl sans pik karo herc tref dalje zovem dođem kapa šešir partija otpisivanje "
-    "argument disk folder format link minus plus partner program server port token instance".split()
+    "argument disk folder format link minus plus partner program server port token instance "
+    "bonus talon".split()
 )
 
 #: What is not Serbian text: placeholders, markup, addresses, paths, options, codes.
@@ -69,7 +70,7 @@ _UNTOUCHED = re.compile(
     r"""%\(\w+\)[sdrf]|%[sdr%]|\{\{.*?\}\}|\{[^{}\s]*\}|<[^>]*>|&\w+;|https?://\S+|\w+://\S*"""
     r"""|[\w.~-]*[/@$][\w.<>/@:~$-]*|(?<!\w)--?[A-Za-z][\w-]*|\b\w+(?:[._]\w+)+\b"""
 )
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _SLASHED_WORDS = re.compile(r"[^\W\d_]+(?:/[^\W\d_]+)+")
 
 
@@ -119,7 +120,15 @@ def cyrillic(text: str, english: str = "") -> str:
 
 
 def _prose(text: str, english: str) -> str:
-    return _WORD.sub(lambda m: _word(m.group(0), english), text)
+    return _WORD.sub(lambda m: _hyphenated(m.group(0), english), text)
+
+
+def _hyphenated(token: str, english: str) -> str:
+    """A word, or words joined by hyphens: a code of the English as it is (whist-talon), else
+    each part on its own (PDF-a → PDF-а)."""
+    if "-" in token and token.isascii() and re.search(rf"(?<![\w-]){token}(?![\w-])", english):
+        return token
+    return "-".join(_word(part, english) for part in token.split("-"))
 
 
 def transliterated(latin: Catalog) -> Catalog:

@@ -323,3 +323,61 @@ def test_the_terminal_s_serbian_latin_locale_is_understood() -> None:
     assert known_locale("sr_RS.UTF-8") == "sr_Cyrl"
     assert known_locale("hr_HR.UTF-8") == "hr"
     assert known_locale("C") == "en"
+
+
+# -- one word for each thing (docs/glossary.md, "Serbian and Croatian") -------------------------
+
+
+def balkan_terms() -> list[tuple[str, str, str, list[str], list[str]]]:
+    """(English, Serbian, Croatian, rivals in Serbian, rivals in Croatian) of the glossary."""
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    table = text.split("## Serbian and Croatian", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] in ("English", "") or set(cells[0]) <= {"-"}:
+            continue
+        en, sr, hr, not_sr, not_hr = cells
+        rivals = [[w.strip() for w in cell.split(",") if w.strip()] for cell in (not_sr, not_hr)]
+        rows.append((en, sr, hr, rivals[0], rivals[1]))
+    return rows
+
+
+def _starts_a_word(stem: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(stem), re.IGNORECASE)
+
+
+def _translations(lang: str) -> list[str]:
+    """Every translation, without the codes of the file format it names as the English does
+    (penalty, allpass)."""
+    out = []
+    for message in catalogue(lang):
+        if message.id:
+            ids = (message.id,) if isinstance(message.id, str) else message.id
+            english = set(re.findall(r"\w+", " ".join(ids)))
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for text in filter(None, strings):
+                out.append(" ".join(w for w in text.split() if w.strip("(),") not in english))
+    return out
+
+
+def test_the_glossary_names_the_balkan_and_the_russian_words() -> None:
+    names = {row[0].split(" (")[0] for row in balkan_terms()}
+    for term in ("pool", "hill", "whists", "all-pass", "remise", "trick", "deal", "declarer"):
+        assert term in names, term
+    for term in ("bule", "supe", "refa", "kontra", "hat", "write-off", "follower"):
+        assert term in names, term
+
+
+@pytest.mark.parametrize("lang", ["sr_Latn", "hr"])
+def test_the_catalogue_uses_the_glossary_s_words_and_no_rivals(lang: str) -> None:
+    texts = _translations(lang)
+    unused, rivals = [], []
+    for _en, sr, hr, not_sr, not_hr in balkan_terms():
+        word = sr if lang == "sr_Latn" else hr
+        stem = word if " " in word or len(word) <= 3 or word[-1] not in "aeiou" else word[:-1]
+        if not any(_starts_a_word(stem).search(t) for t in texts):
+            unused.append(word)
+        for rival in not_sr if lang == "sr_Latn" else not_hr:
+            rivals += [f"{rival}: {t}" for t in texts if _starts_a_word(rival).search(t)]
+    assert (unused, rivals) == ([], [])
