@@ -325,6 +325,8 @@ def _run(args: argparse.Namespace) -> int:
             return failed
         if (failed := _locations_refused(args)) is not None:
             return failed
+        if run in (_backup, _restore, _copy_db):  # a whole table in one statement
+            os.environ.setdefault("SCOREKEEPER_DB_STATEMENT_TIMEOUT", DATA_STATEMENT_SECONDS)
         return run(args)
     except KeyboardInterrupt:
         return 130
@@ -397,6 +399,11 @@ def _settle_instance() -> int | None:
     except config.SettingError as error:
         return _fail(_t(error.template, **error.params), 2)
     return None
+
+
+DATA_STATEMENT_SECONDS = "3600"
+"""backup, restore and copy-db read or write a whole table in one statement: on PostgreSQL
+they may take longer than a page's 5 s (SCOREKEEPER_DB_STATEMENT_TIMEOUT, if set, rules)."""
 
 
 def _locations_refused(args: argparse.Namespace) -> int | None:

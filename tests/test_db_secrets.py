@@ -165,3 +165,26 @@ def test_a_server_that_cannot_be_reached_is_said_without_the_password(tmp_path: 
         assert "cannot be reached" in text and "postgresql://keeper:***@127.0.0.1" in text
         assert PLANTED not in text and "Traceback" not in text, (name, text)
         assert len(text.strip().splitlines()) == 1, (name, text)
+    # The deploy's server starts all the same and says why in its log: the start-up error,
+    # each 503's line and the health check's, without the password.
+    port = free_port()
+    gunicorn = Run(
+        tmp_path, "gunicorn", [GUNICORN, "--config", "python:scorekeeper.gunicorn_config"], {}
+    )
+    gunicorn.env |= {"SCOREKEEPER_DB": setting, "SCOREKEEPER_BIND": f"127.0.0.1:{port}"}
+    gunicorn.env |= {"SCOREKEEPER_WORKERS": "1"}
+    gunicorn.start()
+    assert gunicorn.process is not None
+    try:
+        wait_for_start(
+            lambda: Phone(port).get("/healthz").status == 503,
+            gunicorn.process,
+            lambda: str(gunicorn.streams()),
+        )
+        assert Phone(port).get("/").status == 503
+    finally:
+        gunicorn.stop()
+    streams = gunicorn.streams()
+    assert "health check: the database" in streams["stderr"]
+    assert "postgresql://keeper:***@127.0.0.1" in streams["stderr"]
+    assert PLANTED not in str(streams) and "WARNING" not in streams["stderr"]

@@ -455,6 +455,8 @@ def connect_seconds() -> int:
     return max(2, int(_seconds("SCOREKEEPER_DB_CONNECT_TIMEOUT", 2)))
 
 
+UNHURRIED_SECONDS = 3600.0
+"""The client's bound on a call made with no statement timeout (PostgresEngine.unhurried)."""
 CHECK_SECONDS = 2.0
 """How long the pool's look at a connection it hands out may take."""
 
@@ -732,6 +734,19 @@ class PostgresEngine(Engine):
 
     def lock_row(self, table: str, row_id: int) -> None:
         self.execute(f"SELECT id FROM {table} WHERE id = ? FOR UPDATE", [row_id])
+
+    @contextlib.contextmanager
+    def unhurried(self) -> Iterator[None]:
+        """No statement timeout for the block (schema steps on a large table): the server's
+        off for this connection, the client's cut an hour away; both back after it."""
+        bound, self._bound = self._bound, UNHURRIED_SECONDS
+        self.execute("SET statement_timeout = 0")
+        try:
+            yield
+        finally:
+            self._bound = bound
+            with contextlib.suppress(StoreError):
+                self.execute("RESET statement_timeout")
 
     @property
     def for_update(self) -> str:

@@ -122,6 +122,22 @@ def _state(game: Row) -> tuple[str, int, str]:
     return (str(game["view_token"]), int(game["version"]), str(game["updated_at"]))
 
 
+_UNHURRIED: set[tuple[str, int]] = set()
+"""The PostgreSQL databases this process has brought up to date with no statement timeout."""
+
+
+def _migrate_postgresql(engine: PostgresEngine) -> None:
+    """Bring the schema up to date: the first time in a process with no statement timeout
+    (a step on a large table may take long; the next times it only looks, at once)."""
+    key = (engine.url, os.getpid())
+    if key in _UNHURRIED:
+        migrate_postgresql(engine)
+        return
+    with engine.unhurried():
+        migrate_postgresql(engine)
+    _UNHURRIED.add(key)
+
+
 class Store:
     """Games and their deals in one database: an SQLite file, or a PostgreSQL server.
 
@@ -149,7 +165,7 @@ class Store:
             self.engine = PostgresEngine(self.location, busy_timeout_ms=busy_timeout_ms)
             self.path = Path(self.engine.display)
             try:
-                migrate_postgresql(self.engine)
+                _migrate_postgresql(self.engine)
             except BaseException:
                 self.engine.close()
                 raise
