@@ -52,12 +52,18 @@ def _notation(raw: Mapping[str, Any], problems: list[Problem]) -> dict[str, Any]
                 if t not in (None, "")
             }
         elif key == "entries" and isinstance(value, list):
-            data[key] = [_entry(n, e, problems) for n, e in enumerate(value, start=1)]
+            rows = [(n, e) for n, e in enumerate(value, start=1) if not _blank(e)]
+            data[key] = [_entry(n, e, problems) for n, e in rows]
         else:
             data[key] = value
     if "type" not in data:
         problems.append(Problem(N_("Choose what to record"), field="type"))
     return data
+
+
+def _blank(row: Any) -> bool:
+    """A row of the form left empty (the form offers more rows than a correction uses)."""
+    return isinstance(row, Mapping) and all(v in (None, "") for v in row.values())
 
 
 def _entry(n: int, raw: Any, problems: list[Problem]) -> Any:

@@ -171,3 +171,33 @@ def test_the_deal_form_reads_texts_into_an_entry_or_problems_by_field() -> None:
         sheet,
     )
     assert entry is None and [p.field for p in problems] == ["tricks"]
+
+
+def test_the_deal_form_reads_a_correction_a_refa_and_a_write_off() -> None:
+    from scorekeeper.balkan import BuleChange, Correction, Refa, SupeChange, WriteOff
+
+    sheet = sheet_of([])
+    entry, problems = read_entered(
+        {
+            "type": "correction",
+            "reason": "renonce",
+            "entries": [
+                {"player": "Ana", "bule": "−10"},
+                {"player": "Boža", "supe_on": "Ana", "amount": "20"},
+                {"player": None, "bule": ""},
+            ],
+        },
+        sheet,
+    )
+    assert problems == [] and isinstance(entry, Correction)
+    assert entry.entries == (BuleChange("Ana", -10), SupeChange("Boža", "Ana", 20))
+    entry, problems = read_entered({"type": "refa"}, sheet)
+    assert isinstance(entry, Refa) and problems == []
+    entry, problems = read_entered({"type": "writeoff", "left": "Ceca"}, sheet)
+    assert entry == WriteOff("Ceca") and problems == []
+    entry, problems = read_entered(
+        {"type": "correction", "entries": [{"player": "Ana", "bule": "-400"}]}, sheet
+    )
+    assert entry is None and [p.field for p in problems] == ["entries"]
+    entry, problems = read_entered({"type": None}, sheet)
+    assert entry is None and [p.field for p in problems] == ["type"]
