@@ -653,6 +653,30 @@ new MutationObserver(function (changes) {
   changed();
 })();
 
+/* -- the paper's totals: each seat's amounts under its name ------------------------------- */
+
+// The names typed above are the seats' headings and the "whists on …" labels; a seat with no
+// name (a table of three) shows no amounts, and nobody writes whists on it.
+(function paperTotals() {
+  const form = $("form.paper");
+  if (!form) return;
+  function draw() {
+    const names = {};
+    $$("[data-seat]", form).forEach(function (input) {
+      names[input.getAttribute("data-seat")] = input.disabled ? "" : input.value.trim();
+    });
+    $$("[data-name-of]", form).forEach(function (span) {
+      const name = names[span.getAttribute("data-name-of")];
+      if (name) span.textContent = name;
+    });
+    $$("[data-totals]", form).forEach(function (box) { box.hidden = !names[box.getAttribute("data-totals")]; });
+    $$("[data-on]", form).forEach(function (box) { box.hidden = !names[box.getAttribute("data-on")]; });
+  }
+  form.addEventListener("input", draw);
+  form.addEventListener("change", draw);
+  draw();
+})();
+
 /* -- never lost: deals waiting on this phone, and saying when it is offline -------------- */
 
 // A Save is kept in localStorage (with its one-time key) from the moment it is sent until

@@ -30,6 +30,32 @@ def _new_game_form_class() -> type[NewGameBase]:
 NewGameForm = _new_game_form_class()
 
 
+def _paper_form_class() -> type[NewGameBase]:
+    """The new game's seats, convention and house rules, and each seat's totals as the paper
+    has them: pool, hill and whists on each other seat (seat 0's on seat 1: whists_0_1)."""
+    attrs: dict[str, Any] = {}
+    amount = [Length(max=40, message=_l("At most 40 characters"))]
+    for i in range(MAX_PLAYERS):
+        attrs[f"pool_{i}"] = StringField(_l("Pool"), validators=amount)
+        attrs[f"hill_{i}"] = StringField(_l("Hill"), validators=amount)
+        for j in range(MAX_PLAYERS):
+            if j != i:
+                attrs[f"whists_{i}_{j}"] = StringField(_l("Whists"), validators=amount)
+    return type("PaperForm", (NewGameForm,), attrs)
+
+
+PaperForm = _paper_form_class()
+
+
+def totals_of(form: NewGameBase) -> dict[str, str]:
+    """The totals as typed, by field."""
+    return {
+        name: field.data or ""
+        for name, field in form._fields.items()
+        if name.startswith(("pool_", "hill_", "whists_"))
+    }
+
+
 class ImportForm(PasswordMixin, FlaskForm):
     """Open a game file (JSON) as a new game."""
 

@@ -19,7 +19,7 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
-from scorekeeper.games import create_from_game, writes
+from scorekeeper.games import create_from_game, paper, writes
 from scorekeeper.rules import CONVENTIONS
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
@@ -32,7 +32,7 @@ from ..i18n import words
 from ..problems import put_on_form
 from ..storage import check_health, get_store
 from ..widgets import RematchForm, choices, read_upload
-from .forms import ForgetForm, ImportForm, NewGameForm
+from .forms import ForgetForm, ImportForm, NewGameForm, PaperForm, totals_of
 
 bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 
@@ -109,6 +109,58 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
     if request.method == "POST" and chosen is None:
         return page, 422, {}  # refused: the messages are next to their fields
     return page
+
+
+@bp.route("/paper", methods=["GET", "POST"])
+def paper_totals() -> str | Response | tuple[str, int]:
+    """The paper's totals settled (games.paper): each player's pool, hill and whists as the
+    paper has them, settled as a game is; written nowhere unless saved as a game."""
+    form = PaperForm()
+    if request.method == "GET":
+        form.fill_preset("sochi")
+        form.default_name()
+    errors: list[str] = []
+    result = None
+    if form.is_submitted():
+        try:
+            game = _paper_game(form)
+        except writes.NotCreated as refused:
+            errors += put_on_form(form, refused.problems, _seat_field)
+        else:
+            if request.form.get("action") == "save":
+                record = create_from_game(get_store(), game)
+                recent.remember(record.edit_token)
+                return redirect(url_for("games.show", mode="g", token=record.edit_token))
+            result = (game, paper.settled(game))
+    page = render_template(
+        "paper.html",
+        form=form,
+        errors=errors,
+        settled=result,
+        main_specs=opts.MAIN,
+        house_specs=opts.HOUSE,
+        presets={c: opts.preset_values(c) for c in CONVENTIONS},
+        not_for=opts.NOT_FOR,
+        seats=range(len(form.player_fields())),
+    )
+    return (page, 422) if errors or form.errors else page
+
+
+def _paper_game(form: Any) -> Any:
+    """The form's totals as a game (games.paper.totals_game); the house rules that cannot be
+    read said at their fields."""
+    valid = form.validate()
+    overrides, bad = form.overrides() if valid else ({}, {})
+    for field, message in bad.items():
+        form[field].errors = [message]
+    return paper.totals_game(
+        name=form.name.data or words().date(datetime.date.today()),
+        reason=_("The paper's totals"),
+        convention=form.convention.data or "sochi",
+        overrides=overrides if valid and not bad else None,
+        seats=[field.data or "" for field in form.player_fields()],
+        totals=totals_of(form),
+    )
 
 
 def _this_browsers_last_game() -> dict[str, Any] | None:
