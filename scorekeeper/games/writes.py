@@ -125,12 +125,15 @@ class TourClosed(GameRefused):
 
 
 class TournamentTable(GameRefused):
-    """Delete, or Finish now before the tour's deals are played, asked for a tournament
-    table's game: only the director changes the tables and closes a tour early."""
+    """Delete, a rematch, or Finish now before the tour's deals are played, asked for a
+    tournament table's game: only the director changes the tables, seats the next tour and
+    closes a tour early."""
 
-    def __init__(self, tour: int, table: int, *, finishing: bool = False) -> None:
+    def __init__(
+        self, tour: int, table: int, *, finishing: bool = False, rematch: bool = False
+    ) -> None:
         super().__init__("the game is a tournament table")
-        self.tour, self.table, self.finishing = tour, table, finishing
+        self.tour, self.table, self.finishing, self.rematch = tour, table, finishing, rematch
 
 
 class NothingToUndo(GameRefused):
@@ -589,8 +592,12 @@ def create_game(
 
 
 def rematch(store: Store, loaded: Loaded, *, name: str) -> GameRecord:
-    """A new game for the same table: same players and rules, the next player deals first."""
+    """A new game for the same table: same players and rules, the next player deals first.
+    Refused (TournamentTable) for a tournament's table: its next game is the next tour."""
     record = loaded.record
+    table = Tournaments(store).of_game(record.id)
+    if table is not None:
+        raise TournamentTable(table.tour, table.table_no, rematch=True)
     players = list(record.players)
     first = players[(players.index(record.first_dealer) + 1) % len(players)]
     fresh = create_game(

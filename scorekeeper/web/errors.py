@@ -233,6 +233,14 @@ def _tournament_table(error: TournamentTable) -> Response:
     with the reason."""
     if error.finishing:
         return read_only_game(finish_message(error.tour, error.table), "read_only")
+    if error.rematch:
+        message = _(
+            "This game is table %(table)s of tour %(tour)s of a tournament: there is no "
+            "rematch here. The director seats the next tour; each table gets its new game.",
+            tour=error.tour,
+            table=error.table,
+        )
+        return read_only_game(str(message), "read_only")
     return read_only_game(table_message(error.tour, error.table), "read_only")
 
 
