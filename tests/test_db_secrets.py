@@ -153,6 +153,33 @@ def test_a_setting_that_names_no_database_is_refused_in_one_line(why: str, tmp_p
     run = Run(tmp_path, "serve", [CLI, "serve", "--port", str(free_port()), "--db", setting], {})
     assert run.start().wait() == 2
     assert PLANTED not in str(run.streams()) and "Traceback" not in str(run.streams())
+    # The deploy's server (the setting in its environment) answers 503, and says why.
+    streams = deployed(tmp_path, setting, "/healthz")
+    assert "is not a database" in streams["stderr"] or "cannot be read" in streams["stderr"]
+    assert PLANTED not in str(streams) and "Traceback" not in streams["stderr"]
+
+
+def deployed(folder: Path, setting: str, *paths: str) -> dict[str, str]:
+    """The deploy's gunicorn on a database that cannot be used: each path answered 503;
+    what it wrote."""
+    port = free_port()
+    config = "python:scorekeeper.gunicorn_config"
+    gunicorn = Run(folder, "gunicorn", [GUNICORN, "--config", config], {})
+    gunicorn.env |= {"SCOREKEEPER_DB": setting, "SCOREKEEPER_BIND": f"127.0.0.1:{port}"}
+    gunicorn.env |= {"SCOREKEEPER_WORKERS": "1"}
+    gunicorn.start()
+    assert gunicorn.process is not None
+    try:
+        wait_for_start(
+            lambda: Phone(port).get("/healthz").status == 503,
+            gunicorn.process,
+            lambda: str(gunicorn.streams()),
+        )
+        for path in paths:
+            assert Phone(port).get(path).status == 503, path
+    finally:
+        gunicorn.stop()
+    return gunicorn.streams()
 
 
 def test_a_server_that_cannot_be_reached_is_said_without_the_password(tmp_path: Path) -> None:
@@ -167,24 +194,7 @@ def test_a_server_that_cannot_be_reached_is_said_without_the_password(tmp_path: 
         assert len(text.strip().splitlines()) == 1, (name, text)
     # The deploy's server starts all the same and says why in its log: the start-up error,
     # each 503's line and the health check's, without the password.
-    port = free_port()
-    gunicorn = Run(
-        tmp_path, "gunicorn", [GUNICORN, "--config", "python:scorekeeper.gunicorn_config"], {}
-    )
-    gunicorn.env |= {"SCOREKEEPER_DB": setting, "SCOREKEEPER_BIND": f"127.0.0.1:{port}"}
-    gunicorn.env |= {"SCOREKEEPER_WORKERS": "1"}
-    gunicorn.start()
-    assert gunicorn.process is not None
-    try:
-        wait_for_start(
-            lambda: Phone(port).get("/healthz").status == 503,
-            gunicorn.process,
-            lambda: str(gunicorn.streams()),
-        )
-        assert Phone(port).get("/").status == 503
-    finally:
-        gunicorn.stop()
-    streams = gunicorn.streams()
+    streams = deployed(tmp_path, setting, "/healthz")
     assert "health check: the database" in streams["stderr"]
     assert "postgresql://keeper:***@127.0.0.1" in streams["stderr"]
     assert PLANTED not in str(streams) and "WARNING" not in streams["stderr"]

@@ -25,7 +25,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import StoreError
+from .errors import StorageUnavailable
 
 Kind = Literal["sqlite", "postgresql"]
 
@@ -44,12 +44,13 @@ _SECRET_KEYS = ("password", "sslpassword")
 _UNREADABLE = "(a database setting that cannot be read)"
 
 
-class BadLocation(StoreError):
-    """A database setting that names no database this release can use. `template` and
-    `params` say why in English (params hold only the printable form)."""
+class BadLocation(StorageUnavailable):
+    """A database setting that names no database this release can use (a server answers
+    503, a command exits 2). `template` and `params` say why in English (params hold only
+    the printable form)."""
 
     def __init__(self, template: str, **params: Any) -> None:
-        super().__init__(template % params)
+        super().__init__(template % params, "the database could not be used")
         self.template = template
         self.params = params
 
