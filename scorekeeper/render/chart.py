@@ -41,10 +41,12 @@ def line_chart(
     title: str,
     x_label: str,
     x_start: int = 0,
+    x_names: Sequence[str] = (),
     css_class: str = "chart",
     words: Words = ENGLISH,
 ) -> str:
-    """One line per (name, values); value i is drawn at x = x_start + i. An SVG string."""
+    """One line per (name, values); value i is drawn at x = x_start + i, its tick named
+    x_names[i] when given (else x_start + i). An SVG string."""
     count = max((len(values) for _, values in series), default=0)
     every = [float(v) for _, values in series for v in values] or [0.0]
     plot = _Plot(count, *_scale(min(every + [0.0]), max(every + [0.0])))
@@ -64,7 +66,7 @@ def line_chart(
     ET.SubElement(root, "title").text = title
     ET.SubElement(root, "desc").text = _describe(series, words)
     _value_axis(root, plot, words)
-    _x_axis(root, plot, x_start, x_label)
+    _x_axis(root, plot, x_names or [str(x_start + i) for i in range(count)], x_label)
     for n, (name, values) in enumerate(series):
         _line(root, plot, n, name, values)
         _key(root, n, name, values, words)
@@ -111,10 +113,10 @@ def _value_axis(root: ET.Element, plot: _Plot, words: Words) -> None:
         tick += plot.step
 
 
-def _x_axis(root: ET.Element, plot: _Plot, x_start: int, x_label: str) -> None:
+def _x_axis(root: ET.Element, plot: _Plot, names: Sequence[str], x_label: str) -> None:
     """Numbers under a few of the values, and what they count at the right."""
     for i in _x_ticks(plot.count):
-        _axis_text(root, plot.x(i), PLOT_TOP + PLOT_HEIGHT + 14, "middle", str(x_start + i))
+        _axis_text(root, plot.x(i), PLOT_TOP + PLOT_HEIGHT + 14, "middle", names[i])
     _axis_text(root, WIDTH - RIGHT, PLOT_TOP + PLOT_HEIGHT + 26, "end", x_label)
 
 
@@ -185,7 +187,19 @@ def evening_chart(
     series = [(p, [point[p] for point in points]) for p in sheet.players]
     _ = words.gettext
     title, x_label = _("The result after each deal"), _("deal")
-    return line_chart(series, title=title, x_label=x_label, words=words)
+    return line_chart(
+        series, title=title, x_label=x_label, x_names=_deals_dealt(sheet), words=words
+    )
+
+
+def _deals_dealt(sheet: Sheet) -> list[str]:
+    """The axis's numbers: the deals dealt at the table by each point (a correction or a
+    penalty is an entry, not a deal: the count stays), so the last is sheet.deal_count()."""
+    names, dealt = ["0"], 0
+    for result in sheet.results:
+        dealt += result.deal.kind not in ("correction", "penalty")
+        names.append(str(dealt))
+    return names
 
 
 def standings_chart(
