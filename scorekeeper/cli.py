@@ -453,8 +453,7 @@ LOCATION_HELP = N_("an SQLite file, or a PostgreSQL URL (postgresql://user@host:
 
 FILE_HELP = N_("a game file (JSON), or - for standard input")
 DB_HELP = N_(
-    "the SQLite file, or a postgresql:// URL (default: scorekeeper.sqlite in the data folder,"
-    " docs/deploy.md says where it is)"
+    "the SQLite file, or a postgresql:// URL (default: scorekeeper.sqlite in the data folder)"
 )
 LANG_HELP = N_("language of the messages (default: $LANG)")
 

@@ -1211,7 +1211,16 @@ if (Pending.all().length) Pending.flush();
     const b = document.createElement("strong");
     b.textContent = label + ": ";
     p.appendChild(b);
-    p.appendChild(document.createTextNode(items.join("; ")));
+    if (cls !== "errors") {
+      p.appendChild(document.createTextNode(items.join("; ")));
+      return p;
+    }
+    // What is still missing: each a sentence of its own, on its own line (a capital never
+    // follows a colon or a semicolon inside one line).
+    items.forEach(function (item) {
+      p.appendChild(document.createElement("br"));
+      p.appendChild(document.createTextNode(item));
+    });
     return p;
   }
   function note(text, cls) {

@@ -488,9 +488,9 @@ def test_the_pdf_marks_disputes_says_a_ready_reason_in_its_language_and_names_on
     text = flat(text_of(path))
     assert "Ошибка" not in text
     assert "A mistake on the sheet" in text
-    assert re.search(r"1 Anna · Anna 6♠ DISPUTED", text), text[-600:]
+    assert re.search(r"1\. Anna · Anna 6♠ DISPUTED", text), text[-600:]
     rows = [r for r in text_of(path).splitlines() if "mistake on the sheet" in r]
-    assert rows and rows[0].lstrip().startswith("1 "), rows
+    assert rows and rows[0].lstrip().startswith("1. "), rows
     uk = flat(text_of(write(tmp_path, sheet_pdf(game, locale="uk"), "uk.pdf")))
     assert "Помилка в записі" in uk, uk[-400:]
     # The name once on page 1: nothing of it in the top margin (the running head's place).

@@ -85,7 +85,7 @@ def test_followers_confirm_and_the_scorer_sees_who(web: Web, app: Flask, store: 
     card = page.html[page.html.index('id="confirmations"') :]
     card = card[: card.index("</section>")]
     assert "Deal 2, disputed:" in card and "Vera had 5" in card and "Dmitri" in card
-    assert re.search(r"Deals confirmed:\s*<bdi>Anna</bdi> 0 · <bdi>Boris</bdi> 1", card)
+    assert re.search(r"Entries confirmed:\s*<bdi>Anna</bdi> 0 · <bdi>Boris</bdi> 1", card)
     assert f"/g/{token}/deal/{record.deals[-1].id}/edit" in card  # one tap to fix it
     assert f'data-seen="{after["version"]}.{after["seen"]}"' in page.html
     # The follower's kept page is drawn anew with the answers in it.
@@ -103,7 +103,7 @@ def test_followers_confirm_and_the_scorer_sees_who(web: Web, app: Flask, store: 
     assert saved.status == 302, saved.errors()
     page = web.get(f"/g/{token}")
     assert "Vera had 5" not in page.html and "disputed:" not in page.html
-    assert "Deals confirmed:" in page.html  # the table confirms: the counts stay in view
+    assert "Entries confirmed:" in page.html  # the table confirms: the counts stay in view
 
 
 def test_the_pdf_counts_the_confirmed_deals(web: Web, app: Flask, store: Store) -> None:
@@ -120,7 +120,7 @@ def test_the_pdf_counts_the_confirmed_deals(web: Web, app: Flask, store: Store) 
     )
     assert again.status_code == 200  # not the copy the phone holds
     text = " ".join(_text(again.get_data()).split())
-    assert "Deals confirmed at the table" in text and "Vera 1" in text and "Anna 0" in text
+    assert "Entries confirmed at the table" in text and "Vera 1" in text and "Anna 0" in text
 
 
 def _text(pdf: bytes) -> str:

@@ -38,7 +38,7 @@ def ended(web: Web) -> str:
 def test_the_end_rule_shows_the_game_as_over(web: Web, store: Store, ended: str) -> None:
     page = web.get(f"/g/{ended}")
     assert "The game is over" in page.text()
-    assert "The end rule was met after deal 3." in page.text()
+    assert "Every pool is closed after deal 3." in page.text()
     assert "Next deal</a>" not in page.html
     assert page.has_form("/finish")
     assert web.client.get(f"/g/{ended}/deal/new").status_code == 302

@@ -97,9 +97,73 @@ def declined_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]
     return found
 
 
+#: A past-tense verb's masculine ending: «дал», «ушёл»; «дав», «вістував».
+PAST_MASCULINE = {"ru": re.compile(r"\w+л"), "uk": re.compile(r"\w+[вл]")}
+
+
+def gendered_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]:
+    """Each name placeholder followed (after a colon or a dash, a «не») by a past-tense verb,
+    which agrees with the person's gender: «Анна: дал контру», «{name} не вістував»."""
+    found = []
+    for msgid, strings in entries:
+        if NOT_A_PERSON.search(msgid):
+            continue
+        for text in strings:
+            for match in PLACEHOLDER.finditer(text):
+                if (match.group(1) or match.group(2)) not in NAME_PLACEHOLDERS:
+                    continue
+                after = re.match(
+                    r"[ \u00a0]*[:—–(-]?[ \u00a0]*(?:не[ \u00a0]+)?([^\W\d_A-Za-z]+)",
+                    text[match.end() :],
+                )
+                if after and PAST_MASCULINE[lang].fullmatch(after.group(1)):
+                    found.append(f"{match.group(0)} {after.group(1)}: {text}")
+    return found
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_name_stands_where_the_language_would_decline_it(lang: str) -> None:
     assert declined_names(lang, catalogue(lang)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_verb_agrees_with_a_name_s_gender(lang: str) -> None:
+    assert gendered_names(lang, catalogue(lang)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_arrow_stands_only_where_the_english_has_one(lang: str) -> None:
+    """The arrow means money flowing (payer → payee): whists and supe written on somebody
+    are said in words («— на кого: Анна»), never drawn as an arrow the English has not."""
+    drawn = [(msgid, s) for msgid, strings in catalogue(lang) for s in strings if "→" in s]
+    assert [(msgid, s) for msgid, s in drawn if "→" not in msgid] == []
+
+
+def test_ukrainian_words_take_the_typographic_apostrophe() -> None:
+    """«п’ять», «об’єднання»: the Ukrainian catalogue writes ’ inside a word, never '."""
+    words = {
+        w
+        for _msgid, strings in catalogue("uk")
+        for s in strings
+        for w in re.findall(r"[а-яіїєґА-ЯІЇЄҐ]+'[а-яіїєґА-ЯІЇЄҐ]+", s)
+    }
+    assert words == set()
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "gendered"),
+    [
+        ("ru", "{name}: дал контру", True),
+        ("uk", "хто дав контру: {name} не вістував", True),
+        ("ru", "{name}: ушёл, булы остаются", True),
+        ("uk", "{writer} (покликав) → {declarer}", True),
+        ("ru", "{name}: зовёт; пара взяла {tricks}", False),
+        ("uk", "{name}: пуля %(pool)s", False),
+        ("ru", "%(name)s: вист", False),
+    ],
+)
+def test_the_gender_check_tells_a_past_verb(lang: str, text: str, gendered: bool) -> None:
+    assert bool(gendered_names(lang, [("x", [text])])) == gendered
 
 
 @pytest.mark.parametrize(

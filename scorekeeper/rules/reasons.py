@@ -33,7 +33,7 @@ TEMPLATES: dict[str, str] = {
     "talon_bonus": N_("talon bonus: {tricks} × {per}"),
     "talon_bonus_shared": N_("talon bonus, half: {tricks} × {per} ÷ 2"),
     "allpass_whists": N_("all-pass: {tricks} × {per}"),
-    "help_pool": N_("pool closed with another's points — {giver}"),
+    "help_pool": N_("pool closed with points given by {giver}"),
     "help_whists": N_("helped close the pool: {points} × {per}"),
     "overflow_hill": N_("pool overflow: {points} off the hill"),
     "correction": N_("correction: {reason}"),

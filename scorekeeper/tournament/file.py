@@ -270,6 +270,9 @@ def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> To
     """Check a parsed tournament file; raises InvalidTournament naming every problem."""
     bad = _Notes()
     found = bad.found
+    if isinstance(data, dict) and data.get("format") == gamefile.FORMAT:
+        bad(N_("this is a game file, not a tournament file"))  # not six missing keys
+        raise InvalidTournament(found)
     data = _normalized(data, bad)
     _check_keys(data, bad)
     name = _name(data.get("name", ""), bad)

@@ -71,7 +71,7 @@ MAIN: tuple[OptionSpec, ...] = (
     _spec("pool_target", "int", _l("The game ends when pools reach it")),
     _spec("stake", "stake", _l("Money per whist, e.g. 0.10")),
     _spec("currency", "text", _l("Shown with the money, e.g. EUR")),
-    _spec("money_unit", "stake", _l("0.01 for cents; 1, 5 or 10 for whole roubles or hryvnias")),
+    _spec("money_unit", "stake", _l("0.01 for cents; 1, 5 or 10 for whole units of the currency")),
     _spec(
         "round_limit", "optint", _l("The game also ends after this many rounds; empty: no limit")
     ),

@@ -78,7 +78,8 @@ class DayField(DateField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError(str(_l("Write the date in the digits 0-9, e.g. 2026-11-20"))) from None
+            said = _l("Write a date that exists, as year-month-day: 2026-11-20")
+            raise ValueError(str(said)) from None
 
 
 class Between:

@@ -117,7 +117,7 @@ def test_deals_are_counted_as_deals_and_a_correction_as_a_correction(
     _add(store, token, _six("Vera", ["Anna", "Boris"]))
     page.goto(f"{server}/g/{token}")
     main = page.inner_text("main")
-    assert "The end rule was met after deal 3." in main, main[:600]
+    assert "Every pool is closed after deal 3." in main, main[:600]
     head = page.inner_text(".game-head")
     assert "3 deals · 1 correction" in head, head
     # Who pays whom, right on the card, as the settlement page says it.
