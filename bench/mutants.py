@@ -150,7 +150,7 @@ def checkout(ref: str, into: Path) -> None:
 
 def run_tests(copy: Path, tests: str, timeout: float) -> tuple[bool, float]:
     """(whether the tests passed, how long they ran); a run past the timeout fails."""
-    command = [sys.executable, "-m", "pytest", tests, "-x", "-q", "-n", "0"]
+    command = [sys.executable, "-m", "pytest", *tests.split(), "-x", "-q", "-n", "0"]
     command += ["-p", "no:randomly", "-p", "no:cacheprovider", "--timeout", str(int(timeout))]
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
@@ -206,7 +206,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=52)
     parser.add_argument("-n", type=int, default=30, help="how many mutants")
     parser.add_argument("--target", default="scorekeeper/rules")
-    parser.add_argument("--tests", default="tests/rules")
+    parser.add_argument("--tests", default="tests/rules", help="test paths, space-separated")
     parser.add_argument("--ref", default="HEAD", help='a commit, or "WORKTREE"')
     parser.add_argument("--site", action="append", help="PATH:LINE, every mutant of it")
     args = parser.parse_args()

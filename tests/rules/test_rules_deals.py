@@ -366,3 +366,13 @@ def test_whists_mode_allpass_is_flat_whatever_the_progression():
     last = {(e.player, e.on): e.amount for e in sheet.results[-1].entries if e.column == "whists"}
     assert last == {("A", "B"): 15, ("A", "C"): 35}
     assert sheet.pool("A") == 1
+
+
+def test_entries_are_numbered_among_their_kind_and_deals_dealt_counted():
+    """People number a deal among the deals dealt at the table, a correction among the
+    corrections: deal 3 comes after two deals and a correction, which is correction 1."""
+    fix = {"type": "correction", "reason": "x", "entries": [{"player": "A", "hill": 1}]}
+    sheet = sheet_of([allpass(A=4, B=3, C=3), fix, allpass(A=3, B=3, C=4), fix])
+    assert [sheet.number_of(p) for p in range(4)] == [1, 1, 2, 2]
+    assert (sheet.number_of(4), sheet.number_of(4, "correction")) == (3, 3)
+    assert [sheet.dealt_by(n) for n in range(5)] == [0, 1, 1, 2, 2]

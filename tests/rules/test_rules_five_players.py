@@ -524,3 +524,9 @@ def test_a_stalingrad_six_whisted_by_both_still_has_its_tricks_checked(
     (§7): its tricks are asked of the declarer and both whisters, and must make ten."""
     data = game_file([contract("A", "6S", {"B": W, "C": W}, tricks)], options={"stalingrad": True})
     assert problems(data) == f"deal 1: {said}"
+
+
+def test_the_round_limit_is_at_most_a_thousand_rounds():
+    """§6: the number of rounds is a whole number from 1 to 1000, or none."""
+    assert gamefile.load(game_file([], options={"round_limit": 1000})).options.round_limit == 1000
+    assert "from 1 to 1000" in problems(game_file([], options={"round_limit": 1001}))

@@ -38,3 +38,31 @@ def test_a_contract_as_text_is_read() -> None:
     )
     assert problems == [] and found is not None
     assert found.contract.code() == "6S"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("deal", "said"),
+    [
+        (
+            {"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Zed": 3}},
+            ("tricks", 'tricks: "Zed" is not a player of this game'),
+        ),
+        (
+            {
+                "type": "correction",
+                "reason": "x",
+                "entries": [{"player": "Anna", "whists_on": "Zed", "amount": 2}],
+            },
+            ("entries.1", 'correction entry 1: whists_on "Zed" is not a player of this game'),
+        ),
+    ],
+    ids=["tricks", "whists_on"],
+)
+def test_a_name_of_no_player_is_one_problem_at_its_field(
+    deal: dict[str, Any], said: tuple[str, str]
+) -> None:
+    """A name that is not one of the game's players (a key of the tricks, whom whists are
+    written on) is not read: one problem, at its field, and nothing more said of it."""
+    found, problems = parse_deal(deal, PLAYERS)
+    assert found is None
+    assert [(p.field, p.message()) for p in problems] == [said]
