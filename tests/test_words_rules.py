@@ -556,3 +556,23 @@ def test_an_option_given_a_wrong_value_is_refused_without_codes(lang: str) -> No
             if hit:
                 found[name] = (sorted(hit), text)
     assert found == {}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tournament_table_s_progress_is_said_alike_on_the_director_s_page(
+    web: Web, store: Store, lang: str
+) -> None:
+    """The director's page once said «раздача 5 из 6» where the table's own page said «круг 2
+    из 2, раздача 2 из 3»: both say the round and the deal in it now."""
+    from .test_web_tournament import new_tournament, play, seat, tables
+
+    token = new_tournament(web, rounds="2")
+    seat(web, token)
+    first = tables(store, token, 1)[0].game
+    play(web, store, first.edit_token, 4)
+    web.get(f"/?lang={lang}")
+    director = re.findall(r'<span class="progress">([^<]*)</span>', web.get(f"/t/{token}").html)
+    table = re.findall(r'<p class="round">([^<]*)</p>', web.get(f"/g/{first.edit_token}").html)
+    said = {"ru": "Круг 2 из 2, раздача 2 из 3", "uk": "Коло 2 з 2, роздача 2 з 3"}[lang]
+    assert [" ".join(t.split()) for t in table] == [said]
+    assert " ".join(director[0].split()) == said
