@@ -528,5 +528,8 @@ def test_a_stalingrad_six_whisted_by_both_still_has_its_tricks_checked(
 
 def test_the_round_limit_is_at_most_a_thousand_rounds():
     """§6: the number of rounds is a whole number from 1 to 1000, or none."""
-    assert gamefile.load(game_file([], options={"round_limit": 1000})).options.round_limit == 1000
-    assert "from 1 to 1000" in problems(game_file([], options={"round_limit": 1001}))
+    for rounds in (1, 1000):
+        game = gamefile.load(game_file([], options={"round_limit": rounds}))
+        assert game.options.round_limit == rounds
+    for rounds in (0, 1001):
+        assert "from 1 to 1000" in problems(game_file([], options={"round_limit": rounds}))
