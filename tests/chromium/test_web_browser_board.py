@@ -50,11 +50,12 @@ def _play(store: Store, record: Any, tour: int) -> None:
             game = store.add_deal(game.edit_token, deal, base_version=game.version)[0]
 
 
-def _tournament(store: Store, count: int) -> tuple[str, list[str]]:
-    """A tournament of `count` players: tour 1 played and closed early, one player gone,
-    tour 2 seated and under way; its read-only token and the names."""
+def _tournament(store: Store, count: int, names: list[str] | None = None) -> tuple[str, list[str]]:
+    """A tournament of `count` players (these names, or the club's usual ones): tour 1 played
+    and closed early, one player gone, tour 2 seated and under way; its read-only token and
+    the names."""
     rng = random.Random(count)
-    names = _names(count)
+    names = names or _names(count)
     record = service.tournaments(store).create(  # the store: past the form's 100 players
         name=f"Kyiv club cup, December — {count} players",
         convention="sochi",
