@@ -89,7 +89,7 @@ class Server:
             raise
         return self
 
-    def logged(self, timeout: float = 60) -> str:
+    def logged(self, timeout: float = START_SECONDS) -> str:
         """The server's log once every request made before this call is in it: the access
         log is written by a thread of its own, a moment after the answer. A marker request
         is sent and waited for (failing, and saying so, if it never comes)."""
@@ -342,7 +342,7 @@ class Table:
 
     def finish(self) -> None:
         self.stop.set()
-        self.thread.join(timeout=60)
+        self.thread.join(timeout=START_SECONDS)
         assert not self.thread.is_alive()
         if self.failure is not None:
             raise self.failure
@@ -363,7 +363,7 @@ def test_every_answered_deal_survives_kill_9_exactly_once(tmp_path: Path) -> Non
         for table in tables:
             table.thread.start()
         for _ in range(40):  # let forty deals be answered, with six tables still posting
-            assert answered.acquire(timeout=60), "the tables stopped getting answers"
+            assert answered.acquire(timeout=START_SECONDS), "the tables stopped getting answers"
         server.kill()
         for table in tables:
             table.finish()
@@ -437,7 +437,7 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
     replies: list[Reply | BaseException] = []
 
     def tap(fields: dict[str, list[str]]) -> None:
-        barrier.wait(timeout=30)
+        barrier.wait(timeout=START_SECONDS)
         try:
             replies.append(phone.post(f"/g/{token}/deal/new", fields))
         except BaseException as error:  # noqa: BLE001 - checked below
@@ -450,7 +450,7 @@ def test_a_save_sent_twice_at_the_same_moment_lands_once(server: Server) -> None
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=60)
+            thread.join(timeout=START_SECONDS)
         answers = [(r.status, r.location) if isinstance(r, Reply) else r for r in replies]
         assert answers == [(302, f"/g/{token}")] * taps, (number, answers)
         assert version_of(phone, token) == 2 + number
@@ -492,7 +492,7 @@ def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: P
         for table in tables:
             table.thread.start()
         for _ in range(24):
-            assert answered.acquire(timeout=60), "the tables stopped getting answers"
+            assert answered.acquire(timeout=START_SECONDS), "the tables stopped getting answers"
         for table in tables:
             table.finish()
         acked = Counter(reason for table in tables for reason in table.acked)
@@ -509,7 +509,7 @@ def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: P
         barrier = threading.Barrier(4)
 
         def tap() -> None:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=START_SECONDS)
             try:
                 replies.append(phone.post(f"/g/{four}/deal/new", fields))
             except BaseException as error:  # noqa: BLE001 - checked below
@@ -519,7 +519,7 @@ def test_two_worker_processes_keep_every_deal_once_and_stop_together(tmp_path: P
         for thread in taps:
             thread.start()
         for thread in taps:
-            thread.join(timeout=60)
+            thread.join(timeout=START_SECONDS)
         answers = [(r.status, r.location) if isinstance(r, Reply) else r for r in replies]
         assert answers == [(302, f"/g/{four}")] * 4, answers
         assert len(game_file(phone, four)["deals"]) == 1
@@ -558,7 +558,7 @@ def test_backup_of_the_running_server_while_it_writes_is_sound(
             table.thread.start()
         for n in range(3):
             for _ in range(5):  # a few more deals between two backups
-                assert answered.acquire(timeout=60)
+                assert answered.acquire(timeout=START_SECONDS)
             before = {t.number: list(t.acked) for t in tables}  # answered before it starts
             copy = tmp_path / "backups" / f"copy-{n}.sqlite"
             result = subprocess.run(

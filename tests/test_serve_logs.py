@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper import __version__
 
-from .harness import ROOT, wait_for_text
+from .harness import ANSWER_SECONDS, ROOT, START_SECONDS, wait_for_text
 from .test_safety_server import CLI, Phone, free_port, new_game
 from .test_serve_processes import CLF, GUNICORN
 
@@ -51,11 +51,12 @@ class Started:
             self.process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
 
     def healthz(self) -> int:
-        """The first answer of /healthz (waits up to 60 s for the server to listen)."""
-        deadline = time.monotonic() + 60
+        """The first answer of /healthz (waits up to START_SECONDS for the server to listen:
+        a busy machine starts it slowly)."""
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
                 conn.request("GET", "/healthz")
                 status = conn.getresponse().status
                 conn.close()
@@ -67,7 +68,7 @@ class Started:
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=40)
+            self.process.wait(timeout=START_SECONDS)
 
 
 @pytest.mark.parametrize(
