@@ -218,7 +218,7 @@ def stray_latin(text: str, typed: set[str]) -> set[str]:
     text = re.sub(r"(?<!\w)--?[\w-]+", " ", text)  # --options
     text = re.sub(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", " ", text)  # ENVIRONMENT_NAMES
     text = re.sub(r"\b\w*[_\d]\w*\b", " ", text)  # codes: m999_from_the_future, sr_Latn, 7S
-    text = re.sub(r"[«\"“][^»\"”]*[»\"”]", " ", text)  # what the person typed, quoted
+    text = re.sub(r"[«\"“][^»\"”]*[»\"”]|'[^'\s]*'", " ", text)  # typed, quoted
     words = set(re.findall(r"[A-Za-z][A-Za-z'-]*", text))
     return words - CODES - typed
 
@@ -268,6 +268,8 @@ def cli_outputs(lang: str, newer: Path, tmp: Path) -> dict[str, str]:
     """What a person reads of the command line: its refusals and its help."""
     bad = tmp / "bad.json"
     bad.write_text(json.dumps(BAD_OPTION), encoding="utf-8")
+    broken = tmp / "broken.json"
+    broken.write_text('{"players": ', encoding="utf-8")
     unreachable = "postgresql://scorer@127.0.0.1:1/games"
     said = {
         "newer: export": run("export", "abcdefgh", "--db", str(newer), "--out", "x.pdf", lang=lang),
@@ -278,6 +280,13 @@ def cli_outputs(lang: str, newer: Path, tmp: Path) -> dict[str, str]:
         "missing folder": run(
             "export", "abcdefgh", "--db", str(tmp / "no" / "x.sqlite"), lang=lang
         ),
+        "not a backup": run("restore", str(bad), "--db", str(tmp / "r.sqlite"), lang=lang),
+        "copy onto itself": run("copy-db", str(newer), str(newer), lang=lang),
+        "import: not JSON": run("import", str(broken), "--db", str(tmp / "r.sqlite"), lang=lang),
+        "game as a tournament": run("tournament", str(bad), lang=lang),
+        "no workers": run("serve", "--workers", "0", lang=lang),
+        "unknown command": run("nosuch", lang=lang),
+        "missing argument": run("export", lang=lang),
     }
     for command in ("", "score", "tournament", "export", "serve", "import", "backup", "restore"):
         said[f"{command} --help"] = run(*([command] if command else []), "--help", lang=lang)
@@ -460,6 +469,7 @@ def test_each_surface_numbers_an_entry_the_same_way(
     assert listed_entries(surfaces["pdf"], lang) == PEOPLE_NUMBER
     for where, text in surfaces.items():
         assert named_entries(text, lang) <= valid, where
+        assert stray_latin(text, {"Anna", "Boris", "Vera"}) == set(), where
     assert named_entries(surfaces["history"], lang) == set(PEOPLE_NUMBER)
     last = store.get_game(token).deals[-1]
     page = web.get(f"/g/{token}/deal/{last.id}/delete")
