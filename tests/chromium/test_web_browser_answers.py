@@ -4,14 +4,13 @@ the whole page; a deal saved after it is the whole page again."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from ..browser import SMALL_PHONE
-from ..test_safety_server import Phone, Server, new_game
-from .test_web_browser_follow import answer, deploy, save  # noqa: F401 (the fixture)
+from ..test_safety_server import Server
+from .test_web_browser_follow import answer, deploy, first_deal, save  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -20,12 +19,7 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
     deploy: Server,  # noqa: F811
     chromium: Any,
 ) -> None:
-    scorer = Phone(deploy.port)
-    token = new_game(scorer)
-    save(scorer, token, "the first deal")
-    found = re.search(r"/v/([A-Za-z0-9_-]+)", scorer.get(f"/g/{token}").html)
-    assert found is not None
-    view = found.group(1)
+    scorer, token, view = first_deal(deploy.port)
     context = chromium.new_context(viewport=SMALL_PHONE)
     page = context.new_page()
     problems: list[str] = []

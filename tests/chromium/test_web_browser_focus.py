@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from ..browser import SMALL_PHONE
-from ..test_safety_server import Phone, Server, new_game
-from .test_web_browser_follow import answer, deploy, save  # noqa: F401 (the fixture)
+from ..test_safety_server import Phone, Server
+from .test_web_browser_follow import answer, deploy, first_deal, save  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -40,12 +40,7 @@ def test_focus_stays_on_its_control_after_each_swap(
     deploy: Server,  # noqa: F811
     chromium: Any,
 ) -> None:
-    scorer = Phone(deploy.port)
-    token = new_game(scorer, ["Anna", "Boris", "Vera", "Gleb"])
-    save(scorer, token, "the first deal")
-    found = re.search(r"/v/([A-Za-z0-9_-]+)", scorer.get(f"/g/{token}").html)
-    assert found is not None
-    view = found.group(1)
+    scorer, token, view = first_deal(deploy.port, ["Anna", "Boris", "Vera", "Gleb"])
     context = chromium.new_context(viewport=SMALL_PHONE)
     page = context.new_page()
     problems: list[str] = []

@@ -33,6 +33,17 @@ def save(phone: Phone, token: str, reason: str) -> None:
     )
 
 
+def first_deal(port: int, players: list[str] | None = None) -> tuple[Phone, str, str]:
+    """A game with its first deal saved by the scorer's phone: (that phone, the edit token,
+    the read-only token)."""
+    scorer = Phone(port)
+    token = new_game(scorer, players) if players else new_game(scorer)
+    save(scorer, token, "the first deal")
+    found = re.search(r"/v/([A-Za-z0-9_-]+)", scorer.get(f"/g/{token}").html)
+    assert found is not None
+    return scorer, token, found.group(1)
+
+
 def answer(port: int, view: str, player: str) -> None:
     """A follower's phone says the last deal is right (confirm.js's two requests)."""
     follower = Phone(port)
