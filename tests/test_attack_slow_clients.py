@@ -47,7 +47,7 @@ def test_slow_clients_leave_polls_and_saves_answered(tmp_path: Path, front: str)
         for group in attackers:
             group.start()
         time.sleep(3.0)  # every attacker has sent a byte or two more
-        polls, saves = [], []
+        polls, saves, on = [], [], []
         for n in range(5):
             started = time.perf_counter()
             assert phone.get(f"/g/{token}/version").status == 200
@@ -56,11 +56,14 @@ def test_slow_clients_leave_polls_and_saves_answered(tmp_path: Path, front: str)
             started = time.perf_counter()
             save(phone, token, fields)
             saves.append(time.perf_counter() - started)
+            on.append(sum(len(group.socks) for group in attackers))
         print(
             f"300 slow clients, {front}: poll max {max(polls) * 1000:.0f} ms, "
             f"Save max {max(saves) * 1000:.0f} ms"
         )
-        assert sum(len(group.socks) for group in attackers) > 0  # the attack was still on
+        # The attack was still on when the first Save was answered (the proxy drops a slow
+        # client after its timeouts: on a busy machine, maybe before the fifth).
+        assert on[0] > 0
         assert reasons_of(phone, token) == [f"saved under attack {n}" for n in range(5)]
     finally:
         for group in attackers:
