@@ -94,3 +94,24 @@ def test_a_follower_is_told_the_game_was_deleted_or_its_link_replaced(
         context.close()
     # The browser logs each 404 and 410 it was answered (the links gone): nothing else.
     assert [p for p in problems if not p.startswith("Failed to load resource")] == []
+
+
+def test_a_deal_form_keeps_its_deal_when_the_game_is_deleted_meanwhile(
+    phone: tuple[Any, str, list[str]], store: Store
+) -> None:
+    """The scorer half way through a deal when another phone deletes the game: the form says
+    so above the deal (with Restore), keeps what was tapped, and its Save is gone."""
+    page, server, problems = phone
+    token = new_game(page, server, THREE)
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.locator('#kind .tap[data-value="contract"]').click()
+    page.locator('#declarer .tap[data-value="0"]').click()
+    store.delete_game(token)
+    page.wait_for_selector("main form[action$='/restore-game'] button", timeout=TOLD)
+    assert page.evaluate("document.activeElement.tagName") == "H1"
+    assert page.is_checked('#declarer input[value="0"]'), "the deal is still in the form"
+    assert not page.is_visible("#save-button")
+    drafts = "Object.keys(localStorage).filter(k => k.startsWith('scorekeeper.draft.'))"
+    assert page.evaluate(drafts) == [f"scorekeeper.draft.{token}/new"]
+    shot(page, "gone-deal-form", full=False)
+    assert [p for p in problems if not p.startswith("Failed to load resource")] == []
