@@ -22,11 +22,11 @@ import json
 import re
 import sqlite3
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
 from scorekeeper import gamefile, wording
@@ -34,7 +34,8 @@ from scorekeeper.games import create_from_game
 from scorekeeper.rules import InvalidGame, options
 from scorekeeper.store import Store
 
-from .harness import ROOT, TRANSLATIONS, Page, Web
+from .harness import ROOT, Page, Web
+from .test_glossary import _catalog
 from .test_i18n_complete import latin_words
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -43,10 +44,8 @@ LANGS = ("ru", "uk")
 
 def catalogue(lang: str) -> list[tuple[str, list[str]]]:
     """(msgid, its translations) of every message of a language."""
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        catalog = read_po(f, locale=lang)
     out = []
-    for message in catalog:
+    for message in _catalog(lang):
         if not message.id:
             continue
         msgid = message.id if isinstance(message.id, str) else message.id[0]
@@ -80,20 +79,25 @@ NOMINATIVE_BEFORE = {
 }
 
 
-def declined_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]:
-    """Each name placeholder of a translation preceded by a word not proven to leave it in
-    the nominative (a preposition, a verb taking an object, a noun it would belong to)."""
-    found = []
+def names_in(entries: list[tuple[str, list[str]]]) -> Iterator[tuple[str, re.Match[str]]]:
+    """Each translation and each placeholder in it that holds a person's name."""
     for msgid, strings in entries:
         if NOT_A_PERSON.search(msgid):
             continue
         for text in strings:
             for match in PLACEHOLDER.finditer(text):
-                if (match.group(1) or match.group(2)) not in NAME_PLACEHOLDERS:
-                    continue
-                before = re.search(r"([^\W\d_A-Za-z]+)[ \u00a0]+$", text[: match.start()])
-                if before and before.group(1).lower() not in NOMINATIVE_BEFORE[lang]:
-                    found.append(f"{before.group(1)} {match.group(0)}: {text}")
+                if (match.group(1) or match.group(2)) in NAME_PLACEHOLDERS:
+                    yield text, match
+
+
+def declined_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]:
+    """Each name placeholder of a translation preceded by a word not proven to leave it in
+    the nominative (a preposition, a verb taking an object, a noun it would belong to)."""
+    found = []
+    for text, match in names_in(entries):
+        before = re.search(r"([^\W\d_A-Za-z]+)[ \u00a0]+$", text[: match.start()])
+        if before and before.group(1).lower() not in NOMINATIVE_BEFORE[lang]:
+            found.append(f"{before.group(1)} {match.group(0)}: {text}")
     return found
 
 
@@ -105,19 +109,13 @@ def gendered_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]
     """Each name placeholder followed (after a colon or a dash, a «не») by a past-tense verb,
     which agrees with the person's gender: «Анна: дал контру», «{name} не вістував»."""
     found = []
-    for msgid, strings in entries:
-        if NOT_A_PERSON.search(msgid):
-            continue
-        for text in strings:
-            for match in PLACEHOLDER.finditer(text):
-                if (match.group(1) or match.group(2)) not in NAME_PLACEHOLDERS:
-                    continue
-                after = re.match(
-                    r"[ \u00a0]*[:—–(-]?[ \u00a0]*(?:не[ \u00a0]+)?([^\W\d_A-Za-z]+)",
-                    text[match.end() :],
-                )
-                if after and PAST_MASCULINE[lang].fullmatch(after.group(1)):
-                    found.append(f"{match.group(0)} {after.group(1)}: {text}")
+    for text, match in names_in(entries):
+        after = re.match(
+            r"[ \u00a0]*[:—–(-]?[ \u00a0]*(?:не[ \u00a0]+)?([^\W\d_A-Za-z]+)",
+            text[match.end() :],
+        )
+        if after and PAST_MASCULINE[lang].fullmatch(after.group(1)):
+            found.append(f"{match.group(0)} {after.group(1)}: {text}")
     return found
 
 
