@@ -469,6 +469,9 @@ def test_each_surface_numbers_an_entry_the_same_way(
         assert named_entries(text, lang) <= valid, where
         assert stray_latin(text, {"Anna", "Boris", "Vera"}) == set(), where
     assert named_entries(surfaces["history"], lang) == set(PEOPLE_NUMBER)
+    for deal, number in zip(store.get_game(token).deals, PEOPLE_NUMBER, strict=True):
+        for page in (f"/g/{token}/deal/{deal.id}/edit", f"/g/{token}/deal/{deal.id}/history"):
+            assert named_entries(web.get(page).text(), lang) == {number}, page
     last = store.get_game(token).deals[-1]
     page = web.get(f"/g/{token}/deal/{last.id}/delete")
     flashed = web.get(web.submit(page, page.form()).response.headers["Location"]).text()
