@@ -197,8 +197,11 @@ def test_a_page_is_in_the_language_of_the_phone(
 
 def test_the_switcher_lists_serbian_in_both_scripts_and_croatian(web: Web) -> None:
     html = web.client.get("/?lang=sr_Latn").get_data(as_text=True)
-    for name in ("Srpski", "Српски", "Hrvatski"):
-        assert f'title="{name}"' in html
+    for code, name in (("sr-Latn", "Srpski"), ("sr-Cyrl", "Српски"), ("hr", "Hrvatski")):
+        assert re.search(
+            rf'<a href="[^"]*lang={code.replace("-", "_")}" lang="{code}"[^>]*>{name}</a>', html
+        )
+    assert re.search(r'<button[^>]*popovertarget[^>]*aria-current="true"[^>]*>SR</button>', html)
     assert re.search(r'lang="sr-Latn"[^>]*aria-current="true"', html)
     later = web.client.get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
     assert '<html lang="sr-Latn">' in later, "the choice is remembered in the cookie"

@@ -24,6 +24,8 @@ LANGUAGES: dict[str, str] = {
     "sr_Cyrl": "Српски",
     "hr": "Hrvatski",
 }
+#: The languages the switcher keeps in a menu of their own (the bar holds four at 320 px).
+MENU_LANGUAGES = ("sr_Latn", "sr_Cyrl", "hr")
 #: What the switcher writes for a language (its code, in the language's own script).
 SHORT_NAMES: dict[str, str] = {
     "en": "EN",
@@ -187,6 +189,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["SHORT_NAMES"] = SHORT_NAMES
+    app.jinja_env.globals["MENU_LANGUAGES"] = MENU_LANGUAGES
+    app.jinja_env.filters["language_name"] = LANGUAGES.__getitem__
     app.jinja_env.globals["html_lang"] = html_lang
     app.jinja_env.globals["lang_url"] = lang_url
 
