@@ -20,53 +20,11 @@ from scorekeeper import gamefile, report, rules
 from scorekeeper.rules import Answer, Contract, InvalidGame, read_entered, seat
 from scorekeeper.sample import NEWEST_OPTIONS, random_game
 
+from ..helpers import allpass, contract
 from ..oracle.independent import score_file
+from .test_rules_oracle import game
 
 FOUR = ("A", "B", "C", "D")
-
-
-def game(
-    convention: str,
-    deals: list[dict[str, Any]],
-    *,
-    players: tuple[str, ...] = ("A", "B", "C"),
-    options: dict[str, Any] | None = None,
-    first_dealer: str | None = None,
-) -> dict[str, Any]:
-    """A game file; the last player deals first unless told otherwise."""
-    return {
-        "format": "scorekeeper-game/1",
-        "convention": convention,
-        "options": options or {},
-        "players": list(players),
-        "first_dealer": first_dealer or players[-1],
-        "finished": False,
-        "deals": deals,
-    }
-
-
-def contract(
-    declarer: str,
-    name: str,
-    answers: dict[str, str],
-    tricks: dict[str, int] | None = None,
-    talon: int | None = None,
-) -> dict[str, Any]:
-    deal: dict[str, Any] = {
-        "type": "contract",
-        "declarer": declarer,
-        "contract": name,
-        "answers": answers,
-    }
-    if tricks is not None:
-        deal["tricks"] = tricks
-    if talon is not None:
-        deal["talon_tricks"] = talon
-    return deal
-
-
-def allpass(**tricks: int) -> dict[str, Any]:
-    return {"type": "allpass", "tricks": tricks}
 
 
 def scored(data: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +194,9 @@ def test_example_15_the_dealer_never_answers_for_the_quota():
 
 
 def test_example_16_talon_bonus_on_a_made_seven():
-    deal = contract("A", "7S", {"B": "whist", "C": "whist"}, {"A": 7, "B": 2, "C": 1}, talon=2)
+    deal = contract(
+        "A", "7S", {"B": "whist", "C": "whist"}, {"A": 7, "B": 2, "C": 1}, talon_tricks=2
+    )
     out = scored(fspr([deal]))
     assert column(out, "pool")["A"] == "4"
     assert on(out, "A") == {"B": "16", "C": "8", "D": "16"}
@@ -244,21 +204,25 @@ def test_example_16_talon_bonus_on_a_made_seven():
 
 
 def test_example_16_talon_bonus_on_a_failed_seven():
-    deal = contract("A", "7S", {"B": "whist", "C": "whist"}, {"A": 5, "B": 3, "C": 2}, talon=1)
+    deal = contract(
+        "A", "7S", {"B": "whist", "C": "whist"}, {"A": 5, "B": 3, "C": 2}, talon_tricks=1
+    )
     out = scored(fspr([deal]))
     assert column(out, "hill")["A"] == "16"
     assert on(out, "A") == {"B": "40", "C": "32", "D": "24"}
 
 
 def test_example_16_three_players_halve_the_bonus():
-    deal = contract("A", "6S", {"B": "whist", "C": "whist"}, {"A": 6, "B": 2, "C": 2}, talon=3)
+    deal = contract(
+        "A", "6S", {"B": "whist", "C": "whist"}, {"A": 6, "B": 2, "C": 2}, talon_tricks=3
+    )
     out = scored(fspr([deal], players=("A", "B", "C")))
     assert on(out, "A") == {"B": "14", "C": "14"}
 
 
 def test_the_talon_bonus_is_written_on_a_pass_out_and_a_half_whist_too_but_not_without_it():
-    passed = contract("B", "6S", {"C": "pass", "A": "pass"}, talon=1)
-    half = contract("C", "7S", {"A": "pass", "B": "half-whist"}, talon=2)
+    passed = contract("B", "6S", {"C": "pass", "A": "pass"}, talon_tricks=1)
+    half = contract("C", "7S", {"A": "pass", "B": "half-whist"}, talon_tricks=2)
     out = scored(fspr([passed, half], players=("A", "B", "C"), first_dealer="A"))
     assert on(out, "B") == {"A": "2", "C": "2"}  # 1 × 4, halved
     assert on(out, "C") == {"A": "8", "B": "16"}  # 2 × 8 halved; B adds his half-whist 8
