@@ -100,12 +100,14 @@ def test_deals_are_counted_as_deals_and_a_correction_as_a_correction(
         follower.locator('[data-iam="Boris"]').click()
         listed = follower.locator("#confirm li[data-deal] strong").all_text_contents()
         assert [t.split(":")[0] for t in listed] == ["Deal 1", "Correction 1"], listed
+        # Every entry the follower has not answered is asked, oldest first.
         asked = follower.locator("#confirm li[data-deal]:not([hidden])")
-        assert asked.count() == 1  # the entry changed last is asked
-        assert asked.first.inner_text().startswith("Correction 1:")
-        asked.first.locator('[data-verdict="wrong"]').first.click()
-        asked.first.locator(".confirm-note input").fill("it was 2")
-        asked.first.locator("[data-send]").click()
+        assert asked.count() == 2
+        correction = asked.nth(1)
+        assert correction.inner_text().startswith("Correction 1:")
+        correction.locator('[data-verdict="wrong"]').first.click()
+        correction.locator(".confirm-note input").fill("it was 2")
+        correction.locator("[data-send]").click()
         follower.wait_for_function("() => document.querySelector('.confirm-status').textContent")
         page.goto(f"{server}/g/{token}")
         page.wait_for_selector("#confirmations .disputed")
