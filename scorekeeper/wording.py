@@ -84,6 +84,7 @@ STORAGE_REASONS: tuple[str, ...] = (
     N_("permission to use the database file was denied"),
     N_("the database is busy (another program holds its lock); try again"),
     N_("the database is locked; try again"),
+    N_("the database file is missing"),
     N_("the database is read-only"),
     N_("the database file could not be read or written (I/O error)"),
     N_("the database file is damaged"),

@@ -60,6 +60,9 @@ class BackupOntoItself(StoreError):
 class DatabaseMissing(StorageUnavailable):
     """The database file (or its directory) is not where the server was started with it."""
 
+    def __init__(self, message: str, reason: str = "the database file is missing") -> None:
+        super().__init__(message, reason)
+
 
 class EmptyDatabase(StorageUnavailable):
     """A file of 0 bytes is where the database should be (never taken for a new one)."""
