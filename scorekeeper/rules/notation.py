@@ -96,8 +96,7 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
         return None
     if kind == "misere":
         return MisereDeal(declarer, tricks, dealer)
-    talon = raw.get("talon_tricks")
-    if talon is not None and (type(talon) is not int or not 0 <= talon <= MAX_TALON_TRICKS):
+    if not _talon_sound(talon := raw.get("talon_tricks")):
         return None
     code = raw["contract"]
     contract = _CONTRACTS.get(code) if type(code) is str else None
@@ -120,6 +119,11 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
             return None
         answers[name] = answer
     return ContractDeal(declarer, contract, answers, tricks, dealer, talon)
+
+
+def _talon_sound(talon: Any) -> bool:
+    """No talon_tricks, or 0 to 3 of them (§4.9)."""
+    return talon is None or (type(talon) is int and 0 <= talon <= MAX_TALON_TRICKS)
 
 
 class _DealReader:

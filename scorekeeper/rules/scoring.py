@@ -529,30 +529,7 @@ class _Scorer:
         self.written = []
         self._pool_written = False
         if self.ended_after is not None:
-            limit = self.opts.round_limit
-            if self._round_deals is not None and self.table_deals >= self._round_deals:
-                self._problem(
-                    N_(
-                        "the game ended after deal {ended}: the round limit ({rounds}) is reached, "
-                        "no deal can follow"
-                    ),
-                    ended=self.ended_after,
-                    rounds=limit,
-                )
-            elif self._deal_limit is not None and self.table_deals >= self._deal_limit:
-                self._problem(
-                    N_(
-                        "the game ended after deal {ended}: the deal limit ({deals}) is reached, "
-                        "nothing can follow"
-                    ),
-                    ended=self.ended_after,
-                    deals=self._deal_limit,
-                )
-            else:
-                self._problem(
-                    N_("the game ended after deal {ended}: no deal can follow (reopen it first)"),
-                    ended=self.ended_after,
-                )
+            self._refuse_after_the_end()
             return
         table = is_table_deal(deal)
         dealer = self.players[self.totals.dealer_index % len(self.players)] if table else None
@@ -590,6 +567,23 @@ class _Scorer:
         self.results.append(
             DealResult(number, deal, dealer, tuple(self.written), streak_before, level_floor, ended)
         )
+
+    def _refuse_after_the_end(self) -> None:
+        """Nothing follows the end of the game (§5): said with the limit that ended it."""
+        ended = self.ended_after
+        if self._round_deals is not None and self.table_deals >= self._round_deals:
+            template = N_(
+                "the game ended after deal {ended}: the round limit ({rounds}) is reached, "
+                "no deal can follow"
+            )
+        elif self._deal_limit is not None and self.table_deals >= self._deal_limit:
+            template = N_(
+                "the game ended after deal {ended}: the deal limit ({deals}) is reached, "
+                "nothing can follow"
+            )
+        else:
+            template = N_("the game ended after deal {ended}: no deal can follow (reopen it first)")
+        self._problem(template, ended=ended, rounds=self.opts.round_limit, deals=self._deal_limit)
 
     @property
     def _limited(self) -> bool:

@@ -331,11 +331,7 @@ class Scorer:
             return
 
         if half:  # §4.2
-            self.write_pool(declarer, v)
-            h = HALF_QUOTA[level]
-            if self.opt["half_whist_tricks"] == "rest":
-                h = Fraction(10 - level, 2)
-            self.write_whists(half[0], declarer, h * v * ws)
+            self.half_whist(declarer, half[0], level, v * ws)
             return
         if not whisters:  # §4.1
             self.write_pool(declarer, v)
@@ -376,6 +372,14 @@ class Scorer:
         if self.opt["dealer_consolation"]:
             for out in self.sitting_out(dealer):
                 self.write_whists(out, declarer, u * c)
+
+    def half_whist(self, declarer: str, half: str, level: int, per_trick: Fraction) -> None:
+        """§4.2: the declarer's pool, and the half-whister's whists for h tricks."""
+        self.write_pool(declarer, Fraction(VALUE[level]))
+        h = Fraction(HALF_QUOTA[level])
+        if self.opt["half_whist_tricks"] == "rest":
+            h = Fraction(10 - level, 2)
+        self.write_whists(half, declarer, h * per_trick)
 
     def talon(self, deal: dict[str, Any], dealer: str, per_trick: Fraction) -> None:
         """§4.9: the talon's quick tricks, written on the declarer."""
