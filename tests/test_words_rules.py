@@ -102,20 +102,28 @@ def declined_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]
 
 
 #: A past-tense verb's masculine ending: «дал», «ушёл»; «дав», «вістував».
-PAST_MASCULINE = {"ru": re.compile(r"\w+л"), "uk": re.compile(r"\w+[вл]")}
+#: A past-tense verb's or a short participle's masculine ending: «дал», «ушёл», «назван»;
+#: «дав», «вістував», «названий» is not short. Nouns of the game that end alike are no verb.
+PAST_MASCULINE = {
+    "ru": re.compile(r"\w+(?:л|ан|ян|ен)"),
+    "uk": re.compile(r"\w+(?:в|л)"),
+}
+NOT_A_VERB = {"стол", "стіл", "бетл", "став"}
 
 
 def gendered_names(lang: str, entries: list[tuple[str, list[str]]]) -> list[str]:
-    """Each name placeholder followed (after a colon or a dash, a «не») by a past-tense verb,
-    which agrees with the person's gender: «Анна: дал контру», «{name} не вістував»."""
+    """Each name placeholder followed, in its clause, by a past-tense verb or a short
+    participle, which agrees with the person's gender: «Анна: дал контру», «{name} эту
+    раздачу не играл», «{name} назван». After «игрок {name}» the verb agrees with «игрок»."""
     found = []
     for text, match in names_in(entries):
-        after = re.match(
-            r"[ \u00a0]*[:—–(-]?[ \u00a0]*(?:не[ \u00a0]+)?([^\W\d_A-Za-z]+)",
-            text[match.end() :],
-        )
-        if after and PAST_MASCULINE[lang].fullmatch(after.group(1)):
-            found.append(f"{match.group(0)} {after.group(1)}: {text}")
+        if re.search(r"(?:игрок|гравець)[ \u00a0]+$", text[: match.start()]):
+            continue
+        clause = re.match(r"[ \u00a0]*[:—–(-]?([^.;:,()—«»]*)", text[match.end() :])
+        words = re.findall(r"[^\W\d_A-Za-z]+", clause.group(1) if clause else "")[:4]
+        verbs = [w for w in words if PAST_MASCULINE[lang].fullmatch(w) and w not in NOT_A_VERB]
+        if verbs:
+            found.append(f"{match.group(0)} {verbs[0]}: {text}")
     return found
 
 
@@ -155,6 +163,10 @@ def test_ukrainian_words_take_the_typographic_apostrophe() -> None:
         ("uk", "хто дав контру: {name} не вістував", True),
         ("ru", "{name}: ушёл, булы остаются", True),
         ("uk", "{writer} (покликав) → {declarer}", True),
+        ("ru", "взятки: {name} эту раздачу не играл", True),
+        ("ru", "кто дал контру: {name} назван, но контры нет", True),
+        ("ru", "игрок {name} указан дважды", False),
+        ("ru", "садятся {expected} (больший стол первым)", False),
         ("ru", "{name}: зовёт; пара взяла {tricks}", False),
         ("uk", "{name}: пуля %(pool)s", False),
         ("ru", "%(name)s: вист", False),
