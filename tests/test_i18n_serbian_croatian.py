@@ -384,3 +384,17 @@ def test_the_catalogue_uses_the_glossary_s_words_and_no_rivals(lang: str) -> Non
         for rival in not_sr if lang == "sr_Latn" else not_hr:
             rivals += [f"{rival}: {t}" for t in texts if _starts_a_word(rival).search(t)]
     assert (unused, rivals) == ([], [])
+
+
+#: The slots of a message that hold a person's name.
+PERSONS = "name|names|writer|player|payer|payee|debtor|creditor|declarer|giver|first|second|expected|given"
+
+
+@pytest.mark.parametrize("lang", ["sr_Latn", "hr"])
+def test_no_past_verb_agrees_with_a_name(lang: str) -> None:
+    """A past verb agrees with its subject's gender (otišao, otišla): a name is never its
+    subject, unless a noun stands before it and carries the gender (igrač {name} nije došao)."""
+    slot = rf"(?<!igrač )(?:\{{(?:{PERSONS})\}}|%\((?:{PERSONS})\)s)"
+    past = re.compile(slot + r"\s+(?:(?:je|se|nije|već)\s+)*\w+(?:ao|io|eo|uo|la|lo)\b")
+    agreeing = [text for text in _translations(lang) if past.search(text)]
+    assert agreeing == []
