@@ -406,3 +406,14 @@ class Web:
         saved = self.save(checked, form)
         assert saved.status == 302, saved.errors() or saved.text()[:800]
         return self.get(saved.response.headers["Location"])
+
+
+def load_script(name: str) -> Any:
+    """A script of scripts/ as a module (scripts/ is no package): scripts/NAME.py."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

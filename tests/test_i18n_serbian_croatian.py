@@ -8,7 +8,6 @@ command line's --lang pick the language; numbers, money and days are written the
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -16,12 +15,10 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 import pytest
 from babel import Locale
-from babel.messages.catalog import Catalog
-from babel.support import Translations
 from flask import Flask
 
 from scorekeeper.web import templating
@@ -29,8 +26,8 @@ from scorekeeper.web.i18n import LANGUAGES, phone_language
 from scorekeeper.wording import known_locale, words_for
 
 from . import test_i18n_complete as complete
-from .harness import ROOT, TRANSLATIONS, Web
-from .test_i18n_complete import PLAYERS, UNTRANSLATED, catalogue, latin_words, placeholders
+from .harness import ROOT, TRANSLATIONS, Web, load_script
+from .test_i18n_complete import PLAYERS, UNTRANSLATED, catalogue, latin_words
 
 #: The fixtures of the Russian and Ukrainian tests: the extracted messages, an evening's game.
 template = complete.template
@@ -54,39 +51,9 @@ PAGES = [
 ]
 
 
-def script() -> ModuleType:
+def script() -> Any:
     """scripts/sr_cyrillic.py, the transliteration."""
-    spec = importlib.util.spec_from_file_location(
-        "sr_cyrillic", ROOT / "scripts" / "sr_cyrillic.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_message_of_the_code_is_translated(template: Catalog, lang: str) -> None:
-    po = catalogue(lang)
-    missing, empty, broken = [], [], []
-    for message in template:
-        if not message.id:
-            continue
-        found = po.get(message.id, context=message.context)
-        if found is None or found.fuzzy:
-            missing.append(message.id)
-            continue
-        strings = found.string if isinstance(found.string, tuple) else (found.string,)
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        if not all(strings):
-            empty.append(message.id)
-        elif any(placeholders(s) - placeholders(" ".join(ids)) for s in strings) or any(
-            placeholders(ids[0]) - {"num"} - placeholders(s) for s in strings
-        ):
-            broken.append(message.id)
-    assert (missing, empty, broken) == ([], [], []), (
-        "translate them: .venv/bin/python scripts/missing_translations.py"
-    )
+    return load_script("sr_cyrillic")
 
 
 def test_the_cyrillic_catalogue_is_the_transliteration_of_the_latin_one() -> None:
@@ -119,38 +86,6 @@ def test_codes_of_the_file_stay_as_the_english_writes_them() -> None:
     assert script().cyrillic("nepoznat format {format}", "unknown format {format}") == (
         "непознат формат {format}"
     )
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_plural_forms_are_the_three_of_serbian_and_croatian(lang: str, catalogues: None) -> None:
-    assert catalogue(lang).num_plurals == 3
-    t = Translations.load(str(TRANSLATIONS), [lang])
-    forms = {n: t.ngettext("%(num)d deal", "%(num)d deals", n) % {"num": n} for n in (1, 2, 5)}
-    forms |= {
-        n: t.ngettext("%(num)s trick", "%(num)s tricks", n) % {"num": n} for n in (21, 22, 11)
-    }
-    one, few, many = {
-        "sr_Latn": ("deljenje", "deljenja", "deljenja"),
-        "sr_Cyrl": ("дељење", "дељења", "дељења"),
-        "hr": ("dijeljenje", "dijeljenja", "dijeljenja"),
-    }[lang]
-    trick = {"sr_Cyrl": ("штих", "штиха", "штихова")}.get(lang, ("štih", "štiha", "štihova"))
-    assert forms == {
-        1: f"1 {one}",
-        2: f"2 {few}",
-        5: f"5 {many}",
-        21: f"21 {trick[0]}",
-        22: f"22 {trick[1]}",
-        11: f"11 {trick[2]}",
-    }
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_compiled_catalogue_is_there(lang: str, catalogues: None) -> None:
-    mo = TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo"
-    assert mo.is_file()
-    said = Translations.load(str(TRANSLATIONS), [lang]).gettext("Save")
-    assert said == {"sr_Latn": "Sačuvaj", "sr_Cyrl": "Сачувај", "hr": "Spremi"}[lang]
 
 
 # -- the language the phone asks for -----------------------------------------------------------
