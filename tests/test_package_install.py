@@ -147,6 +147,9 @@ def build_the_wheel_from_a_clean_copy(tmp_path: Path, env: dict[str, str]) -> Pa
         "scorekeeper/static/app.js",
         "scorekeeper/translations/ru/LC_MESSAGES/messages.mo",
         "scorekeeper/translations/uk/LC_MESSAGES/messages.mo",
+        "scorekeeper/translations/sr_Latn/LC_MESSAGES/messages.mo",
+        "scorekeeper/translations/sr_Cyrl/LC_MESSAGES/messages.mo",
+        "scorekeeper/translations/hr/LC_MESSAGES/messages.mo",
     ):
         assert needed in names, needed
     assert not (source / "build").exists() or "build/" in (ROOT / ".gitignore").read_text()
