@@ -19,8 +19,8 @@ from scorekeeper.wording import (
     ENGLISH,
     LOCALES,
     Words,
-    known_locale,
     locale_from_environment,
+    spoken_locale,
     words_for,
 )
 
@@ -168,8 +168,7 @@ def _lang_option(parser: argparse.ArgumentParser, help: str) -> None:
 def _language(text: str) -> str:
     """--lang as a language tag too: "sr-Latn" → sr_Latn, "sr" → sr_Cyrl, "bs" → hr (an
     unknown one stays as typed, for argparse to refuse among the choices)."""
-    code = known_locale(text)
-    return code if code != "en" or text.lower().split("-")[0].split("_")[0] == "en" else text
+    return spoken_locale(text) or text
 
 
 def _main(argv: list[str]) -> int:

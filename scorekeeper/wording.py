@@ -289,10 +289,11 @@ def known_locale(locale: str | None) -> str:
     """The locale we have words for, from a language tag or a POSIX locale: "ru_RU.UTF-8" →
     "ru", "sr-Latn-RS" or "sr_RS@latin" → "sr_Latn", "sr" or "sr-RS" → "sr_Cyrl", "bs" → "hr";
     English for anything else."""
-    return _known_locale(locale) or "en"
+    return spoken_locale(locale) or "en"
 
 
-def _known_locale(locale: str | None) -> str | None:
+def spoken_locale(locale: str | None) -> str | None:
+    """known_locale, or None for a language we do not speak (English is spoken: "en-GB" → "en")."""
     text, _, modifier = (locale or "").strip().partition("@")
     parts = [p.lower() for p in re.split(r"[-_]", text.split(".")[0]) if p]
     if not parts:
@@ -313,7 +314,7 @@ def locale_from_environment() -> str | None:
     """The language the terminal asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), if we have it."""
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         for part in os.environ.get(var, "").split(":"):
-            code = _known_locale(part)
+            code = spoken_locale(part)
             if code is not None:
                 return code
     return None

@@ -13,7 +13,7 @@ from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.datastructures import MultiDict
 from wtforms.i18n import messages_path
 
-from scorekeeper.wording import Words, known_locale, words_for
+from scorekeeper.wording import Words, spoken_locale, words_for
 
 #: Locale code → the language's own name, shown in the switcher.
 LANGUAGES: dict[str, str] = {
@@ -62,11 +62,7 @@ def phone_language(tags: Iterable[str]) -> str:
     """The first language of the phone's list (Accept-Language, best first) that we speak, or
     the closest we have: "sr-Latn-RS" → Serbian Latin, "sr" and "sr-RS" → Serbian Cyrillic
     (the official script), "bs" → Croatian; English when none."""
-    for tag in tags:
-        code = known_locale(tag)
-        if code != "en" or tag.lower().split("-")[0] == "en":
-            return code
-    return "en"
+    return next(filter(None, map(spoken_locale, tags)), "en")
 
 
 def html_lang(code: str) -> str:
@@ -124,10 +120,8 @@ def _remember_choice() -> None:
     lang = request.args.get("lang")
     if lang in LANGUAGES:
         g.chosen_lang = lang
-    elif lang:  # a language tag of the phone's kind: ?lang=sr-Latn, ?lang=sr
-        code = known_locale(lang)
-        if code != "en" or lang.lower().startswith("en"):
-            g.chosen_lang = code
+    elif lang and spoken_locale(lang):  # a language tag of the phone's kind: ?lang=sr-Latn
+        g.chosen_lang = spoken_locale(lang)
     # Flask-WTF reads the catalogue of WTForms' own messages from the file on every request
     # that has a form, unless the request already holds it: give it the one kept.
     request.wtforms_translations = _wtforms_translations(get_locale())  # type: ignore[attr-defined]
