@@ -147,7 +147,7 @@ def test_bad_options_are_refused_next_to_the_field(web: Web, store: Store) -> No
             "5",
             "Lowest contract after all-passes: 5 is not allowed here",
         ),
-        "opt_whist_split": ("stingy", "Not a valid choice."),
+        "opt_whist_split": ("stingy", "Choose one of the values offered"),
         "opt_pool_target": ("0", "Write a whole number from 1 to 100,000"),
         "opt_currency": ("X" * 21, "At most 20 characters"),
     }

@@ -603,3 +603,26 @@ def test_a_tournament_table_s_progress_is_said_alike_on_the_director_s_page(
     said = {"ru": "Круг 2 из 2, раздача 2 из 3", "uk": "Коло 2 з 2, роздача 2 з 3"}[lang]
     assert [" ".join(t.split()) for t in table] == [said]
     assert " ".join(director[0].split()) == said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_new_game_form_refuses_every_option_in_the_language(web: Web, lang: str) -> None:
+    """Every option given a value it does not have: each field's refusal is the app's own
+    sentence in the language, naming no option code (the form library once said «'zzz' is
+    not a valid choice for this field» and «Неверный вариант.»)."""
+    from scorekeeper.web.options import preset_values
+
+    web.get(f"/?lang={lang}")
+    page = web.get("/new")
+    form = page.form("new-game")
+    for field, value in preset_values("sochi").items():
+        form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
+    form.set(player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
+    names = [f for f in form.data() if f.startswith("opt_")]
+    assert len(names) >= 20
+    form.set(**dict.fromkeys(names, "zzz"), convention="zzz")
+    errors = web.submit(page, form).errors()
+    assert len(errors) >= 10
+    codes = option_codes()
+    wrong = [e for e in errors if stray_latin(e, {"zzz"}) or codes_in(e, codes, typed="zzz")]
+    assert wrong == []

@@ -17,7 +17,6 @@ from wtforms import (
     HiddenField,
     PasswordField,
     RadioField,
-    SelectField,
     StringField,
 )
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
@@ -30,7 +29,15 @@ from scorekeeper.rules.text import bad_character, normalize
 from . import attempts
 from . import options as opts
 from .i18n import words
-from .widgets import Between, MultiCheckboxField, WholeField, choices, most
+from .widgets import (
+    Between,
+    MultiCheckboxField,
+    OneOfField,
+    OneOfRadioField,
+    WholeField,
+    choices,
+    most,
+)
 
 MAX_PLAYERS = 5
 MAX_PLAYER_NAME = 40  # a player's name on the form (the game file allows a little more)
@@ -90,7 +97,7 @@ def make_option_field(spec: opts.OptionSpec) -> Field:
     if spec.kind == "bool":
         return BooleanField(label, description=desc)
     if spec.kind == "choice":
-        return SelectField(label, description=desc, choices=choices(spec.choices))
+        return OneOfField(label, description=desc, choices=choices(spec.choices))
     if spec.kind == "levels":
         return MultiCheckboxField(label, description=desc, choices=choices(spec.choices))
     return StringField(label, description=desc, validators=[Optional(), most(20)])
@@ -98,7 +105,7 @@ def make_option_field(spec: opts.OptionSpec) -> Field:
 
 class NewGameBase(PasswordMixin, FlaskForm):
     name = StringField(_l("Name of the game"), validators=[most(gamefile.MAX_NAME)])
-    convention = RadioField(
+    convention = OneOfRadioField(
         _l("Convention"),
         choices=choices((c, CONVENTION_LABELS[c]) for c in CONVENTIONS),
         default="sochi",

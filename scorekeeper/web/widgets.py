@@ -10,8 +10,23 @@ from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
-from wtforms import DateField, HiddenField, IntegerField, SelectChoice, SelectMultipleField
-from wtforms.validators import InputRequired, Length, NumberRange, Regexp, StopValidation
+from wtforms import (
+    DateField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    SelectMultipleField,
+)
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Regexp,
+    StopValidation,
+    ValidationError,
+)
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.rules import InvalidGame
@@ -29,6 +44,31 @@ _T = TypeVar("_T")
 
 #: A hidden field of a write form that came back wrong: the page is older than the form.
 STALE = _l("The page is out of date: reload it and try again.")
+
+#: A choice the form did not offer (a page older than the form, or a value typed in by hand).
+NOT_OFFERED = _l("Choose one of the values offered")
+
+
+def _offered_only(check: Callable[[], None]) -> None:
+    """A choice field's own check, refusing a value it does not offer in the app's words."""
+    try:
+        check()
+    except ValidationError:
+        raise ValidationError(str(NOT_OFFERED)) from None
+
+
+class OneOfField(SelectField):
+    """A select that refuses a value it does not offer in the app's words."""
+
+    def pre_validate(self, form: Any) -> None:
+        _offered_only(lambda: super(OneOfField, self).pre_validate(form))
+
+
+class OneOfRadioField(RadioField):
+    """Radio buttons that refuse a value they do not offer in the app's words."""
+
+    def pre_validate(self, form: Any) -> None:
+        _offered_only(lambda: super(OneOfRadioField, self).pre_validate(form))
 
 
 def most(limit: int) -> Length:
@@ -136,6 +176,9 @@ class MultiCheckboxField(SelectMultipleField):
 
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
+
+    def pre_validate(self, form: Any) -> None:
+        _offered_only(lambda: super(MultiCheckboxField, self).pre_validate(form))
 
 
 def choices(pairs: Iterable[tuple[str, Any]]) -> list[SelectChoice]:

@@ -11,7 +11,6 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
-    RadioField,
     SelectField,
     StringField,
     TextAreaField,
@@ -26,7 +25,7 @@ from scorekeeper.tournament.service import BAND_PRESETS, MAX_PLAYERS, MIN_PLAYER
 from .. import options as opts
 from ..company.forms import clean_name, name_problem
 from ..gameforms import NewGameBase, PasswordMixin, make_option_field
-from ..widgets import WholeField, WriteForm, choices, most
+from ..widgets import OneOfRadioField, WholeField, WriteForm, choices, most
 
 #: ASCII digits only: `\d` takes "٣" and "²" too (int() reads the first, refuses the second).
 _BAND_LINE = re.compile(
@@ -63,13 +62,13 @@ class TournamentBase(NewGameBase):
         ],
         default=5,
     )
-    table_size = RadioField(
+    table_size = OneOfRadioField(
         _l("Players at a table"),
         choices=choices((("3", _l("three")), ("4", _l("four")))),
         default="3",
         validators=[InputRequired(_l("Choose three or four players a table"))],
     )
-    bands_preset = RadioField(
+    bands_preset = OneOfRadioField(
         _l("Tournament points"),
         choices=choices(
             (
@@ -242,7 +241,7 @@ class RevokeForm(FlaskForm):
 class LinkForm(FlaskForm):
     """A new edit or read-only link for the tournament."""
 
-    which = RadioField(choices=choices((("edit", "edit"), ("view", "view"))), default="view")
+    which = OneOfRadioField(choices=choices((("edit", "edit"), ("view", "view"))), default="view")
 
 
 class TournamentImportForm(PasswordMixin, FlaskForm):
