@@ -204,6 +204,16 @@ def unnamed_controls(page: Any) -> list[str]:
 # -- a scorer's thumb --------------------------------------------------------------------------
 
 
+def fresh_forms(context: Any) -> None:
+    """Every deal form of the context opens as drawn: the deal this phone kept from a form left
+    unsaved (app.js, Draft) is dropped before each page's script runs. For tests that open a
+    form again and again, each time to enter something new."""
+    context.add_init_script(
+        "for (const k of Object.keys(localStorage))"
+        " if (k.startsWith('scorekeeper.draft.')) localStorage.removeItem(k);"
+    )
+
+
 def tap_choice(page: Any, group: str, value: str) -> None:
     """Tap the big radio button of a group (#kind, #declarer, #answer_1 …) by its value."""
     page.locator(f'#{group} .tap[data-value="{value}"]').click()

@@ -27,6 +27,7 @@ from ..browser import (  # noqa: F401 (the store fixture)
     ROOT,
     _Thumb,
     enter_deal,
+    fresh_forms,
     new_game,
     no_overflow,
     save_deal,
@@ -283,6 +284,7 @@ def test_the_deal_form_fits_every_size_in_every_language(
     """Each size in each language: a two-whister contract, a misère, an all-pass and a fine,
     as they stand just before Save, on one screen (nothing to scroll to, nothing covered)."""
     context = chromium.new_context(viewport=ALL_SIZES[0], has_touch=True)
+    fresh_forms(context)  # each state entered in a form as drawn
     page = context.new_page()
     try:
         players = NAMES[lang]
@@ -607,6 +609,7 @@ def axe_violations(page: Any) -> list[str]:
 
 def test_axe_finds_nothing_on_the_main_pages(chromium: Any, real_server: Any) -> None:
     context = chromium.new_context(viewport={"width": 375, "height": 667})
+    fresh_forms(context)  # the deal form as drawn in each language and scheme
     page = context.new_page()
     try:
         players = NAMES["ru"]
