@@ -69,7 +69,10 @@ def test_focus_stays_on_its_control_after_each_swap(
         # ✓ by keyboard: on to the next deal's ✓; then its answers' swap keeps it there.
         page.keyboard.press("Enter")
         second = _deals(scorer, view)[-1]
-        page.wait_for_function("() => document.activeElement.closest('li[data-deal]')")
+        page.wait_for_function(  # once the answer is sent (a request or two)
+            "d => (document.activeElement.closest('li[data-deal]') || {}).dataset?.deal === d",
+            arg=second,
+        )
         assert page.evaluate(AT) == ["BUTTON", "right", second]
         seen = page.get_attribute("#follow", "data-seen")
         answer(deploy.port, view, "Vera")
