@@ -70,6 +70,7 @@ def test_a_half_entered_deal_survives_reload_language_history_and_a_closed_tab(
 
         page.reload()
         _is_back(page, "reload")
+        page.evaluate("window.scrollTo(0, 0)")  # the card above the form, and the form
         shot(page, f"draft-back-{width}x{height}", full=False)
         # The language links (folded away at the smallest size: opened by their address).
         russian = page.locator('nav.langs a[lang="ru"]')
