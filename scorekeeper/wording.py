@@ -69,14 +69,6 @@ MINUS = "\u2212"
 
 # -- the tables: add a reason, an option or a value here in one line ---------------------------
 
-#: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
-HUSSAR_REASONS: dict[str, str] = {
-    "passed": N_("{contract}, the defender passed"),
-    "shortfall/talon": N_("short with the talon, quota {quota}: {tricks} × {per}"),
-    "shortfall/alone": N_("short alone, quota {quota}: {tricks} × {per}"),
-}
-
-#: Problems worded otherwise than the rules' English (for people, not for a file's author).
 #: Why the games database cannot be used, as the store says it (StorageUnavailable.reason),
 #: said to people in their language (the 503 page, the command line); a reason missing here is
 #: said as the last one, never in the store's English.
@@ -84,7 +76,6 @@ STORAGE_REASONS: tuple[str, ...] = (
     N_("permission to use the database file was denied"),
     N_("the database is busy (another program holds its lock); try again"),
     N_("the database is locked; try again"),
-    N_("the database file is missing"),
     N_("the database is read-only"),
     N_("the database file could not be read or written (I/O error)"),
     N_("the database file is damaged"),
@@ -93,6 +84,7 @@ STORAGE_REASONS: tuple[str, ...] = (
     N_("the file is not a database"),
     N_("the database file could not be used"),
     N_("the database file is empty"),
+    N_("the database file is missing"),
     N_("the database folder does not exist"),
     N_("the database server cannot be reached; try again"),
     N_(
@@ -104,6 +96,14 @@ STORAGE_REASONS: tuple[str, ...] = (
     N_("the database could not be used"),
 )
 
+#: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
+HUSSAR_REASONS: dict[str, str] = {
+    "passed": N_("{contract}, the defender passed"),
+    "shortfall/talon": N_("short with the talon, quota {quota}: {tricks} × {per}"),
+    "shortfall/alone": N_("short alone, quota {quota}: {tricks} × {per}"),
+}
+
+#: Problems worded otherwise than the rules' English (for people, not for a file's author).
 PROBLEMS: dict[str, str] = {
     "option {option}: {why}": N_("{option}: {why}"),
     "not a company file (format {format})": N_(
@@ -488,6 +488,11 @@ class Words:
         when = when.astimezone(zone) if zone is not None else when.astimezone()
         return self.gettext("%(date)s, %(time)s", date=self.date(when.date()), time=f"{when:%H:%M}")
 
+    def storage(self, reason: str) -> str:
+        """Why the games database cannot be used, in this language (never the store's or a
+        library's English: an unknown reason is said as "could not be used")."""
+        return self.gettext(reason if reason in STORAGE_REASONS else STORAGE_REASONS[-1])
+
     # -- the game's words -------------------------------------------------------------------
 
     def contract(self, contract: Contract | str) -> str:
@@ -514,11 +519,6 @@ class Words:
     def convention(self, name: str) -> str:
         """A convention's name."""
         return self.gettext(CONVENTIONS[name]) if name in CONVENTIONS else name
-    def storage(self, reason: str) -> str:
-        """Why the games database cannot be used, in this language (never the store's or a
-        library's English: an unknown reason is said as "could not be used")."""
-        return self.gettext(reason if reason in STORAGE_REASONS else STORAGE_REASONS[-1])
-
 
     def option_label(self, name: str) -> str:
         """An option's name for people."""
