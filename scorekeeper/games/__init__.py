@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
-from scorekeeper import gamefile, report
+from scorekeeper import gamefile
 from scorekeeper.kept import Kept
 from scorekeeper.rules import (
     DealResult,
@@ -19,7 +19,6 @@ from scorekeeper.rules import (
     Sheet,
     parse_deal,
     replay,
-    settle,
 )
 from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
@@ -27,17 +26,22 @@ from scorekeeper.rules.text import escaped
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
 
+from .family import KEY, Family, family_of_game, family_of_options
+
 _T = TypeVar("_T")
 
 
 def file_data(record: GameRecord) -> dict[str, Any]:
     """The stored game in game-file notation: its resolved options and its live deals."""
     data: dict[str, Any] = {"format": gamefile.FORMAT}
+    options = dict(record.options)
+    if KEY in options:  # a game of another family than the Russian one
+        data[KEY] = options.pop(KEY)
     if record.name:
         data["name"] = record.name
     data.update(
         convention=record.convention,
-        options=dict(record.options),
+        options=options,
         players=list(record.players),
         first_dealer=record.first_dealer,
         finished=record.finished,
@@ -74,6 +78,11 @@ class Loaded:
         return dict(self._memo)
 
     @property
+    def family(self) -> Family:
+        """The rules family the game is played by (chosen when it was made)."""
+        return family_of_options(self.record.options)
+
+    @property
     def editable(self) -> bool:
         """True when opened with the edit token."""
         return self.record.access == "edit"
@@ -86,7 +95,7 @@ class Loaded:
     @property
     def settlement(self) -> Settlement:
         """The settlement of the sheet as it stands."""
-        return self.kept("settlement", lambda: settle(self.sheet))
+        return self.kept("settlement", lambda: cast(Settlement, self.family.settle(self.sheet)))
 
     @property
     def over_limit(self) -> bool:
@@ -100,7 +109,7 @@ class Loaded:
 
     def report(self) -> dict[str, Any]:
         """What `scorekeeper score --settle` prints for this game's file."""
-        return report.score_report(self.sheet, with_settlement=True)
+        return self.family.report(self.sheet)
 
     def snapshot_differs(self) -> bool:
         """A finished game whose stored settlement is not what the log computes now."""
@@ -138,8 +147,9 @@ def load(record: GameRecord) -> Loaded:
     # hold more deals than a game may now, even more than a file may: it still opens,
     # read-only (over_limit), with every deal it holds.
     most = max(gamefile.FORMAT_MAX_DEALS, len(record.deals))
-    game = gamefile.load(file_data(record), check=False, max_deals=most, stored=True)
-    sheet, problems = replay(game)
+    family = family_of_options(record.options)
+    game = family.load(file_data(record), max_deals=most)
+    sheet, problems = family.replay(game)
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)
     return loaded
@@ -171,8 +181,9 @@ def forget_kept() -> None:
 
 def finished_report(loaded: Loaded) -> dict[str, Any]:
     """The settlement snapshot to keep when the game is finished now."""
-    sheet, _ = replay(replace(loaded.game, finished=True))
-    return report.score_report(sheet, with_settlement=True)
+    family = loaded.family
+    sheet, _ = family.replay(family.finished(loaded.game))
+    return family.report(sheet)
 
 
 def over_with_pool(loaded: Loaded, pool_target: int) -> bool:
@@ -210,7 +221,7 @@ class Check:
 
 def _replayed(loaded: Loaded, deals: list[Deal], focus: int | None) -> Check:
     """Replay a changed log; focus is the 1-based number of the changed deal, if any."""
-    sheet, problems = replay(loaded.game.with_deals(tuple(deals)))
+    sheet, problems = loaded.family.replay(loaded.game.with_deals(tuple(deals)))
     return _checked(loaded, sheet, problems, focus)
 
 
@@ -235,7 +246,7 @@ def _checked(loaded: Loaded, sheet: Sheet, problems: list[Problem], focus: int |
         for p in problems
         if p.deal != focus and (p.template, tuple(sorted(p.params.items()))) not in before
     ]
-    result = sheet.results[focus - 1] if focus is not None and not own else None
+    result = loaded.family.result_at(sheet, focus) if focus is not None and not own else None
     return Check(own, later, sheet, result, problems)
 
 
@@ -267,7 +278,8 @@ def check_deal(loaded: Loaded, deal: Deal | dict[str, Any], position: int | None
     """Check a new deal (position None) or a replacement for the deal at a 0-based position:
     a rules Deal, or a deal in game-file notation (read here)."""
     if isinstance(deal, dict):
-        read, problems = parse_deal(deal, loaded.game.players)
+        read: Deal | None
+        read, problems = loaded.family.parse_deal(deal, loaded.game.players)
         if read is None or problems:
             return Check(problems)
         deal = read
@@ -291,7 +303,7 @@ def check_restore(loaded: Loaded, deal_id: int, data: dict[str, Any]) -> Check:
     The store keeps a deleted deal's place; we find it by deal id, which orders the deals
     as long as they are only ever appended (the web and import never insert in the middle).
     """
-    deal, problems = parse_deal(data, loaded.game.players)
+    deal, problems = loaded.family.parse_deal(data, loaded.game.players)
     if deal is None or problems:
         return Check(problems)
     deals = list(loaded.game.deals)
@@ -312,8 +324,9 @@ def finished_snapshot(game: Game) -> dict[str, Any]:
     """The settlement snapshot a finished game read from a file is stored with (as
     finished_report), computed before any write: an import replays its games outside the
     database's write lock."""
-    sheet, _ = replay(replace(game, finished=True))
-    return report.score_report(sheet, with_settlement=True)
+    family = family_of_game(game)
+    sheet, _ = family.replay(family.finished(game))
+    return family.report(sheet)
 
 
 def create_from_game(
@@ -321,14 +334,14 @@ def create_from_game(
 ) -> GameRecord:
     """Store a game read from a game file, with its options fully resolved (a finished one
     with its settlement snapshot: the one given, else computed here)."""
-    data = gamefile.dump(game)
+    options, deals = family_of_game(game).stored(game)
     record = store.create_game(
         name=game.name,
         convention=game.convention,
-        options=game.options.to_json(),
+        options=options,
         players=list(game.players),
         first_dealer=game.first_dealer,
-        deals=data["deals"],
+        deals=deals,
         finished=game.finished,
     )
     if game.finished:

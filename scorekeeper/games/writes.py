@@ -29,15 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from scorekeeper.refusals import Refused
-from scorekeeper.rules import (
-    PLAYER_COUNTS,
-    Deal,
-    Problem,
-    deal_to_dict,
-    read_entered,
-    resolve_options,
-    seat,
-)
+from scorekeeper.rules import Deal, Problem
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, name_key, normalize
 from scorekeeper.store import (
@@ -65,6 +57,7 @@ from . import (
     over_with_pool,
     remember,
 )
+from .family import FAMILIES, RUSSIAN, Family, counts, family_named
 
 Kind = Literal["deal", "correction", "penalty"]
 
@@ -158,10 +151,12 @@ class Entered:
     problems: list[Problem] = field(default_factory=list)
     check: Check | None = None
 
+    family: Family = FAMILIES[RUSSIAN]
+
     @property
     def data(self) -> dict[str, Any] | None:
         """The deal in game-file notation (as the store keeps it), or None."""
-        return None if self.deal is None else deal_to_dict(self.deal)
+        return None if self.deal is None else self.family.deal_to_dict(self.deal)
 
     @property
     def fingerprint(self) -> str:
@@ -178,9 +173,8 @@ class Entered:
 def read_at(loaded: Loaded, raw: Mapping[str, Any], position: int | None) -> Entered:
     """Read a deal as entered for a new deal (position None) or for the deal at a 0-based
     position, at its seat; not checked yet."""
-    at = seat(loaded.sheet, None if position is None else position + 1)
-    deal, problems = read_entered(raw, at)
-    return Entered(deal, problems)
+    deal, problems = loaded.family.read_entered(raw, loaded.sheet, position)
+    return Entered(deal, problems, family=loaded.family)
 
 
 def check_entered(loaded: Loaded, raw: Mapping[str, Any], position: int | None = None) -> Entered:
@@ -315,7 +309,7 @@ def add_deal(
     """Add a deal (a rules Deal, or one in game-file notation) at the end of the sheet.
     Raises Invalid, Conflict, AlreadySaved."""
     guard = check_open(store, loaded, request_key)
-    data = deal if isinstance(deal, dict) else deal_to_dict(deal)
+    data = deal if isinstance(deal, dict) else loaded.family.deal_to_dict(deal)
     check = None
     if not _stale(loaded, base_version):
         check = check_deal(loaded, deal)
@@ -334,7 +328,7 @@ def add_deal(
     if created and check is not None:
         remember(record, check)  # before load: the new state is the checked sheet, no replay
     state = load(record)
-    number = state.sheet.number_of(written.position, kind_of(written.data))
+    number = state.family.number_of(state.sheet, written.position, kind_of(written.data))
     if not created and written.data != data:
         raise AlreadySaved(written.id, number, new=True)
     return Written(state, written.id, number, kind_of(data), created)
@@ -353,9 +347,9 @@ def change_deal(
     notation). Raises DealNotFound (also for a form sent again whose deal was taken off
     since), Invalid, Conflict, AlreadySaved (sent again, and the deal changed since)."""
     guard = check_open(store, loaded, request_key)
-    data = new if isinstance(new, dict) else deal_to_dict(new)
+    data = new if isinstance(new, dict) else loaded.family.deal_to_dict(new)
     deal = live_deal(loaded, deal_id)
-    number = loaded.sheet.number_of(deal.position, kind_of(data))
+    number = loaded.family.number_of(loaded.sheet, deal.position, kind_of(data))
     if deal.data == data and not _stale(loaded, base_version):
         return Written(loaded, deal.id, number, kind_of(data), changed=False)
     check = None
@@ -393,7 +387,8 @@ def delete_deal(
     number, kind = None, kind_of(None)
     if not _stale(loaded, base_version):
         deal = live_deal(loaded, deal_id)
-        number, kind = loaded.sheet.number_of(deal.position), kind_of(deal.data)
+        number = loaded.family.number_of(loaded.sheet, deal.position)
+        kind = kind_of(deal.data)
         check = check_delete(loaded, deal.position)
         if not check.ok:
             raise Invalid(check)
@@ -427,7 +422,7 @@ def undo_last(store: Store, loaded: Loaded, *, base_version: int, request_key: s
     )
     if deal is None:
         return Written(load(record))
-    number = loaded.sheet.number_of(deal.position)
+    number = loaded.family.number_of(loaded.sheet, deal.position)
     return Written(load(record), deal.id, number, kind_of(deal.data))
 
 
@@ -490,9 +485,11 @@ class NotSeated(NotCreated):
     name, a number of players the convention does not seat, a first dealer at no seat."""
 
 
-def seat_problems(convention: str, seats: Sequence[str], first_dealer: str) -> list[Problem]:
-    """What is wrong with the seats of a new game: the names as typed, in seating order,
-    empty seats too; the first dealer's seat as its number in text."""
+def seat_problems(
+    convention: str, seats: Sequence[str], first_dealer: str, family: str = RUSSIAN
+) -> list[Problem]:
+    """What is wrong with the seats of a new game of this family: the names as typed, in
+    seating order, empty seats too; the first dealer's seat as its number in text."""
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, name in enumerate(_names(seats)):
@@ -507,13 +504,9 @@ def seat_problems(convention: str, seats: Sequence[str], first_dealer: str) -> l
                 Problem(N_("Two players cannot have the same name"), field=f"players.{i}")
             )
         seen.add(name_key(name))
-    counts = PLAYER_COUNTS.get(convention or "", (3, 4, 5))
-    if len([n for n in _names(seats) if n]) not in counts:
-        message = (
-            N_("Hussar is played by two: write two names")
-            if counts == (2,)
-            else N_("Write three, four or five names")
-        )
+    seated = counts(family_named(family), convention)
+    if len([n for n in _names(seats) if n]) not in seated:
+        message = _SEATS_MESSAGES.get(seated, N_("Write three, four or five names"))
         problems.append(Problem(message, field="players.0"))
     filled = [i for i, name in enumerate(seats) if (name or "").strip()]
     if not problems and _seat(first_dealer) not in filled:
@@ -523,11 +516,19 @@ def seat_problems(convention: str, seats: Sequence[str], first_dealer: str) -> l
     return problems
 
 
+#: What to write when a convention seats another number of players than typed.
+_SEATS_MESSAGES = {
+    (2,): N_("Hussar is played by two: write two names"),
+    (3, 4): N_("Write three or four names"),
+}
+
+
 def new_game(
     store: Store,
     *,
     name: str,
     convention: str,
+    family: str = RUSSIAN,
     overrides: Mapping[str, Any] | None,
     seats: Sequence[str],
     first_dealer: str,
@@ -535,16 +536,17 @@ def new_game(
 ) -> GameRecord:
     """A new game as the new-game form has it: the seats checked (seat_problems), the names
     read (trimmed, NFC), the first dealer found at his seat, the house rules resolved
-    against the convention's preset. `overrides` None: the form has problems of its own
+    against the convention's preset of the family (RUSSIAN, or BALKAN: a preset club,
+    iklub or savez). `overrides` None: the form has problems of its own
     (nothing is created; the seats are checked all the same); `ready` False: some house
     rules could not be read (nothing is created; those read are resolved all the same).
     Raises NotSeated, or NotCreated with the problems of the house rules."""
-    problems = seat_problems(convention, seats, first_dealer)
+    problems = seat_problems(convention, seats, first_dealer, family)
     if problems:
         raise NotSeated(problems)
     if overrides is None:
         raise NotCreated([])
-    options, problems = resolve_options(convention, dict(overrides))
+    options, problems = family_named(family).resolve_options(convention, overrides)
     if problems or not ready:
         raise NotCreated(problems)
     names = _names(seats)
@@ -552,7 +554,7 @@ def new_game(
         store,
         name=name,
         convention=convention,
-        options=options.to_json(),
+        options=options,
         players=[n for n in names if n],
         first_dealer=names[_seat(first_dealer)],
     )

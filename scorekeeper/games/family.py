@@ -1,0 +1,200 @@
+"""The rules families a stored game is played by: the Russian one (`rules`, the default) and
+the Balkan one (`balkan`). A game's family is chosen when it is made and never changes; the
+store keeps it with the game's resolved options (the key "family", absent for a Russian game,
+as every game stored before there were two families). The game service asks the game's
+family for everything that depends on the rules (reading the stored game and a deal, the
+replay, the settlement, the report) and does the rest (store, versions, kept states) once.
+
+A third family is one more `Family` here (and its web forms and drawings)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scorekeeper import balkan, gamefile, gamefile_balkan, report, report_balkan, rules
+from scorekeeper.balkan.options import options_to_json
+from scorekeeper.rules import Problem
+
+RUSSIAN, BALKAN = "russian", balkan.FAMILY
+KEY = "family"
+"""The key of the stored options that names a game's family (absent: Russian)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the game service needs of one family of rules; each part is a pure function."""
+
+    name: str
+    player_counts: Mapping[str, tuple[int, ...]]
+    """The numbers of players each convention (preset) seats; others: `default_counts`."""
+    default_counts: tuple[int, ...]
+
+    def load(self, data: dict[str, Any], *, max_deals: int) -> Any:
+        """A stored game (game-file notation) as the family's Game, unchecked."""
+        raise NotImplementedError
+
+    def replay(self, game: Any) -> tuple[Any, list[Problem]]:
+        raise NotImplementedError
+
+    def parse_deal(self, data: Any, players: Sequence[str]) -> tuple[Any, list[Problem]]:
+        raise NotImplementedError
+
+    def deal_to_dict(self, deal: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read_entered(
+        self, raw: Mapping[str, Any], sheet: Any, position: int | None
+    ) -> tuple[Any, list[Problem]]:
+        """A deal as the deal form has it, read for a new deal (position None) or for the
+        deal at a 0-based position, at its place."""
+        raise NotImplementedError
+
+    def resolve_options(
+        self, convention: str, overrides: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        """The convention's options with the table's changes, as the store keeps them."""
+        raise NotImplementedError
+
+    def settle(self, sheet: Any) -> Any:
+        raise NotImplementedError
+
+    def report(self, sheet: Any) -> dict[str, Any]:
+        """What `scorekeeper score --settle` prints for this sheet."""
+        raise NotImplementedError
+
+    def result_at(self, sheet: Any, number: int) -> Any:
+        """What the entry at a 1-based place wrote (its DealResult, its Outcome)."""
+        raise NotImplementedError
+
+    def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
+        """The number people give the entry at a 0-based position among its kind."""
+        raise NotImplementedError
+
+    def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A game read from a file as the store keeps it: its options, its deals."""
+        raise NotImplementedError
+
+    def finished(self, game: Any) -> Any:
+        """The game finished by hand."""
+        return replace(game, finished=True)
+
+
+class _Russian(Family):
+    def load(self, data: dict[str, Any], *, max_deals: int) -> rules.Game:
+        return gamefile.load(data, check=False, max_deals=max_deals, stored=True)
+
+    def replay(self, game: Any) -> tuple[Any, list[Problem]]:
+        return rules.replay(game)
+
+    def parse_deal(self, data: Any, players: Sequence[str]) -> tuple[Any, list[Problem]]:
+        return rules.parse_deal(data, tuple(players))
+
+    def deal_to_dict(self, deal: Any) -> dict[str, Any]:
+        return rules.deal_to_dict(deal)
+
+    def read_entered(
+        self, raw: Mapping[str, Any], sheet: Any, position: int | None
+    ) -> tuple[Any, list[Problem]]:
+        return rules.read_entered(
+            raw, rules.seat(sheet, None if position is None else position + 1)
+        )
+
+    def resolve_options(
+        self, convention: str, overrides: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        options, problems = rules.resolve_options(convention, dict(overrides))
+        return options.to_json(), problems
+
+    def settle(self, sheet: Any) -> Any:
+        return rules.settle(sheet)
+
+    def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return game.options.to_json(), gamefile.dump(game)["deals"]
+
+    def report(self, sheet: Any) -> dict[str, Any]:
+        return report.score_report(sheet, with_settlement=True)
+
+    def result_at(self, sheet: Any, number: int) -> Any:
+        return sheet.results[number - 1]
+
+    def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
+        return int(sheet.number_of(position, kind))
+
+
+class _Balkan(Family):
+    def load(self, data: dict[str, Any], *, max_deals: int) -> balkan.BalkanGame:
+        return gamefile_balkan.load(data, check=False, max_deals=max_deals, stored=True)
+
+    def replay(self, game: Any) -> tuple[Any, list[Problem]]:
+        return balkan.replay(game)
+
+    def parse_deal(self, data: Any, players: Sequence[str]) -> tuple[Any, list[Problem]]:
+        return balkan.parse_entry(data, players)
+
+    def deal_to_dict(self, deal: Any) -> dict[str, Any]:
+        return balkan.entry_to_dict(deal)
+
+    def read_entered(
+        self, raw: Mapping[str, Any], sheet: Any, position: int | None
+    ) -> tuple[Any, list[Problem]]:
+        if position is not None:  # an edit: read at its place, on the sheet before it
+            sheet, _ = balkan.replay(sheet.game.with_deals(sheet.game.deals[:position]))
+        return balkan.read_entered(raw, sheet)
+
+    def resolve_options(
+        self, convention: str, overrides: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        options, problems = balkan.resolve_options(convention, dict(overrides))
+        return options_to_json(options) | {KEY: BALKAN}, problems
+
+    def settle(self, sheet: Any) -> Any:
+        return balkan.settle(sheet)
+
+    def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        options = options_to_json(game.options) | {KEY: BALKAN}
+        return options, gamefile_balkan.dump(game)["deals"]
+
+    def report(self, sheet: Any) -> dict[str, Any]:
+        return report_balkan.score_report(sheet, with_settlement=True)
+
+    def result_at(self, sheet: Any, number: int) -> Any:
+        return sheet.outcomes[number - 1]
+
+    def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
+        entries = sheet.game.deals
+        if kind is None:
+            kind = _kind(entries[position]) if position < len(entries) else "deal"
+        return 1 + sum(1 for e in entries[:position] if _kind(e) == kind)
+
+
+def _kind(entry: Any) -> str:
+    """A Balkan entry among the kinds the messages count: a correction, or a deal."""
+    return "correction" if isinstance(entry, balkan.Correction) else "deal"
+
+
+FAMILIES: dict[str, Family] = {
+    RUSSIAN: _Russian(RUSSIAN, rules.PLAYER_COUNTS, (3, 4, 5)),
+    BALKAN: _Balkan(BALKAN, {}, (3, 4)),
+}
+
+
+def family_named(name: str | None) -> Family:
+    """The family of this name (None or unknown: Russian, as every game made before)."""
+    return FAMILIES.get(name or RUSSIAN, FAMILIES[RUSSIAN])
+
+
+def family_of_options(options: Mapping[str, Any]) -> Family:
+    """The family of a stored game, by its stored options."""
+    return family_named(options.get(KEY))
+
+
+def family_of_game(game: Any) -> Family:
+    """The family of a game read from a file."""
+    return family_named(getattr(game, "family", RUSSIAN))
+
+
+def counts(family: Family, convention: str) -> tuple[int, ...]:
+    """How many players this family's convention seats."""
+    return tuple(family.player_counts.get(convention or "", family.default_counts))
