@@ -4,16 +4,20 @@ undone and put back, and always the sheet `gamefile_balkan` scores from the same
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 
 from scorekeeper import balkan, gamefile_balkan, games, report_balkan
 from scorekeeper.games import writes
 from scorekeeper.games.family import BALKAN
 from scorekeeper.store import Store
+
+from .harness import Web
 
 PLAYERS = ["Ana", "Boža", "Ceca"]
 PETAK = Path(__file__).parent / "balkan" / "petak.json"
@@ -137,3 +141,24 @@ def test_a_balkan_file_imported_and_finished_keeps_its_family(store: Store) -> N
         store, loaded, True, base_version=loaded.record.version, request_key="fin"
     ).state
     assert done.record.finished_snapshot == done.report()
+
+
+def test_a_balkan_file_imported_through_the_web_downloads_as_it_was(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    upload = web.get("/import").form("").data()
+    response = client.post(
+        "/import", data={**upload, "file": (io.BytesIO(PETAK.read_bytes()), "petak.json")}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)[:800]
+    token = response.headers["Location"].rsplit("/", 1)[-1]
+    assert games.load(store.get_game(token)).family.name == BALKAN
+    exported = client.get(f"/g/{token}/game.json")
+    assert exported.status_code == 200
+    data = json.loads(exported.data)
+    assert data["family"] == "balkan"
+    again, first = gamefile_balkan.load(data), gamefile_balkan.load(json.loads(PETAK.read_text()))
+    assert again.options == first.options and again.deals == first.deals  # options resolved
+    assert report_balkan.score_report(balkan.score(again)) == report_balkan.score_report(
+        balkan.score(first)
+    )

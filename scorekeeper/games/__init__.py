@@ -4,12 +4,14 @@ both use it; no Flask here."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 from scorekeeper import gamefile
+from scorekeeper.balkan import BalkanGame
 from scorekeeper.kept import Kept
 from scorekeeper.rules import (
     DealResult,
@@ -153,6 +155,12 @@ def load(record: GameRecord) -> Loaded:
     loaded = Loaded(record, game, sheet, problems)
     _keep(loaded)
     return loaded
+
+
+def file_text(loaded: Loaded) -> str:
+    """The game's file as its family writes it (a Balkan one with `"family": "balkan"`)."""
+    data = loaded.family.dump(loaded.game)
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def current(store: Store, token: str) -> Loaded:
@@ -320,7 +328,7 @@ def check_restore(loaded: Loaded, deal_id: int, data: dict[str, Any]) -> Check:
 # -- creating games ------------------------------------------------------------------------
 
 
-def finished_snapshot(game: Game) -> dict[str, Any]:
+def finished_snapshot(game: Game | BalkanGame) -> dict[str, Any]:
     """The settlement snapshot a finished game read from a file is stored with (as
     finished_report), computed before any write: an import replays its games outside the
     database's write lock."""
@@ -330,7 +338,7 @@ def finished_snapshot(game: Game) -> dict[str, Any]:
 
 
 def create_from_game(
-    store: Store, game: Game, *, snapshot: dict[str, Any] | None = None
+    store: Store, game: Game | BalkanGame, *, snapshot: dict[str, Any] | None = None
 ) -> GameRecord:
     """Store a game read from a game file, with its options fully resolved (a finished one
     with its settlement snapshot: the one given, else computed here)."""

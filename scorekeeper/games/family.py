@@ -76,6 +76,10 @@ class Family:
         """A game read from a file as the store keeps it: its options, its deals."""
         raise NotImplementedError
 
+    def dump(self, game: Any) -> dict[str, Any]:
+        """The game's file (docs/game-format.md), as `load` reads it back."""
+        raise NotImplementedError
+
     def finished(self, game: Any) -> Any:
         """The game finished by hand."""
         return replace(game, finished=True)
@@ -112,6 +116,9 @@ class _Russian(Family):
 
     def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return game.options.to_json(), gamefile.dump(game)["deals"]
+
+    def dump(self, game: Any) -> dict[str, Any]:
+        return gamefile.dump(game)
 
     def report(self, sheet: Any) -> dict[str, Any]:
         return report.score_report(sheet, with_settlement=True)
@@ -155,6 +162,9 @@ class _Balkan(Family):
     def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         options = options_to_json(game.options) | {KEY: BALKAN}
         return options, gamefile_balkan.dump(game)["deals"]
+
+    def dump(self, game: Any) -> dict[str, Any]:
+        return gamefile_balkan.dump(game)
 
     def report(self, sheet: Any) -> dict[str, Any]:
         return report_balkan.score_report(sheet, with_settlement=True)

@@ -23,7 +23,7 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations, gamefile
-from scorekeeper.games import Loaded, describe, writes
+from scorekeeper.games import Loaded, describe, file_text, writes
 from scorekeeper.render import pdf as pdf_render
 
 from .. import belongs
@@ -256,7 +256,7 @@ def download(mode: str, token: str) -> Response:
         loaded,
         "file",
         lambda: _attachment(
-            gamefile.dumps(loaded.game).encode(), "application/json", _file_name(loaded, "json")
+            file_text(loaded).encode(), "application/json", _file_name(loaded, "json")
         ),
     )
 

@@ -18,7 +18,7 @@ from flask import (
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile
+from scorekeeper import gamefile_balkan
 from scorekeeper.games import create_from_game, paper, writes
 from scorekeeper.rules import CONVENTIONS
 from scorekeeper.store import GameNotFound, StoreError
@@ -201,7 +201,7 @@ def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str
     form = ImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
-        game, problems = read_upload(form, gamefile.loads)
+        game, problems = read_upload(form, gamefile_balkan.loads_any)
         if game is not None:
             record = create_from_game(get_store(), game)
             recent.remember(record.edit_token)
