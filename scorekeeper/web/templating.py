@@ -115,6 +115,17 @@ def convention_label(name: str) -> str:
     return words().convention(name)
 
 
+def house_rules(game: Any) -> list[tuple[str, str]]:
+    """Every option that differs from the game's preset, as (label, value) in the current
+    language: what the page names beside the preset (the PDF's own list, render.pdf)."""
+    from scorekeeper.render.pdf import changed_options
+    from scorekeeper.rules import Options
+
+    if not isinstance(getattr(game, "options", None), Options):
+        return []  # a Balkan game names its own rules
+    return changed_options(game, words())
+
+
 def init_app(app: Flask) -> None:
     """Register the filters and globals."""
     app.jinja_env.filters.update(
@@ -135,6 +146,7 @@ def init_app(app: Flask) -> None:
         game_url=game_url,
         qr_svg=qr_svg,
         convention_label=convention_label,
+        house_rules=house_rules,
         new_key=new_key,
     )
     app.jinja_env.trim_blocks = True

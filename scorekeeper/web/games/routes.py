@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, file_text, writes
+from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, what_if
 from scorekeeper.render import pdf as pdf_render
 
 from .. import belongs
@@ -352,6 +353,18 @@ def settlement(mode: str, token: str) -> str | Response:
         s=loaded.settlement,
         text=settlement_text(loaded),
         finish_form=FinishForm(version=loaded.record.version),
+    )
+
+
+@bp.route(GAME + "/what-if")
+def whatif(mode: str, token: str) -> str | Response:
+    """The same deals re-scored under another preset, beside the real result; written
+    nowhere (a link a tap each per preset, so the page is a plain GET)."""
+    loaded = open_game(mode, token)
+    convention = request.args.get("convention", "")[:40]
+    shown = what_if(loaded, convention) if convention else None
+    return render_template(
+        "whatif.html", loaded=loaded, conventions=WHAT_IF_CONVENTIONS, shown=shown
     )
 
 

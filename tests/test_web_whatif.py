@@ -1,0 +1,80 @@
+"""The "what if" page: a game's deals re-scored under another preset beside the real result,
+written nowhere; a deal the other rules refuse is named; the pages name the house rules."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from scorekeeper import gamefile
+from scorekeeper.rules import replay, settle
+from scorekeeper.store import Store
+from tests.harness import SEVEN_DOWN_TWO, Web
+from tests.helpers import allpass, contract, game_file
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+def _play_evening(web: Web, **options: str) -> str:
+    """A Sochi game of three: Anna's 7♠ down two, an all-pass, then Boris's 6♥ made."""
+    token = web.new_game(PLAYERS, convention="sochi", **options)
+    web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
+    web.play(token, PLAYERS, "allpass", tricks={"Anna": 2, "Boris": 4, "Vera": 4})
+    six = {"Boris": 6, "Vera": 2, "Anna": 2}
+    web.play(token, PLAYERS, "contract", declarer="Boris", contract="6H",
+             answers={"Vera": "whist", "Anna": "pass"}, tricks=six)  # fmt: skip
+    return token
+
+
+def _expected(convention: str) -> dict[str, Decimal]:
+    """The money of the same three deals scored from a file under `convention` (Vera deals
+    first in the file: the game's first dealer is Anna, so the file's order is the same)."""
+    deals = [
+        contract("Anna", "7S", {"Boris": "whist", "Vera": "pass"}, {"Anna": 5, "Boris": 3, "Vera": 2}),
+        allpass(Anna=2, Boris=4, Vera=4),
+        contract("Boris", "6H", {"Vera": "whist", "Anna": "pass"}, {"Boris": 6, "Vera": 2, "Anna": 2}),
+    ]  # fmt: skip
+    data = game_file(deals, convention=convention, players=PLAYERS, first_dealer="Anna")
+    sheet, problems = replay(gamefile.load(data, check=False))
+    assert not problems
+    return settle(sheet).money
+
+
+def test_what_if_shows_both_results_and_writes_nothing(web: Web, store: Store) -> None:
+    token = _play_evening(web)
+    version = store.get_game(token).version
+    game = web.get(f"/g/{token}")
+    assert f"/g/{token}/what-if" in game.response.get_data(as_text=True)
+    page = web.get(f"/g/{token}/what-if?convention=rostov")
+    text = page.text()
+    assert "Rostov" in text and "As played" in text
+    rostov, sochi = _expected("rostov"), _expected("sochi")
+    assert rostov != sochi  # the comparison shows a difference
+    for money in (*rostov.values(), *sochi.values()):
+        shown = f"{money:+}".replace("-", "−") if money else "0"
+        assert shown.lstrip("+") in text, (shown, text[:2000])
+    assert store.get_game(token).version == version  # written nowhere
+
+
+def test_what_if_names_the_deal_the_other_rules_refuse(web: Web) -> None:
+    token = _play_evening(web)
+    page = web.get(f"/g/{token}/what-if?convention=leningrad")
+    errors = (
+        page.response.get_data(as_text=True).split('id="convention-errors"')[1].split("</ul>")[0]
+    )
+    assert "3" in errors and "7" in errors, errors  # deal 3: a six where a seven is required
+    assert "As played" not in page.text()  # nothing compared
+
+
+def test_what_if_refuses_a_preset_for_another_number_of_players(web: Web) -> None:
+    token = web.new_game(["Anna", "Boris", "Vera", "Gleb", "Dana"], convention="sochi")
+    page = web.get(f"/g/{token}/what-if?convention=fspr")
+    assert "not 5" in page.text()
+
+
+def test_the_game_page_names_the_options_changed_from_the_preset(web: Web) -> None:
+    token = web.new_game(PLAYERS, convention="leningrad", pool_target="30")
+    head = web.get(f"/g/{token}").text()
+    assert "House rules:" not in head  # the preset's values: nothing named
+    token = web.new_game(PLAYERS, convention="leningrad", half_whist_tricks="rest")
+    head = web.get(f"/g/{token}").text()
+    assert "House rules:" in head, head[:1500]
