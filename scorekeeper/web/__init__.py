@@ -88,6 +88,7 @@ def _register(app: Flask) -> None:
     wire.init_app(app)
     metrics.init_app(app)
 
+    from .club import bp as club_bp
     from .company import bp as company_bp
     from .confirm import bp as confirm_bp
     from .deals import bp as deals_bp
@@ -101,6 +102,7 @@ def _register(app: Flask) -> None:
     app.register_blueprint(company_bp)
     app.register_blueprint(confirm_bp)
     app.register_blueprint(tournament_bp)
+    app.register_blueprint(club_bp)
 
 
 def _instance_secret(app: Flask) -> str:

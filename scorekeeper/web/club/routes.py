@@ -1,0 +1,318 @@
+"""A club's pages: /k/ the director's (edit link), /kv/ the members' (read-only link), /kp/
+the public page (standings and statistics only). Each write is one club service call."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import _, get_locale
+from werkzeug.wrappers import Response
+
+from scorekeeper import club as service
+from scorekeeper.club.season import Built, build, season_file, thing_names, unattached
+from scorekeeper.season.compute import report, scope_statistics
+from scorekeeper.season.csv import standings_csv, statistics_csv
+from scorekeeper.season.rating import N0
+from scorekeeper.season.statistics import head_to_head
+from scorekeeper.store.clubs import ClubRecord, Clubs
+
+from ..storage import get_store
+
+bp = Blueprint("club", __name__.rsplit(".", 1)[0])
+
+CLUB = "/<any(k, kv):mode>/<tok:token>"
+#: The statistics' columns a club page shows, sortable (season.md §3 keys).
+COLUMNS = ("games", "evenings", "deals", "net", "net_per_deal", "wins", "plus", "minus")
+
+
+def open_club(mode: str, token: str) -> ClubRecord:
+    """The club for a page: /k/ with the edit token, /kv/ read-only (a view token under /k/
+    goes to /kv/; the public token opens neither)."""
+    club = Clubs(get_store()).get(token)
+    if club.access == "public":
+        abort(404)
+    if mode == "k" and club.access != "edit":
+        abort(redirect(url_for(request.endpoint or "club.show", mode="kv", token=token)))
+    return club
+
+
+def _season_id() -> int | None:
+    raw = request.args.get("season", "")
+    return int(raw) if raw.isdigit() else None
+
+
+def _period(built: Built) -> tuple[datetime.date | None, datetime.date | None]:
+    """The statistics' period asked for: month, season (default) or all time."""
+    today = datetime.date.today()
+    asked = request.args.get("period", "season")
+    if asked == "month":
+        return today.replace(day=1), today
+    if asked == "all":
+        return None, None
+    return built.season.first, built.season.last
+
+
+def _statistics(built: Built) -> list[tuple[str, dict[str, Any]]]:
+    """The statistics rows for the period and scope asked, sorted by the column asked."""
+    start, end = _period(built)
+    company = request.args.get("company") or None
+    stats = scope_statistics(built.done, company, start, end)
+    key = request.args.get("sort", "net")
+    key = key if key in COLUMNS else "net"
+    return sorted(stats.items(), key=lambda item: -_number(item[1][key]))
+
+
+def _number(value: Any) -> float:
+    return float(Fraction(value))
+
+
+def shown(value: Any) -> str:
+    """A statistic as shown: whole numbers as they are, exact ones to hundredths."""
+    if isinstance(value, int):
+        return str(value)
+    exact = Fraction(value)
+    return str(exact.numerator) if exact.denominator == 1 else f"{float(exact):.2f}"
+
+
+def column_names() -> dict[str, str]:
+    """The statistics' column headers in the reader's language."""
+    return {
+        "games": _("Games"),
+        "evenings": _("Evenings"),
+        "deals": _("Deals"),
+        "net": _("Points"),
+        "net_per_deal": _("Points per deal"),
+        "wins": _("Wins"),
+        "plus": _("In plus"),
+        "minus": _("In minus"),
+    }
+
+
+def sort_href(column: str) -> str:
+    """This page sorted by another column (the period and scope kept)."""
+    return "?" + urlencode({**request.args.to_dict(), "sort": column})
+
+
+@bp.context_processor
+def _helpers() -> dict[str, Any]:
+    return {
+        "shown": shown,
+        "column_names": column_names(),
+        "sort_href": sort_href,
+        "provisional_need": N0 + 1,
+    }
+
+
+def _page(club: ClubRecord, template: str, **more: Any) -> str:
+    built = build(get_store(), club, _season_id())
+    out = report(built.season, built.done)
+    companies = sorted({t.company for t in built.tables if t.company})
+    if club.access == "edit":
+        more.setdefault("thing_names", thing_names(get_store(), club))
+        more.setdefault("unattached", unattached(built))
+        more.setdefault("player_names", {p.id: p.name for p in club.players})
+    return render_template(
+        template,
+        club=club,
+        built=built,
+        report=out,
+        stats=_statistics(built),
+        columns=COLUMNS,
+        companies=companies,
+        args=request.args,
+        **more,
+    )
+
+
+@bp.route("/club/new", methods=["GET", "POST"])
+def new() -> str | Response:
+    """Start a club: its edit link is the director's page."""
+    problem = ""
+    if request.method == "POST":
+        try:
+            club = service.new_club(get_store(), request.form.get("name", ""))
+        except service.ClubRefused as refused:
+            problem = _(refused.text, **refused.params)
+        else:
+            return redirect(url_for("club.show", mode="k", token=club.edit_token))
+    return render_template("club/new.html", problem=problem)
+
+
+@bp.route(CLUB)
+def show(mode: str, token: str) -> str:
+    """The club page; with the edit link, the director's page too."""
+    return _page(open_club(mode, token), "club/show.html", problems={})
+
+
+@bp.route("/kp/<tok:token>")
+def public(token: str) -> str:
+    """The public page: standings and statistics, nothing else."""
+    club = Clubs(get_store()).get(token)
+    if club.access != "public":
+        abort(404)
+    return _page(club, "club/public.html")
+
+
+def _write(token: str, call: Callable[[], object]) -> str | Response:
+    club = open_club("k", token)
+    try:
+        call()
+    except service.ClubRefused as refused:
+        problems = {refused.field: _(refused.text, **refused.params)}
+        return _page(club, "club/show.html", problems=problems), 400  # type: ignore[return-value]
+    return redirect(url_for("club.show", mode="k", token=token) + "#director")
+
+
+def _int(name: str) -> int:
+    raw = request.form.get(name, "")
+    if not raw.isdigit():
+        abort(400)
+    return int(raw)
+
+
+@bp.route("/k/<tok:token>/attach", methods=["POST"])
+def attach(token: str) -> str | Response:
+    """Attach a game, company or tournament by its edit link."""
+    link = request.form.get("link", "")
+    return _write(token, lambda: service.attach_link(get_store(), token, link))
+
+
+@bp.route("/k/<tok:token>/detach", methods=["POST"])
+def detach(token: str) -> str | Response:
+    return _write(token, lambda: service.detach(get_store(), token, _int("thing")))
+
+
+@bp.route("/k/<tok:token>/mark", methods=["POST"])
+def mark(token: str) -> str | Response:
+    """A thing's friendly mark and date."""
+    friendly = request.form.get("friendly") == "1"
+    day = request.form.get("played_on", "")
+    return _write(token, lambda: service.mark(get_store(), token, _int("thing"), friendly, day))
+
+
+@bp.route("/k/<tok:token>/player", methods=["POST"])
+def add_player(token: str) -> str | Response:
+    name = request.form.get("player", "")
+    return _write(token, lambda: service.add_player(get_store(), token, name))
+
+
+@bp.route("/k/<tok:token>/seat", methods=["POST"])
+def seat(token: str) -> str | Response:
+    """ "This is …": an unattached name of a game is a directory player."""
+    kind, thing, name = request.form.get("kind", ""), _int("thing_id"), request.form.get("seat", "")
+    if kind not in ("game", "company", "tournament"):
+        abort(400)
+    return _write(
+        token,
+        lambda: service.link_seat(get_store(), token, kind, thing, name, _int("player")),  # type: ignore[arg-type]
+    )
+
+
+@bp.route("/k/<tok:token>/merge", methods=["POST"])
+def merge(token: str) -> str | Response:
+    return _write(
+        token, lambda: service.merge(get_store(), token, _int("from_id"), _int("into_id"))
+    )
+
+
+@bp.route("/k/<tok:token>/unmerge", methods=["POST"])
+def unmerge(token: str) -> str | Response:
+    return _write(token, lambda: service.unmerge(get_store(), token, _int("merge")))
+
+
+@bp.route("/k/<tok:token>/season", methods=["POST"])
+def add_season(token: str) -> str | Response:
+    f = request.form
+    return _write(
+        token,
+        lambda: service.add_season(
+            get_store(), token, f.get("season", ""), f.get("first", ""), f.get("last", "")
+        ),
+    )
+
+
+@bp.route("/k/<tok:token>/public", methods=["POST"])
+def set_public(token: str) -> str | Response:
+    on = request.form.get("on") == "1"
+    return _write(token, lambda: service.set_public(get_store(), token, on))
+
+
+@bp.route("/k/<tok:token>/link", methods=["POST"])
+def replace_link(token: str) -> str | Response:
+    """A new link; replacing the edit link moves the director to the new one."""
+    which = request.form.get("which", "")
+    if which not in ("edit", "view", "public"):
+        abort(400)
+    club = open_club("k", token)
+    fresh = service.replace_link(get_store(), club.edit_token, which)  # type: ignore[arg-type]
+    return redirect(url_for("club.show", mode="k", token=fresh.edit_token) + "#director")
+
+
+@bp.route(CLUB + "/player/<int:player>")
+def player(mode: str, token: str, player: int) -> str:
+    """A player's page: statistics, rating history and head-to-head."""
+    club = open_club(mode, token)
+    built = build(get_store(), club, _season_id())
+    if player not in built.done.names:
+        abort(404)
+    name = built.done.name(player)
+    stats = scope_statistics(built.done).get(name)
+    history = [
+        line
+        for line in report(built.season, built.done)["rating_log"]
+        if line.get("player") == name
+    ]
+    pairs = [
+        (built.done.name(b if a == player else a), t)
+        for (a, b), t in head_to_head(built.done.tables, built.done.name).items()
+        if player in (a, b)
+    ]
+    return render_template(
+        "club/player.html",
+        club=club,
+        mode=mode,
+        name=name,
+        stats=stats,
+        history=history,
+        pairs=pairs,
+        columns=COLUMNS,
+    )
+
+
+def _download(data: bytes, kind: str, name: str) -> Response:
+    return Response(
+        data, mimetype=kind, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+@bp.route(CLUB + "/season.json")
+def season_json(mode: str, token: str) -> Response:
+    """The season file of what the page shows."""
+    club = open_club(mode, token)
+    built = build(get_store(), club, _season_id())
+    text = json.dumps(season_file(get_store(), club, built), ensure_ascii=False, indent=1)
+    return _download(text.encode(), "application/json", "season.json")
+
+
+def _language() -> str:
+    return str(get_locale() or "en")
+
+
+@bp.route(CLUB + "/standings.csv")
+def standings(mode: str, token: str) -> Response:
+    built = build(get_store(), open_club(mode, token), _season_id())
+    rows = report(built.season, built.done)["standings"]
+    return _download(standings_csv(rows, _language()), "text/csv", "standings.csv")
+
+
+@bp.route(CLUB + "/statistics.csv")
+def statistics(mode: str, token: str) -> Response:
+    built = build(get_store(), open_club(mode, token), _season_id())
+    rows = dict(_statistics(built))
+    return _download(statistics_csv(rows, _language()), "text/csv", "statistics.csv")

@@ -1,0 +1,149 @@
+"""The club on the web (season.md §1, §2): created, things attached by their edit links, the
+directory with merges and undo, seasons, the public page, and the season file it downloads
+giving back the page's numbers."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from flask.testing import FlaskClient
+
+from scorekeeper.club.season import build
+from scorekeeper.season import file as season_file
+from scorekeeper.season.compute import report
+from scorekeeper.store import Store
+from scorekeeper.store.clubs import Clubs
+
+from .club_sample import stored_game
+from .harness import Web
+
+
+def new_club(web: Web, name: str = "Пуля") -> str:
+    """Create a club on the home page's way; its edit token."""
+    page = web.get("/club/new")
+    done = web.submit(page, page.form().set(name=name))
+    assert done.status == 302
+    return done.response.headers["Location"].rsplit("/", 1)[-1].split("#")[0]
+
+
+def post(web: Web, token: str, action: str, **values: str) -> tuple[int, list[str]]:
+    """Post one of the director's forms as the page draws it; the status and the errors."""
+    page = web.get(f"/k/{token}")
+    response = web.submit(page, page.form(f"/k/{token}/{action}").set(**values))
+    from .harness import Page
+
+    shown = Page(response.response, response.url)
+    return shown.status, shown.errors()
+
+
+def test_a_club_attaches_by_edit_links_and_refuses_the_rest(web: Web, store: Store) -> None:
+    rng = random.Random(4)
+    token = new_club(web)
+    game = stored_game(store, rng, ["Анна", "Борис", "Вера"])
+    assert post(web, token, "attach", link=f"http://x/g/{game.view_token}") == (
+        400,
+        ["This is a read-only link: paste the edit link."],
+    )
+    assert post(web, token, "attach", link=f"http://x/g/{game.edit_token}")[0] == 302
+    other = new_club(web, "Другой")
+    status, problems = post(web, other, "attach", link=game.edit_token)
+    assert (status, problems) == (400, ["This is already in a club."])
+    assert [t.thing_id for t in Clubs(store).get(token).things] == [game.id]
+    assert Clubs(store).get(other).things == []
+    page = web.get(f"/k/{token}")
+    assert "Анна" in page.text() and "Борис" in page.text()
+
+
+def test_merge_undo_and_two_seats_at_one_table(web: Web, store: Store) -> None:
+    rng = random.Random(5)
+    token = new_club(web)
+    for names in (["Дима", "Анна", "Вера"], ["Дмитрий", "Анна", "Глеб"]):
+        game = stored_game(store, rng, names)
+        assert post(web, token, "attach", link=game.edit_token)[0] == 302
+    for name in ("Дмитрий", "Дима", "Анна"):
+        assert post(web, token, "player", player=name)[0] == 302
+    assert post(web, token, "player", player="АННА") == (
+        400,
+        ["АННА is already in the directory."],
+    )
+    ids = {p.name: p.id for p in Clubs(store).get(token).players}
+    club = Clubs(store).get(token)
+    before = set(build(store, club).done.names.values())
+    assert {"Дима", "Дмитрий"} <= before
+    status, _ = post(web, token, "merge", from_id=str(ids["Дима"]), into_id=str(ids["Дмитрий"]))
+    assert status == 302
+    merged = set(build(store, Clubs(store).get(token)).done.names.values())
+    assert "Дима" not in merged and "Дмитрий" in merged
+    # a cycle, and a merge putting one player twice at a table, are refused; nothing written
+    status, problems = post(
+        web, token, "merge", from_id=str(ids["Дмитрий"]), into_id=str(ids["Дима"])
+    )
+    assert (status, problems) == (400, ["This merge would make a cycle."])
+    status, problems = post(
+        web, token, "merge", from_id=str(ids["Анна"]), into_id=str(ids["Дмитрий"])
+    )
+    assert status == 400 and re.match(r"^\S+ and \S+ both sat at one table: \d+\.$", problems[0])
+    assert len(Clubs(store).get(token).merges) == 1
+    merge = Clubs(store).get(token).merges[0]
+    assert post(web, token, "unmerge", merge=str(merge.id))[0] == 302
+    assert set(build(store, Clubs(store).get(token)).done.names.values()) == before
+
+
+def test_seasons_refuse_overlaps_and_bad_dates(web: Web, store: Store) -> None:
+    token = new_club(web)
+    assert (
+        post(web, token, "season", season="2025", first="2025-01-01", last="2025-12-31")[0] == 302
+    )
+    assert post(web, token, "season", season="B", first="2025-06-01", last="2026-01-31") == (
+        400,
+        ["This season overlaps 2025."],
+    )
+    assert post(web, token, "season", season="C", first="3000-01-01", last="3000-02-01") == (
+        400,
+        ["This date is in the future."],
+    )
+    assert post(web, token, "season", season="D", first="1.2.2026", last="2026-03-01") == (
+        400,
+        ["Write a date as YYYY-MM-DD."],
+    )
+    assert [s.name for s in Clubs(store).get(token).seasons] == ["2025"]
+
+
+def test_the_season_file_gives_back_the_pages_numbers(web: Web, store: Store) -> None:
+    rng = random.Random(6)
+    token = new_club(web)
+    roster = ["Анна", "Борис", "Вера", "Глеб", "Дима"]
+    for n in range(6):
+        names = [roster[(n + k) % 5] for k in range(3)]
+        game = stored_game(store, rng, names, deals=12)
+        assert post(web, token, "attach", link=game.edit_token)[0] == 302
+    assert post(web, token, "player", player="Анна")[0] == 302
+    club = Clubs(store).get(token)
+    shown = report(build(store, club).season)
+    file = web.get(f"/kv/{club.view_token}/season.json").response.get_data()
+    read_back = season_file.loads(file)
+    assert report(read_back) == shown
+    assert json.loads(file)["format"] == "scorekeeper-season/1"
+    page = web.get(f"/kv/{club.view_token}")
+    for s in shown["standings"]:
+        assert s["rating"] in page.text()
+    assert "Анна" in web.get(f"/kv/{club.view_token}/standings.csv").response.get_data(as_text=True)
+
+
+def test_the_public_page_is_off_until_turned_on_and_shows_no_links(
+    web: Web, store: Store, client: FlaskClient
+) -> None:
+    rng = random.Random(7)
+    token = new_club(web)
+    game = stored_game(store, rng, ["Анна", "Борис", "Вера"])
+    post(web, token, "attach", link=game.edit_token)
+    public = Clubs(store).get(token).public_token
+    web.get(f"/kp/{public}", status=404)
+    assert post(web, token, "public", on="1")[0] == 302
+    page = web.get(f"/kp/{public}")
+    assert "Анна" in page.text()
+    assert game.view_token not in page.html and game.edit_token not in page.html
+    assert token not in page.html and "/kv/" not in page.html
+    web.get(f"/k/{public}", status=404)
