@@ -95,6 +95,15 @@ class Sheet:
         """The table before the next entry."""
         return Table(self.game, self._state)
 
+    def number_of(self, position: int, kind: str | None = None) -> int:
+        """The number people give the entry at a 0-based position (a new one: the position
+        after the last) among its kind, as `rules.Sheet.number_of`: a correction among the
+        corrections, any other entry among the deals ("deal 4" after a correction)."""
+        entries = self.game.deals
+        if kind is None:
+            kind = _kind(entries[position]) if position < len(entries) else "deal"
+        return 1 + sum(1 for e in entries[:position] if _kind(e) == kind)
+
     @property
     def state(self) -> State:
         """A copy of the running state (to write on)."""
@@ -115,6 +124,10 @@ class Sheet:
         state = self._state.copy()
         state.write(writeoff_outcome(None, self.table, len(state.outcomes) + 1))
         return Sheet(self.game, state)
+
+
+def _kind(entry: Entry) -> str:
+    return "correction" if isinstance(entry, Correction) else "deal"
 
 
 PASSING = (Played, Refa)

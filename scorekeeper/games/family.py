@@ -70,7 +70,7 @@ class Family:
 
     def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
         """The number people give the entry at a 0-based position among its kind."""
-        raise NotImplementedError
+        return int(sheet.number_of(position, kind))
 
     def stored(self, game: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """A game read from a file as the store keeps it: its options, its deals."""
@@ -126,9 +126,6 @@ class _Russian(Family):
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.results[number - 1]
 
-    def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
-        return int(sheet.number_of(position, kind))
-
 
 class _Balkan(Family):
     def load(self, data: dict[str, Any], *, max_deals: int) -> balkan.BalkanGame:
@@ -171,17 +168,6 @@ class _Balkan(Family):
 
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.outcomes[number - 1]
-
-    def number_of(self, sheet: Any, position: int, kind: str | None = None) -> int:
-        entries = sheet.game.deals
-        if kind is None:
-            kind = _kind(entries[position]) if position < len(entries) else "deal"
-        return 1 + sum(1 for e in entries[:position] if _kind(e) == kind)
-
-
-def _kind(entry: Any) -> str:
-    """A Balkan entry among the kinds the messages count: a correction, or a deal."""
-    return "correction" if isinstance(entry, balkan.Correction) else "deal"
 
 
 FAMILIES: dict[str, Family] = {

@@ -26,6 +26,7 @@ from scorekeeper.rules import Seat
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import DealRecord
 
+from .. import balkan as balkan_views
 from .. import errors
 from ..context import edit_game
 from ..i18n import words
@@ -109,6 +110,10 @@ def edit(token: str, deal_id: int) -> Page:
 def check(token: str, deal_id: int | None = None) -> Response:
     """The live preview for the script: what the form's deal would write, or its errors."""
     loaded = edit_game(token)
+    if balkan_views.is_balkan(loaded):
+        return balkan_views.check_json(
+            loaded, None if deal_id is None else live_deal(loaded, deal_id)
+        )
     position = None if deal_id is None else live_deal(loaded, deal_id).position
     seat = seat_for(loaded.sheet, position)
     form = sent_form(request.form.get("kind"), loaded.record.version)
@@ -117,6 +122,8 @@ def check(token: str, deal_id: int | None = None) -> Response:
 
 def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     """The deal form (GET), its check without the script, or its Save."""
+    if balkan_views.is_balkan(loaded):
+        return balkan_views.deal_page(loaded, deal, key)
     position = None if deal is None else deal.position
     seat = seat_for(loaded.sheet, position)
     version = loaded.record.version
@@ -235,6 +242,8 @@ def restore(token: str, revision_id: int) -> Response:
 
 
 def _confirm(loaded: Loaded, deal: DealRecord, result: Check, form: WriteForm, what: str) -> str:
+    if balkan_views.is_balkan(loaded):
+        return balkan_views.confirm_page(loaded, deal, result, form, what)
     now = loaded.sheet.results[deal.position]
     return render_template(
         "confirm.html",

@@ -27,6 +27,7 @@ from scorekeeper.games import Loaded, describe, file_text, writes
 from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, what_if
 from scorekeeper.render import pdf as pdf_render
 
+from .. import balkan as balkan_views
 from .. import belongs
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
@@ -97,6 +98,8 @@ stylesheet); past that, drawn for each request."""
 
 
 def _draw(loaded: Loaded) -> str:
+    if balkan_views.is_balkan(loaded):
+        return balkan_views.game_page(loaded, company=belongs.company_of(loaded))
     forms: dict[str, object] = {}
     if loaded.editable and loaded.sheet.finished:
         # The forms of a finished game's card (reopen, re-score, play on, rematch).

@@ -1,0 +1,106 @@
+"""A Balkan partija entered through the web by taps (the Flask test client, an SQLite file):
+the sheet the pages show is the one `gamefile_balkan` scores from the same entries."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from scorekeeper import balkan, gamefile_balkan, games, report_balkan
+from scorekeeper.store import Store
+
+from .harness import Page, Web
+
+PETAK = Path(__file__).parent / "balkan" / "petak.json"
+
+
+def _imported(web: Web, client: FlaskClient, deals: list[dict[str, Any]]) -> str:
+    data = json.loads(PETAK.read_text()) | {"deals": deals}
+    upload = web.get("/import").form("").data()
+    body = io.BytesIO(json.dumps(data).encode())
+    response = client.post("/import", data={**upload, "file": (body, "petak.json")})
+    assert response.status_code == 302, response.get_data(as_text=True)[:800]
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def _tap(web: Web, token: str, taps: dict[str, str | list[str]]) -> Page:
+    """Open the deal form, tap these choices, Save."""
+    page = web.get(f"/g/{token}/deal/new")
+    form = page.form("deal-form")
+    form.set(**taps, action="save")
+    return web.submit(page, form)
+
+
+def _as_file(store: Store, token: str) -> dict[str, Any]:
+    record = store.get_game(token)
+    game = gamefile_balkan.load(games.file_data(record))
+    return report_balkan.score_report(balkan.replay(game)[0], with_settlement=True)
+
+
+def test_a_partija_entered_by_taps_is_scored_as_its_file(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    token = _imported(web, client, [])
+    sheet = web.get(f"/g/{token}")
+    dalje = web.submit(sheet, sheet.form("bk-next"), button=("dalje", "1"))
+    assert dalje.status == 302
+    followed = _tap(
+        web,
+        token,
+        {
+            "declarer": "Ana",
+            "contract": "tref",
+            "followers": ["Boža"],
+            "invited": "Ceca",
+            "kontra": "2",
+            "kontra_by": "Boža",
+            "tricks.Ana": "7",
+            "tricks.Boža": "2",
+        },
+    )
+    assert followed.status == 302, followed.errors() or followed.text()[:1500]
+    betl = _tap(
+        web, token, {"declarer": "Boža", "contract": "betl", "igra": "1", "tricks.Boža": "0"}
+    )
+    assert betl.status == 302, betl.errors() or betl.text()[:1500]
+    expected = json.loads(PETAK.read_text())
+    expected["deals"] = expected["deals"][:3]
+    want = report_balkan.score_report(
+        balkan.replay(gamefile_balkan.load(expected))[0], with_settlement=True
+    )
+    assert _as_file(store, token) == want
+    page = web.get(f"/g/{token}").text()
+    settlement = want["settlement"]
+    for pay in settlement["payments"]:
+        assert f"{pay['from']} → {pay['to']}: {pay['amount']}" in page
+    for player in want["players"]:
+        bule = want["sheet"][player]["bule"]
+        assert f" {bule} " in page.replace("−", "-")
+
+
+def test_a_refused_deal_says_why_next_to_the_field_and_writes_nothing(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    token = _imported(web, client, [])
+    page = _tap(web, token, {"declarer": "Ana", "contract": "karo", "tricks.Ana": "6"})
+    assert page.status == 422
+    assert "tricks" in " ".join(page.errors()).lower()
+    assert store.get_game(token).deals == []
+
+
+def test_undo_a_balkan_entry_from_the_page_and_put_it_back(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    petak = json.loads(PETAK.read_text())["deals"]
+    token = _imported(web, client, petak[:3])
+    confirm = web.get(f"/g/{token}/undo")
+    assert "betl" in confirm.text()
+    done = web.submit(confirm, confirm.form(""))
+    assert done.status == 302
+    assert len(store.get_game(token).deals) == 2
+    history = web.get(f"/g/{token}/history")
+    assert history.status == 200
