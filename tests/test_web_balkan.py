@@ -104,3 +104,31 @@ def test_undo_a_balkan_entry_from_the_page_and_put_it_back(
     assert len(store.get_game(token).deals) == 2
     history = web.get(f"/g/{token}/history")
     assert history.status == 200
+
+
+def _new_form(web: Web, players: list[str], **fields: str) -> Page:
+    page = web.get("/new")
+    form = page.form("new-game")
+    for i in range(5):
+        form.set(**{f"player_{i}": players[i] if i < len(players) else ""})
+    form.set(family="balkan", **fields)
+    return web.submit(page, form)
+
+
+def test_the_new_game_form_makes_a_balkan_game_of_its_preset(web: Web, store: Store) -> None:
+    made = _new_form(web, ["Ana", "Boža", "Ceca", "Dule"], balkan_preset="iklub", bk_bule="150")
+    assert made.status == 302, made.errors() or made.text()[:1500]
+    token = made.response.headers["Location"].rsplit("/", 1)[-1]
+    record = store.get_game(token)
+    assert record.convention == "iklub" and record.options["family"] == "balkan"
+    assert record.options["bule"] == 150 and record.options["refe_max"] == 4
+    page = web.get(f"/g/{token}").text()
+    assert "Ana" in page and " 150 " in page and "Dule sits out" not in page  # Ana deals
+
+
+def test_the_new_game_form_refuses_a_balkan_table_of_five_and_a_bad_option(web: Web) -> None:
+    five = _new_form(web, ["Ana", "Boža", "Ceca", "Dule", "Eva"])
+    assert five.status == 422 and "Write three or four names" in five.text()
+    bad = _new_form(web, ["Ana", "Boža", "Ceca"], bk_bule="1")
+    assert bad.status == 422
+    assert any("2" in e for e in bad.errors()), bad.errors()

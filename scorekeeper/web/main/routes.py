@@ -19,8 +19,11 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile_balkan
+from scorekeeper.balkan import OPTION_LABELS, PRESET_LABELS
 from scorekeeper.games import create_from_game, paper, writes
+from scorekeeper.games.family import BALKAN, RUSSIAN
 from scorekeeper.rules import CONVENTIONS
+from scorekeeper.rules.problems import Problem
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
@@ -62,6 +65,7 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
             filled_from_last = True
         form.default_name()
     errors: list[str] = []
+    balkan_errors: dict[str, list[str]] = {}
     chosen = opts.house_set(request.form.get("house_set")) if request.method == "POST" else None
     if chosen is not None:
         # A one-tap house-rule set: show its values, keep the names; nothing is created yet.
@@ -70,11 +74,15 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         valid = form.validate()
         overrides, bad = form.overrides() if valid else ({}, {})
         name = form.name.data.strip() if form.name.data else words().date(datetime.date.today())
+        family, convention = _family(form.convention.data)
+        if family == BALKAN:  # its own presets and options; the Russian ones are not read
+            overrides, bad, valid = _balkan_overrides(), {}, True
         try:
             record = writes.new_game(
                 get_store(),
                 name=name,
-                convention=form.convention.data,
+                convention=convention,
+                family=family,
                 overrides=overrides if valid else None,
                 ready=not bad,
                 seats=[field.data or "" for field in form.player_fields()],
@@ -85,7 +93,10 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         except writes.NotCreated as refused:
             for field, message in bad.items():
                 form[field].errors = [message]
-            errors += put_on_form(form, refused.problems)
+            if family == BALKAN:
+                balkan_errors = _balkan_errors(refused.problems)
+            else:
+                errors += put_on_form(form, refused.problems)
         else:
             recent.remember(record.edit_token)
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
@@ -103,12 +114,45 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         filled_from_last=filled_from_last,
         not_for=opts.NOT_FOR,
         labels={spec.field: str(spec.label) for spec in opts.ALL},
+        balkan_presets=list(PRESET_LABELS.items()),
+        balkan_options=[(key, OPTION_LABELS[key]) for key in BALKAN_FORM_OPTIONS],
+        balkan_errors=balkan_errors,
     )
     if form.wait:
         return page, 429, {"Retry-After": str(form.wait)}
     if request.method == "POST" and chosen is None:
         return page, 422, {}  # refused: the messages are next to their fields
     return page
+
+
+#: The Balkan options the new-game form offers (the rest as the preset has them).
+BALKAN_FORM_OPTIONS = ("bule", "refe_max", "kontra_max", "stake")
+
+
+def _family(russian_convention: str) -> tuple[str, str]:
+    """The family of rules the form chose, and its convention (a Balkan preset)."""
+    if request.form.get("family") != BALKAN:
+        return RUSSIAN, russian_convention
+    preset = request.form.get("balkan_preset", "")
+    return BALKAN, preset if preset in PRESET_LABELS else "club"
+
+
+def _balkan_overrides() -> dict[str, int | str]:
+    """The Balkan options the table changed from its preset (a blank one is the preset's):
+    a count as a whole number, money as typed (the options' reader says what is wrong)."""
+    out: dict[str, int | str] = {}
+    for key in BALKAN_FORM_OPTIONS:
+        value = request.form.get(f"bk_{key}", "").strip()
+        if value:
+            out[key] = int(value) if value.isdigit() and key != "stake" else value
+    return out
+
+
+def _balkan_errors(problems: list[Problem]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for problem in problems:
+        out.setdefault(problem.field or "", []).append(words().problem(problem))
+    return out
 
 
 @bp.route("/paper", methods=["GET", "POST"])
