@@ -172,6 +172,7 @@ ANSWERS: dict[Answer, str] = {
     Answer.PASS: N_("pass"),
     Answer.HALF_WHIST: N_("half-whist"),
     Answer.WHIST_TALON: N_("whist with the talon"),
+    Answer.WHIST_RETURNED: N_("returned whist"),
 }
 #: At a table of two a whist is alone or with the talon.
 HUSSAR_ANSWERS: dict[Answer, str] = {Answer.WHIST: N_("whist alone")}

@@ -872,7 +872,7 @@ if (Pending.all().length) Pending.flush();
 // only looks it up. The preview and every score come from the server.
 (function dealForm() {
   const form = $("#deal-form");
-  if (!form) return;
+  if (!form || form.getAttribute("data-family")) return;  // another family's form: its own script
   const T = data(form, "table") || {};
   const players = T.players || [];
   const checkUrl = form.getAttribute("data-check-url");
@@ -923,8 +923,50 @@ if (Pending.all().length) Pending.flush();
     if (kind !== "contract" || !level()) return [];
     const answers = defenders().map(function (d) { return radioValue(form, "answer_" + seatOf(d)); });
     if (answers.indexOf("") >= 0) return [];
+    // The dealer's whist (after pass – half-whist, where the rules allow it) comes last.
+    const dealerSaid = T.dealer ? radioValue(form, "answer_" + seatOf(T.dealer)) : "";
+    if (dealerSaid && dealerMay()) answers.push(dealerSaid);
     return ((tricks.contract || {})[declarer] || {})[answers.join(",")] || [];
   }
+
+  // May the dealer whist now: the contract allows it and the defenders said pass – half-whist.
+  function dealerMay() {
+    const defs = defenders();
+    if (defs.length !== 2 || (T.dealer_whist || []).indexOf(radioValue(form, "contract")) < 0) return false;
+    return radioValue(form, "answer_" + seatOf(defs[0])) === "pass"
+      && radioValue(form, "answer_" + seatOf(defs[1])) === "half-whist";
+  }
+
+  // The dealer's row: shown only when the dealer may whist, with the one answer "whist";
+  // a second tap on it takes it back (a radio alone cannot be emptied).
+  function dealerRow(kind) {
+    const box = (T.dealer_whist || []).length ? answerBox(seatOf(T.dealer)) : null;
+    if (!box) return;
+    const may = kind === "contract" && dealerMay();
+    box.hidden = !may;
+    if (may) answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
+    $$(".tap", box).forEach(function (tap) {
+      const ok = tap.getAttribute("data-value") === "whist";
+      tap.hidden = !ok;
+      const input = tap.querySelector("input");
+      if ((!ok || !may) && input.checked) input.checked = false;
+    });
+  }
+  (function dealerUntap() {
+    const box = (T.dealer_whist || []).length ? answerBox(seatOf(T.dealer)) : null;
+    if (!box) return;
+    let was = false;
+    box.addEventListener("pointerdown", function (e) {
+      const tap = e.target.closest(".tap");
+      was = !!(tap && tap.querySelector("input").checked);
+    });
+    box.addEventListener("click", function (e) {
+      if (!was || e.target.tagName !== "INPUT") return;
+      was = false;
+      e.target.checked = false;
+      e.target.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  })();
 
   const heading = $("#deal-title");
   const dealTitle = heading ? heading.textContent : "";
@@ -982,6 +1024,7 @@ if (Pending.all().length) Pending.flush();
         if (!ok && input.checked) input.checked = false;
       });
     });
+    dealerRow(kind);
     // Tricks: the rows the rules ask for, the made-exactly default and the complement.
     const need = needed();
     $$(".trickrow", form).forEach(function (box) {
@@ -1015,8 +1058,9 @@ if (Pending.all().length) Pending.flush();
   }
 
   function complement(need) {
-    const active = T.active || [];
-    if (need.length < 2 || need.length !== active.length) return;
+    // Every player's tricks asked: the active players' (and the dealer's all-pass talon).
+    const all = radioValue(form, "kind") === "allpass" ? (T.tricks || {}).allpass || [] : T.active || [];
+    if (need.length < 2 || need.length !== all.length) return;
     const seats = need.map(seatOf);
     const open = seats.filter(function (s) { return tricksOf(s) === "" || auto[s]; });
     // A count nobody has given yet follows before one the page guessed (made exactly): the

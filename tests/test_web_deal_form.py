@@ -282,7 +282,8 @@ def test_the_form_offers_only_the_active_players_and_legal_answers(web: Web, tok
     assert form.radios["contract"][:6] == ["6S", "6C", "6D", "6H", "6NT", "7S"]
     assert len(form.radios["contract"]) == 25
     assert form.radios["tricks_0"] == [str(n) for n in range(11)]
-    assert form.radios["answer_0"] == ["whist", "pass", "half-whist"]
+    # The returned whist (§4.8) wherever a half-whist is allowed: the first defender's tap.
+    assert form.radios["answer_0"] == ["whist", "pass", "half-whist", "whist-returned"]
     for field in ("kind", "declarer", "contract", "tricks_0", "reason", "corr_amount_5"):
         assert field in form.names or field in form.radios
 

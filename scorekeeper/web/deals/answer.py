@@ -52,6 +52,7 @@ def reading_of(
 #: Where the page shows a message: a field, or a section of fields.
 _PLACES = frozenset(
     ["kind", "declarer", "offender", "contract", "reason", "answers", "tricks", "entries"]
+    + ["talon_tricks"]
     + [f"{name}_{i}" for name in ("answer", "tricks") for i in range(SEATS)]
     + [f"corr_{j}" for j in range(CORRECTION_ROWS)]
 )
@@ -61,8 +62,8 @@ def _field_of(name: str, rows: dict[int, int], players: tuple[str, ...]) -> str:
     head, _, rest = name.partition(".")
     if head in ("type", "declarer", "reason", "player"):
         return {"type": "kind", "player": "offender"}.get(head, head)
-    if head == "contract":
-        return "contract"
+    if head in ("contract", "talon_tricks"):
+        return head
     if head in ("answers", "tricks"):
         if rest in players:
             return f"{'answer' if head == 'answers' else 'tricks'}_{players.index(rest)}"

@@ -21,7 +21,8 @@ from wtforms import SelectChoice
 
 from scorekeeper.games import Loaded
 from scorekeeper.kept import Kept
-from scorekeeper.rules.contracts import Suit
+from scorekeeper.rules.contracts import Contract, Suit
+from scorekeeper.rules.deals import Answer
 from scorekeeper.rules.seat import TRICKS_IN_A_DEAL, Seat
 from scorekeeper.store import DealRecord
 
@@ -123,10 +124,12 @@ def seat_script(seat: Seat) -> dict[str, Any]:
             by_contract[contract.code()] = {"first": first} | {
                 a: seat.answers_of(declarer, contract, a) for a in first
             }
+            _add_returned(seat, contract, by_contract[contract.code()])
         answers[declarer] = by_contract
         combos: dict[str, list[str]] = {}
         for combo in product(seat.all_answers(), repeat=len(defs)):
             combos[",".join(combo)] = seat.tricks_asked("contract", declarer, combo)
+        combos.update(_returned_tricks(seat, declarer))
         contract_tricks[declarer] = combos
     return {
         "number": seat.number,
@@ -145,7 +148,45 @@ def seat_script(seat: Seat) -> dict[str, Any]:
             "contract": contract_tricks,
         },
         "tricks_total": TRICKS_IN_A_DEAL,
+        "dealer_whist": [
+            c.code() for c in seat.contracts() if seat.dealer_whists(c, Answer.PASS, HALF)
+        ],
+        "talon_tricks": seat.talon_tricks_asked,
     }
+
+
+HALF = Answer.HALF_WHIST
+RETURNED = Answer.WHIST_RETURNED.value
+
+
+def _returned(seat: Seat) -> list[str]:
+    """The returned whist among a game's answers, when some contract allows it (§4.8)."""
+    can = any(seat.returns_whist(c, Answer.PASS, HALF) for c in seat.contracts())
+    return [RETURNED] if can and not seat.hussar else []
+
+
+def _add_returned(seat: Seat, contract: Contract, by_first: dict[str, list[str]]) -> None:
+    """Offer the first defender the returned whist where it is allowed: a tap in place of his
+    pass, after which the second's answer can only be the half-whist he returns."""
+    if seat.returns_whist(contract, Answer.PASS, HALF):
+        by_first["first"] = [*by_first["first"], RETURNED]
+        by_first[RETURNED] = [HALF.value]
+
+
+def _returned_tricks(seat: Seat, declarer: str) -> dict[str, list[str]]:
+    """Whose tricks a returned whist and the dealer's whist ask (the declarer's): keyed as
+    the script joins the answers, the dealer's last."""
+    if not _returned(seat) or len(seat.defenders_of(declarer)) != 2:
+        return {}
+    out = {
+        f"{RETURNED},{HALF.value}": seat.tricks_asked("contract", declarer, (RETURNED, HALF.value))
+    }
+    if seat.dealer_may_whist:
+        key = f"{Answer.PASS.value},{HALF.value},{Answer.WHIST.value}"
+        out[key] = seat.tricks_asked(
+            "contract", declarer, (Answer.PASS.value, HALF.value), Answer.WHIST.value
+        )
+    return out
 
 
 # -- the choices a seat offers ------------------------------------------------------------------
@@ -178,6 +219,7 @@ def _choices_at(seat: Seat) -> dict[str, list[SelectChoice]]:
         seat.min_level,
         seat.half_whist_levels,
         seat.stalingrad,
+        seat.dealer_may_whist,
     )
     return _CHOICES.get_or_make(key, lambda: _choices_of(seat))
 
@@ -195,8 +237,9 @@ def _choices_of(seat: Seat) -> dict[str, list[SelectChoice]]:
         ),
     }
     labels = {**ANSWER_LABELS, **(HUSSAR_ANSWER_LABELS if seat.hussar else {})}
-    answers = choices((a, str(labels[a])) for a in seat.all_answers())
+    answers = choices((a, str(labels[a])) for a in seat.all_answers() + _returned(seat))
     tricks = choices((str(n), str(n)) for n in range(11))
+    out["talon_tricks"] = choices((str(n), str(n)) for n in range(4))
     for i in range(SEATS):
         out[f"answer_{i}"], out[f"tricks_{i}"] = answers, tricks
     seats = choices([("", "—")] + [(str(i), p) for i, p in enumerate(players)])

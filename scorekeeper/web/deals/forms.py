@@ -69,17 +69,21 @@ class DealBase(WriteForm):
         return spoken_contract(code)
 
     def answer_fields(self, seat: Seat) -> list[tuple[str, Field]]:
-        """The answer field of each active player: the defenders first, in answer order."""
+        """The answer field of each active player: the defenders first, in answer order; then
+        the dealer's, where the rules let the dealer whist (§4.8)."""
         declarer = _named(self.declarer.data, seat.players)
         order = list(seat.active)
         if declarer in seat.active:
             defs = seat.defenders_of(declarer)
             order = defs + [p for p in seat.active if p not in defs]
+        if seat.dealer_may_whist:
+            order.append(seat.dealer)
         return [(p, self[f"answer_{seat.players.index(p)}"]) for p in order]
 
     def trick_fields(self, seat: Seat) -> list[tuple[str, Field]]:
-        """The tricks field of each active player."""
-        return [(p, self[f"tricks_{seat.players.index(p)}"]) for p in seat.active]
+        """The tricks field of each player who may take tricks: the active players, and the
+        dealer who plays the all-pass talon (§4.5)."""
+        return [(p, self[f"tricks_{seat.players.index(p)}"]) for p in seat.allpass_takers()]
 
     def correction_rows(self) -> list[dict[str, Field]]:
         """The correction's rows of fields."""
@@ -108,6 +112,8 @@ class DealBase(WriteForm):
         for name, count in (data.get("tricks") or {}).items():
             if name in seat:
                 self[f"tricks_{seat[name]}"].data = str(count)
+        if data.get("talon_tricks") is not None and "talon_tricks" in self._fields:
+            self["talon_tricks"].data = str(data["talon_tricks"])
         self.reason.data = data.get("reason", "")
         for j, entry in enumerate((data.get("entries") or [])[:CORRECTION_ROWS]):
             self[f"corr_player_{j}"].data = seat.get(entry.get("player"), "")
@@ -151,6 +157,8 @@ def contract_label(level: int, suit: Suit) -> str:
 
 def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type[DealBase]:
     attrs: dict[str, Any] = {}
+    if play:
+        attrs["talon_tricks"] = RadioField(_l("Quick tricks in the talon"), validate_choice=False)
     for i in range(SEATS if play else 0):
         attrs[f"answer_{i}"] = RadioField(validate_choice=False)
         attrs[f"tricks_{i}"] = RadioField(validate_choice=False)
@@ -201,6 +209,8 @@ def entered(form: DealBase, players: tuple[str, ...]) -> tuple[dict[str, Any], d
     if "answer_0" in fields:
         raw["answers"] = {p: form[f"answer_{i}"].data for i, p in enumerate(players)}
         raw["tricks"] = {p: form[f"tricks_{i}"].data for i, p in enumerate(players)}
+    if "talon_tricks" in fields:
+        raw["talon_tricks"] = form.talon_tricks.data
     entries: list[dict[str, Any]] = []
     rows: dict[int, int] = {}
     for j, row in enumerate(form.correction_rows() if "corr_player_0" in fields else ()):
