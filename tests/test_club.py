@@ -147,3 +147,31 @@ def test_the_public_page_is_off_until_turned_on_and_shows_no_links(
     assert game.view_token not in page.html and game.edit_token not in page.html
     assert token not in page.html and "/kv/" not in page.html
     web.get(f"/k/{public}", status=404)
+
+
+def test_the_club_on_both_engines(store_location: str, catalogues: None) -> None:
+    """The same links and refusals on SQLite and PostgreSQL; the page's numbers come back
+    from its season file; a player's page shows his rating history."""
+    from scorekeeper.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": store_location, "SECRET_KEY": "s"})
+    web = Web(app.test_client())
+    rng = random.Random(8)
+    token = new_club(web)
+    with Store(store_location) as store:
+        first = stored_game(store, rng, ["Анна", "Борис", "Вера"], deals=10)
+        second = stored_game(store, rng, ["Анна", "Глеб", "Вера"], deals=10)
+    assert post(web, token, "attach", link=first.view_token)[0] == 400
+    for game in (first, second):
+        assert post(web, token, "attach", link=game.edit_token)[0] == 302
+    assert post(web, token, "attach", link=second.edit_token)[1] == ["This is already in a club."]
+    assert post(web, token, "player", player="Анна")[0] == 302
+    with Store(store_location) as store:
+        club = Clubs(store).get(token)
+        shown = report(build(store, club).season)
+    file = web.get(f"/kv/{club.view_token}/season.json").response.get_data()
+    assert report(season_file.loads(file)) == shown
+    anna = club.players[0].id
+    page = web.get(f"/kv/{club.view_token}/player/{anna}")
+    afters = [line["after"] for line in shown["rating_log"] if line["player"] == "Анна"]
+    assert len(afters) == 2 and all(a in page.text() for a in afters)

@@ -10,40 +10,52 @@ from __future__ import annotations
 
 import datetime
 import json
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from scorekeeper import games
 from scorekeeper.kept import Kept
-from scorekeeper.season.compute import Computed, Event, Placed, Season, compute
+from scorekeeper.season.compute import (
+    Computed,
+    Event,
+    Placed,
+    Season,
+    compute,
+    report,
+    scope_statistics,
+    standings_report,
+)
 from scorekeeper.season.players import Directory
 from scorekeeper.season.results import TableResult, from_sheet
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import ClubRecord
 
-_RESULTS: Kept[tuple[int, int, str], tuple[tuple[TableResult, str] | None]] = Kept(20_000)
-"""Each game's table result and first day by (game id, version, updated_at); (None,): a
-game that counts nothing (another family)."""
+_RESULTS: Kept[tuple[str, int, str], tuple[tuple[TableResult, str] | None]] = Kept(20_000)
+"""Each game's table result and first day by its state (view token, version, updated_at:
+unique in any database, as the games service keys its states); (None,): a game that counts
+nothing (another family)."""
 _SEASONS: Kept[tuple[Any, ...], Built] = Kept(32)
 
-_DIRECT = (
+_SELECT = (
     "SELECT t.id AS thing, t.kind, t.thing_id, t.friendly, t.played_on AS moved,"
-    " g.id AS game_id, g.version, g.updated_at, cg.played_on AS day, c.name AS company"
+    " g.id AS game_id, g.view_token, g.version, g.updated_at,"
+)
+_DIRECT = (
+    _SELECT + " cg.played_on AS day, c.name AS company"
     " FROM club_things AS t JOIN games AS g ON g.id = t.thing_id"
     " LEFT JOIN company_games AS cg ON cg.game_id = g.id"
     " LEFT JOIN companies AS c ON c.id = cg.company_id"
     " WHERE t.club_id = ? AND t.kind = 'game' AND g.deleted_at IS NULL"
 )
 _COMPANY = (
-    "SELECT t.id AS thing, t.kind, t.thing_id, t.friendly, t.played_on AS moved,"
-    " g.id AS game_id, g.version, g.updated_at, cg.played_on AS day, c.name AS company"
+    _SELECT + " cg.played_on AS day, c.name AS company"
     " FROM club_things AS t JOIN companies AS c ON c.id = t.thing_id"
     " JOIN company_games AS cg ON cg.company_id = c.id JOIN games AS g ON g.id = cg.game_id"
     " WHERE t.club_id = ? AND t.kind = 'company' AND g.deleted_at IS NULL"
 )
 _TOURNAMENT = (
-    "SELECT t.id AS thing, t.kind, t.thing_id, t.friendly, t.played_on AS moved,"
-    " g.id AS game_id, g.version, g.updated_at, NULL AS day, NULL AS company"
+    _SELECT + " NULL AS day, NULL AS company"
     " FROM club_things AS t JOIN tournament_tables AS tt ON tt.tournament_id = t.thing_id"
     " JOIN games AS g ON g.id = tt.game_id"
     " WHERE t.club_id = ? AND t.kind = 'tournament' AND g.deleted_at IS NULL"
@@ -67,18 +79,47 @@ class Table:
 
 @dataclass(frozen=True)
 class Built:
-    """A club's season computed: what it was built from, and the numbers."""
+    """A club's season computed: what it was built from, and the numbers; `memo` keeps
+    what the pages asked of it (the standings, a scope's statistics, the whole report), so
+    a page opened again computes nothing."""
 
     season: Season
     tables: tuple[Table, ...]
     done: Computed
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+
+    def _kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
+
+    def report(self) -> dict[str, Any]:
+        """The whole season report (season.md §6.2)."""
+        return cast(dict[str, Any], self._kept(("report",), lambda: report(self.season, self.done)))
+
+    def standings(self) -> list[dict[str, Any]]:
+        """The rating standings (§4.2)."""
+        return cast(
+            list[dict[str, Any]],
+            self._kept(("standings",), lambda: standings_report(self.season, self.done)),
+        )
+
+    def statistics(
+        self, company: str | None, start: datetime.date | None, end: datetime.date | None
+    ) -> dict[str, Any]:
+        """The statistics of a scope and a period, by player name."""
+        return cast(
+            dict[str, Any],
+            self._kept(
+                ("statistics", company, start, end),
+                lambda: scope_statistics(self.done, company, start, end),
+            ),
+        )
 
 
-def _result(
-    store: Store, game_id: int, version: int, updated: str
-) -> tuple[TableResult, str] | None:
+def _result(store: Store, game_id: int, row: Any) -> tuple[TableResult, str] | None:
     """A game's table result and the day of its first deal, kept by game and version."""
-    key = (game_id, version, updated)
+    key = (str(row["view_token"]), int(row["version"]), str(row["updated_at"]))
     kept = _RESULTS.get(key)
     if kept is not None:
         return kept[0]
@@ -97,7 +138,7 @@ def club_tables(store: Store, club: ClubRecord) -> list[Table]:
     out = []
     for sql in (_DIRECT, _COMPANY, _TOURNAMENT):
         for row in store.engine.rows(sql, [club.id]):
-            kept = _result(store, row["game_id"], row["version"], row["updated_at"])
+            kept = _result(store, row["game_id"], row)
             if kept is None:
                 continue
             day = row["moved"] or row["day"] or kept[1]
@@ -169,7 +210,13 @@ def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built
     """The club's season, computed once per club version and game versions."""
     tables = club_tables(store, club)
     name, first, last = period(club, tables, season_id)
-    key = (club.id, club.version, first, last, tuple((t.game_id, id(t.result)) for t in tables))
+    key = (
+        club.public_token,
+        club.version,
+        first,
+        last,
+        tuple((t.game_id, id(t.result), t.played_on, t.company, t.friendly) for t in tables),
+    )
     kept = _SEASONS.get(key)
     if kept is not None:
         return kept

@@ -16,7 +16,6 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import club as service
 from scorekeeper.club.season import Built, build, season_file, thing_names, unattached
-from scorekeeper.season.compute import report, scope_statistics
 from scorekeeper.season.csv import standings_csv, statistics_csv
 from scorekeeper.season.rating import N0
 from scorekeeper.season.statistics import head_to_head
@@ -62,7 +61,7 @@ def _statistics(built: Built) -> list[tuple[str, dict[str, Any]]]:
     """The statistics rows for the period and scope asked, sorted by the column asked."""
     start, end = _period(built)
     company = request.args.get("company") or None
-    stats = scope_statistics(built.done, company, start, end)
+    stats = built.statistics(company, start, end)
     key = request.args.get("sort", "net")
     key = key if key in COLUMNS else "net"
     return sorted(stats.items(), key=lambda item: -_number(item[1][key]))
@@ -111,7 +110,8 @@ def _helpers() -> dict[str, Any]:
 
 def _page(club: ClubRecord, template: str, **more: Any) -> str:
     built = build(get_store(), club, _season_id())
-    out = report(built.season, built.done)
+    s = built.season
+    out = {"name": s.name, "from": s.first, "to": s.last, "standings": built.standings()}
     companies = sorted({t.company for t in built.tables if t.company})
     if club.access == "edit":
         more.setdefault("thing_names", thing_names(get_store(), club))
@@ -262,12 +262,8 @@ def player(mode: str, token: str, player: int) -> str:
     if player not in built.done.names:
         abort(404)
     name = built.done.name(player)
-    stats = scope_statistics(built.done).get(name)
-    history = [
-        line
-        for line in report(built.season, built.done)["rating_log"]
-        if line.get("player") == name
-    ]
+    stats = built.statistics(None, None, None).get(name)
+    history = [line for line in built.report()["rating_log"] if line.get("player") == name]
     pairs = [
         (built.done.name(b if a == player else a), t)
         for (a, b), t in head_to_head(built.done.tables, built.done.name).items()
@@ -307,7 +303,7 @@ def _language() -> str:
 @bp.route(CLUB + "/standings.csv")
 def standings(mode: str, token: str) -> Response:
     built = build(get_store(), open_club(mode, token), _season_id())
-    rows = report(built.season, built.done)["standings"]
+    rows = built.standings()
     return _download(standings_csv(rows, _language()), "text/csv", "standings.csv")
 
 

@@ -1,0 +1,49 @@
+"""Browser tier: a club's page on a 375 × 667 phone — its rating standings (the provisional
+players below, "1 of 7 games") and its statistics fit the screen, wide tables scroll in their
+own box."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scorekeeper import club as service
+from scorekeeper.store import Store
+
+from ..browser import no_overflow, shot, sticking_out
+from ..browser import table_phone as table_phone  # the phone fixture
+from ..club_sample import stored_game
+
+pytestmark = pytest.mark.browser
+
+ROSTER = ["Анна", "Борис", "Вера", "Глеб", "Дмитрий Константинович"]
+
+
+def served_club(server: Any) -> str:
+    """A club of five players and six finished games, put straight into the served database;
+    its read-only token."""
+    rng = random.Random(9)
+    with Store(server.db) as store:
+        club = service.new_club(store, "Клуб «Пуля»")
+        for n in range(6):
+            game = stored_game(store, rng, [ROSTER[(n + k) % 5] for k in range(3)], deals=12)
+            service.attach_link(store, club.edit_token, game.edit_token)
+        service.add_player(store, club.edit_token, "Анна")
+        return club.view_token
+
+
+def test_the_club_page_fits_a_phone(real_server: Any, phone: Any) -> None:
+    page, url, problems = phone
+    token = served_club(real_server)
+    page.goto(f"{url}/kv/{token}")
+    page.wait_for_selector("table.standings")
+    shot(page, "club-page")
+    no_overflow(page)
+    assert sticking_out(page) == []
+    rows = page.locator("table.standings tbody tr").all_inner_texts()
+    assert any("Дмитрий Константинович" in row for row in rows)
+    assert any("of 7 games" in row for row in rows)
+    assert page.locator("table.statistics tbody tr").count() == 5
+    assert problems == []
