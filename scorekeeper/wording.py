@@ -230,14 +230,14 @@ VALUE_LABELS: dict[str, str] = {
     AllpassExitOn.ANY: N_("any contract or misère"),
     AllpassExitOn.MADE: N_("only a game written into the pool"),
     AllpassExitOn.WHISTED_MADE: N_("only a made contract somebody whisted"),
-    TwoWhisterQuota.SIDE_BOTH: N_("the side's quota; on 8, 9, 10 both whisters pay"),
+    TwoWhisterQuota.SIDE_BOTH: N_("both whisters pay on 8, 9, 10; else the side's quota"),
     EndRule.BY_HAND: N_("finished by hand (played by time)"),
     HalfWhistTricks.QUOTA: N_("half the quota (2 on a six, 1 on a seven)"),
     HalfWhistTricks.REST: N_("half the tricks not contracted (2 on a six, 1½ on a seven)"),
     AllpassZeroBonus.TRICK: N_("one trick's whists, in pool points"),
     AllpassZeroBonus.TRICK_POINTS: N_("one trick's price, into the pool as it stands"),
     AllpassZeroBonus.STAGE: N_("one point per step of the progression"),
-    AllpassZeroBonus.POINT: N_("one point"),
+    AllpassZeroBonus.POINT: N_("a single point"),
     AllpassZeroForm.POOL: N_("into the pool"),
 }
 

@@ -313,7 +313,7 @@ OPTION_LABELS: dict[str, str] = {
     "money_unit": N_("Money rounding"),
     "round_limit": N_("Number of rounds"),
     "stalingrad": N_("Stalingrad (6♠ whisted by both)"),
-    "half_whist_tricks": N_("Half-whist is written for"),
+    "half_whist_tricks": N_("Tricks a half-whist is written for"),
     "dealer_whist": N_("The dealer may whist after pass – half-whist – pass (4 or 5 players)"),
     "talon_bonus": N_("Whists for quick tricks in the talon"),
     "allpass_zero_bonus": N_("All-pass, bonus for no trick"),
