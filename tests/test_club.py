@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from fractions import Fraction
 
 from flask.testing import FlaskClient
 
@@ -17,7 +18,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 
 from .club_sample import stored_game
-from .harness import Web
+from .harness import Page, Web, forms_of
 
 
 def new_club(web: Web, name: str = "Пуля") -> str:
@@ -32,8 +33,6 @@ def post(web: Web, token: str, action: str, **values: str) -> tuple[int, list[st
     """Post one of the director's forms as the page draws it; the status and the errors."""
     page = web.get(f"/k/{token}")
     response = web.submit(page, page.form(f"/k/{token}/{action}").set(**values))
-    from .harness import Page
-
     shown = Page(response.response, response.url)
     return shown.status, shown.errors()
 
@@ -175,3 +174,46 @@ def test_the_club_on_both_engines(store_location: str, catalogues: None) -> None
     page = web.get(f"/kv/{club.view_token}/player/{anna}")
     afters = [line["after"] for line in shown["rating_log"] if line["player"] == "Анна"]
     assert len(afters) == 2 and all(a in page.text() for a in afters)
+
+
+def test_friendly_dates_seats_sorting_and_links(web: Web, store: Store) -> None:
+    """A friendly game counts in the statistics only; a date moves a game; "… is" attaches a
+    seat (two seats of a table as one player refused); columns sort; a replaced link stops."""
+    rng = random.Random(10)
+    token = new_club(web)
+    first = stored_game(store, rng, ["Анна", "Борис", "Вера"])
+    second = stored_game(store, rng, ["Аня", "Борис", "Глеб"])
+    for game in (first, second):
+        post(web, token, "attach", link=game.edit_token)
+    thing = Clubs(store).get(token).things[0].id
+    assert (
+        post(web, token, "mark", thing=str(thing), friendly="1", played_on="2026-01-05")[0] == 302
+    )
+    built = build(store, Clubs(store).get(token))
+    assert [(t.played_on.isoformat(), t.friendly) for t in built.tables if t.thing == thing] == [
+        ("2026-01-05", True)
+    ]
+    standings = {s["player"]: s["games"] for s in built.standings()}
+    assert "Вера" not in standings and standings["Глеб"] == 1
+    assert built.statistics(None, None, None)["Вера"]["games"] == 1
+    assert post(web, token, "mark", thing=str(thing), played_on="05.01.2026")[1] == [
+        "Write a date as YYYY-MM-DD."
+    ]
+    post(web, token, "player", player="Анна")
+    anna = Clubs(store).get(token).players[0].id
+    page = web.get(f"/k/{token}")
+    form = next(f for f in forms_of(page.html) if f.value("seat") == "Аня")
+    assert web.submit(page, form.set(player=str(anna))).status == 302
+    names = build(store, Clubs(store).get(token)).done.names.values()
+    assert "Аня" not in names and "Анна" in names
+    form = next(f for f in forms_of(web.get(f"/k/{token}").html) if f.value("seat") == "Вера")
+    shown = web.submit(web.get(f"/k/{token}"), form.set(player=str(anna)))
+    assert shown.status == 400 and "both sat at one table" in Page(shown.response, "").errors()[0]
+    view = Clubs(store).get(token).view_token
+    stats = build(store, Clubs(store).get(token)).statistics(None, None, None)
+    for column in ("games", "deals", "net"):
+        html = web.get(f"/kv/{view}?period=all&sort={column}").html
+        rows = re.findall(r"<tr><td>([^<]+)</td>", html)
+        assert rows == sorted(stats, key=lambda name: -Fraction(stats[name][column]))
+    assert post(web, token, "link", which="view")[0] == 302
+    web.get(f"/kv/{view}", status=404)

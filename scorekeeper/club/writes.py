@@ -96,11 +96,13 @@ def _directory(club: ClubRecord, extra: dict[int, int] | None = None) -> Directo
     return Directory({p.id: p.name for p in club.players}, {**merges, **(extra or {})})
 
 
-def _no_double(store: Store, club: ClubRecord, directory: Directory, seats: Any = None) -> None:
+def _no_double(
+    store: Store, club: ClubRecord, directory: Directory, field: str, seats: Any = None
+) -> None:
     twice = doubled_seat(store, club, directory, seats)
     if twice is not None:
         raise ClubRefused(
-            "merge", N_("%(first)s and %(second)s both sat at one table: %(table)s."), **twice
+            field, N_("%(first)s and %(second)s both sat at one table: %(table)s."), **twice
         )
 
 
@@ -109,7 +111,7 @@ def link_seat(
 ) -> ClubRecord:
     """ "This is …": a seat of a thing is a directory player."""
     club = Clubs(store).get(token)
-    _no_double(store, club, _directory(club), {(kind, thing_id, seat): player})
+    _no_double(store, club, _directory(club), "seat", {(kind, thing_id, seat): player})
     return Clubs(store).link_seat(token, kind, thing_id, seat, player)
 
 
@@ -123,7 +125,7 @@ def merge(store: Store, token: str, from_id: int, into_id: int) -> ClubRecord:
         directory.kept(from_id)
     except MergeCycle:
         raise ClubRefused("merge", N_("This merge would make a cycle.")) from None
-    _no_double(store, club, directory)
+    _no_double(store, club, directory, "merge")
     return Clubs(store).merge(token, from_id, into_id)
 
 
