@@ -298,7 +298,8 @@ class Unattached:
 def unattached(built: Built, most: int = 30) -> list[Unattached]:
     """The seats not in the directory (each once by thing and name), at most `most`."""
     out: dict[tuple[str, int, str], Unattached] = {}
-    for t, counted in zip(built.tables, built.done.tables, strict=False):
+    for counted in built.done.tables:
+        t = built.tables[counted.event - 1]  # one game an event, in the order built
         for seat, player in zip(t.result.seats, counted.players, strict=True):
             if isinstance(player, str) and len(out) < most:
                 out.setdefault((t.kind, t.thing_id, seat), Unattached(t.kind, t.thing_id, seat))
