@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from flask.testing import FlaskClient
 from scorekeeper import balkan, gamefile_balkan, games, report_balkan
 from scorekeeper.store import Store
 
+from .browser import ARTIFACTS
 from .harness import Page, Web
 
 PETAK = Path(__file__).parent / "balkan" / "petak.json"
@@ -132,3 +134,45 @@ def test_the_new_game_form_refuses_a_balkan_table_of_five_and_a_bad_option(web: 
     bad = _new_form(web, ["Ana", "Boža", "Ceca"], bk_bule="1")
     assert bad.status == 422
     assert any("2" in e for e in bad.errors()), bad.errors()
+
+
+def test_the_pdf_draws_the_paper_results_and_payments(
+    web: Web, client: FlaskClient, store: Store, tmp_path: Path
+) -> None:
+    petak = json.loads(PETAK.read_text())["deals"]
+    token = _imported(web, client, petak)
+    response = client.get(f"/g/{token}/pulka.pdf")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF")
+    pdf = tmp_path / "petak.pdf"
+    pdf.write_bytes(response.data)
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    want = _as_file(store, token)
+    settlement = want["settlement"]
+    assert "Results" in text  # the partija ended by a write-off
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in text.replace("−", "-").splitlines()
+        if line.split()
+    }
+    for player in want["players"]:
+        keys = ("bule", "supe_written", "supe_against", "result")
+        assert rows[player][:4] == [str(settlement[key][player]) for key in keys], rows[player]
+    for pay in settlement["payments"]:
+        assert f"{pay['from']} → {pay['to']}: {pay['amount']}" in text
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "60",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            str(pdf),
+            str(ARTIFACTS / "balkan-pdf"),
+        ],
+        check=True,
+    )

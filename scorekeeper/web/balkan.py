@@ -6,7 +6,6 @@ through the one game service (games.writes.save_entered), as a Russian deal's do
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, cast
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
@@ -16,6 +15,7 @@ from scorekeeper import balkan
 from scorekeeper.balkan import CONTRACT_WORDS, KIND_LABELS, PRESET_LABELS, REFA_STATES, turn
 from scorekeeper.games import Loaded, writes
 from scorekeeper.games.family import BALKAN
+from scorekeeper.render import paper_balkan
 from scorekeeper.report_balkan import say
 from scorekeeper.rules.problems import N_, Problem
 from scorekeeper.store import DealRecord
@@ -26,8 +26,6 @@ from .widgets import WriteForm
 
 Page = str | Response | tuple[str, int]
 
-#: How the paper draws a refa, by its state (the sheet and the PDF).
-REFA_MARKS = {"open": "△", "passed": "▲", "failed": "⊿"}
 TRICKS = tuple(range(11))
 
 
@@ -44,85 +42,9 @@ def sheet_of(loaded: Loaded, position: int | None = None) -> balkan.Sheet:
     return balkan.replay(sheet.game.with_deals(sheet.game.deals[:position]))[0]
 
 
-# -- the paper ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One value of a bule column, and the hat drawn before it ("", "hat", "hat-crossed")."""
-
-    value: str
-    hat: str = ""
-
-
-@dataclass(frozen=True)
-class PlayerPaper:
-    """One player's part of the paper."""
-
-    name: str
-    supe: tuple[tuple[str, tuple[str, ...]], ...]
-    """(on whom, running sums) — the left neighbour first, then the right, then a fourth."""
-    bule: tuple[Cell, ...]
-    refe: tuple[str, ...]
-    now: int
-
-    @property
-    def left(self) -> tuple[str, tuple[str, ...]]:
-        return self.supe[0]
-
-    @property
-    def right(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        return self.supe[1:]
-
-
-def paper(sheet: balkan.Sheet) -> list[PlayerPaper]:
-    """Each player's part of the paper as the sheet stands."""
-    game = sheet.game
-    out = []
-    for p in sheet.players:
-        others = [game.left_of(p), game.right_of(p)]
-        others += [q for q in sheet.players if q not in others and q != p]
-        out.append(
-            PlayerPaper(
-                p,
-                tuple((q, _running(sheet, p, q)) for q in others),
-                _cells(sheet.column(p)),
-                sheet.refe(p),
-                sheet.bule(p),
-            )
-        )
-    return out
-
-
-def _running(sheet: balkan.Sheet, writer: str, on: str) -> tuple[str, ...]:
-    """The supe `writer` wrote on `on`, as running sums the way the paper adds them up."""
-    sums = [0]
-    for outcome in sheet.outcomes:
-        for w, o, amount in outcome.supe:
-            if w == writer and o == on and amount:
-                sums.append(sums[-1] + amount)
-    return tuple(str(s) for s in sums)
-
-
-def _cells(column: tuple[str, ...]) -> tuple[Cell, ...]:
-    cells: list[Cell] = []
-    hat = ""
-    for item in column:
-        if item in ("hat", "hat-crossed"):
-            hat = item
-            continue
-        cells.append(Cell(item, hat))
-        hat = ""
-    return tuple(cells)
-
-
 def outcome_lines(sheet: balkan.Sheet) -> list[tuple[int, str, str]]:
     """Each entry: its number, its kind in words, what it wrote and why."""
-    w = words()
-    return [
-        (o.number, w.gettext(KIND_LABELS.get(o.kind, o.kind)), "; ".join(say(w, y) for y in o.why))
-        for o in sheet.outcomes
-    ]
+    return paper_balkan.outcome_lines(sheet, words())
 
 
 def game_page(loaded: Loaded, **context: Any) -> str:
@@ -131,11 +53,11 @@ def game_page(loaded: Loaded, **context: Any) -> str:
     return render_template(
         "balkan/game.html",
         loaded=loaded,
-        papers=paper(sheet),
+        papers=paper_balkan.paper(sheet),
         lines=outcome_lines(sheet),
         settlement=loaded.settlement,
         turn=turn(sheet),
-        marks=REFA_MARKS,
+        marks=paper_balkan.REFA_MARKS,
         refa_states=REFA_STATES,
         preset=PRESET_LABELS.get(loaded.record.convention, loaded.record.convention),
         refa_form=WriteForm(version=loaded.record.version, formdata=None),

@@ -26,6 +26,7 @@ from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, file_text, writes
 from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, what_if
 from scorekeeper.render import pdf as pdf_render
+from scorekeeper.render import pdf_balkan
 
 from .. import balkan as balkan_views
 from .. import belongs
@@ -300,21 +301,31 @@ def pdf(mode: str, token: str) -> Response | tuple[str, int] | tuple[str, int, d
         )
         return page, status, {"Retry-After": "5"}
     try:
-        data = pdf_render.sheet_pdf(
-            loaded.game,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-            edited_deals=edited,
-            disputed_deals=_disputed(loaded),
-            locale=words().locale,
-            tz=time_zone(),
-            confirmed=_confirmed(loaded),
-        )
+        data = _pdf_data(loaded, edited)
     finally:
         _PDF_SLOTS.release()
         give_back_memory()
     response = _attachment(data, "application/pdf", _file_name(loaded, "pdf"))
     return _no_cache(response, loaded, kind)
+
+
+def _pdf_data(loaded: Loaded, edited: set[int]) -> bytes:
+    """The game's PDF as its family draws it."""
+    record = loaded.record
+    if balkan_views.is_balkan(loaded):
+        return pdf_balkan.balkan_pdf(
+            balkan_views.sheet_of(loaded), name=record.name, locale=words().locale
+        )
+    return pdf_render.sheet_pdf(
+        loaded.game,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        edited_deals=edited,
+        disputed_deals=_disputed(loaded),
+        locale=words().locale,
+        tz=time_zone(),
+        confirmed=_confirmed(loaded),
+    )
 
 
 def _disputed(loaded: Loaded) -> set[int]:
