@@ -176,3 +176,21 @@ def test_the_pdf_draws_the_paper_results_and_payments(
         ],
         check=True,
     )
+
+
+def test_a_balkan_deal_is_changed_in_its_form_and_every_page_of_the_game_opens(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    petak = json.loads(PETAK.read_text())["deals"]
+    token = _imported(web, client, petak[:2])
+    tref = store.get_game(token).deals[1]
+    page = web.get(f"/g/{token}/deal/{tref.id}/edit")
+    form = page.form("deal-form")
+    assert form.value("declarer") == "Ana" and form.value("tricks.Ana") == "7"
+    form.set(**{"tricks.Ana": "6", "tricks.Boža": "3", "tricks.Ceca": "1"}, action="save")
+    assert web.submit(page, form).status == 302
+    assert store.get_game(token).deals[1].data["tricks"] == {"Ana": 6, "Boža": 3, "Ceca": 1}
+    for path in ("/log", "/settlement"):
+        assert client.get(f"/g/{token}{path}").status_code == 302
+    assert client.get(f"/g/{token}/chart.svg").status_code == 404
+    assert client.get(f"/g/{token}/history").status_code == 200

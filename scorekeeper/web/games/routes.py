@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from flask import (
     Blueprint,
+    abort,
     current_app,
     flash,
     redirect,
@@ -249,6 +250,8 @@ def version(mode: str, token: str) -> Response:
 def chart(mode: str, token: str) -> Response:
     """The evening's chart alone: every game page fetches it after the sheet is shown."""
     loaded = open_game(mode, token)
+    if balkan_views.is_balkan(loaded):
+        abort(404)  # a Balkan partija's page draws no chart
     return _download(
         loaded, "chart", lambda: Response(str(evening_chart_svg(loaded)), mimetype="image/svg+xml")
     )
@@ -347,6 +350,8 @@ def _confirmed(loaded: Loaded) -> list[tuple[str, int]] | None:
 @bp.route(GAME + "/log")
 def log(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
+    if balkan_views.is_balkan(loaded):  # its page lists every entry with what it wrote
+        return redirect(url_for("games.show", mode=mode, token=token))
     rows = list(zip(loaded.record.deals, loaded.sheet.results, strict=True))
     seen(token)  # the log shows who confirmed each deal, and follows the answers
     # Newest first: the oldest entry's buttons come after every later one's, so a keyboard
@@ -360,6 +365,8 @@ def log(mode: str, token: str) -> str | Response:
 @bp.route(GAME + "/settlement")
 def settlement(mode: str, token: str) -> str | Response:
     loaded = open_game(mode, token)
+    if balkan_views.is_balkan(loaded):  # its page shows the results and who pays whom
+        return redirect(url_for("games.show", mode=mode, token=token, _anchor="settlement"))
     return render_template(
         "settlement.html",
         loaded=loaded,
