@@ -1,6 +1,6 @@
 """Browser tier: a club's page on a 375 × 667 phone — its rating standings (the provisional
 players below, "1 of 7 games") and its statistics fit the screen, wide tables scroll in their
-own box."""
+own box; the director's page too."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.browser
 ROSTER = ["Анна", "Борис", "Вера", "Глеб", "Дмитрий Константинович"]
 
 
-def served_club(server: Any) -> str:
+def served_club(server: Any) -> tuple[str, str]:
     """A club of five players and six finished games, put straight into the served database;
-    its read-only token."""
+    its read-only and edit tokens."""
     rng = random.Random(9)
     with Store(server.db) as store:
         club = service.new_club(store, "Клуб «Пуля»")
@@ -31,12 +31,12 @@ def served_club(server: Any) -> str:
             game = stored_game(store, rng, [ROSTER[(n + k) % 5] for k in range(3)], deals=12)
             service.attach_link(store, club.edit_token, game.edit_token)
         service.add_player(store, club.edit_token, "Анна")
-        return club.view_token
+        return club.view_token, club.edit_token
 
 
 def test_the_club_page_fits_a_phone(real_server: Any, phone: Any) -> None:
     page, url, problems = phone
-    token = served_club(real_server)
+    token, edit = served_club(real_server)
     page.goto(f"{url}/kv/{token}")
     page.wait_for_selector("table.standings")
     shot(page, "club-page")
@@ -46,4 +46,8 @@ def test_the_club_page_fits_a_phone(real_server: Any, phone: Any) -> None:
     assert any("Дмитрий Константинович" in row for row in rows)
     assert any("of 7 games" in row for row in rows)
     assert page.locator("table.statistics tbody tr").count() == 5
+    page.goto(f"{url}/k/{edit}")
+    page.wait_for_selector("#director")
+    shot(page, "club-director")
+    no_overflow(page)
     assert problems == []

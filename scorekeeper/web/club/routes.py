@@ -114,7 +114,11 @@ def _page(club: ClubRecord, template: str, **more: Any) -> str:
     out = {"name": s.name, "from": s.first, "to": s.last, "standings": built.standings()}
     companies = sorted({t.company for t in built.tables if t.company})
     if club.access == "edit":
-        more.setdefault("thing_names", thing_names(get_store(), club))
+        names = thing_names(get_store(), club)
+        more.setdefault("thing_names", names)
+        more.setdefault(
+            "thing_of_seat", {(t.kind, t.thing_id): names.get(t.id) for t in club.things}
+        )
         more.setdefault("unattached", unattached(built))
         more.setdefault("player_names", {p.id: p.name for p in club.players})
     return render_template(
