@@ -194,3 +194,19 @@ def test_a_balkan_deal_is_changed_in_its_form_and_every_page_of_the_game_opens(
         assert client.get(f"/g/{token}{path}").status_code == 302
     assert client.get(f"/g/{token}/chart.svg").status_code == 404
     assert client.get(f"/g/{token}/history").status_code == 200
+
+
+def test_a_company_of_russian_evenings_refuses_a_balkan_game(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    from scorekeeper.store.companies import Companies
+
+    from .test_web_company import new_company
+
+    company = new_company(web, roster=("Ana", "Boža", "Ceca"))
+    token = _imported(web, client, [])
+    page = web.get(f"/c/{company}")
+    result = web.submit(page, page.form("/attach").set(link=token))
+    assert result.status == 422
+    assert "Balkan rules" in " ".join(result.errors()), result.errors()
+    assert Companies(store).get(company).games == []

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.company.currency import currency_problem
+from scorekeeper.games.family import KEY as FAMILY_KEY
+from scorekeeper.games.family import RUSSIAN
 from scorekeeper.refusals import Refused
 from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.rules.numbers import whole_text
@@ -49,6 +51,11 @@ class OtherCurrency(CompanyRefused):
     def __init__(self, game: str, company: str) -> None:
         super().__init__(f"the game counts in {game} and the company in {company}")
         self.game, self.company = game, company
+
+
+class OtherFamily(CompanyRefused):
+    """The game is played by another family of rules than the company's evenings (a Balkan
+    partija in a company of Russian evenings): its results do not add up with theirs."""
 
 
 class InOtherCompany(CompanyRefused):
@@ -220,7 +227,8 @@ def attach_link(
 ) -> GameRecord:
     """Attach the game of an edit link (its address, or the token alone) as an evening: its
     names join the roster players of the same name (by the name rule), or become new players.
-    Raises NoGameAtLink, ReadOnlyLink, OtherCurrency or InOtherCompany; returns the game."""
+    Raises NoGameAtLink, ReadOnlyLink, OtherFamily, OtherCurrency or InOtherCompany; returns
+    the game."""
     match = _LINK_TOKEN.search(link.strip())
     if match is None:
         raise NoGameAtLink("no game has this link")
@@ -230,6 +238,8 @@ def attach_link(
         raise NoGameAtLink("no game has this link") from None
     if game.access != "edit":
         raise ReadOnlyLink("this is the game's read-only link")
+    if game.options.get(FAMILY_KEY, RUSSIAN) != RUSSIAN:  # a company keeps Russian evenings
+        raise OtherFamily("the game is played by another family of rules")
     other = currency_problem(company.options, game.options)
     if other is not None:
         raise OtherCurrency(other["game"], other["company"])

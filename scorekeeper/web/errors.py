@@ -329,6 +329,11 @@ def said_company(refused: CompanyRefused) -> str:
         return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
     if isinstance(refused, company_writes.InOtherCompany):
         return _("This game already belongs to another company.")
+    if isinstance(refused, company_writes.OtherFamily):
+        return _(
+            "This game is played by the Balkan rules; the company's evenings by the Russian "
+            "ones: their results do not add up."
+        )
     if isinstance(refused, company_writes.PlayersToPick):
         if refused.counts == (2,):
             return _("Hussar is played by two: pick two players")
