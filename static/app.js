@@ -1016,7 +1016,13 @@ if (Pending.all().length) Pending.flush();
       answersBox.insertBefore(box, answersBox.querySelector(".errors") || null);
       if (!byLevel) return;
       const first = i === 0 ? null : radioValue(form, "answer_" + seatOf(defs[0]));
-      const allowed = !byLevel ? [] : i === 0 ? byLevel.first : (byLevel[first] || byLevel.first);
+      let allowed = !byLevel ? [] : i === 0 ? byLevel.first : (byLevel[first] || byLevel.first);
+      // The returned whist is offered once the second half-whisted (pass – half-whist, then
+      // the first's whist): the first's row keeps two taps until then.
+      if (i === 0 && defs.length > 1 && radioValue(form, "answer_" + seatOf(defs[1])) !== "half-whist"
+          && radioValue(form, "answer_" + seatOf(name)) !== "whist-returned") {
+        allowed = allowed.filter(function (a) { return a !== "whist-returned"; });
+      }
       $$(".tap", box).forEach(function (tap) {
         const ok = allowed.indexOf(tap.getAttribute("data-value")) >= 0;
         tap.hidden = !ok;

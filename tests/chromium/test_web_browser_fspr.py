@@ -37,7 +37,10 @@ def _deal(kind: str, table: dict[str, Any], fspr: bool) -> dict[str, Any]:
         return {"kind": "allpass", "tricks": tricks}
     deal: dict[str, Any] = {"kind": "contract", "declarer": declarer, "contract": "6S"}
     if kind == "returned whist":
+        # Pass – half-whist, then the first returns the whist (offered only after the half).
         deal["answers"] = {first: "whist-returned" if fspr else "pass", second: "half-whist"}
+        deal["taps"] = [(first, "pass"), (second, "half-whist")]
+        deal["taps"] += [(first, "whist-returned")] if fspr else []
     elif kind == "dealer's whist":
         deal["answers"] = {first: "pass", second: "half-whist"} | (
             {dealer: "whist"} if fspr else {}
@@ -57,7 +60,7 @@ def _enter(eye: Eye, players: list[str], deal: dict[str, Any]) -> None:
     if "declarer" in deal:
         eye.choice("declarer", seat[deal["declarer"]])
         eye.choice("contract", deal["contract"])
-    for who, answer in (deal.get("answers") or {}).items():
+    for who, answer in deal.get("taps") or (deal.get("answers") or {}).items():
         eye.choice(f"answer_{seat[who]}", answer)
     if deal.get("talon") is not None:
         eye.choice("talon_tricks", str(deal["talon"]))
