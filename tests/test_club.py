@@ -9,8 +9,10 @@ import random
 import re
 from fractions import Fraction
 
+import pytest
 from flask.testing import FlaskClient
 
+from scorekeeper.club import writes
 from scorekeeper.club.season import build
 from scorekeeper.season import file as season_file
 from scorekeeper.season.compute import report
@@ -90,7 +92,9 @@ def test_merge_undo_and_two_seats_at_one_table(web: Web, store: Store) -> None:
     assert set(build(store, Clubs(store).get(token)).done.names.values()) == before
 
 
-def test_seasons_refuse_overlaps_and_bad_dates(web: Web, store: Store) -> None:
+def test_seasons_refuse_overlaps_and_bad_dates(
+    web: Web, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = new_club(web)
     assert (
         post(web, token, "season", season="2025", first="2025-01-01", last="2025-12-31")[0] == 302
@@ -108,6 +112,11 @@ def test_seasons_refuse_overlaps_and_bad_dates(web: Web, store: Store) -> None:
         ["Write a date as YYYY-MM-DD."],
     )
     assert [s.name for s in Clubs(store).get(token).seasons] == ["2025"]
+    monkeypatch.setattr(writes, "MOST_SEASONS", 1)  # a club's rows are bounded
+    assert post(web, token, "season", season="E", first="2024-01-01", last="2024-02-01") == (
+        400,
+        ["A club holds at most 1 of these."],
+    )
 
 
 def test_the_season_file_gives_back_the_pages_numbers(web: Web, store: Store) -> None:

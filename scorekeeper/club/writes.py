@@ -15,6 +15,11 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import ClubAccess, ClubRecord, Clubs, InOtherClub, Kind
 
 MAX_NAME = 60
+MOST_THINGS = 5000
+"""Games, companies and tournaments attached to one club at most (every query stays bounded)."""
+MOST_PLAYERS = 2000
+"""Directory players of one club at most."""
+MOST_SEASONS = 100
 
 
 class ClubRefused(Refused):
@@ -31,6 +36,11 @@ def _name(raw: str, field: str) -> str:
     if not name or len(name) > MAX_NAME:
         raise ClubRefused(field, N_("Write a name of 1 to 60 characters."))
     return name
+
+
+def _room(count: int, most: int, field: str) -> None:
+    if count >= most:
+        raise ClubRefused(field, N_("A club holds at most %(most)d of these."), most=most)
 
 
 def new_club(store: Store, name: str) -> ClubRecord:
@@ -54,6 +64,7 @@ def attach_link(store: Store, token: str, link: str) -> ClubRecord:
     kind, thing_id, edit = found
     if not edit:
         raise ClubRefused("link", N_("This is a read-only link: paste the edit link."))
+    _room(len(clubs.get(token).things), MOST_THINGS, "link")
     try:
         return clubs.attach(token, kind, thing_id)
     except InOtherClub:
@@ -86,6 +97,7 @@ def add_player(store: Store, token: str, name: str) -> ClubRecord:
     clubs = Clubs(store)
     name = _name(name, "player")
     club = clubs.get(token)
+    _room(len(club.players), MOST_PLAYERS, "player")
     if any(name_key(p.name) == name_key(name) for p in club.players):
         raise ClubRefused("player", N_("%(name)s is already in the directory."), name=name)
     return clubs.add_player(token, name)
@@ -141,6 +153,7 @@ def add_season(store: Store, token: str, name: str, first: str, last: str) -> Cl
     if end < start:
         raise ClubRefused("last", N_("The season ends before it starts."))
     club = Clubs(store).get(token)
+    _room(len(club.seasons), MOST_SEASONS, "season")
     for other in club.seasons:
         if other.first <= end and start <= other.last:
             raise ClubRefused("first", N_("This season overlaps %(name)s."), name=other.name)
