@@ -224,5 +224,10 @@ def test_friendly_dates_seats_sorting_and_links(web: Web, store: Store) -> None:
         html = web.get(f"/kv/{view}?period=all&sort={column}").html
         rows = re.findall(r"<tr><td>([^<]+)</td>", html)
         assert rows == sorted(stats, key=lambda name: -Fraction(stats[name][column]))
+    page = web.get(f"/k/{token}")
+    form = page.form(f"/k/{token}/player").set(player="Ольга")
+    form.action = form.action.replace(token, view)  # a write through the read-only link
+    assert web.submit(page, form).status == 403
+    assert [p.name for p in Clubs(store).get(token).players] == ["Анна"]
     assert post(web, token, "link", which="view")[0] == 302
     web.get(f"/kv/{view}", status=404)

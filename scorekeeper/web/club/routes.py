@@ -20,6 +20,7 @@ from scorekeeper.season.csv import standings_csv, statistics_csv
 from scorekeeper.season.rating import N0
 from scorekeeper.season.statistics import head_to_head
 from scorekeeper.store.clubs import ClubRecord, Clubs
+from scorekeeper.store.errors import ReadOnlyAccess
 
 from ..storage import get_store
 
@@ -163,8 +164,17 @@ def public(token: str) -> str:
     return _page(club, "club/public.html")
 
 
+def edited(token: str) -> ClubRecord:
+    """The club a write is for: only its edit link writes (a read-only or public link gets
+    the read-only page, 403)."""
+    club = Clubs(get_store()).get(token)
+    if club.access != "edit":
+        raise ReadOnlyAccess("this link only shows the club")
+    return club
+
+
 def _write(token: str, call: Callable[[], object]) -> str | Response:
-    club = open_club("k", token)
+    club = edited(token)
     try:
         call()
     except service.ClubRefused as refused:
@@ -253,7 +263,7 @@ def replace_link(token: str) -> str | Response:
     which = request.form.get("which", "")
     if which not in ("edit", "view", "public"):
         abort(400)
-    club = open_club("k", token)
+    club = edited(token)
     fresh = service.replace_link(get_store(), club.edit_token, which)  # type: ignore[arg-type]
     return redirect(url_for("club.show", mode="k", token=fresh.edit_token) + "#director")
 
