@@ -183,6 +183,7 @@ def test_the_club_on_both_engines(store_location: str, catalogues: None) -> None
     page = web.get(f"/kv/{club.view_token}/player/{anna}")
     afters = [line["after"] for line in shown["rating_log"] if line["player"] == "Анна"]
     assert len(afters) == 2 and all(a in page.text() for a in afters)
+    assert page.html.count("<svg") == 1  # the rating chart
 
 
 def test_friendly_dates_seats_sorting_and_links(web: Web, store: Store) -> None:

@@ -6,22 +6,26 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import _, get_locale
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import club as service
 from scorekeeper.club.season import Built, build, season_file, thing_names, unattached
+from scorekeeper.render.chart import line_chart
 from scorekeeper.season.csv import standings_csv, statistics_csv
 from scorekeeper.season.rating import N0
 from scorekeeper.season.statistics import head_to_head
 from scorekeeper.store.clubs import ClubRecord, Clubs
 from scorekeeper.store.errors import ReadOnlyAccess
 
+from ..i18n import words
 from ..storage import get_store
 
 bp = Blueprint("club", __name__.rsplit(".", 1)[0])
@@ -290,8 +294,17 @@ def player(mode: str, token: str, player: int) -> str:
         name=name,
         stats=stats,
         history=history,
+        chart=Markup(rating_chart(name, history)) if history else "",
         pairs=pairs,
         columns=COLUMNS,
+    )
+
+
+def rating_chart(name: str, history: list[dict[str, Any]]) -> str:
+    """A player's rating after each of his tables (and each month's decay), as an SVG."""
+    values = [Decimal(line["after"]) for line in history]
+    return line_chart(
+        [(name, values)], title=_("Rating history"), x_label=_("game"), x_start=1, words=words()
     )
 
 
