@@ -225,6 +225,18 @@ def test_friendly_dates_seats_sorting_and_links(web: Web, store: Store) -> None:
         html = web.get(f"/kv/{view}?period=all&sort={column}").html
         rows = re.findall(r"<tr><td>([^<]+)</td>", html)
         assert rows == sorted(stats, key=lambda name: -Fraction(stats[name][column]))
+
+    # the period: the moved friendly game is in January, the other today
+    def games(query: str) -> dict[str, str]:
+        html = web.get(f"/kv/{view}?sort=games&{query}").html
+        return dict(re.findall(r'<tr><td>([^<]+)</td><td class="num">(\d+)</td>', html))
+
+    assert games("period=all")["Вера"] == "1" and "Вера" not in games("period=month")
+    assert games("period=range&from=2026-01-01&to=2026-01-31") == {
+        "Анна": "1",
+        "Борис": "1",
+        "Вера": "1",
+    }
     page = web.get(f"/k/{token}")
     form = page.form(f"/k/{token}/player").set(player="Ольга")
     form.action = form.action.replace(token, view)  # a write through the read-only link

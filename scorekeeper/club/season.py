@@ -190,14 +190,22 @@ def doubled_seat(
     return None
 
 
+ALL_TIME = 0
+"""The season id that asks for every game the club holds (its statistics for all time)."""
+
+
 def period(club: ClubRecord, tables: list[Table], season_id: int | None) -> tuple[Any, ...]:
     """The season shown: (name, first, last); the one asked for, else the one holding today,
-    else the latest; with no season, all time."""
+    else the latest; with no season (or ALL_TIME asked for), all time."""
     today = datetime.date.today()
     chosen = (
-        [s for s in club.seasons if s.id == season_id]
-        or [s for s in club.seasons if s.first <= today.isoformat() <= s.last]
-        or club.seasons[-1:]
+        []
+        if season_id == ALL_TIME
+        else (
+            [s for s in club.seasons if s.id == season_id]
+            or [s for s in club.seasons if s.first <= today.isoformat() <= s.last]
+            or club.seasons[-1:]
+        )
     )
     if chosen:
         s = chosen[0]

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import club as service
-from scorekeeper.club.season import Built, build, season_file, thing_names, unattached
+from scorekeeper.club.season import ALL_TIME, Built, build, season_file, thing_names, unattached
 from scorekeeper.render.chart import line_chart
 from scorekeeper.season.csv import standings_csv, statistics_csv
 from scorekeeper.season.rating import N0
@@ -51,22 +51,28 @@ def _season_id() -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _period(built: Built) -> tuple[datetime.date | None, datetime.date | None]:
-    """The statistics' period asked for: month, season (default) or all time."""
+def _day_arg(name: str) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(request.args.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _statistics(club: ClubRecord, built: Built) -> list[tuple[str, dict[str, Any]]]:
+    """The statistics rows for the period (this month, the season shown, all time, or from–to)
+    and the scope asked, sorted by the column asked (largest first)."""
     today = datetime.date.today()
     asked = request.args.get("period", "season")
-    if asked == "month":
-        return today.replace(day=1), today
-    if asked == "all":
-        return None, None
-    return built.season.first, built.season.last
-
-
-def _statistics(built: Built) -> list[tuple[str, dict[str, Any]]]:
-    """The statistics rows for the period and scope asked, sorted by the column asked."""
-    start, end = _period(built)
-    company = request.args.get("company") or None
-    stats = built.statistics(company, start, end)
+    start: datetime.date | None = built.season.first
+    end: datetime.date | None = built.season.last
+    if asked != "season":  # every game the club holds, then the period's
+        built = build(get_store(), club, ALL_TIME)
+        start, end = None, None
+        if asked == "month":
+            start, end = today.replace(day=1), today
+        elif asked == "range":
+            start, end = _day_arg("from"), _day_arg("to")
+    stats = built.statistics(request.args.get("company") or None, start, end)
     key = request.args.get("sort", "net")
     key = key if key in COLUMNS else "net"
     return sorted(stats.items(), key=lambda item: -_number(item[1][key]))
@@ -131,7 +137,7 @@ def _page(club: ClubRecord, template: str, **more: Any) -> str:
         club=club,
         built=built,
         report=out,
-        stats=_statistics(built),
+        stats=_statistics(club, built),
         columns=COLUMNS,
         companies=companies,
         args=request.args,
@@ -336,6 +342,6 @@ def standings(mode: str, token: str) -> Response:
 
 @bp.route(CLUB + "/statistics.csv")
 def statistics(mode: str, token: str) -> Response:
-    built = build(get_store(), open_club(mode, token), _season_id())
-    rows = dict(_statistics(built))
+    club = open_club(mode, token)
+    rows = dict(_statistics(club, build(get_store(), club, _season_id())))
     return _download(statistics_csv(rows, _language()), "text/csv", "statistics.csv")
