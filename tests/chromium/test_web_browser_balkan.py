@@ -50,6 +50,11 @@ def test_a_refa_and_a_followed_contract_by_taps(phone: Any, store: Store) -> Non
     other.locator('.tap[data-value="3"]').click()
     taps += 5
     page.wait_for_selector("#preview strong")
+    page.reload()  # the deal is kept on the phone until Save: a reload puts it back
+    page.wait_for_selector("#deal-form[data-draft]")
+    for group, value in (("declarer", declarer), ("contract", "herc")):
+        assert page.is_checked(f'#{group} input[value="{value}"]'), group
+    page.wait_for_selector("#preview strong")
     said = page.inner_text("#preview")
     assert "2 × 4" in said, said  # the unit 2·V·M, in words
     shot(page, "balkan-deal-375x667")
