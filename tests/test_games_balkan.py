@@ -162,3 +162,24 @@ def test_a_balkan_file_imported_through_the_web_downloads_as_it_was(
     assert report_balkan.score_report(balkan.score(again)) == report_balkan.score_report(
         balkan.score(first)
     )
+
+
+def test_a_balkan_game_keeps_its_family_through_copy_db_and_a_backup(
+    store_location: str, tmp_path: Path
+) -> None:
+    from scorekeeper.store.copy import backup_to_sqlite, copy_locations
+
+    with Store(store_location) as source:
+        loaded = _new(source)
+        for n, raw in enumerate(FORMS):
+            loaded = _save(source, loaded, raw, f"key-{n}")
+        token, report = loaded.record.edit_token, loaded.report()
+        backup = tmp_path / "backup.sqlite"
+        backup_to_sqlite(source, backup)
+    copied = tmp_path / "copied.sqlite"
+    copy_locations(store_location, str(copied))
+    for where in (copied, backup):
+        with Store(str(where)) as again:
+            games.forget_kept()  # opened cold: replayed from what the copy holds
+            opened = games.load(again.get_game(token))
+            assert opened.family.name == BALKAN and opened.report() == report
