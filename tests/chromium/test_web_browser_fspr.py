@@ -132,3 +132,35 @@ def test_fspr_deals_by_taps(
     assert not missed, missed
     for kind, by in taps.items():
         assert by["fspr"] <= by["leningrad"] + 1, (kind, by)
+
+
+def test_the_dealers_whist_is_taken_back_by_a_second_tap(chromium: Any, real_server: Any) -> None:
+    context = chromium.new_context(viewport={"width": 375, "height": 667}, has_touch=True)
+    page = context.new_page()
+    try:
+        token = new_game(page, real_server.url, FOUR, convention="fspr")
+        eye = Eye(page, "fspr-untap")
+        page.goto(f"{real_server.url}/g/{token}")
+        eye.tap("#next-deal")
+        page.wait_for_selector("#deal-form")
+        table = json.loads(page.get_attribute("#deal-form", "data-table") or "{}")
+        seat = {p: str(i) for i, p in enumerate(FOUR)}
+        declarer = table["active"][0]
+        first, second = table["declarers"][declarer]
+        dealer = f"#answer_{seat[table['dealer']]}"
+        eye.choice("declarer", seat[declarer])
+        eye.choice("contract", "6S")
+        assert not page.is_visible(dealer)  # not after whist – whist
+        eye.choice(f"answer_{seat[first]}", "pass")
+        eye.choice(f"answer_{seat[second]}", "half-whist")
+        assert page.is_visible(dealer)
+        whist = f'{dealer} input[value="whist"]'
+        eye.tap(f'{dealer} .tap[data-value="whist"]')
+        assert page.is_checked(whist)
+        eye.tap(f'{dealer} .tap[data-value="whist"]')
+        assert not page.is_checked(whist)
+        eye.choice(f"answer_{seat[first]}", "whist-returned")  # the first returns it instead
+        assert not page.is_visible(dealer)
+        assert not eye.missed, eye.missed
+    finally:
+        context.close()
