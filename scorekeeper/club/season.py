@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from scorekeeper import games
@@ -154,7 +154,17 @@ def club_tables(store: Store, club: ClubRecord) -> list[Table]:
                     kept[0],
                 )
             )
-    return out
+    return _tournament_days(out)
+
+
+def _tournament_days(tables: list[Table]) -> list[Table]:
+    """A tournament's tables all on its day (season.md §1: the day its first tour began,
+    read as the earliest first deal of its tables), unless the director wrote a date."""
+    first: dict[int, datetime.date] = {}
+    for t in tables:
+        if t.kind == "tournament":
+            first[t.thing] = min(first.get(t.thing, t.played_on), t.played_on)
+    return [replace(t, played_on=first[t.thing]) if t.kind == "tournament" else t for t in tables]
 
 
 def directory(club: ClubRecord) -> Directory:
