@@ -61,6 +61,16 @@
       part.querySelectorAll("input, select").forEach(function (i) { i.disabled = !on; });
     });
   }
+  // The declarer neither follows, nor is invited, nor gives kontra: his chip goes there.
+  function others() {
+    const chosen = form.querySelector('input[name="declarer"]:checked');
+    const declarer = chosen ? chosen.value : null;
+    ["followers", "invited", "kontra_by"].forEach(function (group) {
+      form.querySelectorAll("#" + group + " .tap").forEach(function (tap) {
+        tap.hidden = tap.getAttribute("data-value") === declarer;
+      });
+    });
+  }
   function render(d) {
     preview.textContent = "";
     const p = document.createElement("p");
@@ -94,10 +104,11 @@
   const check_button = document.getElementById("check-button");
   if (check_button) check_button.hidden = true;
   parts();
+  others();
   baseline = JSON.stringify(fields());
   const kept = read();
-  if (kept && kept.stamp === stamp && kept.fields) { apply(kept.fields); parts(); check(); }
-  form.addEventListener("change", function () { parts(); check(); });
+  if (kept && kept.stamp === stamp && kept.fields) { apply(kept.fields); parts(); others(); check(); }
+  form.addEventListener("change", function () { parts(); others(); check(); });
   form.addEventListener("input", keep);
   form.addEventListener("submit", function (event) {
     const by = event.submitter;

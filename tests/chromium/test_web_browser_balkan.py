@@ -75,3 +75,25 @@ def test_a_refa_and_a_followed_contract_by_taps(phone: Any, store: Store) -> Non
     for pay in want["settlement"]["payments"]:
         assert f"{pay['from']} → {pay['to']}" in text
     assert not problems, problems
+
+
+def test_the_paper_and_the_deal_form_fit_small_phones(chromium: Any, real_server: Any) -> None:
+    from .test_web_browser_screens import text_scale
+
+    for width, height, scale in ((320, 568, 1.0), (360, 640, 1.5)):
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        text_scale(context, scale)
+        page = context.new_page()
+        try:
+            token = _new_balkan_game(page, real_server.url)
+            page.locator("#dalje").click()
+            page.wait_for_selector(".bk-lines li")
+            no_overflow(page)
+            shot(page, f"balkan-sheet-{width}x{height}")
+            page.locator("#next-deal").click()
+            page.wait_for_selector("#deal-form[data-draft]")
+            no_overflow(page)
+            shot(page, f"balkan-deal-{width}x{height}", full=False)
+            assert token
+        finally:
+            context.close()
