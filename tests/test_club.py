@@ -274,3 +274,32 @@ def test_a_tournament_brings_its_tables(web: Web, store: Store) -> None:
     assert len(built.standings()) == 6
     file = web.get(f"/kv/{club.view_token}/season.json").response.get_data()
     assert report(season_file.loads(file)) == report(built.season)
+
+
+def test_a_company_brings_its_evenings(web: Web, store: Store) -> None:
+    """A company attached by its edit link counts its evenings on their dates, as its scope;
+    the season file names the company and gives the page's numbers back."""
+    from scorekeeper.store.companies import Companies
+
+    rng = random.Random(12)
+    token = new_club(web)
+    game = stored_game(store, rng, ["Анна", "Борис", "Вера"])
+    companies = Companies(store)
+    fridays = companies.create(
+        name="Пятницы", convention="sochi", options={}, roster=["Анна", "Борис", "Вера"]
+    )
+    ids = {p.name: p.id for p in fridays.roster}
+    companies.attach(fridays.edit_token, game.id, ids, played_on="2026-03-06")
+    assert post(web, token, "attach", link=f"https://x/c/{fridays.edit_token}")[0] == 302
+    club = Clubs(store).get(token)
+    built = build(store, club)
+    assert [(t.company, t.played_on.isoformat()) for t in built.tables] == [
+        ("Пятницы", "2026-03-06")
+    ]
+    view = club.view_token
+    for scope, rows in (("Пятницы", 3), ("Субботы", 0)):
+        html = web.get(f"/kv/{view}?period=all&company={scope}").html
+        assert len(re.findall(r'<tr><td>[^<]+</td><td class="num">', html)) == rows
+    file = web.get(f"/kv/{view}/season.json").response.get_data()
+    assert json.loads(file)["events"][0]["company"] == "Пятницы"
+    assert report(season_file.loads(file)) == report(built.season)
