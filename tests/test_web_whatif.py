@@ -18,7 +18,7 @@ def _play_evening(web: Web, **options: str) -> str:
     """A Sochi game of three: Anna's 7♠ down two, an all-pass, then Boris's 6♥ made."""
     token = web.new_game(PLAYERS, convention="sochi", **options)
     web.play(token, PLAYERS, "contract", **SEVEN_DOWN_TWO)
-    web.play(token, PLAYERS, "allpass", tricks={"Anna": 2, "Boris": 4, "Vera": 4})
+    web.play(token, PLAYERS, "allpass", tricks={"Anna": 0, "Boris": 5, "Vera": 5})
     six = {"Boris": 6, "Vera": 2, "Anna": 2}
     web.play(token, PLAYERS, "contract", declarer="Boris", contract="6H",
              answers={"Vera": "whist", "Anna": "pass"}, tricks=six)  # fmt: skip
@@ -30,13 +30,17 @@ def _expected(convention: str) -> dict[str, Decimal]:
     first in the file: the game's first dealer is Anna, so the file's order is the same)."""
     deals = [
         contract("Anna", "7S", {"Boris": "whist", "Vera": "pass"}, {"Anna": 5, "Boris": 3, "Vera": 2}),
-        allpass(Anna=2, Boris=4, Vera=4),
+        allpass(Anna=0, Boris=5, Vera=5),
         contract("Boris", "6H", {"Vera": "whist", "Anna": "pass"}, {"Boris": 6, "Vera": 2, "Anna": 2}),
     ]  # fmt: skip
     data = game_file(deals, convention=convention, players=PLAYERS, first_dealer="Anna")
     sheet, problems = replay(gamefile.load(data, check=False))
     assert not problems
     return settle(sheet).money
+
+
+def _table(html: str) -> str:
+    return html.split('class="whatif-table"')[1].split("</table>")[0]
 
 
 def test_what_if_shows_both_results_and_writes_nothing(web: Web, store: Store) -> None:
@@ -78,3 +82,15 @@ def test_the_game_page_names_the_options_changed_from_the_preset(web: Web) -> No
     token = web.new_game(PLAYERS, convention="leningrad", half_whist_tricks="rest")
     head = web.get(f"/g/{token}").text()
     assert "House rules:" in head, head[:1500]
+
+
+def test_what_if_changes_one_reading_and_refuses_a_bad_value(web: Web) -> None:
+    token = _play_evening(web)
+    plain = _table(web.get(f"/g/{token}/what-if?convention=sochi").html)
+    page = web.get(f"/g/{token}/what-if?convention=sochi&allpass_zero_bonus=none")
+    assert "As played" in page.text()
+    assert "allpass_zero_bonus=none" in page.html and 'aria-current="true"' in page.html
+    assert _table(page.html) != plain  # Anna's zero-trick all-pass bonus is gone
+    bad = web.get(f"/g/{token}/what-if?convention=sochi&half_whist_tricks=most")
+    errors = bad.html.split('id="convention-errors"')[1].split("</ul>")[0]
+    assert "most" in errors, errors

@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations, gamefile
 from scorekeeper.games import Loaded, describe, file_text, writes
-from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, what_if
+from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, WHAT_IF_OPTIONS, what_if
 from scorekeeper.render import pdf as pdf_render
 from scorekeeper.render import pdf_balkan
 
@@ -383,9 +383,15 @@ def whatif(mode: str, token: str) -> str | Response:
     nowhere (a link a tap each per preset, so the page is a plain GET)."""
     loaded = open_game(mode, token)
     convention = request.args.get("convention", "")[:40]
-    shown = what_if(loaded, convention) if convention else None
+    changes = {k: request.args.get(k, "")[:40] for k in WHAT_IF_OPTIONS if request.args.get(k)}
+    shown = what_if(loaded, convention, changes) if convention else None
     return render_template(
-        "whatif.html", loaded=loaded, conventions=WHAT_IF_CONVENTIONS, shown=shown
+        "whatif.html",
+        loaded=loaded,
+        conventions=WHAT_IF_CONVENTIONS,
+        options=WHAT_IF_OPTIONS,
+        changes=changes,
+        shown=shown,
     )
 
 
