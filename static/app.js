@@ -426,7 +426,10 @@ function fitTotals() {
     const table = $("table", box);
     if (!table) return;
     box.classList.remove("stacked");
-    if (table.getBoundingClientRect().width > box.clientWidth + 1) box.classList.add("stacked");
+    // measured against the card's inside: a table over its padding sticks out of the card
+    const style = getComputedStyle(box);
+    const inside = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (table.getBoundingClientRect().width > inside + 1) box.classList.add("stacked");
   });
   // Any other table wider than its box (the settlement's, at large text): its headings may
   // break where they must, and if it is still too wide it scrolls inside its box.
