@@ -407,7 +407,10 @@ they may take longer than a page's 5 s (SCOREKEEPER_DB_STATEMENT_TIMEOUT, if set
 
 def _locations_refused(args: argparse.Namespace) -> int | None:
     """Exit 2 with one line for each database setting of the command that names no database
-    (a malformed URL, a mysql:// one), printed without its password; None when all are good."""
+    (a malformed URL, a mysql:// one), printed without its password; None when all are good.
+    A command that opens no database (`score`) imports nothing of the store (issue 15)."""
+    if not hasattr(args, "source") and not hasattr(args, "db"):
+        return None
     from scorekeeper import config
     from scorekeeper.store.location import BadLocation, connect_settings, kind
 

@@ -210,7 +210,7 @@ def test_serve_and_import_refuse_an_empty_database_file(tmp_path: Path) -> None:
         ' "players": ["Anna", "Boris", "Vera"]}'
     )
     done = run("import", str(game), "--db", str(db))
-    assert done.returncode == 1 and "is empty (0 bytes)" in done.stderr, done.stderr
+    assert done.returncode == 2 and "is empty (0 bytes)" in done.stderr, done.stderr
     assert db.stat().st_size == 0
 
 
@@ -222,7 +222,7 @@ def test_db_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
         ' "players": ["Anna", "Boris", "Vera"]}'
     )
     done = run("import", str(game), "--db", str(missing / "games.sqlite"))
-    assert done.returncode == 1, done.stdout
+    assert done.returncode == 2, done.stdout
     assert "does not exist" in done.stderr and "Traceback" not in done.stderr
     served = subprocess.run(
         [CLI, "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(missing / "g.sqlite")],
@@ -230,7 +230,7 @@ def test_db_in_a_folder_that_does_not_exist_is_refused(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert served.returncode == 1, served.stdout
+    assert served.returncode == 2, served.stdout
     assert "does not exist" in served.stderr
     assert not (tmp_path / "no").exists(), "the folder was made"
     # The instance folder is still made when it is the default home of the database.

@@ -137,8 +137,8 @@ def assert_unavailable_page(page: Page, why: str) -> None:
 
 
 def one_line_failure(result: subprocess.CompletedProcess[str], why: str) -> None:
-    """Exit status 1 and one line saying why: no traceback."""
-    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    """Exit status 2 and one line saying why: no traceback."""
+    assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("scorekeeper: ") and why in lines[0], lines[0]

@@ -134,5 +134,5 @@ def test_serve_with_an_unusable_database_fails_clearly(tmp_path: Path) -> None:
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 200)
     result = run("serve", "--port", str(free_port()), "--db", str(junk))
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert "not a database" in result.stderr and "Traceback" not in result.stderr
