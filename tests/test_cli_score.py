@@ -123,7 +123,9 @@ def test_score_five_players_penalty_money_unit_and_rounds(tmp_path: Path):
     done = run("score", "--settle", str(path))
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert list(out) == ["players", "sheet", "finished", "settlement"]
+    # docs/game-format.md: the rules scored by come after "finished", before the settlement.
+    assert list(out) == ["players", "sheet", "finished", "rules", "settlement"]
+    assert out["rules"] == {"convention": "sochi", "options": options}
     assert out["players"] == list("ABCDE")
     assert out["sheet"]["C"] == {
         "pool": "0",

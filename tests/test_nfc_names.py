@@ -23,6 +23,6 @@ def test_a_game_file_is_written_back_in_composed_form() -> None:
 
 
 def test_the_format_documents_say_names_are_written_in_nfc() -> None:
-    for doc in ("game-format.md", "tournament.md"):
-        text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    for doc in ("docs/game-format.md", "docs/tournament.md"):
+        text = (ROOT / doc).read_text(encoding="utf-8")
         assert "composed Unicode (NFC)" in text, doc

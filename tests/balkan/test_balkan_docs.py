@@ -13,7 +13,7 @@ from ..harness import ROOT
 from .test_balkan_cli import EXPECTED, PETAK
 
 BALKAN = (ROOT / "docs" / "balkan.md").read_text()
-FORMAT = (ROOT / "docs" / "game-format.md").read_text()
+FORMAT = (ROOT / "docs/game-format.md").read_text()
 
 
 def test_every_option_is_in_the_preset_table_with_its_values() -> None:

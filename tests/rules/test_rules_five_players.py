@@ -371,7 +371,7 @@ FIVE_GOOD = contract("C", "7S", {"D": W, "E": P}, {"C": 5, "D": 3, "E": 2})
         (
             "allpass_exit_on_other",
             game_file([], options={"allpass_exit_on": "failed"}),
-            "All-passes end with: must be one of any, made",
+            "All-passes end with: “failed” is not one of its values (docs/rules.md §7 lists them)",
         ),
         (
             "stalingrad_not_bool",
