@@ -33,6 +33,7 @@ from scorekeeper.store import Store
 
 from .harness import Form, Page, Web
 from .helpers import STYLE_SOURCE, STYLESHEET, count
+from .test_club import new_club
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN = {"declarer": "Anna", "contract": "7S", "answers": {"Boris": "whist", "Vera": "pass"}}
@@ -169,7 +170,10 @@ def crawl(client: FlaskClient, starts: list[str], limit: int = 400) -> dict[str,
             continue
         for link in markup(response.get_data(as_text=True)).links:
             target = urlsplit(urljoin("http://localhost" + url, link))
-            if target.netloc == "localhost" and "lang=" not in target.query:
+            # What if… links every combination of presets and options: one change each is
+            # the same page with the same headers (their combinations would never end).
+            combined = target.path.endswith("/what-if") and "&" in target.query
+            if target.netloc == "localhost" and "lang=" not in target.query and not combined:
                 queue.append(target.path + (f"?{target.query}" if target.query else ""))
     assert len(seen) < limit, "the crawl did not end"
     return seen
@@ -202,13 +206,14 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
     deal_id = store.get_game(token).deals[0].id
     starts = []
     for rule in app.url_map.iter_rules():  # every page of the app, for both links ...
-        # (a company's or a tournament's pages take its own token: crawled in
-        # test_web_company.py and test_web_tournament.py)
+        # (a company's, a tournament's or a club's pages take its own token: crawled in
+        # test_web_company.py, test_web_tournament.py and below)
         if (
             "GET" in (rule.methods or ())
             and rule.endpoint != "static"
             and not (
-                rule.endpoint.startswith(("company.", "tournament.")) and "token" in rule.arguments
+                rule.endpoint.startswith(("company.", "tournament.", "club."))
+                and "token" in rule.arguments
             )
         ):
             for mode, each in (("g", token), ("v", view)):
@@ -217,10 +222,12 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
     pages = crawl(app.test_client(), list(dict.fromkeys(starts)))  # ... and all they link to
     for url, response in pages.items():
         refused = url.startswith(f"/g/{view}/")  # a write page through the read-only link
-        assert response.status_code == 403 if refused else response.status_code in (200, 302)
+        # /metrics is served only while metrics are on (SCOREKEEPER_METRICS): here, off.
+        expected = (403,) if refused else (404,) if url == "/metrics" else (200, 302)
+        assert response.status_code in expected, (url, response.status_code)
         assert_hygienic(response, url)
     visited = {re.sub(r"/[gv]/[^/]+", "/_", re.sub(r"\d+", "N", u.split("?v=")[0])) for u in pages}
-    for kind in ["/_/deal/N/delete", "/_/undo", "/static/app.js", "/static/app.css"]:
+    for kind in ["/_/deal/N/delete", "/_/undo", "/static/app.js", "/static/app.css", "/paper"]:
         assert kind in visited, kind  # the crawl followed the links
 
     # The pages that only come as answers: each error, a conflict, a form with errors.
@@ -241,6 +248,8 @@ def test_every_page_and_error_page_carries_the_headers_and_no_inline_code(
         "413": web.client.post("/new", data={"name": "x" * (3 * 1024 * 1024)}),
         "422": web.client.post(f"/g/{token}/deal/new", data={**checked.data(), "kind": ["?"]}),
         "stale finish": web.client.post(f"/g/{token}/finish", data=stale, follow_redirects=True),
+        "paper settled": web.client.post("/paper", data=paper_totals(web)),
+        "422 paper": web.client.post("/paper", data={**paper_totals(web), "pool_0": ["lots"]}),
     }
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 100)
@@ -289,14 +298,14 @@ def test_every_write_through_the_read_only_link_is_refused(
     page, form = web.deal_form(token)
     web.fill_deal(form, PLAYERS, "misere", declarer="Anna", tricks={"Anna": 0})
     data = web.check(page, form).form("deal-form").set(action="save").data()
-    # (a company's writes take a company's token: refused read-only in test_web_company.py;
-    # a deal's confirmation is the one write of the read-only link: test_web_confirm.py,
+    # (a company's or a club's writes take its own token: refused read-only in
+    # test_web_company.py and test_club.py; a deal's confirmation is the one write of the read-only link: test_web_confirm.py,
     # and below it changes nothing of the game)
     routes = [
         r
         for r in _post_routes(app)
         if "token" in r.arguments
-        and not r.endpoint.startswith(("company.", "tournament."))
+        and not r.endpoint.startswith(("company.", "tournament.", "club."))
         and r.endpoint != "confirm.answer"
     ]
     assert {r.endpoint for r in routes} >= {
@@ -326,11 +335,20 @@ def test_every_write_through_the_read_only_link_is_refused(
     assert confirmed.status_code == 400  # not an answer: refused, and nothing written
     # The read-only pages (/v/...) take no POST at all, whichever token is in them.
     for rule in app.url_map.iter_rules():
-        if "mode" in rule.arguments and not rule.endpoint.startswith(("company.", "tournament.")):
+        if "mode" in rule.arguments and not rule.endpoint.startswith(
+            ("company.", "tournament.", "club.")
+        ):
             for each in (view, token):
                 url = rule.build({**values, "mode": "v", "token": each}, append_unknown=False)[1]
                 assert web.client.post(url, data=data).status_code == 405, url
     assert state(store, token) == before
+
+
+def paper_totals(web: Web) -> dict[str, list[str]]:
+    """The paper's totals form (/paper) filled in as a table types it, to settle."""
+    form = web.get("/paper").form("new-game")
+    form.set(player_0="Anna", player_1="Boris", player_2="Vera", pool_0="10", whists_0_1="30")
+    return {**form.data(), "action": ["settle"]}
 
 
 def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[], dict[str, Any]]]:
@@ -356,6 +374,7 @@ def forms_as_written(web: Web, token: str, deal_id: int) -> dict[str, Callable[[
 
     return {
         "main.new_game": new_game,
+        "main.paper_totals": lambda: {**paper_totals(web), "action": ["save"]},
         "main.import_game": lambda: {
             **web.get("/import").form().data(),
             "file": (io.BytesIO(web.client.get(f"/g/{token}/game.json").data), "g.json"),
@@ -411,13 +430,18 @@ def test_every_form_refuses_a_post_without_its_csrf_token(
     revision = store.revisions(token)[0]
     sources = forms_as_written(web, token, deal.id)
     values = {"token": token, "deal_id": deal.id, "revision_id": revision.id, "which": "edit"}
+    club = new_club(web)  # a club's forms: the director's, each sent with a name filled in
+    club_form = web.get("/club/new").form().set(name="Club").data
     before, games = state(store, token), count_games(db_path)
     foreign = another_browsers_csrf_token(app)
     for rule in _post_routes(app):
         if rule.endpoint.startswith(("company.", "tournament.")):
             continue  # a company's or a tournament's forms: test_web_company.py, *_tournament.py
+        if rule.endpoint.startswith("club."):
+            sources.setdefault(rule.endpoint, club_form)
         assert rule.endpoint in sources, f"{rule.rule}: add it to this test"
-        url = rule.build(values, append_unknown=False)[1]
+        given = {**values, "token": club} if rule.endpoint.startswith("club.") else values
+        url = rule.build(given, append_unknown=False)[1]
         for token_sent in (None, "", "forged", foreign):
             data = sources[rule.endpoint]()
             data.pop("csrf_token")
@@ -583,7 +607,9 @@ def test_ten_thousand_characters_in_any_field_are_refused_next_to_it(
         for name, value in preset_values("sochi").items():
             form.set(**{name: ("y" if value else None) if isinstance(value, bool) else value})
         form.set(player_0="Anna", player_1="Boris", player_2="Vera", password="pw")
-        form.set(**{field: ("7" if "opt_" in field else "x") * LONG})
+        if field.startswith("bk_"):  # a Balkan option counts only in a Balkan game
+            form.set(family="balkan")
+        form.set(**{field: ("7" if field.startswith(("opt_", "bk_")) else "x") * LONG})
         result = web.submit(page, form)
         assert result.status != 302, field
         assert _message_next_to(result.html, field), field

@@ -139,12 +139,14 @@ def _family(russian_convention: str) -> tuple[str, str]:
 
 def _balkan_overrides() -> dict[str, int | str]:
     """The Balkan options the table changed from its preset (a blank one is the preset's):
-    a count as a whole number, money as typed (the options' reader says what is wrong)."""
+    a count as a whole number, money as typed (the options' reader says what is wrong; a count
+    too long to be one is left as typed, so it is refused there too)."""
     out: dict[str, int | str] = {}
     for key in BALKAN_FORM_OPTIONS:
         value = request.form.get(f"bk_{key}", "").strip()
         if value:
-            out[key] = int(value) if value.isdigit() and key != "stake" else value
+            whole = value.isdigit() and len(value) <= 9 and key != "stake"
+            out[key] = int(value) if whole else value
     return out
 
 
