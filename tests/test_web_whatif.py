@@ -78,10 +78,10 @@ def test_what_if_refuses_a_preset_for_another_number_of_players(web: Web) -> Non
 def test_the_game_page_names_the_options_changed_from_the_preset(web: Web) -> None:
     token = web.new_game(PLAYERS, convention="leningrad", pool_target="30")
     head = web.get(f"/g/{token}").text()
-    assert "House rules:" not in head  # the preset's values: nothing named
+    assert "House rules" not in head  # the preset's values: nothing named
     token = web.new_game(PLAYERS, convention="leningrad", half_whist_tricks="rest")
     head = web.get(f"/g/{token}").text()
-    assert "House rules:" in head, head[:1500]
+    assert "House rules — Tricks a half-whist is written for" in head, head[:1500]
 
 
 def test_what_if_changes_one_reading_and_refuses_a_bad_value(web: Web) -> None:

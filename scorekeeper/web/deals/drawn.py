@@ -115,22 +115,11 @@ def seat_script(seat: Seat) -> dict[str, Any]:
         }
     """
     declarers = {p: seat.defenders_of(p) for p in seat.active}
-    answers: dict[str, dict[str, dict[str, list[str]]]] = {}
-    contract_tricks: dict[str, dict[str, list[str]]] = {}
-    for declarer, defs in declarers.items():
-        by_contract: dict[str, dict[str, list[str]]] = {}
-        for contract in seat.contracts():
-            first = seat.answers_of(declarer, contract, None)
-            by_contract[contract.code()] = {"first": first} | {
-                a: seat.answers_of(declarer, contract, a) for a in first
-            }
-            _add_returned(seat, contract, by_contract[contract.code()])
-        answers[declarer] = by_contract
-        combos: dict[str, list[str]] = {}
-        for combo in product(seat.all_answers(), repeat=len(defs)):
-            combos[",".join(combo)] = seat.tricks_asked("contract", declarer, combo)
-        combos.update(_returned_tricks(seat, declarer))
-        contract_tricks[declarer] = combos
+    answers = {declarer: _answers_by_contract(seat, declarer) for declarer in declarers}
+    contract_tricks = {
+        declarer: _contract_tricks(seat, declarer, len(defs))
+        for declarer, defs in declarers.items()
+    }
     return {
         "number": seat.number,
         "players": list(seat.players),
@@ -157,6 +146,28 @@ def seat_script(seat: Seat) -> dict[str, Any]:
 
 HALF = Answer.HALF_WHIST
 RETURNED = Answer.WHIST_RETURNED.value
+
+
+def _answers_by_contract(seat: Seat, declarer: str) -> dict[str, dict[str, list[str]]]:
+    """The answers a declarer's defenders may give on each contract: the first one's, then
+    the second one's after each of those (with the returned whist where it is allowed)."""
+    by_contract: dict[str, dict[str, list[str]]] = {}
+    for contract in seat.contracts():
+        first = seat.answers_of(declarer, contract, None)
+        by_contract[contract.code()] = {"first": first} | {
+            a: seat.answers_of(declarer, contract, a) for a in first
+        }
+        _add_returned(seat, contract, by_contract[contract.code()])
+    return by_contract
+
+
+def _contract_tricks(seat: Seat, declarer: str, defenders: int) -> dict[str, list[str]]:
+    """Whose tricks a contract of this declarer asks, by the answers given (comma-joined)."""
+    combos: dict[str, list[str]] = {}
+    for combo in product(seat.all_answers(), repeat=defenders):
+        combos[",".join(combo)] = seat.tricks_asked("contract", declarer, combo)
+    combos.update(_returned_tricks(seat, declarer))
+    return combos
 
 
 def _returned(seat: Seat) -> list[str]:

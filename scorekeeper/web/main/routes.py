@@ -71,38 +71,64 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         # A one-tap house-rule set: show its values, keep the names; nothing is created yet.
         form.fill_house_set(chosen)
     elif form.is_submitted():
-        valid = form.validate()
-        overrides, bad = form.overrides() if valid else ({}, {})
-        name = form.name.data.strip() if form.name.data else words().date(datetime.date.today())
-        family, convention = _family(form.convention.data)
-        if family == BALKAN:  # its own presets and options; the Russian ones are not read
-            overrides, bad, valid = _balkan_overrides(), {}, True
-        try:
-            record = writes.new_game(
-                get_store(),
-                name=name,
-                convention=convention,
-                family=family,
-                overrides=overrides if valid else None,
-                ready=not bad,
-                seats=[field.data or "" for field in form.player_fields()],
-                first_dealer=form.first_dealer.data or "",
-            )
-        except writes.NotSeated as refused:
-            errors += put_on_form(form, refused.problems, _seat_field)
-        except writes.NotCreated as refused:
-            for field, message in bad.items():
-                form[field].errors = [message]
-            if family == BALKAN:
-                balkan_errors = _balkan_errors(refused.problems)
-            else:
-                errors += put_on_form(form, refused.problems)
+        made = _create_game(form, errors, balkan_errors)
+        if made is not None:
+            return made
+    page = _new_game_page(form, errors, balkan_errors, filled_from_last)
+    if form.wait:
+        return page, 429, {"Retry-After": str(form.wait)}
+    if request.method == "POST" and chosen is None:
+        return page, 422, {}  # refused: the messages are next to their fields
+    return page
+
+
+def _create_game(
+    form: NewGameBase, errors: list[str], balkan_errors: dict[str, list[str]]
+) -> Response | None:
+    """Create the game the form describes and go to its page; or put each refusal next to
+    its field (into the form, `errors` and `balkan_errors`) and return None."""
+    valid = form.validate()
+    overrides, bad = form.overrides() if valid else ({}, {})
+    name = form.name.data.strip() if form.name.data else words().date(datetime.date.today())
+    family, convention = _family(form.convention.data)
+    if family == BALKAN:  # its own presets and options; the Russian ones are not read
+        overrides, bad, valid = _balkan_overrides(), {}, True
+    try:
+        record = writes.new_game(
+            get_store(),
+            name=name,
+            convention=convention,
+            family=family,
+            overrides=overrides if valid else None,
+            ready=not bad,
+            seats=[field.data or "" for field in form.player_fields()],
+            first_dealer=form.first_dealer.data or "",
+        )
+    except writes.NotSeated as refused:
+        errors += put_on_form(form, refused.problems, _seat_field)
+    except writes.NotCreated as refused:
+        for field, message in bad.items():
+            form[field].errors = [message]
+        if family == BALKAN:
+            balkan_errors.update(_balkan_errors(refused.problems))
         else:
-            recent.remember(record.edit_token)
-            return redirect(url_for("games.show", mode="g", token=record.edit_token))
+            errors += put_on_form(form, refused.problems)
+    else:
+        recent.remember(record.edit_token)
+        return redirect(url_for("games.show", mode="g", token=record.edit_token))
+    return None
+
+
+def _new_game_page(
+    form: NewGameBase,
+    errors: list[str],
+    balkan_errors: dict[str, list[str]],
+    filled_from_last: bool,
+) -> str:
+    """The new-game page with the form as filled, both families' presets and options."""
     _dealer_choices(form)
     presets = {c: opts.preset_values(c) for c in CONVENTIONS}
-    page = render_template(
+    return render_template(
         "new_game.html",
         form=form,
         errors=errors,
@@ -118,11 +144,6 @@ def new_game() -> str | Response | tuple[str, int, dict[str, str]]:
         balkan_options=[(key, OPTION_LABELS[key]) for key in BALKAN_FORM_OPTIONS],
         balkan_errors=balkan_errors,
     )
-    if form.wait:
-        return page, 429, {"Retry-After": str(form.wait)}
-    if request.method == "POST" and chosen is None:
-        return page, 422, {}  # refused: the messages are next to their fields
-    return page
 
 
 #: The Balkan options the new-game form offers (the rest as the preset has them).
