@@ -69,18 +69,24 @@ def wait_for_start(
     raise AssertionError(f"{what} exited with status {status} before it answered:\n{log()}")
 
 
+def until(condition: Callable[[], bool], what: str, pause: float = 0.05) -> None:
+    """Wait for an event: until `condition()` holds. The bound (START_SECONDS) only ends a
+    test whose event never comes, saying which (`what`, the event awaited); it is no measure
+    of speed, which belongs in bench/."""
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > START_SECONDS:
+            raise AssertionError(f"never happened in {START_SECONDS} s: {what}")
+        time.sleep(pause)
+
+
 def wait_for_text(path: Path, text: str, what: str = "the server's log") -> None:
     """Until the file holds the text (a server writes a request's log line once its answer
     has gone out). Fails after START_SECONDS saying so, with the file's end."""
-    started = time.monotonic()
-    while time.monotonic() - started < START_SECONDS:
-        if text in path.read_text(errors="replace"):
-            return
-        time.sleep(0.02)
-    raise AssertionError(
-        f"{text!r} was not in {what} after {START_SECONDS} s (the machine may be busy):\n"
-        + path.read_text(errors="replace")[-2000:]
-    )
+    try:
+        until(lambda: text in path.read_text(errors="replace"), f"{text!r} in {what}", 0.02)
+    except AssertionError as never:
+        raise AssertionError(f"{never}:\n{path.read_text(errors='replace')[-2000:]}") from None
 
 
 def tcp_queues() -> dict[tuple[int, int], tuple[int, int]]:

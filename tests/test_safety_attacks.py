@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from .harness import START_SECONDS, cpu_seconds, forms_of
+from .harness import cpu_seconds, forms_of, until
 from .test_safety_server import (
     PLAYERS,
     Phone,
@@ -75,10 +75,11 @@ class Follower:
     def __exit__(self, *exc: object) -> None:
         # At least one whole poll after the attack: wait until one more has been answered.
         polls = len(self.times)
-        deadline = time.monotonic() + START_SECONDS
-        while len(self.times) < polls + 2 and self._thread.is_alive():
-            assert time.monotonic() < deadline, "the follower's poll never came back"
-            time.sleep(0.01)
+        until(
+            lambda: len(self.times) >= polls + 2 or not self._thread.is_alive(),
+            "the follower's poll came back after the attack",
+            0.01,
+        )
         self._stop.set()
         self._thread.join(30)
 

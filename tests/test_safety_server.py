@@ -29,7 +29,15 @@ import pytest
 
 from scorekeeper.web.options import preset_values
 
-from .harness import ANSWER_SECONDS, ROOT, START_SECONDS, Form, forms_of, wait_for_start
+from .harness import (
+    ANSWER_SECONDS,
+    ROOT,
+    START_SECONDS,
+    Form,
+    forms_of,
+    wait_for_start,
+    wait_for_text,
+)
 from .ports import free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -89,19 +97,14 @@ class Server:
             raise
         return self
 
-    def logged(self, timeout: float = START_SECONDS) -> str:
+    def logged(self) -> str:
         """The server's log once every request made before this call is in it: the access
         log is written by a thread of its own, a moment after the answer. A marker request
         is sent and waited for (failing, and saying so, if it never comes)."""
         marker = f"/logged-{time.monotonic_ns()}"
         Phone(self.port).get(marker)
-        deadline = time.monotonic() + timeout
-        while True:
-            text = self.log.read_text(errors="replace")
-            if marker in text:
-                return text
-            assert time.monotonic() < deadline, f"{marker} not in the log after {timeout} s"
-            time.sleep(0.05)
+        wait_for_text(self.log, marker)
+        return self.log.read_text(errors="replace")
 
     def kill(self) -> None:
         """kill -9: no chance to finish a request, close a file or checkpoint the WAL."""

@@ -20,7 +20,7 @@ from typing import Any
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from .harness import START_SECONDS
+from .harness import START_SECONDS, until
 from .helpers import count
 from .test_safety_server import CLI, NET_ERRORS, Phone, Server, correction
 
@@ -105,10 +105,11 @@ class TablePhone:
 def _until_each_tried_after(tables: list[TablePhone], moment: float) -> None:
     """Until every table's phone has had two answers after the moment (or has stopped): an
     event, not a pause, however busy the machine."""
-    deadline = time.monotonic() + START_SECONDS
-    while any(t.tried_after(moment) < 2 and t.thread.is_alive() for t in tables):
-        assert time.monotonic() < deadline, "the phones stopped trying"
-        time.sleep(0.02)
+    until(
+        lambda: all(t.tried_after(moment) >= 2 or not t.thread.is_alive() for t in tables),
+        "every table's phone answered twice after the close",
+        0.02,
+    )
 
 
 def by_script(phone: Phone, url: str, fields: dict[str, list[str]]) -> tuple[int, Any]:
