@@ -15,6 +15,8 @@ from wtforms.i18n import messages_path
 
 from scorekeeper.wording import Words, spoken_locale, words_for
 
+from .cookies import cookies_secure
+
 #: Locale code → the language's own name, shown in the switcher.
 LANGUAGES: dict[str, str] = {
     "en": "English",
@@ -133,8 +135,6 @@ def _wtforms_translations(locale: str) -> NullTranslations:
 
 
 def _set_cookie(response: Response) -> Response:
-    from .security import cookies_secure
-
     lang = g.get("chosen_lang")
     if lang and request.cookies.get(COOKIE) != lang:
         response.set_cookie(

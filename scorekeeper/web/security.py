@@ -3,7 +3,7 @@ input."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import _
 from flask_wtf.csrf import CSRFError
@@ -11,6 +11,7 @@ from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from . import proxy
+from .cookies import cookies_secure
 from .errors import error_page
 from .wire import current_style
 
@@ -20,13 +21,6 @@ CSP = (
 )
 """Nothing inline but the app's own stylesheet, allowed by its hash (wire.py: a phone that has
 not cached it yet gets it inside the page)."""
-
-
-def cookies_secure(app: Flask) -> bool:
-    """Mark cookies Secure under SCOREKEEPER_HTTPS=1, or when this request came over HTTPS."""
-    if app.config.get("HTTPS"):
-        return True
-    return has_request_context() and request.is_secure
 
 
 class _SessionInterface(SecureCookieSessionInterface):
