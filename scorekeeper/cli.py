@@ -522,12 +522,11 @@ def _score(args: argparse.Namespace) -> int:
             limit=gamefile.MAX_DEALS,
         )
         print(note, file=sys.stderr)
-    if args.format == "text":
-        sys.stdout.write(report.text_report(sheet, with_settlement=args.settle, words=words))
-    else:
-        out = report.score_report(sheet, with_settlement=args.settle)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
-    return 0
+    return _printed(
+        args,
+        lambda: report.text_report(sheet, with_settlement=args.settle, words=words),
+        lambda: report.score_report(sheet, with_settlement=args.settle),
+    )
 
 
 def _score_balkan(args: argparse.Namespace, words: Words, game: Any) -> int:
@@ -535,12 +534,11 @@ def _score_balkan(args: argparse.Namespace, words: Words, game: Any) -> int:
     from scorekeeper import balkan, report_balkan
 
     sheet = balkan.score(game)
-    if args.format == "text":
-        sys.stdout.write(report_balkan.text_report(sheet, with_settlement=args.settle, words=words))
-    else:
-        out = report_balkan.score_report(sheet, with_settlement=args.settle)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
-    return 0
+    return _printed(
+        args,
+        lambda: report_balkan.text_report(sheet, with_settlement=args.settle, words=words),
+        lambda: report_balkan.score_report(sheet, with_settlement=args.settle),
+    )
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -560,12 +558,11 @@ def _tournament(args: argparse.Namespace) -> int:
         for located in invalid.located:
             print(tournament_text.problem(words, located), file=sys.stderr)
         return 2
-    if args.format == "text":
-        sys.stdout.write(tournament_text.text_report(tournament, words=words))
-    else:
-        out = tournament_file.report(tournament)
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
-    return 0
+    return _printed(
+        args,
+        lambda: tournament_text.text_report(tournament, words=words),
+        lambda: tournament_file.report(tournament),
+    )
 
 
 def _season(args: argparse.Namespace) -> int:
@@ -585,10 +582,17 @@ def _season(args: argparse.Namespace) -> int:
             print(season_text.problem(words, found), file=sys.stderr)
         return 2
     out = compute.report(season)
+    return _printed(args, lambda: season_text.text_report(out, words=words), lambda: out)
+
+
+def _printed(
+    args: argparse.Namespace, as_text: Callable[[], str], as_json: Callable[[], Any]
+) -> int:
+    """Print a reading command's report: the text for people (`--format text`) or the JSON."""
     if args.format == "text":
-        sys.stdout.write(season_text.text_report(out, words=words))
+        sys.stdout.write(as_text())
     else:
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(as_json(), ensure_ascii=False, indent=2) + "\n")
     return 0
 
 
