@@ -94,3 +94,14 @@ def test_what_if_changes_one_reading_and_refuses_a_bad_value(web: Web) -> None:
     bad = web.get(f"/g/{token}/what-if?convention=sochi&half_whist_tricks=most")
     errors = bad.html.split('id="convention-errors"')[1].split("</ul>")[0]
     assert "most" in errors, errors
+
+
+def test_the_what_if_title_is_the_page_name_alone(web: Web) -> None:
+    """The tab's title names the page and the game, and nothing drawn in the page (the
+    readings' links once stood inside the title block, where a browser shows them as text)."""
+    token = _play_evening(web)
+    html = web.get(f"/g/{token}/what-if?convention=sochi").html
+    title = html.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert "What if…" in title
+    assert "whatif" not in title and "&lt;" not in title and "<" not in title, title
+    assert html.count('class="whatif-options"') == 1
