@@ -247,30 +247,22 @@ def test_friendly_dates_seats_sorting_and_links(web: Web, store: Store) -> None:
 
 
 def test_a_tournament_brings_its_tables(web: Web, store: Store) -> None:
-    """A tournament attached by its edit link counts its table games, on one day, and its
-    season file gives the page's numbers back."""
-    from scorekeeper.store.tournaments import Tournaments
+    """A tournament attached by its edit link counts its table games, on one day, as one
+    event (its tables by tour), and its season file gives the page's numbers back."""
+    from scorekeeper.tournament import service as tournaments
+    from scorekeeper.tournament.sample import random_tournament
 
-    rng = random.Random(11)
     token = new_club(web)
-    tables = [stored_game(store, rng, names) for names in (["А", "Б", "В"], ["Г", "Д", "Е"])]
-    cup = Tournaments(store).create(
-        name="Кубок",
-        convention="sochi",
-        options={},
-        table_size=3,
-        bands=[],
-        roster=["А", "Б", "В", "Г", "Д", "Е"],
-        tables=[(1, n + 1, game.id) for n, game in enumerate(tables)],
-    )
+    data = random_tournament(random.Random(11), players=6, tours=1, table_size=3, round_limit=1)
+    cup = tournaments.import_file(store, data)
     assert post(web, token, "attach", link=cup.view_token)[1] == [
         "This is a read-only link: paste the edit link."
     ]
     assert post(web, token, "attach", link=cup.edit_token)[0] == 302
     club = Clubs(store).get(token)
     built = build(store, club)
-    assert sorted(t.game_id for t in built.tables) == sorted(g.id for g in tables)
-    assert len({t.played_on for t in built.tables}) == 1
+    assert sorted(t.game_id for t in built.tables) == sorted(t.game.id for t in cup.tables)
+    assert len(built.held) == 1 and len({t.played_on for t in built.tables}) == 1
     assert len(built.standings()) == 6
     file = web.get(f"/kv/{club.view_token}/season.json").response.get_data()
     assert report(season_file.loads(file)) == report(built.season)

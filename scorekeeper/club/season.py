@@ -3,7 +3,9 @@
 Each table's `TableResult` is kept by its game and version (`_RESULTS`), so a club page reads
 only the games' versions (one bounded query per kind of thing) and replays nothing it has
 already seen; the computed season is kept by the club's version and those game versions
-(`_SEASONS`). A tournament's tables count as its table games on the tournament's date.
+(`_SEASONS`). Each thing is one event of the season, as the season file writes it: a game,
+a company's evening, or a tournament with its tables by tour on the tournament's date and its
+report (`_TOURNAMENTS`, kept by the tournament's state).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import datetime
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from typing import Any, cast
 
 from scorekeeper import games
@@ -30,11 +33,14 @@ from scorekeeper.season.players import Directory
 from scorekeeper.season.results import TableResult, from_sheet
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import ClubRecord
+from scorekeeper.store.tournaments import Tournaments
+from scorekeeper.tournament.service import file_dict, overview
 
 _RESULTS: Kept[tuple[str, int, str], tuple[tuple[TableResult, str] | None]] = Kept(20_000)
 """Each game's table result and first day by its state (view token, version, updated_at:
 unique in any database, as the games service keys its states); (None,): a game that counts
 nothing (another family)."""
+_TOURNAMENTS: Kept[tuple[Any, ...], Reported] = Kept(256)
 _SEASONS: Kept[tuple[Any, ...], Built] = Kept(32)
 
 _SELECT = (
@@ -42,30 +48,34 @@ _SELECT = (
     " g.id AS game_id, g.view_token, g.version, g.updated_at,"
 )
 _DIRECT = (
-    _SELECT + " cg.played_on AS day, c.name AS company"
+    _SELECT + " cg.played_on AS day, c.name AS company, NULL AS tour, NULL AS table_no"
     " FROM club_things AS t JOIN games AS g ON g.id = t.thing_id"
     " LEFT JOIN company_games AS cg ON cg.game_id = g.id"
     " LEFT JOIN companies AS c ON c.id = cg.company_id"
-    " WHERE t.club_id = ? AND t.kind = 'game' AND g.deleted_at IS NULL"
+    " WHERE t.club_id = ? AND t.kind = 'game' AND g.deleted_at IS NULL ORDER BY t.id"
 )
 _COMPANY = (
-    _SELECT + " cg.played_on AS day, c.name AS company"
+    _SELECT + " cg.played_on AS day, c.name AS company, NULL AS tour, NULL AS table_no"
     " FROM club_things AS t JOIN companies AS c ON c.id = t.thing_id"
     " JOIN company_games AS cg ON cg.company_id = c.id JOIN games AS g ON g.id = cg.game_id"
     " WHERE t.club_id = ? AND t.kind = 'company' AND g.deleted_at IS NULL"
+    " ORDER BY t.id, cg.played_on, g.id"
 )
 _TOURNAMENT = (
-    _SELECT + " NULL AS day, NULL AS company"
-    " FROM club_things AS t JOIN tournament_tables AS tt ON tt.tournament_id = t.thing_id"
+    _SELECT + " NULL AS day, NULL AS company, tt.tour, tt.table_no,"
+    " n.view_token AS tournament, n.version AS t_version, n.updated_at AS t_updated"
+    " FROM club_things AS t JOIN tournaments AS n ON n.id = t.thing_id"
+    " JOIN tournament_tables AS tt ON tt.tournament_id = n.id"
     " JOIN games AS g ON g.id = tt.game_id"
     " WHERE t.club_id = ? AND t.kind = 'tournament' AND g.deleted_at IS NULL"
-    " ORDER BY tt.tour, tt.table_no"
+    " ORDER BY t.id, tt.tour, tt.table_no"
 )
 
 
 @dataclass(frozen=True)
 class Table:
-    """A game of the club with its kept result and where it counts."""
+    """A game of the club with its kept result and where it counts (a tournament's table:
+    its tour and number)."""
 
     thing: int
     kind: str
@@ -75,6 +85,55 @@ class Table:
     company: str | None
     friendly: bool
     result: TableResult
+    tour: int | None = None
+    table_no: int | None = None
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A tournament as the season file's reader sees it: its name, roster and report
+    (standings and tours, no next tour; empty when the stored tournament is not a valid
+    file)."""
+
+    token: str
+    name: str
+    roster: tuple[str, ...]
+    report: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Held:
+    """One event of the club: a game (one table) or a tournament (its tables by tour)."""
+
+    tables: tuple[Table, ...]
+    tournament: Reported | None = None
+
+    @property
+    def first(self) -> Table:
+        return self.tables[0]
+
+    @property
+    def played_on(self) -> datetime.date:
+        return self.first.played_on
+
+    def event(self, seats: dict[str, int]) -> Event:
+        """The event as the season computes it, with the thing's seat attachments."""
+        t, n = self.first, self.tournament
+        return Event(
+            t.played_on,
+            tuple(Placed(x.tour, x.table_no, x.result) for x in self.tables),
+            seats,
+            t.company,
+            t.friendly,
+            None if n is None else n.report,
+            "" if n is None else n.name,
+            () if n is None else n.roster,
+        )
+
+    def seat_names(self) -> set[str]:
+        """Every seat of the event (a tournament's roster too)."""
+        names = {s for t in self.tables for s in t.result.seats}
+        return names | set(self.tournament.roster if self.tournament else ())
 
 
 @dataclass(frozen=True)
@@ -84,9 +143,14 @@ class Built:
     a page opened again computes nothing."""
 
     season: Season
-    tables: tuple[Table, ...]
+    held: tuple[Held, ...]
     done: Computed
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+
+    @property
+    def tables(self) -> tuple[Table, ...]:
+        """Every table of the season's events, in the events' order."""
+        return tuple(t for h in self.held for t in h.tables)
 
     def _kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         if key not in self.memo:
@@ -133,38 +197,72 @@ def _result(store: Store, game_id: int, row: Any) -> tuple[TableResult, str] | N
     return found
 
 
-def club_tables(store: Store, club: ClubRecord) -> list[Table]:
-    """Every game the club holds, with its kept result (games of another family left out)."""
-    out = []
-    for sql in (_DIRECT, _COMPANY, _TOURNAMENT):
+def _table(row: Any, day: str, result: TableResult) -> Table:
+    return Table(
+        row["thing"],
+        row["kind"],
+        row["thing_id"],
+        row["game_id"],
+        datetime.date.fromisoformat(day),
+        row["company"],
+        bool(row["friendly"]),
+        result,
+        row["tour"],
+        row["table_no"],
+    )
+
+
+def club_events(store: Store, club: ClubRecord) -> list[Held]:
+    """Every event of the club in the order of attaching (a company's evenings by date):
+    each game with its kept result (games of another family left out), each tournament with
+    its tables on its day and its report."""
+    out: list[tuple[int, Held]] = []
+    for sql in (_DIRECT, _COMPANY):
         for row in store.engine.rows(sql, [club.id]):
             kept = _result(store, row["game_id"], row)
-            if kept is None:
-                continue
-            day = row["moved"] or row["day"] or kept[1]
-            out.append(
-                Table(
-                    row["thing"],
-                    row["kind"],
-                    row["thing_id"],
-                    row["game_id"],
-                    datetime.date.fromisoformat(day),
-                    row["company"],
-                    bool(row["friendly"]),
-                    kept[0],
-                )
-            )
-    return _tournament_days(out)
+            if kept is not None:
+                table = _table(row, row["moved"] or row["day"] or kept[1], kept[0])
+                out.append((table.thing, Held((table,))))
+    rows = store.engine.rows(_TOURNAMENT, [club.id])
+    for thing, group in groupby(rows, key=lambda r: r["thing"]):
+        held = _tournament(store, list(group))
+        if held is not None:
+            out.append((thing, held))
+    return [held for _, held in sorted(out, key=lambda pair: pair[0])]
 
 
-def _tournament_days(tables: list[Table]) -> list[Table]:
-    """A tournament's tables all on its day (season.md §1: the day its first tour began,
-    read as the earliest first deal of its tables), unless the director wrote a date."""
-    first: dict[int, datetime.date] = {}
-    for t in tables:
-        if t.kind == "tournament":
-            first[t.thing] = min(first.get(t.thing, t.played_on), t.played_on)
-    return [replace(t, played_on=first[t.thing]) if t.kind == "tournament" else t for t in tables]
+def _tournament(store: Store, rows: list[Any]) -> Held | None:
+    """A tournament's tables on its day (season.md §1: the day its first tour began, read as
+    the earliest first deal of its tables) unless the director wrote one, and its report."""
+    tables = []
+    for row in rows:
+        kept = _result(store, row["game_id"], row)
+        if kept is not None:
+            tables.append(_table(row, kept[1], kept[0]))
+    if not tables:
+        return None
+    day = rows[0]["moved"] or min(t.played_on for t in tables).isoformat()
+    on = datetime.date.fromisoformat(day)
+    return Held(tuple(replace(t, played_on=on) for t in tables), _reported(store, rows))
+
+
+def _reported(store: Store, rows: list[Any]) -> Reported:
+    """The tournament's report as `scorekeeper tournament` gives it, kept by its state."""
+    first = rows[0]
+    key = (
+        first["tournament"],
+        first["t_version"],
+        first["t_updated"],
+        tuple((r["view_token"], r["version"], r["updated_at"]) for r in rows),
+    )
+    kept = _TOURNAMENTS.get(key)
+    if kept is None:
+        record = Tournaments(store).get(first["tournament"])
+        found = overview(record).report or {"standings": [], "tours": []}
+        shown = {k: v for k, v in found.items() if k != "next_tour"}
+        kept = Reported(record.view_token, record.name, tuple(record.roster), shown)
+        _TOURNAMENTS.put(key, kept)
+    return kept
 
 
 def directory(club: ClubRecord) -> Directory:
@@ -189,14 +287,15 @@ def doubled_seat(
     seats = attachments(club)
     for (kind, thing_id, seat), player in (extra or {}).items():
         seats.setdefault((kind, thing_id), {})[seat] = player
-    for t in club_tables(store, club):
-        linked = seats.get((t.kind, t.thing_id), {})
-        seen: dict[object, str] = {}
-        for name in t.result.seats:
-            who = dirs.resolve(name, linked.get(name))
-            if who in seen:
-                return {"first": seen[who], "second": name, "table": str(t.game_id)}
-            seen[who] = name
+    for held in club_events(store, club):
+        for t in held.tables:
+            linked = seats.get((t.kind, t.thing_id), {})
+            seen: dict[object, str] = {}
+            for name in t.result.seats:
+                who = dirs.resolve(name, linked.get(name))
+                if who in seen:
+                    return {"first": seen[who], "second": name, "table": str(t.game_id)}
+                seen[who] = name
     return None
 
 
@@ -204,7 +303,7 @@ ALL_TIME = 0
 """The season id that asks for every game the club holds (its statistics for all time)."""
 
 
-def period(club: ClubRecord, tables: list[Table], season_id: int | None) -> tuple[Any, ...]:
+def period(club: ClubRecord, held: list[Held], season_id: int | None) -> tuple[Any, ...]:
     """The season shown: (name, first, last); the one asked for, else the one holding today,
     else the latest; with no season (or ALL_TIME asked for), all time."""
     today = datetime.date.today()
@@ -220,37 +319,31 @@ def period(club: ClubRecord, tables: list[Table], season_id: int | None) -> tupl
     if chosen:
         s = chosen[0]
         return s.name, datetime.date.fromisoformat(s.first), datetime.date.fromisoformat(s.last)
-    days = [t.played_on for t in tables] or [today]
+    days = [h.played_on for h in held] or [today]
     return "", min(days), max(max(days), today)
 
 
 def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built:
     """The club's season, computed once per club version and game versions."""
-    tables = club_tables(store, club)
-    name, first, last = period(club, tables, season_id)
+    held = club_events(store, club)
+    name, first, last = period(club, held, season_id)
     key = (
         club.public_token,
         club.version,
         first,
         last,
-        tuple((t.game_id, id(t.result), t.played_on, t.company, t.friendly) for t in tables),
+        tuple(
+            (id(h.tournament), *((t.game_id, id(t.result), t.played_on) for t in h.tables))
+            for h in held
+        ),
     )
     kept = _SEASONS.get(key)
     if kept is not None:
         return kept
-    inside = tuple(t for t in tables if first <= t.played_on <= last)
+    inside = tuple(h for h in held if first <= h.played_on <= last)
     seats = attachments(club)
-    events = tuple(
-        Event(
-            t.played_on,
-            (Placed(None, None, t.result),),
-            seats.get((t.kind, t.thing_id), {}),
-            t.company,
-            t.friendly,
-        )
-        for t in inside
-    )
-    as_of = min(last, max([datetime.date.today(), *(t.played_on for t in inside)]))
+    events = tuple(h.event(seats.get((h.first.kind, h.first.thing_id), {})) for h in inside)
+    as_of = min(last, max([datetime.date.today(), *(h.played_on for h in inside)]))
     season = Season(first, last, as_of, directory(club), (), events, name, club.name)
     built = Built(season, inside, compute(season))
     _SEASONS.put(key, built)
@@ -258,7 +351,8 @@ def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built
 
 
 def season_file(store: Store, club: ClubRecord, built: Built) -> dict[str, Any]:
-    """The season file (`scorekeeper-season/1`) of what the page shows."""
+    """The season file (`scorekeeper-season/1`) of what the page shows: each game as a game
+    file, each tournament as its tournament file."""
     s = built.season
     data: dict[str, Any] = {
         "format": "scorekeeper-season/1",
@@ -269,19 +363,26 @@ def season_file(store: Store, club: ClubRecord, built: Built) -> dict[str, Any]:
         "as_of": s.as_of.isoformat(),
         "players": [{"id": p.id, "name": p.name} for p in club.players],
         "merges": [{"from": m.from_id, "into": m.into_id} for m in club.merges],
-        "events": [],
+        "events": [_file_event(store, h, e) for h, e in zip(built.held, s.events, strict=True)],
     }
-    for t, event in zip(built.tables, s.events, strict=True):
-        entry: dict[str, Any] = {"played_on": t.played_on.isoformat()}
-        if t.company is not None:
-            entry["company"] = t.company
-        if t.friendly:
-            entry["friendly"] = True
-        if event.seats:
-            entry["seats"] = {k: v for k, v in event.seats.items() if k in t.result.seats}
-        entry["game"] = games.file_data(store.game_record(t.game_id, "view"))
-        data["events"].append(entry)
     return data
+
+
+def _file_event(store: Store, held: Held, event: Event) -> dict[str, Any]:
+    t = held.first
+    entry: dict[str, Any] = {"played_on": t.played_on.isoformat()}
+    if t.company is not None:
+        entry["company"] = t.company
+    if t.friendly:
+        entry["friendly"] = True
+    names = held.seat_names()
+    if any(k in names for k in event.seats):
+        entry["seats"] = {k: v for k, v in event.seats.items() if k in names}
+    if held.tournament is None:
+        entry["game"] = games.file_data(store.game_record(t.game_id, "view"))
+    else:
+        entry["tournament"] = file_dict(Tournaments(store).get(held.tournament.token))
+    return entry
 
 
 _NAMES = {
@@ -317,8 +418,8 @@ def unattached(built: Built, most: int = 30) -> list[Unattached]:
     """The seats not in the directory (each once by thing and name), at most `most`."""
     out: dict[tuple[str, int, str], Unattached] = {}
     for counted in built.done.tables:
-        t = built.tables[counted.event - 1]  # one game an event, in the order built
-        for seat, player in zip(t.result.seats, counted.players, strict=True):
+        t = built.held[counted.event - 1].first  # the events in the order built
+        for seat, player in zip(counted.result.seats, counted.players, strict=True):
             if isinstance(player, str) and len(out) < most:
                 out.setdefault((t.kind, t.thing_id, seat), Unattached(t.kind, t.thing_id, seat))
     return list(out.values())
