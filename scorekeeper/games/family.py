@@ -14,12 +14,29 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper import balkan, gamefile, gamefile_balkan, report, report_balkan, rules
+from scorekeeper.balkan import CONTRACT_WORDS, KIND_LABELS
 from scorekeeper.balkan.options import options_to_json
 from scorekeeper.rules import Problem
+from scorekeeper.rules.scoring import entry_class
+from scorekeeper.wording import Words
 
 RUSSIAN, BALKAN = "russian", balkan.FAMILY
 KEY = "family"
 """The key of the stored options that names a game's family (absent: Russian)."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """One entry of the log as the table is asked about it (a follower's ✓/✗ card)."""
+
+    kind: str
+    """What it is counted among: "deal", "correction" or "penalty"."""
+    number: int
+    """Its number among its kind, as on the sheet."""
+    title: str
+    details: str
+    wrote: tuple[str, ...]
+    """What it wrote, a line each, in words."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +101,10 @@ class Family:
         """The game finished by hand."""
         return replace(game, finished=True)
 
+    def told(self, sheet: Any, position: int, words: Words) -> Told:
+        """The entry at a 0-based position in words, as a player confirms it."""
+        raise NotImplementedError
+
 
 class _Russian(Family):
     def load(self, data: dict[str, Any], *, max_deals: int) -> rules.Game:
@@ -125,6 +146,16 @@ class _Russian(Family):
 
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.results[number - 1]
+
+    def told(self, sheet: Any, position: int, words: Words) -> Told:
+        result = sheet.results[position]
+        return Told(
+            entry_class(result.deal.kind),
+            sheet.number_of(position),
+            words.deal_title(result),
+            words.deal_details(result, sheet.players),
+            tuple(words.entry(e) for e in result.entries),
+        )
 
 
 class _Balkan(Family):
@@ -168,6 +199,16 @@ class _Balkan(Family):
 
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.outcomes[number - 1]
+
+    def told(self, sheet: Any, position: int, words: Words) -> Told:
+        outcome = sheet.outcomes[position]
+        entry = outcome.entry
+        title = words.gettext(KIND_LABELS.get(outcome.kind, outcome.kind))
+        if isinstance(entry, balkan.Played):
+            contract = words.gettext(CONTRACT_WORDS[(entry.contract, entry.igra)])
+            title = f"{entry.declarer}: {contract}"
+        lines = tuple(report_balkan.say(words, why) for why in outcome.why)
+        return Told(entry_class(outcome.kind), sheet.number_of(position), title, "", lines)
 
 
 FAMILIES: dict[str, Family] = {

@@ -20,6 +20,7 @@ from scorekeeper.report_balkan import say
 from scorekeeper.rules.problems import N_, Problem
 from scorekeeper.store import DealRecord
 
+from . import errors
 from .i18n import words
 from .storage import get_store
 from .widgets import WriteForm
@@ -190,6 +191,8 @@ def deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     if request.form.get("action") != "save" and not request.form.get("dalje"):
         return _form_page(loaded, deal, form, raw, entered), 200
     if not form.validate():
+        if errors.wants_json():
+            return _refused_json(loaded, entered, 422)
         return _form_page(loaded, deal, form, raw, entered), 422
     return _save(loaded, deal, form, raw, entered)
 
@@ -212,16 +215,40 @@ def _save(
         )
     except writes.Invalid as invalid:
         entered = writes.Entered(entered.deal, [], invalid.check)
+        if errors.wants_json():
+            return _refused_json(loaded, entered, 422)
         return _form_page(loaded, deal, form, raw, entered), 422
     except (writes.Conflict, writes.AlreadySaved) as refused:
         now = refused.now or loaded
         form.fresh(now.record.version)
+        if errors.wants_json():  # the form keeps its input, with a new key and version
+            again = {"request_key": form.request_key.data, "base_version": now.record.version}
+            why = errors.conflict_message()
+            return _refused_json(now, refused.entered or entered, 409, why, again)
         flash(words().gettext(N_("Another phone changed this game in the meantime")))
         return _form_page(now, deal, form, raw, refused.entered or entered), 409
     target = url_for("games.show", mode="g", token=loaded.record.edit_token)
-    if request.headers.get("X-Save") == "json":
+    if errors.wants_json():
         return jsonify(saved=True, deal=done.number, next=target)
     return redirect(target)
+
+
+def _refused_json(
+    loaded: Loaded,
+    entered: writes.Entered,
+    status: int,
+    why: str = "",
+    again: Mapping[str, Any] | None = None,
+) -> Page:
+    """A Save the script sent and nothing was written: the problems by field, what the entry
+    would write, and (when another phone wrote first) why and the form's new key."""
+    body = {"saved": False, "ok": False, "said": preview(loaded, entered)}
+    body |= {"errors": problems_by_field(entered)} | dict(again or {})
+    if why:
+        body["refused"] = why
+    response = jsonify(body)
+    response.status_code = status
+    return response
 
 
 def _form_page(

@@ -101,7 +101,9 @@ stylesheet); past that, drawn for each request."""
 
 def _draw(loaded: Loaded) -> str:
     if balkan_views.is_balkan(loaded):
-        return balkan_views.game_page(loaded, company=belongs.company_of(loaded))
+        return balkan_views.game_page(
+            loaded, company=belongs.company_of(loaded), answers=answers_of(loaded)
+        )
     forms: dict[str, object] = {}
     if loaded.editable and loaded.sheet.finished:
         # The forms of a finished game's card (reopen, re-score, play on, rematch).
