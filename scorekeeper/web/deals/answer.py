@@ -335,6 +335,7 @@ def page(
         reading=reading,
         fields=drawn.fields(loaded, form, seat, deal, reading),
         table_json=drawn.table_json(loaded, seat),
+        whist=drawn.usual_whist(loaded, seat),
         result=result,
         entries=_entries(result),
         conflict=conflict,

@@ -90,6 +90,20 @@ def fields(
     return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw)
 
 
+def usual_whist(loaded: Loaded, seat: Seat) -> str:
+    """The answer a new deal's defenders start at: "whist", or in Hussar the way the game's
+    latest whist was given (alone, or with the talon): a table that whists with the talon
+    taps it once, not on every deal."""
+    if not seat.hussar:
+        return Answer.WHIST.value
+    whisting = {Answer.WHIST.value, Answer.WHIST_TALON.value}
+    for deal in reversed(loaded.record.deals):
+        given = [a for a in (deal.data.get("answers") or {}).values() if a in whisting]
+        if deal.data.get("type") == "contract" and given:
+            return str(given[0])
+    return Answer.WHIST.value
+
+
 def seat_script(seat: Seat) -> dict[str, Any]:
     """What the rules' seat allows, as the page's script reads it: the rules asked once for
     every declarer, contract and answer, so the script never re-derives a rule. Its shape:
