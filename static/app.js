@@ -1677,12 +1677,15 @@ if (Pending.all().length) Pending.flush();
   // The preview's answer may make the bar taller: what was brought into view stays clear of it.
   function keepRevealed() { if (revealed) reveal(revealed[0], revealed[1]); }
 
-  // Both defenders whist unless the scorer says otherwise (the usual case, and visible).
+  // Both defenders whist unless the scorer says otherwise (the usual case, and visible); in
+  // Hussar the way this game's latest whist was given (data-whist: alone or with the talon).
   function presetAnswers() {
+    const usual = form.getAttribute("data-whist") || "whist";
     defenders().forEach(function (name) {
       const box = answerBox(seatOf(name));
       if (box && !box.getAttribute("data-user") && !radioValue(form, "answer_" + seatOf(name))) {
-        setRadio("answer_" + seatOf(name), "whist");
+        const offered = $('input[value="' + usual + '"]', box);
+        setRadio("answer_" + seatOf(name), offered ? usual : "whist");
       }
     });
   }
