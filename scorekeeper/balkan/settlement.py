@@ -34,6 +34,11 @@ class BalkanSettlement:
     money: dict[str, Decimal]
     payments: tuple[Payment, ...]
 
+    @property
+    def net(self) -> dict[str, Fraction]:
+        """−result: higher is better, as money is (a company sums it over its evenings)."""
+        return {p: Fraction(-self.result[p]) for p in self.players}
+
 
 def settle(sheet: Sheet) -> BalkanSettlement:
     """The settlement of an ended partija, or of a write-off done now."""

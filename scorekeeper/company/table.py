@@ -11,16 +11,17 @@ from typing import Literal
 
 from scorekeeper.company.currency import currency_problem
 from scorekeeper.games import load
-from scorekeeper.rules import Payment, Settlement, settle
+from scorekeeper.games.family import BALKAN, Family, family_of_options
+from scorekeeper.rules import Payment
 from scorekeeper.rules.company import (
     Evening,
     PaymentMade,
     PlayFigures,
+    Settled,
     Standing,
     balance,
     in_period,
     merge_figures,
-    play_figures,
     running,
     settle_up,
     settled_evening,
@@ -61,7 +62,8 @@ class Facts:
     play figures by seat name. Small, so many are kept (the sheets themselves are not)."""
 
     finished: bool
-    settlement: Settlement
+    settlement: Settled
+    """The settlement of the game's family (rules.Settlement, balkan.BalkanSettlement)."""
     figures: dict[str, PlayFigures]
 
 
@@ -79,12 +81,12 @@ def facts_of(game: CompanyGame) -> Facts:
         if kept is not None:
             _FACTS.move_to_end(key)
             return kept
-    sheet = load(record).sheet
-    names = list(sheet.players)
+    loaded = load(record)
+    family, sheet = loaded.family, loaded.sheet
     facts = Facts(
         finished=sheet.finished,
-        settlement=settle(sheet),
-        figures=play_figures([(sheet, {n: n for n in names})], names),
+        settlement=family.settle(sheet),
+        figures=family.figures(sheet),
     )
     with _FACTS_LOCK:
         _FACTS[key] = facts
@@ -110,6 +112,19 @@ def evenings_of(company: CompanyRecord) -> list[tuple[CompanyGame, Evening]]:
 def in_other_currency(company: CompanyRecord, game: CompanyGame) -> bool:
     """A game whose money is in another currency than the company's: shown apart."""
     return currency_problem(company.options, game.game.options) is not None
+
+
+def family_of(company: CompanyRecord) -> Family:
+    """The family of rules the company's evenings are played by (its house rules say it,
+    as a game's options do; absent: Russian). A company never mixes families."""
+    return family_of_options(company.options)
+
+
+def result_sign(company: CompanyRecord) -> int:
+    """How the company's results are shown beside the net it sums (higher is better): −1 for
+    a Balkan company whose results are lower-better (balkan.md, "Result and money")."""
+    lower = company.options.get("result_sign", "lower_better") == "lower_better"
+    return -1 if family_of(company).name == BALKAN and lower else 1
 
 
 def payments_of(company: CompanyRecord) -> list[PaymentMade]:
@@ -147,6 +162,10 @@ class Overview:
     """Money summed after each evening of the period, for the chart."""
     apart: list[CompanyGame] = field(default_factory=list)
     """Games in another currency: listed, never summed with the company's money."""
+    family: str = "russian"
+    """The family of rules of the company's evenings."""
+    sign: int = 1
+    """The results as shown: net × sign (result_sign)."""
 
 
 def overview(company: CompanyRecord, period: str, today: datetime.date) -> Overview:
@@ -174,4 +193,6 @@ def overview(company: CompanyRecord, period: str, today: datetime.date) -> Overv
         settle_up=settle_up(owed, ids),
         running=running([e for _, e in chosen], ids),
         apart=[g for g in company.games if in_other_currency(company, g)],
+        family=family_of(company).name,
+        sign=result_sign(company),
     )

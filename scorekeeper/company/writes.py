@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.company.currency import currency_problem
+from scorekeeper.company.table import family_of
 from scorekeeper.games.family import KEY as FAMILY_KEY
-from scorekeeper.games.family import RUSSIAN
+from scorekeeper.games.family import RUSSIAN, counts, family_of_options
 from scorekeeper.refusals import Refused
-from scorekeeper.rules import PLAYER_COUNTS, resolve_options
 from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import name_key
 from scorekeeper.store import GameInOtherCompany, GameNotFound, GameRecord, Store
@@ -55,7 +55,21 @@ class OtherCurrency(CompanyRefused):
 
 class OtherFamily(CompanyRefused):
     """The game is played by another family of rules than the company's evenings (a Balkan
-    partija in a company of Russian evenings): its results do not add up with theirs."""
+    partija in a company of Russian evenings, or the other way round): its results do not add
+    up with theirs. `game` and `company` name the two families."""
+
+    def __init__(self, game: str, company: str) -> None:
+        super().__init__(f"the game is played by the {game} rules, the company by the {company}")
+        self.game, self.company = game, company
+
+
+class FamilyKept(CompanyRefused):
+    """New house rules of another family of rules than the company's evenings were played by:
+    a company with evenings keeps its family (`company` names it)."""
+
+    def __init__(self, company: str) -> None:
+        super().__init__(f"the company's evenings are played by the {company} rules")
+        self.company = company
 
 
 class InOtherCompany(CompanyRefused):
@@ -89,7 +103,10 @@ def create(
 def update_rules(
     store: Store, company: CompanyRecord, *, name: str, convention: str, options: dict[str, Any]
 ) -> CompanyRecord:
-    """Rename the company and replace the house rules new evenings start from."""
+    """Rename the company and replace the house rules new evenings start from. A company with
+    evenings keeps its family of rules (FamilyKept: a company never mixes families)."""
+    if company.games and family_of_options(options).name != family_of(company).name:
+        raise FamilyKept(family_of(company).name)
     return Companies(store).update_rules(
         company.edit_token, name=name, convention=convention, options=options
     )
@@ -111,11 +128,12 @@ def rename_player(store: Store, company: CompanyRecord, player_id: int, name: st
     return Companies(store).rename_player(company.edit_token, player_id, name)
 
 
-def evening_counts(convention: str) -> tuple[int, ...]:
+def evening_counts(company: CompanyRecord) -> tuple[int, ...]:
     """How many players an evening of the company may seat: its convention's counts, and
-    two for a Hussar evening of a preferans company."""
-    counts = PLAYER_COUNTS.get(convention, (3, 4, 5))
-    return counts if 2 in counts else (2, *counts)
+    two for a Hussar evening of a company of Russian evenings."""
+    family = family_of(company)
+    found = counts(family, company.convention)
+    return found if 2 in found or family.name != RUSSIAN else (2, *found)
 
 
 def draw_evening(
@@ -127,7 +145,7 @@ def draw_evening(
     rng = rng or random.SystemRandom()
     roster = {str(p.id) for p in company.roster}
     seats = [pid for pid in picked if pid in roster]
-    counts = evening_counts(company.convention)
+    counts = evening_counts(company)
     if len(seats) not in counts:
         raise PlayersToPick(counts)
     rng.shuffle(seats)
@@ -150,7 +168,7 @@ def start_evening_at(
     roster = {str(p.id) for p in company.roster}
     if any(s not in roster for s in seats) or len(set(seats)) != len(seats):
         raise SeatsRefused("each seat needs a different player of the company")
-    counts = evening_counts(company.convention)
+    counts = evening_counts(company)
     if len(seats) not in counts:
         raise PlayersToPick(counts)
     dealer = whole_text(first_dealer or "0")
@@ -173,12 +191,13 @@ def evening_convention(convention: str, players: int) -> str:
 
 
 def evening_options(company: CompanyRecord, convention: str) -> dict[str, Any]:
-    """The game's options: the company's house rules, or for a Hussar evening of a
-    preferans company Hussar's preset with the company's money (stake, currency, unit)."""
-    if convention == company.convention:
-        return resolve_options(convention, company.options)[0].to_json()
-    money = {k: v for k, v in company.options.items() if k in ("stake", "currency", "money_unit")}
-    return resolve_options(convention, money)[0].to_json()
+    """The game's options, as its family keeps them: the company's house rules, or for a
+    Hussar evening of a preferans company Hussar's preset with the company's money (stake,
+    currency, unit)."""
+    kept = {k: v for k, v in company.options.items() if k != FAMILY_KEY}
+    if convention != company.convention:
+        kept = {k: v for k, v in kept.items() if k in ("stake", "currency", "money_unit")}
+    return family_of(company).resolve_options(convention, kept)[0]
 
 
 def start_evening(
@@ -238,8 +257,9 @@ def attach_link(
         raise NoGameAtLink("no game has this link") from None
     if game.access != "edit":
         raise ReadOnlyLink("this is the game's read-only link")
-    if game.options.get(FAMILY_KEY, RUSSIAN) != RUSSIAN:  # a company keeps Russian evenings
-        raise OtherFamily("the game is played by another family of rules")
+    family = family_of_options(game.options).name
+    if family != family_of(company).name:  # a company never mixes families
+        raise OtherFamily(family, family_of(company).name)
     other = currency_problem(company.options, game.options)
     if other is not None:
         raise OtherCurrency(other["game"], other["company"])

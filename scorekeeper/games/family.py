@@ -17,6 +17,7 @@ from scorekeeper import balkan, gamefile, gamefile_balkan, report, report_balkan
 from scorekeeper.balkan import CONTRACT_WORDS, KIND_LABELS
 from scorekeeper.balkan.options import options_to_json
 from scorekeeper.rules import Problem
+from scorekeeper.rules.company import PlayFigures, play_figures
 from scorekeeper.rules.scoring import entry_class
 from scorekeeper.wording import Words
 
@@ -75,6 +76,8 @@ class Family:
         raise NotImplementedError
 
     def settle(self, sheet: Any) -> Any:
+        """The sheet's settlement: its `players`, each one's `net` (higher is better) and
+        `money`, who pays whom (`payments`); what a company adds up of a finished game."""
         raise NotImplementedError
 
     def report(self, sheet: Any) -> dict[str, Any]:
@@ -100,6 +103,10 @@ class Family:
     def finished(self, game: Any) -> Any:
         """The game finished by hand."""
         return replace(game, finished=True)
+
+    def figures(self, sheet: Any) -> dict[str, PlayFigures]:
+        """How each seat played, by seat name, as a company counts it (none: not counted)."""
+        return {}
 
     def told(self, sheet: Any, position: int, words: Words) -> Told:
         """The entry at a 0-based position in words, as a player confirms it."""
@@ -146,6 +153,10 @@ class _Russian(Family):
 
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.results[number - 1]
+
+    def figures(self, sheet: Any) -> dict[str, PlayFigures]:
+        names = list(sheet.players)
+        return play_figures([(sheet, {n: n for n in names})], names)
 
     def told(self, sheet: Any, position: int, words: Words) -> Told:
         result = sheet.results[position]

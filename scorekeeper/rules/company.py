@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Protocol
 
 from .deals import AllPassDeal, Answer, ContractDeal, MisereDeal
 from .payments import fewest
@@ -48,8 +49,20 @@ def evening(key: str, day: datetime.date, sheet: Sheet, roster: Mapping[str, str
     return settled_evening(key, day, settle(sheet), roster)
 
 
+class Settled(Protocol):
+    """What an evening is made of: a settlement of either family of rules (its players, each
+    one's net result, higher is better, and money)."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def net(self) -> Mapping[str, Fraction]: ...
+    @property
+    def money(self) -> Mapping[str, Decimal]: ...
+
+
 def settled_evening(
-    key: str, day: datetime.date, result: Settlement, roster: Mapping[str, str]
+    key: str, day: datetime.date, result: Settled, roster: Mapping[str, str]
 ) -> Evening:
     """The evening a game's settlement makes; roster maps its seat names to ids."""
     return Evening(

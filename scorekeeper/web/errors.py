@@ -45,6 +45,7 @@ from scorekeeper.company import writes as company_writes
 from scorekeeper.company.currency import OTHER_CURRENCY
 from scorekeeper.company.writes import CompanyRefused
 from scorekeeper.confirmations import AnswerRefused
+from scorekeeper.games.family import BALKAN
 from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.rules import InvalidGame
 from scorekeeper.store import (
@@ -329,9 +330,18 @@ def said_company(refused: CompanyRefused) -> str:
         return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
     if isinstance(refused, company_writes.InOtherCompany):
         return _("This game already belongs to another company.")
-    if isinstance(refused, company_writes.OtherFamily):
+    if isinstance(refused, company_writes.FamilyKept) and refused.company == BALKAN:
+        return _("The company's evenings are played by the Balkan rules: it keeps them.")
+    if isinstance(refused, company_writes.FamilyKept):
+        return _("The company's evenings are played by the Russian rules: it keeps them.")
+    if isinstance(refused, company_writes.OtherFamily) and refused.game == BALKAN:
         return _(
             "This game is played by the Balkan rules; the company's evenings by the Russian "
+            "ones: their results do not add up."
+        )
+    if isinstance(refused, company_writes.OtherFamily):
+        return _(
+            "This game is played by the Russian rules; the company's evenings by the Balkan "
             "ones: their results do not add up."
         )
     if isinstance(refused, company_writes.PlayersToPick):

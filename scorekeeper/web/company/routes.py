@@ -22,17 +22,19 @@ from flask_babel import _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from scorekeeper.balkan import PRESET_LABELS
 from scorekeeper.company import file as company_file
 from scorekeeper.company import writes as company_writes
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
+from scorekeeper.games.family import BALKAN, RUSSIAN, family_named
 from scorekeeper.render.chart import standings_chart
-from scorekeeper.rules import resolve_options
+from scorekeeper.rules import CONVENTIONS
 from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
-from .. import belongs, errors, recent
+from .. import belongs, errors, families, recent
 from .. import options as opts
 from ..extensions import csrf
 from ..gameforms import NewGameBase
@@ -106,24 +108,43 @@ def back(token: str, anchor: str = "") -> Response:
     return redirect(url_for("company.show", mode="c", token=token) + anchor)
 
 
-def _options_context() -> dict[str, object]:
+def _options_context(shown: dict[str, str] | None = None) -> dict[str, object]:
+    """The house rules' fields: both families' (shown: a kept company's family fields)."""
     return {
         "main_specs": opts.MAIN,
         "house_specs": opts.HOUSE,
         "need_password": bool(current_app.config.get("PASSWORD")),
+        **families.fields_context(shown),
     }
 
 
-def _resolved(form: NewGameBase) -> dict[str, object] | None:
-    """The form's house rules resolved, or None with the errors next to the fields."""
+def _valid(form: NewGameBase) -> bool:
+    """The form is valid; for a Balkan company the Russian options (not shown) are not read."""
+    if form.validate():
+        return True
+    russian = {spec.field for spec in opts.ALL} | {"convention", "rendered_preset"}
+    balkan = request.form.get("family") == BALKAN
+    return balkan and not any(errs for name, errs in form.errors.items() if name not in russian)
+
+
+def _resolved(
+    form: NewGameBase, balkan_errors: dict[str, list[str]]
+) -> tuple[str, dict[str, object]] | None:
+    """The convention and house rules the form chose, resolved by their family (a Balkan
+    preset and options, or a Russian convention); or None with the errors next to the fields."""
+    family, convention = families.chosen(form.convention.data)
+    if family == BALKAN:
+        options, problems = family_named(BALKAN).resolve_options(
+            convention, families.balkan_overrides()
+        )
+        balkan_errors.update(families.balkan_errors(problems))
+        return None if problems else (convention, options)
     overrides, bad = form.overrides()
     for field, message in bad.items():
         form[field].errors = [message]
-    options, problems = resolve_options(form.convention.data, overrides)
+    options, problems = family_named(RUSSIAN).resolve_options(convention, overrides)
     put_on_form(form, problems)
-    if bad or problems:
-        return None
-    return options.to_json()
+    return None if bad or problems else (convention, options)
 
 
 # -- creating and opening ------------------------------------------------------------------
@@ -132,22 +153,25 @@ def _resolved(form: NewGameBase) -> dict[str, object] | None:
 @bp.route("/company/new", methods=["GET", "POST"])
 def new() -> str | Response | tuple[str, int]:
     form = CompanyForm()
+    balkan_errors: dict[str, list[str]] = {}
     if request.method == "GET":
         form.fill_preset("sochi")
-    if form.is_submitted() and all([form.validate(), form.check_roster()]):
-        options = _resolved(form)
-        if options is not None:
+    if form.is_submitted() and all([_valid(form), form.check_roster()]):
+        resolved = _resolved(form, balkan_errors)
+        if resolved is not None:
             name = clean_name(form.name.data) or _("Our table")
             record = company_writes.create(
                 get_store(),
                 name=name,
-                convention=form.convention.data,
-                options=options,
+                convention=resolved[0],
+                options=resolved[1],
                 roster=form.roster_names(),
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             return back(record.edit_token)
-    page = render_template("company/new.html", form=form, **_options_context())
+    page = render_template(
+        "company/new.html", form=form, balkan_errors=balkan_errors, **_options_context()
+    )
     return (page, 422) if request.method == "POST" else page
 
 
@@ -184,6 +208,7 @@ def _page(company: CompanyRecord, period: str = "all", **refused: object) -> str
             Markup(standings_chart(_played(view), view.running, words())) if view.evenings else ""
         ),
         currency=company.options.get("currency", ""),
+        preset=PRESET_LABELS.get(company.convention, company.convention),
         pay_forms=_pay_forms(company, view),
         delete_form=DeletePaymentForm(version=0),
         view_url=url_for("company.show", mode="cv", token=company.view_token, _external=True),
@@ -254,27 +279,55 @@ def import_company() -> str | Response | tuple[str, int]:
 def rules(token: str) -> str | Response | tuple[str, int]:
     company = edit_company(token)
     form = RulesForm()
+    balkan_errors: dict[str, list[str]] = {}
     if request.method == "GET":
-        form.fill_preset(company.convention)
-        form.convention.data = company.convention
-        for spec in opts.ALL:
-            if spec.name in company.options:
-                form[spec.field].data = opts.to_form(spec, company.options[spec.name])
-        form.name.data = company.name
-    if form.validate_on_submit():
-        options = _resolved(form)
-        if options is not None:
-            company_writes.update_rules(
-                get_store(),
-                company,
-                name=clean_name(form.name.data) or company.name,
-                convention=form.convention.data,
-                options=options,
-            )
+        _fill_rules(form, company)
+    if form.is_submitted() and _valid(form):
+        resolved = _resolved(form, balkan_errors)
+        if resolved is not None and _kept(company, form, resolved, balkan_errors):
             flash(_("The house rules are kept: the next evening starts with them."))
             return back(token)
-    page = render_template("company/rules.html", form=form, company=company, **_options_context())
+    page = render_template(
+        "company/rules.html",
+        form=form,
+        company=company,
+        balkan_errors=balkan_errors,
+        **_options_context(families.shown_rules(company.convention, company.options)),
+    )
     return (page, 422) if request.method == "POST" else page
+
+
+def _kept(
+    company: CompanyRecord,
+    form: NewGameBase,
+    resolved: tuple[str, dict[str, object]],
+    balkan_errors: dict[str, list[str]],
+) -> bool:
+    """Keep the new rules; or, refused (a company with evenings keeps its family), say why
+    next to the family's field."""
+    try:
+        company_writes.update_rules(
+            get_store(),
+            company,
+            name=clean_name(form.name.data) or company.name,
+            convention=resolved[0],
+            options=resolved[1],
+        )
+    except company_writes.FamilyKept as kept:
+        balkan_errors["family"] = [errors.said_company(kept)]
+        return False
+    return True
+
+
+def _fill_rules(form: NewGameBase, company: CompanyRecord) -> None:
+    """The rules form as the company keeps them (a Balkan company's in its own fields)."""
+    form.name.data = company.name
+    russian = company.convention in CONVENTIONS
+    form.fill_preset(company.convention if russian else "sochi")
+    form.convention.data = company.convention if russian else "sochi"
+    for spec in opts.ALL:
+        if russian and spec.name in company.options:
+            form[spec.field].data = opts.to_form(spec, company.options[spec.name])
 
 
 @bp.route("/c/<tok:token>/players", methods=["POST"])
@@ -327,7 +380,7 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         form.played_on.data = table_today()
         form.name.data = words().date(form.played_on.data)
     else:
-        most = max(company_writes.evening_counts(company.convention))
+        most = max(company_writes.evening_counts(company))
         seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(most)) if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
@@ -357,6 +410,7 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         problems=problems,
         redraw=url_for("company.evening", token=token, player=seats),
         hussar=evening_convention(company.convention, len(seats)) == "hussar",
+        preset=PRESET_LABELS.get(company.convention, company.convention),
         today_iso=table_today().isoformat(),
     )
     return (page, 422) if request.method == "POST" else page
@@ -450,19 +504,24 @@ def standings_csv(mode: str, token: str) -> Response:
     period = request.args.get("period", "all")
     view = overview(company, period if period in PERIODS else "all", datetime.date.today())
     # The header in the reader's words, as the tournament's CSV has it.
-    header = [_("Player"), _("Evenings"), _("Wins"), _("Net whists"), _("Money")]
-    rows: list[list[object]] = [
-        [*header, _("Average whists an evening"), _("Average money an evening")]
-    ]
+    # A Balkan company's results as its evenings show them (lower is better, by its rules).
+    balkan = view.family == BALKAN
+    result, average = (
+        (_("Result"), _("Average result an evening"))
+        if balkan
+        else (_("Net whists"), _("Average whists an evening"))
+    )
+    header = [_("Player"), _("Evenings"), _("Wins"), result, _("Money")]
+    rows: list[list[object]] = [[*header, average, _("Average money an evening")]]
     for row in view.standings:
         rows.append(
             [
                 view.names.get(row.player, row.player),
                 row.evenings,
                 row.wins,
-                row.net,
+                row.net * view.sign,
                 row.money,
-                row.average,
+                row.average * view.sign,
                 row.average_money,
             ]
         )

@@ -19,15 +19,13 @@ from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile_balkan
-from scorekeeper.balkan import OPTION_LABELS, PRESET_LABELS
 from scorekeeper.games import create_from_game, paper, writes
-from scorekeeper.games.family import BALKAN, RUSSIAN
+from scorekeeper.games.family import BALKAN
 from scorekeeper.rules import CONVENTIONS
-from scorekeeper.rules.problems import Problem
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
-from .. import belongs, recent
+from .. import belongs, families, recent
 from .. import options as opts
 from ..context import edit_game
 from ..gameforms import NewGameBase
@@ -90,9 +88,9 @@ def _create_game(
     valid = form.validate()
     overrides, bad = form.overrides() if valid else ({}, {})
     name = form.name.data.strip() if form.name.data else words().date(datetime.date.today())
-    family, convention = _family(form.convention.data)
+    family, convention = families.chosen(form.convention.data)
     if family == BALKAN:  # its own presets and options; the Russian ones are not read
-        overrides, bad, valid = _balkan_overrides(), {}, True
+        overrides, bad, valid = families.balkan_overrides(), {}, True
     try:
         record = writes.new_game(
             get_store(),
@@ -110,7 +108,7 @@ def _create_game(
         for field, message in bad.items():
             form[field].errors = [message]
         if family == BALKAN:
-            balkan_errors.update(_balkan_errors(refused.problems))
+            balkan_errors.update(families.balkan_errors(refused.problems))
         else:
             errors += put_on_form(form, refused.problems)
     else:
@@ -140,42 +138,9 @@ def _new_game_page(
         filled_from_last=filled_from_last,
         not_for=opts.NOT_FOR,
         labels={spec.field: str(spec.label) for spec in opts.ALL},
-        balkan_presets=list(PRESET_LABELS.items()),
-        balkan_options=[(key, OPTION_LABELS[key]) for key in BALKAN_FORM_OPTIONS],
         balkan_errors=balkan_errors,
+        **families.fields_context(),
     )
-
-
-#: The Balkan options the new-game form offers (the rest as the preset has them).
-BALKAN_FORM_OPTIONS = ("bule", "refe_max", "kontra_max", "stake")
-
-
-def _family(russian_convention: str) -> tuple[str, str]:
-    """The family of rules the form chose, and its convention (a Balkan preset)."""
-    if request.form.get("family") != BALKAN:
-        return RUSSIAN, russian_convention
-    preset = request.form.get("balkan_preset", "")
-    return BALKAN, preset if preset in PRESET_LABELS else "club"
-
-
-def _balkan_overrides() -> dict[str, int | str]:
-    """The Balkan options the table changed from its preset (a blank one is the preset's):
-    a count as a whole number, money as typed (the options' reader says what is wrong; a count
-    too long to be one is left as typed, so it is refused there too)."""
-    out: dict[str, int | str] = {}
-    for key in BALKAN_FORM_OPTIONS:
-        value = request.form.get(f"bk_{key}", "").strip()
-        if value:
-            whole = value.isdigit() and len(value) <= 9 and key != "stake"
-            out[key] = int(value) if whole else value
-    return out
-
-
-def _balkan_errors(problems: list[Problem]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for problem in problems:
-        out.setdefault(problem.field or "", []).append(words().problem(problem))
-    return out
 
 
 @bp.route("/paper", methods=["GET", "POST"])
