@@ -24,10 +24,12 @@ from scorekeeper.season.compute import (
     Event,
     Placed,
     Season,
+    Start,
     compute,
     report,
     scope_statistics,
     standings_report,
+    two_decimals,
 )
 from scorekeeper.season.players import Directory
 from scorekeeper.season.results import TableResult, from_sheet
@@ -304,8 +306,9 @@ ALL_TIME = 0
 
 
 def period(club: ClubRecord, held: list[Held], season_id: int | None) -> tuple[Any, ...]:
-    """The season shown: (name, first, last); the one asked for, else the one holding today,
-    else the latest; with no season (or ALL_TIME asked for), all time."""
+    """The season shown: (name, first, last, whether it carries the ratings over); the one
+    asked for, else the one holding today, else the latest; with no season (or ALL_TIME
+    asked for), all time."""
     today = datetime.date.today()
     chosen = (
         []
@@ -318,20 +321,39 @@ def period(club: ClubRecord, held: list[Held], season_id: int | None) -> tuple[A
     )
     if chosen:
         s = chosen[0]
-        return s.name, datetime.date.fromisoformat(s.first), datetime.date.fromisoformat(s.last)
+        first, last = datetime.date.fromisoformat(s.first), datetime.date.fromisoformat(s.last)
+        return s.name, first, last, s.carry
     days = [h.played_on for h in held] or [today]
-    return "", min(days), max(max(days), today)
+    return "", min(days), max(max(days), today), False
+
+
+def carried(store: Store, club: ClubRecord, first: datetime.date) -> tuple[Start, ...]:
+    """The ratings a season starting on `first` carries over (season.md §1, §6 `start`): each
+    directory player's at the end of the latest season before it (unattached names have no
+    id to carry theirs under), by id."""
+    before = [s for s in club.seasons if s.last < first.isoformat()]
+    if not before:
+        return ()
+    done = build(store, club, max(before, key=lambda s: s.last).id).done
+    kept = {p: r for p, r in done.book.ratings.items() if isinstance(p, int) and r.last}
+    return tuple(
+        Start(p, r.value, r.games, r.deals, r.last)
+        for p, r in sorted(kept.items())
+        if r.last is not None
+    )
 
 
 def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built:
     """The club's season, computed once per club version and game versions."""
     held = club_events(store, club)
-    name, first, last = period(club, held, season_id)
+    name, first, last, carry = period(club, held, season_id)
+    start = carried(store, club, first) if carry else ()
     key = (
         club.public_token,
         club.version,
         first,
         last,
+        start,
         tuple(
             (id(h.tournament), *((t.game_id, id(t.result), t.played_on) for t in h.tables))
             for h in held
@@ -344,7 +366,7 @@ def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built
     seats = attachments(club)
     events = tuple(h.event(seats.get((h.first.kind, h.first.thing_id), {})) for h in inside)
     as_of = min(last, max([datetime.date.today(), *(h.played_on for h in inside)]))
-    season = Season(first, last, as_of, directory(club), (), events, name, club.name)
+    season = Season(first, last, as_of, directory(club), start, events, name, club.name)
     built = Built(season, inside, compute(season))
     _SEASONS.put(key, built)
     return built
@@ -363,6 +385,16 @@ def season_file(store: Store, club: ClubRecord, built: Built) -> dict[str, Any]:
         "as_of": s.as_of.isoformat(),
         "players": [{"id": p.id, "name": p.name} for p in club.players],
         "merges": [{"from": m.from_id, "into": m.into_id} for m in club.merges],
+        "start": [
+            {
+                "player": x.player,
+                "rating": two_decimals(x.rating),
+                "games": x.games,
+                "deals": x.deals,
+                "last_played": x.last_played.isoformat(),
+            }
+            for x in s.start
+        ],
         "events": [_file_event(store, h, e) for h, e in zip(built.held, s.events, strict=True)],
     }
     return data

@@ -146,8 +146,11 @@ def unmerge(store: Store, token: str, merge_id: int) -> ClubRecord:
     return Clubs(store).unmerge(token, merge_id)
 
 
-def add_season(store: Store, token: str, name: str, first: str, last: str) -> ClubRecord:
-    """A named season; an overlap with another refused."""
+def add_season(
+    store: Store, token: str, name: str, first: str, last: str, *, carry: bool = False
+) -> ClubRecord:
+    """A named season; an overlap with another refused. `carry`: its ratings start from the
+    last ones of the season before it (refused when no season ends before it)."""
     name = _name(name, "season")
     start, end = _day(first, "first"), _day(last, "last", future=True)
     if end < start:
@@ -157,7 +160,11 @@ def add_season(store: Store, token: str, name: str, first: str, last: str) -> Cl
     for other in club.seasons:
         if other.first <= end and start <= other.last:
             raise ClubRefused("first", N_("This season overlaps %(name)s."), name=other.name)
-    return Clubs(store).add_season(token, name, start, end)
+    if carry and not any(other.last < start for other in club.seasons):
+        raise ClubRefused(
+            "carry", N_("No season ends before this one: there is no rating to carry over.")
+        )
+    return Clubs(store).add_season(token, name, start, end, carry=carry)
 
 
 def set_public(store: Store, token: str, on: bool) -> ClubRecord:

@@ -75,6 +75,9 @@ class ClubSeason:
     name: str
     first: str
     last: str
+    carry: bool = False
+    """Its ratings start from the last ones of the season before (season.md §6 `start`),
+    not at 0."""
 
 
 @dataclass(frozen=True)
@@ -242,8 +245,11 @@ class Clubs:
         """Undo a merge: its record is deleted."""
         return self._write(token, lambda row, now: self._delete("club_merges", row, merge))
 
-    def add_season(self, token: str, name: str, first: str, last: str) -> ClubRecord:
-        """A named date range (the service refuses overlaps first)."""
+    def add_season(
+        self, token: str, name: str, first: str, last: str, *, carry: bool = False
+    ) -> ClubRecord:
+        """A named date range (the service refuses overlaps first); `carry`: its ratings
+        start from the season before's."""
 
         def change(row: Row, now: str) -> None:
             self.engine.insert(
@@ -253,6 +259,7 @@ class Clubs:
                     "name": name,
                     "first": first,
                     "last": last,
+                    "carry": int(carry),
                     "created_at": now,
                 },
             )
@@ -352,7 +359,7 @@ class Clubs:
                 for r in self._rows("club_merges", club_id)
             ],
             seasons=[
-                ClubSeason(r["id"], r["name"], r["first"], r["last"])
+                ClubSeason(r["id"], r["name"], r["first"], r["last"], bool(r["carry"]))
                 for r in self._rows("club_seasons", club_id)
             ],
         )

@@ -256,7 +256,12 @@ def add_season(token: str) -> str | Response:
     return _write(
         token,
         lambda: service.add_season(
-            get_store(), token, f.get("season", ""), f.get("first", ""), f.get("last", "")
+            get_store(),
+            token,
+            f.get("season", ""),
+            f.get("first", ""),
+            f.get("last", ""),
+            carry=f.get("carry") == "1",
         ),
     )
 
