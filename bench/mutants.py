@@ -146,6 +146,11 @@ def checkout(ref: str, into: Path) -> None:
         return
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    # The compiled catalogues are not committed (*.mo): the tests read the pages' words.
+    babel = [sys.executable, "-m", "babel.messages.frontend", "compile"]
+    subprocess.run(
+        [*babel, "-d", str(into / "scorekeeper/translations")], capture_output=True, check=True
+    )
 
 
 def run_tests(copy: Path, tests: str, timeout: float) -> tuple[bool, float]:

@@ -24,6 +24,7 @@ from scorekeeper.rules.text import (
     first_surrogate,
     name_key,
     normalize_all,
+    plain_json,
 )
 
 TYPE_CHECKING = False
@@ -58,13 +59,20 @@ FORMAT_MAX_DEALS = 5000
 
 def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
     """Read a game file's text; raises InvalidGame naming every problem."""
+    return load(parsed(text), max_deals=max_deals)
+
+
+def parsed(text: str | bytes) -> Any:
+    """A game file's JSON (of either family), every text in it readable and NFC; raises
+    InvalidGame. A text whose strings are all so already (plain_json: the usual file) is
+    not walked through."""
     try:
         data = json.loads(text)
     except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a 5000-digit number
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return load(normalize_all(readable(data)), max_deals=max_deals)
+    return data if plain_json(text) else normalize_all(readable(data))
 
 
 def readable(data: Any) -> Any:

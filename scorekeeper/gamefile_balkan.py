@@ -20,7 +20,6 @@ from scorekeeper.balkan import (
 )
 from scorekeeper.rules import Game, InvalidGame, Problem
 from scorekeeper.rules.problems import N_
-from scorekeeper.rules.text import normalize_all
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,11 +35,7 @@ def is_balkan(data: Any) -> bool:
 
 def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game | BalkanGame:
     """A game file's text of either family; raises InvalidGame naming every problem."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return gamefile.loads(text, max_deals=max_deals)  # it says what is wrong with the JSON
-    data = normalize_all(gamefile.readable(data))
+    data = gamefile.parsed(text)
     if is_balkan(data):
         return load(data, max_deals=max_deals)
     return gamefile.load(data, max_deals=max_deals)

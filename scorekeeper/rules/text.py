@@ -22,6 +22,8 @@ calls `bad_character` and `name_key` here, and nothing else.
 from __future__ import annotations
 
 import functools
+import json
+import re
 import unicodedata
 
 import regex
@@ -49,8 +51,13 @@ _NAMES = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def normalize(text: str) -> str:
     """The text in Unicode NFC (composed) form."""
+    if text.isascii():  # nearly every text: NFC already, and no surrogate
+        return text
     if has_surrogate(text):  # NFC of a lone surrogate is itself; keep it for the check
         return text
     return unicodedata.normalize("NFC", text)
@@ -65,7 +72,7 @@ def name_key(name: str) -> str:
 
 def has_surrogate(text: str) -> bool:
     """Whether the text holds a lone surrogate (JSON's "\\ud800" reads as one)."""
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -123,6 +130,8 @@ def describe(ch: str) -> str:
 def first_surrogate(value: Any) -> str | None:
     """The first lone surrogate anywhere in a parsed JSON value (keys too), described."""
     if isinstance(value, str):
+        if value.isascii():
+            return None
         for ch in value:
             if "\ud800" <= ch <= "\udfff":
                 return describe(ch)
@@ -138,6 +147,22 @@ def first_surrogate(value: Any) -> str | None:
             if (found := first_surrogate(item)) is not None:
                 return found
     return None
+
+
+def plain_json(text: str | bytes) -> bool:
+    """Whether every string JSON reads from this (valid) text is NFC already and holds no
+    lone surrogate, so that reading it needs neither walk (first_surrogate, normalize_all):
+    the text holds no \\u escape, no surrogate, and is NFC itself. A JSON string is the text
+    between two quotes, and a quote neither composes nor reorders with what is beside it,
+    so each string of an NFC text is NFC (the other escapes give ASCII characters that are
+    as inert). An ASCII text (the usual game file) answers at once."""
+    if isinstance(text, bytes):
+        if text.isascii() and b"\x00" not in text:  # UTF-8, as json reads it
+            return b"\\u" not in text
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    if text.isascii():
+        return "\\u" not in text
+    return "\\u" not in text and not has_surrogate(text) and unicodedata.is_normalized("NFC", text)
 
 
 def normalize_all(value: Any) -> Any:

@@ -3,11 +3,21 @@ characters. The files, the forms and the CLI that use it are in test_text_input.
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.rules.text import bad_character, normalize
+from scorekeeper.rules.text import (
+    bad_character,
+    first_surrogate,
+    normalize,
+    normalize_all,
+    plain_json,
+)
 
 BAD = ["\x1b[2J", "\x00", "\n", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
 BAD += ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
@@ -35,3 +45,39 @@ def test_a_filler_that_shows_nothing_is_refused_and_a_gap_filler_that_shows_is_k
     assert unicodedata.category(blank) == "Mn" and unicodedata.category(sign) == "Po"
     assert bad_character(f"Anna{blank}") == "U+16FE4 khitan small script filler"
     assert bad_character(f"Anna{sign}") is None
+
+
+# Strings rich in what NFC changes: combining marks, Hangul jamo, ≠'s parts, surrogates.
+_PIECES = 'aAé\u0301\u0308\u0338=<\u1100\u1161\u11a8\uac00"\\\n\u00c5\ud800\udfff Анна'
+_TEXTS = st.text(alphabet=st.sampled_from(_PIECES), max_size=8)
+_VALUES = st.recursive(
+    _TEXTS | st.integers(-5, 5) | st.none(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXTS, inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUES, st.booleans())
+def test_a_plain_file_is_read_as_the_walk_through_it_would_read_it(
+    value: Any, escaped: bool
+) -> None:
+    """docs/game-format.md: a file's texts are read in NFC and a lone surrogate refuses the
+    file. A text plain_json lets through unwalked reads exactly as the walk would read it."""
+    text = json.dumps(value, ensure_ascii=escaped)
+    data = json.loads(text)
+    if plain_json(text) or plain_json(text.encode("utf-8", "surrogatepass")):
+        assert first_surrogate(data) is None
+        assert normalize_all(data) == data
+
+
+def test_plain_json_says_which_texts_need_the_walk() -> None:
+    """An ASCII text without escapes and an NFC one are plain; an escape, a decomposed
+    letter or a lone surrogate are not (docs/game-format.md: names are read in NFC)."""
+    assert plain_json('{"players": ["Anna", "Boris"]}')
+    assert plain_json('{"players": ["Анна", "Åsa"]}'.encode())
+    assert plain_json('{"players": ["Анна"]}'.encode("utf-16"))
+    assert not plain_json('{"players": ["\\u0410нна"]}')
+    assert not plain_json(f'{{"players": ["{DECOMPOSED}"]}}')
+    assert not plain_json('{"players": ["A\ud800"]}')
+    assert not plain_json('{"players": ["A\ud800"]}'.encode("utf-8", "surrogatepass"))
