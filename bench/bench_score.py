@@ -2,13 +2,18 @@
 
 Run: .venv/bin/python bench/bench_score.py
 
-Prints, for a 300-deal and a 1,000-deal Sochi evening (and a five-player one with penalties):
-- engine: `gamefile.load` + `score` + `settle` (what `scorekeeper score` and a page need);
-- oracle: the independent ~450-line scorer in tests/oracle (a plain replay, no checks, no
-  entries) on the same file, measured in the same run, interleaved;
-- the ratio engine / oracle, and how the engine grows from 300 to 1,000 deals;
+Prints, in one run:
+- five runs of the 300-deal Sochi evening read from its file's bytes: the engine
+  (`gamefile_balkan.loads_any` + `score` + `settle`, what `scorekeeper score --settle` does
+  before printing) and the oracle (`json.loads` + the independent ~450-line scorer in
+  tests/oracle: a plain replay, no checks, no entries) on the same bytes, interleaved, and
+  their ratio; the file as `scorekeeper export` writes it (Cyrillic names, UTF-8), and
+  once more with its names written as \\u escapes (a file made elsewhere: its texts are
+  walked through, to read them in NFC);
+- the same for a 1,000-deal evening and a five-player one with penalties, and how the engine
+  grows from 300 to 1,000 deals;
 - a save: one deal put on top of the 300-deal sheet (`Sheet.plus`) against a full replay.
-Bars (issue 15): engine ≤ 1.0 × oracle; 1,000 deals ≤ 3.5 × 300 deals.
+Bars (issues 15 and 52): engine ≤ 1.0 × oracle, reading included; 1,000 deals ≤ 3.5 × 300.
 
 Times are the fastest of many runs of CPU time (`time.process_time`), so that other work on a
 busy machine does not blur the comparison.
@@ -17,6 +22,7 @@ busy machine does not blur the comparison.
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import sys
 import time
@@ -26,12 +32,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper import gamefile  # noqa: E402
+from scorekeeper import gamefile, gamefile_balkan  # noqa: E402
 from scorekeeper.rules import parse_deal, replay, score, settle  # noqa: E402
 from scorekeeper.sample import random_game  # noqa: E402
 from tests.oracle.independent import score_file  # noqa: E402
 
 REPEAT = 40
+RUNS = 5
+NAMES = {"Anna": "Анна", "Boris": "Борис", "Vera": "Вера", "Gleb": "Глеб", "Dasha": "Даша"}
 
 
 def long_game(deals: int, seed: int, **kw: Any) -> dict[str, Any]:
@@ -51,35 +59,62 @@ def fastest(*jobs: Callable[[], object], repeat: int = REPEAT) -> list[float]:
     return [b * 1000 for b in best]
 
 
-def engine(data: dict[str, Any]) -> object:
+def engine(text: bytes) -> object:
     # A game file may hold up to FORMAT_MAX_DEALS deals (`scorekeeper score` reads them all);
     # only the server caps a game at MAX_DEALS.
-    return settle(score(gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)))
+    game = gamefile_balkan.loads_any(text, max_deals=gamefile.FORMAT_MAX_DEALS)
+    assert not isinstance(game, gamefile_balkan.BalkanGame)
+    return settle(score(game))
+
+
+def oracle(text: bytes) -> object:
+    return score_file(json.loads(text))
+
+
+def file_of(data: dict[str, Any], *, escaped: bool = False) -> bytes:
+    """The game's file with the players' names in Cyrillic (a Russian table's), as
+    `scorekeeper export` writes it (UTF-8, the names as typed), or with them written as
+    \\u escapes (json.dumps's default: a file made elsewhere)."""
+    text = json.dumps(data)
+    for latin, cyrillic in NAMES.items():
+        text = text.replace(f'"{latin}"', json.dumps(cyrillic))
+    if escaped:
+        return text.encode()
+    game = gamefile.loads(text, max_deals=gamefile.FORMAT_MAX_DEALS)
+    return gamefile.dumps(game).encode()
+
+
+def side_by_side(name: str, text: bytes, runs: int = 1) -> float:
+    """Print the engine's and the oracle's time on the file, and their ratio, `runs` times;
+    the engine's fastest time."""
+    deals = len(json.loads(text)["deals"])
+    best = float("inf")
+    for run in range(1, runs + 1):
+        ours, plain = fastest(lambda: engine(text), lambda: oracle(text))
+        best = min(best, ours)
+        print(
+            f"{name:>20} ({deals} deals) run {run}: engine {ours:6.2f} ms, "
+            f"plain replay {plain:6.2f} ms, ratio {ours / plain:.2f}",
+            flush=True,
+        )
+    return best
 
 
 def main() -> None:
-    games = {
-        "sochi 300": long_game(300, 300, convention="sochi"),
-        "sochi 1000": long_game(1000, 1000, convention="sochi"),
-        "five players 300": long_game(
-            300, 5, convention="leningrad", players=5, penalties=True, options={"money_unit": "1"}
-        ),
-    }
-    engine_ms = {}
-    for name, data in games.items():
-        ours, oracle = fastest(lambda d=data: engine(d), lambda d=data: score_file(d))
-        engine_ms[name] = ours
-        print(
-            f"{name:>17} ({len(data['deals'])} deals): load+score+settle {ours:6.2f} ms, "
-            f"plain replay (oracle) {oracle:6.2f} ms, ratio {ours / oracle:.2f}"
-        )
-    growth = engine_ms["sochi 1000"] / engine_ms["sochi 300"]
-    print(f"growth 300 -> 1000 deals: {growth:.2f}x (linear would be 3.33x)")
+    sochi = long_game(300, 300, convention="sochi")
+    side_by_side("sochi 300", file_of(sochi), RUNS)
+    side_by_side("sochi 300 escaped", file_of(sochi, escaped=True), RUNS)
+    longer = side_by_side("sochi 1000", file_of(long_game(1000, 1000, convention="sochi")))
+    five = long_game(
+        300, 5, convention="leningrad", players=5, penalties=True, options={"money_unit": "1"}
+    )
+    side_by_side("five players 300", file_of(five))
+    shorter = side_by_side("sochi 300 (again)", file_of(sochi))
+    print(f"growth 300 -> 1000 deals: {longer / shorter:.2f}x (linear would be 3.33x)")
 
-    data = games["sochi 300"]
-    game = gamefile.load(data)
+    game = gamefile.load(sochi)
     sheet = score(game.with_deals(game.deals[:-1]))
-    last, _ = parse_deal(data["deals"][-1], game.players)
+    last, _ = parse_deal(sochi["deals"][-1], game.players)
     assert last is not None
     one, full = fastest(
         lambda: sheet.plus(last),

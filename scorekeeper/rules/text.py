@@ -159,10 +159,13 @@ def plain_json(text: str | bytes) -> bool:
     if isinstance(text, bytes):
         if text.isascii() and b"\x00" not in text:  # UTF-8, as json reads it
             return b"\\u" not in text
-        text = text.decode(json.detect_encoding(text), "surrogatepass")
-    if text.isascii():
-        return "\\u" not in text
-    return "\\u" not in text and not has_surrogate(text) and unicodedata.is_normalized("NFC", text)
+        try:  # strict, as json's is not: it refuses an encoded surrogate
+            text = text.decode(json.detect_encoding(text))
+        except UnicodeDecodeError:
+            return False
+    elif has_surrogate(text):
+        return False
+    return "\\u" not in text and (text.isascii() or unicodedata.is_normalized("NFC", text))
 
 
 def normalize_all(value: Any) -> Any:
