@@ -44,6 +44,9 @@ SLUG_LIMIT = 60
 SHOWN_NAME_LIMIT = 100
 FULL_NAME_LIMIT = 300
 PAGE_SIZES = ("A4", "A5", "letter")
+HEADING_LIMIT = {"A5": {2: 16, 3: 14, 4: 10, 5: 8}, "wide": {2: 16, 3: 16, 4: 14, 5: 12}}
+"""The characters of a name over its whists column, by the page and the players at the
+table: each heading on one line, the table no wider than the page with five-digit whists."""
 
 # -- the view model --------------------------------------------------------------------------
 
@@ -167,7 +170,7 @@ def sheet_view(
         locale=words.locale,
         when=time_span(created_at, updated_at, words, tz),
         players=players,
-        short_names=[_shorten(p, 16) for p in players],
+        short_names=[_shorten(p, _heading_limit(page_size, len(players))) for p in players],
         seating=_(
             "Seated clockwise: %(players)s; first to deal: %(dealer)s.",
             players=", ".join(players),
@@ -320,6 +323,12 @@ def _parse_time(text: str | None) -> datetime | None:
         return datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
         return None
+
+
+def _heading_limit(page_size: str, players: int) -> int:
+    """How long a name may be over its whists column (HEADING_LIMIT)."""
+    limits = HEADING_LIMIT["A5" if page_size == "A5" else "wide"]
+    return limits.get(players, limits[5])
 
 
 def _shorten(text: str, limit: int) -> str:
