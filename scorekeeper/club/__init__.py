@@ -21,6 +21,7 @@ from scorekeeper.club.writes import (
     new_club,
     replace_link,
     set_public,
+    started,
     unmerge,
 )
 
@@ -36,5 +37,6 @@ __all__ = [
     "new_club",
     "replace_link",
     "set_public",
+    "started",
     "unmerge",
 ]

@@ -14,6 +14,7 @@ import datetime
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from itertools import groupby
 from typing import Any, cast
 
@@ -455,3 +456,49 @@ def unattached(built: Built, most: int = 30) -> list[Unattached]:
             if isinstance(player, str) and len(out) < most:
                 out.setdefault((t.kind, t.thing_id, seat), Unattached(t.kind, t.thing_id, seat))
     return list(out.values())
+
+
+@dataclass(frozen=True)
+class Latest:
+    """An event of the club as its page lists it: a game's players with their results (best
+    first), a tournament's winners."""
+
+    played_on: datetime.date
+    title: str
+    friendly: bool
+    results: tuple[tuple[str, Fraction], ...] = ()
+    winners: tuple[str, ...] = ()
+
+
+def latest(built: Built, names: dict[int, str], most: int = 8) -> list[Latest]:
+    """The season's latest events, newest first (`names`: each thing's, by thing id)."""
+    games = {c.event: c for c in built.done.tables if c.tour is None}
+    held = built.held
+    order = sorted(range(len(held)), key=lambda i: (held[i].played_on, i), reverse=True)
+    out = []
+    for i in order[:most]:
+        h, first = held[i], held[i].first
+        title = names.get(first.thing, "")
+        if h.tournament is not None:
+            standings = h.tournament.report.get("standings", [])
+            won = tuple(s["player"] for s in standings if s["place"] == 1)
+            out.append(Latest(h.played_on, title, first.friendly, winners=won))
+            continue
+        c = games[i + 1]
+        results = [(built.done.name(p), c.x(k)) for k, p in enumerate(c.players)]
+        results.sort(key=lambda r: -r[1])
+        out.append(Latest(h.played_on, title, first.friendly, tuple(results)))
+    return out
+
+
+_COMPANIES = (
+    "SELECT c.name, c.view_token FROM club_things AS t JOIN companies AS c ON c.id = t.thing_id"
+    " WHERE t.club_id = ? AND t.kind = 'company' ORDER BY t.id"
+)
+
+
+def companies(store: Store, club: ClubRecord) -> list[tuple[str, str]]:
+    """The club's companies in the order of attaching: name and read-only token."""
+    return [
+        (str(r["name"]), str(r["view_token"])) for r in store.engine.rows(_COMPANIES, [club.id])
+    ]

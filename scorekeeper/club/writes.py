@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from scorekeeper.club.season import doubled_seat
@@ -13,6 +14,7 @@ from scorekeeper.rules.text import name_key
 from scorekeeper.season.players import Directory, MergeCycle
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import ClubAccess, ClubRecord, Clubs, InOtherClub, Kind
+from scorekeeper.store.errors import ReadOnlyAccess
 
 MAX_NAME = 60
 MOST_THINGS = 5000
@@ -69,6 +71,33 @@ def attach_link(store: Store, token: str, link: str) -> ClubRecord:
         return clubs.attach(token, kind, thing_id)
     except InOtherClub:
         raise ClubRefused("link", N_("This is already in a club.")) from None
+
+
+class Made(Protocol):
+    """A game, company or tournament just made (its record: its id)."""
+
+    @property
+    def id(self) -> int: ...
+
+
+M = TypeVar("M", bound=Made)
+
+
+def started(store: Store, club_token: str, kind: Kind, make: Callable[[], M]) -> M:
+    """Make a game, company or tournament (`make`: its own service's creation) that, started
+    from a club's page (its edit token), belongs to the club. The club is checked first: an
+    unknown link (ClubNotFound), one that only shows the club (ReadOnlyAccess) or a full club
+    makes nothing."""
+    if not club_token:
+        return make()
+    clubs = Clubs(store)
+    club = clubs.get(club_token)
+    if club.access != "edit":
+        raise ReadOnlyAccess("this link only shows the club")
+    _room(len(club.things), MOST_THINGS, "link")
+    made = make()
+    clubs.attach(club_token, kind, made.id)
+    return made
 
 
 def detach(store: Store, token: str, thing: int) -> ClubRecord:

@@ -17,14 +17,24 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper import club as service
-from scorekeeper.club.season import ALL_TIME, Built, build, season_file, thing_names, unattached
+from scorekeeper.club.season import (
+    ALL_TIME,
+    Built,
+    build,
+    companies,
+    latest,
+    season_file,
+    thing_names,
+    unattached,
+)
 from scorekeeper.render.chart import line_chart
 from scorekeeper.season.csv import standings_csv, statistics_csv
 from scorekeeper.season.rating import N0
 from scorekeeper.season.statistics import head_to_head
-from scorekeeper.store.clubs import ClubRecord, Clubs
+from scorekeeper.store.clubs import ClubNotFound, ClubRecord, Clubs
 from scorekeeper.store.errors import ReadOnlyAccess
 
+from ..errors import error_page
 from ..i18n import words
 from ..storage import get_store
 
@@ -123,9 +133,12 @@ def _page(club: ClubRecord, template: str, **more: Any) -> str:
     built = build(get_store(), club, _season_id())
     s = built.season
     out = {"name": s.name, "from": s.first, "to": s.last, "standings": built.standings()}
-    companies = sorted({t.company for t in built.tables if t.company})
-    if club.access == "edit":
+    scopes = sorted({t.company for t in built.tables if t.company})
+    if club.access != "public":
         names = thing_names(get_store(), club)
+        more.setdefault("latest", latest(built, names))
+        more.setdefault("club_companies", companies(get_store(), club))
+    if club.access == "edit":
         more.setdefault("thing_names", names)
         more.setdefault(
             "thing_of_seat", {(t.kind, t.thing_id): names.get(t.id) for t in club.things}
@@ -139,10 +152,30 @@ def _page(club: ClubRecord, template: str, **more: Any) -> str:
         report=out,
         stats=_statistics(club, built),
         columns=COLUMNS,
-        companies=companies,
+        companies=scopes,
         args=request.args,
         **more,
     )
+
+
+@bp.app_errorhandler(service.ClubRefused)
+def _refused(refused: service.ClubRefused) -> tuple[str, int]:
+    """A club write refused outside the club's own forms (a thing started from a full club)."""
+    return error_page(400, _("Club"), _(refused.text, **refused.params))
+
+
+@bp.app_context_processor
+def _started_for() -> dict[str, Any]:
+    """On the new game, company and tournament pages opened from a club's page (?club=),
+    the club the thing will belong to (None when the link is not a club's edit link)."""
+    token = request.args.get("club", "")
+    if not token or request.blueprint == bp.name:
+        return {}
+    try:
+        club = Clubs(get_store()).get(token)
+    except ClubNotFound:
+        return {"started_for": None}
+    return {"started_for": club if club.access == "edit" else None}
 
 
 @bp.route("/club/new", methods=["GET", "POST"])

@@ -22,6 +22,7 @@ from flask_babel import _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from scorekeeper import club
 from scorekeeper.balkan import PRESET_LABELS
 from scorekeeper.company import file as company_file
 from scorekeeper.company import writes as company_writes
@@ -160,12 +161,17 @@ def new() -> str | Response | tuple[str, int]:
         resolved = _resolved(form, balkan_errors)
         if resolved is not None:
             name = clean_name(form.name.data) or _("Our table")
-            record = company_writes.create(
+            record = club.started(  # started from a club's page: the club's
                 get_store(),
-                name=name,
-                convention=resolved[0],
-                options=resolved[1],
-                roster=form.roster_names(),
+                request.args.get("club", ""),
+                "company",
+                lambda: company_writes.create(
+                    get_store(),
+                    name=name,
+                    convention=resolved[0],
+                    options=resolved[1],
+                    roster=form.roster_names(),
+                ),
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             return back(record.edit_token)

@@ -18,7 +18,7 @@ from flask import (
 from flask_babel import _
 from werkzeug.wrappers import Response
 
-from scorekeeper import gamefile_balkan
+from scorekeeper import club, gamefile_balkan
 from scorekeeper.games import create_from_game, paper, writes
 from scorekeeper.games.family import BALKAN
 from scorekeeper.rules import CONVENTIONS
@@ -92,15 +92,20 @@ def _create_game(
     if family == BALKAN:  # its own presets and options; the Russian ones are not read
         overrides, bad, valid = families.balkan_overrides(), {}, True
     try:
-        record = writes.new_game(
+        record = club.started(  # started from a club's page: the club's
             get_store(),
-            name=name,
-            convention=convention,
-            family=family,
-            overrides=overrides if valid else None,
-            ready=not bad,
-            seats=[field.data or "" for field in form.player_fields()],
-            first_dealer=form.first_dealer.data or "",
+            request.args.get("club", ""),
+            "game",
+            lambda: writes.new_game(
+                get_store(),
+                name=name,
+                convention=convention,
+                family=family,
+                overrides=overrides if valid else None,
+                ready=not bad,
+                seats=[field.data or "" for field in form.player_fields()],
+                first_dealer=form.first_dealer.data or "",
+            ),
         )
     except writes.NotSeated as refused:
         errors += put_on_form(form, refused.problems, _seat_field)

@@ -25,6 +25,7 @@ from flask import (
 from flask_babel import _, format_date, format_decimal, pgettext
 from werkzeug.wrappers import Response
 
+from scorekeeper import club
 from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
 from scorekeeper.rules import resolve_options
@@ -143,15 +144,20 @@ def new() -> str | Response:
         options = _resolved(form, rounds) if valid else None
         if ok and options is not None and bands is not None:
             name = form.name.data or _("Tournament of %(day)s", day=_today())
-            record = service.create(
+            record = club.started(  # started from a club's page: the club's
                 get_store(),
-                name=name,
-                convention=form.convention.data,
-                options=options,
-                table_size=int(form.table_size.data),
-                bands=bands,
-                roster=form.roster_names(),
-                tours_planned=int(form.tours.data),
+                request.args.get("club", ""),
+                "tournament",
+                lambda: service.create(
+                    get_store(),
+                    name=name,
+                    convention=form.convention.data,
+                    options=options,
+                    table_size=int(form.table_size.data),
+                    bands=bands,
+                    roster=form.roster_names(),
+                    tours_planned=int(form.tours.data),
+                ),
             )
             recent.remember(record.edit_token, KEY, LIMIT)
             flash(_("The tournament is made. Seat tour 1 when the players are in the room."))
