@@ -128,7 +128,7 @@ def test_restore_refuses_a_database_with_games_unless_forced(
 
 def _damaged(path: Path, backup: Path) -> None:
     data = bytearray(backup.read_bytes())
-    for offset in range(4096 + 100, len(data), 4096):  # every page after the first: garbage
+    for offset in range(4096, len(data), 4096):  # every page after the first: its head garbage
         data[offset : offset + 64] = b"\xa5" * 64
     path.write_bytes(bytes(data))
 

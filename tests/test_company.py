@@ -22,8 +22,6 @@ from scorekeeper.sample import random_game
 from scorekeeper.store import GameNotFound, ReadOnlyAccess, Store, StoreError
 from scorekeeper.store.companies import Companies, CompanyNotFound
 
-from .helpers import sqlite_connection
-
 ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dima"]
 TODAY = datetime.date(2026, 11, 20)
 
@@ -244,20 +242,16 @@ def test_a_broken_company_file_names_what_is_wrong(change, message):
 
 
 def test_an_old_database_gets_the_company_tables(tmp_path):
-    import sqlite3
-
-    from sqlite_utils import Database, Migrations
-
-    from scorekeeper.store.schema import m001_games_deals_revisions
+    from scorekeeper.store.engine import SqliteEngine
+    from scorekeeper.store.schema import migrate
 
     path = tmp_path / "old.sqlite"
-    db = Database(sqlite3.connect(path))
-    first_release = Migrations("scorekeeper")
-    first_release()(m001_games_deals_revisions)
-    first_release.apply(db)
-    assert "companies" not in db.table_names()
-    db.conn.close()
+    first_release = SqliteEngine(path, create=True, busy_timeout_ms=5000)
+    migrate(first_release, upto="m001_games_deals_revisions")
+    tables = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    assert "companies" not in {row["name"] for row in first_release.rows(tables)}
+    first_release.close()
     with Store(path) as store:
-        assert {"companies", "company_players", "company_games", "company_payments"} <= set(
-            Database(sqlite_connection(store)).table_names()
-        )
+        assert {"companies", "company_players", "company_games", "company_payments"} <= {
+            row["name"] for row in store.engine.rows(tables)
+        }

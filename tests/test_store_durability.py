@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlite_utils import Database
 
 from scorekeeper.store import (
-    MIGRATIONS,
     DatabaseMissing,
     GameRecord,
     StorageUnavailable,
     Store,
     StoreError,
 )
+from scorekeeper.store.engine import SqliteEngine
+from scorekeeper.store.schema import applied, migrate, step_names
 
 from .helpers import newest_game, sqlite_connection
 
@@ -44,8 +44,13 @@ def new_game(store: Store, name: str = "Friday") -> GameRecord:
 
 
 def schema(path: Path) -> list[tuple[str, str]]:
-    with Database(path) as db:
-        return [(row["name"], row["sql"]) for row in db.query("SELECT * FROM sqlite_master")]
+    with closing(sqlite3.connect(path)) as db:
+        return [(name, sql) for name, sql in db.execute("SELECT name, sql FROM sqlite_master")]
+
+
+def bare_engine(path: Path) -> SqliteEngine:
+    """The file's engine alone, no Store: to apply some of the steps, as a release did."""
+    return SqliteEngine(path, create=True, busy_timeout_ms=5000)
 
 
 @pytest.fixture
@@ -148,7 +153,7 @@ def test_integrity_check_is_ok_for_a_fresh_store(store: Store) -> None:
 
 
 #: Every migration step, in the order written (each branch appends its own).
-STEPS = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
+STEPS = step_names()
 assert STEPS[0] == "m001_games_deals_revisions"
 
 
@@ -159,27 +164,30 @@ def test_migrations_run_twice_change_nothing(tmp_path: Path) -> None:
     once = schema(path)
     with Store(path) as store:
         assert store.get_game(game.edit_token).name == "Friday"
-    with Database(path) as db:
-        MIGRATIONS.apply(db)
-        applied = [m.name for m in MIGRATIONS.applied(db)]
+    engine = bare_engine(path)
+    migrate(engine)
+    done = applied(engine)
+    engine.close()
     assert schema(path) == once
-    assert applied == STEPS
+    assert done == STEPS
 
 
 def test_a_file_migrated_step_by_step_ends_like_a_new_one(tmp_path: Path) -> None:
     # An early release's file: the first two steps only, with a game and a deal in it.
     old, new = tmp_path / "old.db", tmp_path / "new.db"
-    with Database(old) as db:
-        MIGRATIONS.apply(db, stop_before=STEPS[2])
-        db.table("games").insert(
+    engine = bare_engine(old)
+    migrate(engine, upto=STEPS[1])
+    with engine.writing():
+        engine.insert("games",
             {"name": "Old", "convention": "sochi", "options": "{}", "first_dealer": "Anna",
              "players": '["Anna", "Boris", "Vera"]', "finished": 0, "created_at": "then",
              "updated_at": "then", "version": 1, "edit_token": "e1", "view_token": "v1"}
         )  # fmt: skip
-        db.table("deals").insert(
+        engine.insert("deals",
             {"game_id": 1, "seq": 0, "data": '{"type": "redeal"}', "created_at": "then",
              "updated_at": "then"}
         )  # fmt: skip
+    engine.close()
     with Store(old) as store:
         assert [d.data for d in store.get_game("e1").deals] == [{"type": "redeal"}]
         store.add_deal("e1", {"type": "redeal", "n": 2}, base_version=1)
@@ -201,10 +209,13 @@ RELEASED = {
     "m007_wrong_passwords": "ee6bd18afea3372c",
     "m107_i32_seat_claims": "4af384a0f700edcf",
     "m131_i31_tours_planned": "12fa05b05d52c82d",
+    "m141_i31_joined": "136ebb9762d7172f",
+    "m148_i48_clubs": "71b9474b7e72231f",
+    "m149_i48_season_carry": "2d430fdf8a533df0",
 }
 
 
-def _structure(db: Database) -> str:
+def _structure(db: sqlite3.Connection) -> str:
     found: list[object] = []
     for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"):
         found.append([table, db.execute(f"PRAGMA table_xinfo([{table}])").fetchall()])
@@ -214,12 +225,13 @@ def _structure(db: Database) -> str:
     return hashlib.sha256(json.dumps(found).encode()).hexdigest()[:16]
 
 
-def test_every_released_step_still_makes_the_schema_it_made() -> None:
-    db = Database(memory=True)
+def test_every_released_step_still_makes_the_schema_it_made(tmp_path: Path) -> None:
+    engine = bare_engine(tmp_path / "steps.db")
     made = {}
-    for number, name in enumerate(STEPS):
-        MIGRATIONS.apply(db, stop_before=STEPS[number + 1] if number + 1 < len(STEPS) else None)
-        made[name] = _structure(db)
+    for name in STEPS:
+        migrate(engine, upto=name)
+        made[name] = _structure(engine.connection)
+    engine.close()
     assert {name: made.get(name) for name in RELEASED} == RELEASED
 
 
@@ -227,10 +239,9 @@ def test_every_migration_is_recorded_once_in_order(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     for _ in range(3):
         Store(path).close()
-    with Database(path) as db:
-        rows = list(db.query("SELECT migration_set, name FROM _sqlite_migrations ORDER BY id"))
-        assert MIGRATIONS.pending(db) == []
-    assert rows == [{"migration_set": "scorekeeper", "name": name} for name in STEPS]
+    with closing(sqlite3.connect(path)) as db:
+        rows = db.execute("SELECT migration_set, name FROM _sqlite_migrations ORDER BY id")
+        assert rows.fetchall() == [("scorekeeper", name) for name in STEPS]
 
 
 def test_the_schema_refuses_orphan_deals(store: Store) -> None:

@@ -18,12 +18,11 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlite_utils import Database
 
 from scorekeeper.store import SchemaTooNew, StorageUnavailable, Store
 from scorekeeper.store.engine import close_pools
 from scorekeeper.store.location import printable
-from scorekeeper.store.schema import MIGRATIONS, PG_STEPS, TABLES
+from scorekeeper.store.schema import STEPS, TABLES, step_names
 from scorekeeper.store.store import forget_migrated
 
 from .harness import ROOT, Web
@@ -70,10 +69,10 @@ def test_a_database_migrated_step_by_step_ends_like_a_new_one(pg_server: Server)
         conn.execute(
             "CREATE TABLE scorekeeper_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
         )
-        for name, sql in PG_STEPS[:2]:
-            for statement in sql.split(";"):
+        for step in STEPS[:2]:
+            for statement in step.statements("postgresql"):
                 conn.execute(statement)  # type: ignore[call-overload]
-            conn.execute("INSERT INTO scorekeeper_migrations VALUES (%s, 'then')", [name])
+            conn.execute("INSERT INTO scorekeeper_migrations VALUES (%s, 'then')", [step.name])
         game_id = conn.execute(
             "INSERT INTO games (name, convention, options, players, first_dealer, finished,"
             " created_at, updated_at, version, edit_token, view_token) VALUES ('Old', 'sochi',"
@@ -99,9 +98,7 @@ def test_a_database_migrated_step_by_step_ends_like_a_new_one(pg_server: Server)
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
             )
         }
-    sqlite_steps = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
-    assert sorted(steps) == sorted(sqlite_steps)
-    assert [name for name, _ in PG_STEPS] == sqlite_steps
+    assert sorted(steps) == sorted(step_names())
     assert tables - {"scorekeeper_migrations"} == set(TABLES)
 
 
@@ -402,7 +399,7 @@ def test_two_hosts_starting_at_once_migrate_once(pg_server: Server) -> None:
         try:
             engine = _engine(url)
             try:
-                schema.migrate_postgresql(engine)
+                schema.migrate(engine)
             finally:
                 engine.close()
         except BaseException as error:  # noqa: BLE001 - collected and asserted below
@@ -417,7 +414,7 @@ def test_two_hosts_starting_at_once_migrate_once(pg_server: Server) -> None:
     with psycopg.connect(url) as conn:
         steps = [r[0] for r in conn.execute("SELECT name FROM scorekeeper_migrations")]
         releases = conn.execute("SELECT count(*) FROM schema_release").fetchone()
-    assert sorted(steps) == sorted(name for name, _ in PG_STEPS)
+    assert sorted(steps) == sorted(step_names())
     assert releases == (1,)
 
 

@@ -27,11 +27,10 @@ from .errors import (
     VersionConflict,
 )
 from .records import DealRecord, GameRecord, Revision
-from .schema import MIGRATIONS, TABLES
+from .schema import STEPS, TABLES
 from .store import Store
 
 __all__ = [
-    "MIGRATIONS",
     "DatabaseMissing",
     "EmptyDatabase",
     "DealNotFound",
@@ -46,6 +45,7 @@ __all__ = [
     "RevisionNotFound",
     "SchemaTooNew",
     "StorageUnavailable",
+    "STEPS",
     "Store",
     "StoreError",
     "TABLES",

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import StoreError
-from .schema import MIGRATIONS, RELEASE, _release_key
+from .schema import RELEASE, STEP_SET, _release_key, step_names
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -48,7 +48,7 @@ class TargetHoldsData(StoreError):
 
 def known_steps() -> list[str]:
     """The names of the schema steps this release knows, in order."""
-    return [step.name for step in MIGRATIONS._migrations]
+    return step_names()
 
 
 def check_backup(path: Path) -> list[str]:
@@ -77,7 +77,7 @@ def check_backup(path: Path) -> list[str]:
             str(row[0])
             for row in conn.execute(
                 "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
-                [MIGRATIONS.name],
+                [STEP_SET],
             )
         ]
     except sqlite3.DatabaseError as error:

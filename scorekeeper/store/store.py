@@ -14,8 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlite_utils import Database
-
 from scorekeeper.kept import Kept
 
 from .engine import (
@@ -33,24 +31,13 @@ from .errors import (
     ReadOnlyAccess,
     RequestKeyReused,
     RevisionNotFound,
-    StorageUnavailable,
     StoreError,
     VersionConflict,
     storage_error,
 )
 from .location import kind as location_kind
 from .records import Access, Action, DealRecord, GameRecord, Revision
-from .schema import (
-    MIGRATIONS,
-    PURGE_LOCK,
-    RELEASE,
-    applied_sqlite,
-    check_not_newer,
-    forget_postgresql_migrated,
-    migrate_postgresql,
-    record_release,
-    written_release,
-)
+from .schema import PURGE_LOCK, migrate
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -124,18 +111,23 @@ def _state(game: Row) -> tuple[str, int, str]:
 
 _UNHURRIED: set[tuple[str, int]] = set()
 """The PostgreSQL databases this process has brought up to date with no statement timeout."""
+_PG_MIGRATED: set[str] = set()
+"""The PostgreSQL URLs this process has brought up to date (and checked)."""
 
 
 def _migrate_postgresql(engine: PostgresEngine) -> None:
-    """Bring the schema up to date: the first time in a process with no statement timeout
-    (a step on a large table may take long; the next times it only looks, at once)."""
+    """Bring the schema up to date, once per process: the first time with no statement
+    timeout (a step on a large table may take long; the next times it only looks, at once)."""
+    if engine.url in _PG_MIGRATED:
+        return
     key = (engine.url, os.getpid())
     if key in _UNHURRIED:
-        migrate_postgresql(engine)
-        return
-    with engine.unhurried():
-        migrate_postgresql(engine)
-    _UNHURRIED.add(key)
+        migrate(engine)
+    else:
+        with engine.unhurried():
+            migrate(engine)
+        _UNHURRIED.add(key)
+    _PG_MIGRATED.add(engine.url)
 
 
 class Store:
@@ -194,15 +186,9 @@ class Store:
         # stay read-only once the file can be written again.
         self._writable = self._can_write()
 
-    @property
-    def _db(self) -> Database:
-        """sqlite-utils' view of the SQLite connection, for the migrations (never on
-        PostgreSQL)."""
-        assert isinstance(self.engine, SqliteEngine), "an SQLite store only"
-        return Database(self.engine.connection, execute_plugins=False)
-
     def _migrate(self) -> None:
-        """Apply pending migrations, holding the write lock so two processes cannot race.
+        """Apply the steps the file lacks (schema.migrate), holding the write lock so two
+        processes cannot race.
 
         A file this process already migrated (same device and inode) is not asked again:
         the web app opens a Store per request, and asking cost a dozen queries each time.
@@ -210,17 +196,7 @@ class Store:
         identity = self._identity()
         if identity is not None and identity in _MIGRATED:
             return
-        db = self._db
-        check_not_newer(self.engine, applied_sqlite(db))
-        if MIGRATIONS.pending(db):
-            with self.engine.writing():
-                check_not_newer(self.engine, applied_sqlite(db))  # another host may have gone
-                MIGRATIONS.apply(db)  # its per-step atomic() nests as savepoints
-        if written_release(self.engine) != RELEASE:
-            # A read-only file of this schema is still read (and backed up): the record
-            # waits for the next writable open.
-            with contextlib.suppress(StorageUnavailable), self.engine.writing():
-                record_release(self.engine)
+        migrate(self.engine)
         identity = self._identity()
         if identity is not None:
             _MIGRATED.add(identity)
@@ -1024,7 +1000,7 @@ def forget_migrated() -> None:
     """Check every database's schema again at its next open, as a process just started does
     (a process remembers the databases it has brought up to date, and asks them no more)."""
     _MIGRATED.clear()
-    forget_postgresql_migrated()
+    _PG_MIGRATED.clear()
 
 
 #: The files SQLite keeps beside a database while it is in use.
