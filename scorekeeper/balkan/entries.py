@@ -38,28 +38,12 @@ def correction_outcome(
     """A correction written as given; refused when it leaves Σ bule below 0."""
     bule: dict[str, int] = {}
     supe: list[tuple[str, str, int]] = []
-    why = [
-        Why(N_("correction: {reason}"), {"reason": entry.reason})
-        if entry.reason
-        else Why(N_("correction"))
-    ]
     for change in entry.entries:
         if isinstance(change, BuleChange):
             bule[change.player] = bule.get(change.player, 0) + change.bule
-            why.append(
-                Why(
-                    N_("{name}: bule {amount}"),
-                    {"name": change.player, "amount": _signed(change.bule)},
-                )
-            )
         elif isinstance(change, SupeChange):
             supe.append((change.player, change.supe_on, change.amount))
-            params = {
-                "writer": change.player,
-                "declarer": change.supe_on,
-                "amount": _signed(change.amount),
-            }
-            why.append(Why(N_("{writer}: {amount} supe on {declarer}"), params))
+    why = correction_lines(entry)
     after = table.state.total + sum(bule.values())
     problems = []
     if after < 0:
@@ -72,6 +56,27 @@ def correction_outcome(
         number, "correction", entry, bule=bule, supe=tuple(supe), ends=after == 0, why=tuple(why)
     )
     return outcome, problems
+
+
+def correction_lines(entry: Correction) -> list[Why]:
+    """A correction in words: its reason, then each change as written."""
+    why = [
+        Why(N_("correction: {reason}"), {"reason": entry.reason})
+        if entry.reason
+        else Why(N_("correction"))
+    ]
+    for change in entry.entries:
+        if isinstance(change, BuleChange):
+            params = {"name": change.player, "amount": _signed(change.bule)}
+            why.append(Why(N_("{name}: bule {amount}"), params))
+        else:
+            params = {
+                "writer": change.player,
+                "declarer": change.supe_on,
+                "amount": _signed(change.amount),
+            }
+            why.append(Why(N_("{writer}: {amount} supe on {declarer}"), params))
+    return why
 
 
 def _signed(amount: int) -> str:

@@ -19,7 +19,6 @@ from scorekeeper.rules import (
     Problem,
     Settlement,
     Sheet,
-    parse_deal,
     replay,
 )
 from scorekeeper.rules.company import net_after_each_deal
@@ -28,7 +27,7 @@ from scorekeeper.rules.text import escaped
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.wording import ENGLISH, Words
 
-from .family import KEY, Family, family_of_game, family_of_options
+from .family import KEY, Family, family_named, family_of_game, family_of_options
 
 _T = TypeVar("_T")
 
@@ -364,14 +363,14 @@ def create_from_game(
 # -- words for people --------------------------------------------------------------------
 
 
-def describe(data: dict[str, Any] | None, players: tuple[str, ...], words: Words = ENGLISH) -> str:
-    """A stored deal's data in words ("Anna 7♠ — Boris: whist, …"), for the history."""
+def describe(
+    data: dict[str, Any] | None,
+    players: tuple[str, ...],
+    words: Words = ENGLISH,
+    family: Family | None = None,
+) -> str:
+    """A stored deal's data in words, for the history: "Anna 7♠ — Boris: whist, …"; a Balkan
+    entry "Ana: tref; follow: Boža, Ceca; tricks: Ana 6, Boža 2, Ceca 2" (its family's)."""
     if data is None:
         return ""
-    deal, problems = parse_deal(data, players)
-    if deal is None:
-        return ""
-    result = DealResult(0, deal, None, (), 0, None, False)
-    title = words.deal_title(result)
-    details = words.deal_details(result, players)
-    return f"{title} — {details}" if details else title
+    return (family or family_named(None)).describe(data, players, words)

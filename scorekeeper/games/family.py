@@ -15,6 +15,7 @@ from typing import Any
 
 from scorekeeper import balkan, gamefile, gamefile_balkan, report, report_balkan, rules
 from scorekeeper.balkan import CONTRACT_WORDS, KIND_LABELS
+from scorekeeper.balkan.described import described
 from scorekeeper.balkan.options import options_to_json
 from scorekeeper.rules import Problem
 from scorekeeper.rules.company import PlayFigures, play_figures
@@ -108,6 +109,11 @@ class Family:
         """How each seat played, by seat name, as a company counts it (none: not counted)."""
         return {}
 
+    def describe(self, data: dict[str, Any], players: Sequence[str], words: Words) -> str:
+        """A stored entry (game-file notation) in words, away from its place in the log (a
+        version in the history): what was entered; "" when it cannot be read."""
+        raise NotImplementedError
+
     def told(self, sheet: Any, position: int, words: Words) -> Told:
         """The entry at a 0-based position in words, as a player confirms it."""
         raise NotImplementedError
@@ -157,6 +163,15 @@ class _Russian(Family):
     def figures(self, sheet: Any) -> dict[str, PlayFigures]:
         names = list(sheet.players)
         return play_figures([(sheet, {n: n for n in names})], names)
+
+    def describe(self, data: dict[str, Any], players: Sequence[str], words: Words) -> str:
+        deal, _ = rules.parse_deal(data, tuple(players))
+        if deal is None:
+            return ""
+        result = rules.DealResult(0, deal, None, (), 0, None, False)
+        title = words.deal_title(result)
+        details = words.deal_details(result, tuple(players))
+        return f"{title} — {details}" if details else title
 
     def told(self, sheet: Any, position: int, words: Words) -> Told:
         result = sheet.results[position]
@@ -210,6 +225,12 @@ class _Balkan(Family):
 
     def result_at(self, sheet: Any, number: int) -> Any:
         return sheet.outcomes[number - 1]
+
+    def describe(self, data: dict[str, Any], players: Sequence[str], words: Words) -> str:
+        entry, _ = balkan.parse_entry(data, players)
+        if entry is None:
+            return ""
+        return "; ".join(report_balkan.say(words, why) for why in described(entry))
 
     def told(self, sheet: Any, position: int, words: Words) -> Told:
         outcome = sheet.outcomes[position]

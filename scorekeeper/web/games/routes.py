@@ -100,25 +100,11 @@ stylesheet); past that, drawn for each request."""
 
 
 def _draw(loaded: Loaded) -> str:
+    forms = _finished_forms(loaded)
     if balkan_views.is_balkan(loaded):
         return balkan_views.game_page(
-            loaded, company=belongs.company_of(loaded), answers=answers_of(loaded)
+            loaded, company=belongs.company_of(loaded), answers=answers_of(loaded), **forms
         )
-    forms: dict[str, object] = {}
-    if loaded.editable and loaded.sheet.finished:
-        # The forms of a finished game's card (reopen, re-score, play on, rematch).
-        version, empty = loaded.record.version, {"formdata": None}
-        forms = {
-            "finish_form": FinishForm(version=version, **empty),
-            "reopen_form": ReopenForm(version=version, **empty),
-            "rescore_form": RescoreForm(version=version, **empty),
-            "extend_form": ExtendForm(
-                version=version,
-                pool_target=_next_target(loaded.game.options.pool_target),
-                **empty,
-            ),
-            "rematch_form": RematchForm(**empty),
-        }
     return render_template(
         "game.html",
         loaded=loaded,
@@ -127,6 +113,24 @@ def _draw(loaded: Loaded) -> str:
         answers=answers_of(loaded),
         **forms,
     )
+
+
+def _finished_forms(loaded: Loaded) -> dict[str, object]:
+    """The forms of a finished game's card (reopen, re-score, play on, rematch); a Balkan
+    partija has no pool to play on to (its end is undone instead)."""
+    if not (loaded.editable and loaded.sheet.finished):
+        return {}
+    version, empty = loaded.record.version, {"formdata": None}
+    forms: dict[str, object] = {
+        "finish_form": FinishForm(version=version, **empty),
+        "reopen_form": ReopenForm(version=version, **empty),
+        "rescore_form": RescoreForm(version=version, **empty),
+        "rematch_form": RematchForm(**empty),
+    }
+    if not balkan_views.is_balkan(loaded):
+        target = _next_target(loaded.game.options.pool_target)
+        forms["extend_form"] = ExtendForm(version=version, pool_target=target, **empty)
+    return forms
 
 
 @bp.route(GAME + "/answers")
@@ -408,7 +412,9 @@ def history(mode: str, token: str, deal_id: int | None = None) -> str | Response
         {
             "revision": r,
             "deal": live.get(r.deal_id),
-            "text": describe(r.data if r.action != "delete" else r.previous, players, words()),
+            "text": describe(
+                r.data if r.action != "delete" else r.previous, players, words(), loaded.family
+            ),
             "current": r.deal_id in live
             and r.action != "delete"
             and live[r.deal_id].data == r.data,
