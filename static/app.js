@@ -868,6 +868,154 @@ const NetState = (function () {
 NetState.draw();
 if (Pending.all().length) Pending.flush();
 
+/* -- a deal form, whatever its family: kept until Save, and a Save that waits ----------- */
+
+// Every field the form sends, by its name (whatever fields the form has), is kept in
+// localStorage as it is tapped, per game and per deal (data-draft), with the stamp of what
+// the form was drawn from (data-draft-stamp: the game's version for a new deal, the deal's
+// last change for an edit). A reload, a language, Back and Forward or a tab closed and
+// opened again put it back; onto another stamp it is never put, but said and kept (as
+// this deal's stale draft) until thrown away.
+// `entered()` says the deal in the page's words (kept with the draft, to say a stale one).
+function keptDraft(form, entered) {
+  const PREFIX = "scorekeeper.draft.";
+  const key = PREFIX + (form.getAttribute("data-draft") || "");
+  const stamp = form.getAttribute("data-draft-stamp") || "";
+  const SKIP = ["csrf_token", "request_key", "base_version", "checked", "action"];
+  const WEEK = 7 * 86400000;
+  let baseline = null;
+  function read(k) {
+    try { return JSON.parse(localStorage.getItem(k)); } catch (e) { return null; }
+  }
+  function write(k, value) {
+    try {
+      if (value === null) localStorage.removeItem(k); else localStorage.setItem(k, JSON.stringify(value));
+    } catch (e) { /* private mode: nothing kept */ }
+  }
+  function fields() {
+    return Array.from(new FormData(form).entries()).filter(function (p) {
+      return typeof p[1] === "string" && SKIP.indexOf(p[0]) < 0;
+    });
+  }
+  // Drafts of games not opened for a week go (a replaced link's among them).
+  function prune() {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const k = localStorage.key(i);
+      if (k && k.indexOf(PREFIX) === 0 && !((read(k) || {}).at > Date.now() - WEEK)) write(k, null);
+    }
+  }
+  function keep() {
+    if (baseline === null || !form.getAttribute("data-draft")) return;
+    const now = fields();
+    if (JSON.stringify(now) === baseline) { write(key, null); return; }
+    write(key, { stamp: stamp, fields: now, words: entered(), at: Date.now() });
+  }
+  // The draft's values into the form, by name: a radio or checkbox by its value, any other
+  // field by its place among those of its name. Names the draft has not are left alone.
+  function apply(pairs) {
+    const values = {};
+    pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
+    const at = {};
+    Array.from(form.elements).forEach(function (el) {
+      const name = el.name;
+      if (!name || SKIP.indexOf(name) >= 0 || el.type === "hidden" || !values[name]) return;
+      if (el.type === "radio" || el.type === "checkbox") { el.checked = values[name].indexOf(el.value) >= 0; return; }
+      at[name] = (at[name] || 0) + 1;
+      if (values[name][at[name] - 1] !== undefined) el.value = values[name][at[name] - 1];
+    });
+  }
+  function card(which, words) {
+    const template = document.getElementById("draft-card");
+    if (!template) return;
+    const old = document.getElementById("draft");
+    if (old) old.remove();
+    const box = template.content.firstElementChild.cloneNode(true);
+    const said = $(".draft-said", box);
+    said.textContent = said.getAttribute("data-" + which);
+    const list = $(".draft-words", box);
+    (which === "stale" ? words : []).forEach(function (w) {
+      const li = document.createElement("li");
+      li.textContent = w;
+      list.appendChild(li);
+    });
+    list.hidden = !list.children.length;
+    $("#draft-drop", box).addEventListener("click", function () {
+      write(which === "stale" ? key + "~" : key, null);
+      // The form as it was drawn: opened again, in this page's place in the history.
+      if (which === "stale") box.remove(); else location.replace(location.href);
+    });
+    form.parentElement.insertBefore(box, form);
+  }
+  // After the page's own first layout: put back the draft drawn from the same stamp, or
+  // say that the one kept was drawn from another and keep it aside.
+  function restore(put) {
+    baseline = JSON.stringify(fields());
+    let kept = read(key);
+    if (kept && kept.stamp !== stamp) {
+      write(key + "~", kept);
+      write(key, null);
+      kept = null;
+    }
+    const stale = read(key + "~");
+    if (stale) card("stale", stale.words || []);
+    if (kept && kept.fields) {
+      apply(kept.fields);
+      put(kept.fields);
+      card("back", []);
+    }
+    prune();
+  }
+  function drop() { write(key, null); }
+  return { keep: keep, restore: restore, drop: drop };
+}
+
+// Save: one request that checks and writes, kept in the queue of waiting deals (Pending)
+// with its one-time key from the moment it is sent; on a dropped connection the deal waits
+// on this phone and is sent again by itself (the key lands it once). Saved, the page the
+// answer names replaces the form in the history, so Back leads to the sheet before it,
+// never to this form again (which would become a new deal). `on` is the form's own part:
+// saves(submitter) (this button saves), sending() (false: one is on its way already),
+// words() (the deal in words), settled(), waiting() (kept on the phone), refused(answer)
+// (nothing written: the input stays). The submitter's name and value go with the form's
+// fields ("action=save", a Balkan refa's "dalje=1").
+function queuedSaves(form, draft, on) {
+  // A form opened with no connection is the copy the phone kept: it gets a one-time key of
+  // its own, so the deal entered in it is never taken for the one saved from that copy.
+  if (navigator.onLine === false && window.crypto && crypto.randomUUID) {
+    form.querySelector('input[name="request_key"]').value = crypto.randomUUID().replace(/-/g, "");
+  }
+  form.addEventListener("submit", function (event) {
+    const submitter = event.submitter;
+    if (!submitter || !submitter.name || !on.saves(submitter) || !window.fetch) return;
+    event.preventDefault();
+    if (on.sending() === false) return;  // a second tap while the first is on its way
+    const body = Array.from(new FormData(form).entries()).filter(function (p) { return typeof p[1] === "string"; });
+    body.push([submitter.name, submitter.value]);
+    const item = {
+      key: form.querySelector('input[name="request_key"]').value,
+      url: submitter.getAttribute("formaction") || form.getAttribute("action") || location.pathname,
+      game: form.getAttribute("data-game"),
+      title: form.getAttribute("data-title"),
+      back: location.pathname,
+      body: body,
+      what: document.title,
+      words: on.words(),
+    };
+    Pending.add(item);
+    Pending.send(item).then(function (answer) {
+      on.settled();
+      if (answer.saved) { draft.drop(); location.replace(answer.url); return; }
+      if (answer.offline) {
+        draft.drop();  // kept in the queue of waiting deals now
+        on.waiting();
+        Pending.whenSent(item.key, function (url) { location.replace(url); }, on.refused);
+        return;
+      }
+      on.refused(answer);
+    });
+  });
+}
+
 /* -- a deal: tap by tap, with a live preview --------------------------------------------- */
 
 // The rules decide who answers, which answers and levels are allowed and whose tricks are
@@ -1356,52 +1504,28 @@ if (Pending.all().length) Pending.flush();
     save.disabled = false;
   }
 
-  // A form opened with no connection is the copy the phone kept: it gets a one-time key of
-  // its own, so the deal entered in it is never taken for the one saved from that copy.
-  if (navigator.onLine === false && window.crypto && crypto.randomUUID) {
-    form.querySelector('input[name="request_key"]').value = crypto.randomUUID().replace(/-/g, "");
-  }
-
-  // Save: one request that checks and writes; on a dropped connection the deal waits on
-  // this phone with its one-time key and is sent again by itself (the key lands it once).
-  form.addEventListener("submit", function (event) {
-    const submitter = event.submitter;
-    if (!submitter || submitter.value !== "save" || !window.fetch) return;
-    event.preventDefault();
-    if (saving) return;
-    saving = true;
-    const same = document.getElementById("same-deal");
-    if (same) same.remove();
-    save.disabled = true;
-    const body = Array.from(new FormData(form).entries()).filter(function (p) { return typeof p[1] === "string"; });
-    body.push(["action", "save"]);
-    const item = {
-      key: form.querySelector('input[name="request_key"]').value,
-      url: submitter.getAttribute("formaction") || form.getAttribute("action") || location.pathname,
-      game: form.getAttribute("data-game"),
-      title: form.getAttribute("data-title"),
-      back: location.pathname,
-      body: body,
-      what: document.title,
-      words: entered(),
-    };
-    Pending.add(item);
-    preview.textContent = "";
-    preview.appendChild(note(preview.dataset.sending, "sending"));
-    Pending.send(item).then(function (answer) {
-      saving = false;
-      // Saved: the page the answer names replaces the form in the history, so Back leads
-      // to the sheet before it, never to this form again (which would become a new deal).
-      if (answer.saved) { Draft.drop(); location.replace(answer.url); return; }
-      if (answer.offline) {
-        Draft.drop();  // kept in the queue of waiting deals now
-        preview.textContent = "";
-        preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
-        Pending.whenSent(item.key, function (url) { location.replace(url); }, refused);
-        return;
-      }
-      refused(answer);
-    });
+  // The deal kept on this phone until Save (keptDraft), and Save: one request that checks
+  // and writes; on a dropped connection the deal waits on this phone (queuedSaves). Both the
+  // same for every family's form.
+  const Draft = keptDraft(form, entered);
+  queuedSaves(form, Draft, {
+    saves: function (submitter) { return submitter.value === "save"; },
+    sending: function () {
+      if (saving) return false;
+      saving = true;
+      const same = document.getElementById("same-deal");
+      if (same) same.remove();
+      save.disabled = true;
+      preview.textContent = "";
+      preview.appendChild(note(preview.dataset.sending, "sending"));
+    },
+    words: entered,
+    settled: function () { saving = false; },
+    waiting: function () {
+      preview.textContent = "";
+      preview.appendChild(note(preview.dataset.pending, "preview-error pending"));
+    },
+    refused: refused,
   });
 
   // The deal as the scorer entered it, in the page's words: each question that has an
@@ -1690,104 +1814,6 @@ if (Pending.all().length) Pending.flush();
     });
   }
 
-  // -- the deal kept on this phone until Save ------------------------------------------------
-  // Every field the form sends, by its name (whatever fields the form has), is kept in
-  // localStorage as it is tapped, per game and per deal (data-draft), with the stamp of what
-  // the form was drawn from (data-draft-stamp: the game's version for a new deal, the deal's
-  // last change for an edit). A reload, a language, Back and Forward or a tab closed and
-  // opened again put it back; onto another stamp it is never put, but said and kept (as
-  // this deal's stale draft) until thrown away.
-  const Draft = (function () {
-    const PREFIX = "scorekeeper.draft.";
-    const key = PREFIX + (form.getAttribute("data-draft") || "");
-    const stamp = form.getAttribute("data-draft-stamp") || "";
-    const SKIP = ["csrf_token", "request_key", "base_version", "checked", "action"];
-    const WEEK = 7 * 86400000;
-    let baseline = null;
-    function read(k) {
-      try { return JSON.parse(localStorage.getItem(k)); } catch (e) { return null; }
-    }
-    function write(k, value) {
-      try {
-        if (value === null) localStorage.removeItem(k); else localStorage.setItem(k, JSON.stringify(value));
-      } catch (e) { /* private mode: nothing kept */ }
-    }
-    function fields() {
-      return Array.from(new FormData(form).entries()).filter(function (p) {
-        return typeof p[1] === "string" && SKIP.indexOf(p[0]) < 0;
-      });
-    }
-    // Drafts of games not opened for a week go (a replaced link's among them).
-    function prune() {
-      for (let i = localStorage.length - 1; i >= 0; i--) {
-        const k = localStorage.key(i);
-        if (k && k.indexOf(PREFIX) === 0 && !((read(k) || {}).at > Date.now() - WEEK)) write(k, null);
-      }
-    }
-    function keep() {
-      if (baseline === null || !form.getAttribute("data-draft")) return;
-      const now = fields();
-      if (JSON.stringify(now) === baseline) { write(key, null); return; }
-      write(key, { stamp: stamp, fields: now, words: entered(), at: Date.now() });
-    }
-    // The draft's values into the form, by name: a radio or checkbox by its value, any other
-    // field by its place among those of its name. Names the draft has not are left alone.
-    function apply(pairs) {
-      const values = {};
-      pairs.forEach(function (p) { (values[p[0]] = values[p[0]] || []).push(p[1]); });
-      const at = {};
-      Array.from(form.elements).forEach(function (el) {
-        const name = el.name;
-        if (!name || SKIP.indexOf(name) >= 0 || el.type === "hidden" || !values[name]) return;
-        if (el.type === "radio" || el.type === "checkbox") { el.checked = values[name].indexOf(el.value) >= 0; return; }
-        at[name] = (at[name] || 0) + 1;
-        if (values[name][at[name] - 1] !== undefined) el.value = values[name][at[name] - 1];
-      });
-    }
-    function card(which, words) {
-      const template = document.getElementById("draft-card");
-      if (!template) return;
-      const old = document.getElementById("draft");
-      if (old) old.remove();
-      const box = template.content.firstElementChild.cloneNode(true);
-      const said = $(".draft-said", box);
-      said.textContent = said.getAttribute("data-" + which);
-      const list = $(".draft-words", box);
-      (which === "stale" ? words : []).forEach(function (w) {
-        const li = document.createElement("li");
-        li.textContent = w;
-        list.appendChild(li);
-      });
-      list.hidden = !list.children.length;
-      $("#draft-drop", box).addEventListener("click", function () {
-        write(which === "stale" ? key + "~" : key, null);
-        // The form as it was drawn: opened again, in this page's place in the history.
-        if (which === "stale") box.remove(); else location.replace(location.href);
-      });
-      form.parentElement.insertBefore(box, form);
-    }
-    // After the page's own first layout: put back the draft drawn from the same stamp, or
-    // say that the one kept was drawn from another and keep it aside.
-    function restore(put) {
-      baseline = JSON.stringify(fields());
-      let kept = read(key);
-      if (kept && kept.stamp !== stamp) {
-        write(key + "~", kept);
-        write(key, null);
-        kept = null;
-      }
-      const stale = read(key + "~");
-      if (stale) card("stale", stale.words || []);
-      if (kept && kept.fields) {
-        apply(kept.fields);
-        put(kept.fields);
-        card("back", []);
-      }
-      prune();
-    }
-    function drop() { write(key, null); }
-    return { keep: keep, restore: restore, drop: drop };
-  })();
 
   // A waiting deal the server refused on its resend comes back into its form.
   let refusedIn = false;
