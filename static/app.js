@@ -966,7 +966,7 @@ function keptDraft(form, entered) {
     prune();
   }
   function drop() { write(key, null); }
-  return { keep: keep, restore: restore, drop: drop };
+  return { keep: keep, restore: restore, drop: drop, apply: apply };
 }
 
 // Save: one request that checks and writes, kept in the queue of waiting deals (Pending)

@@ -218,10 +218,28 @@
     },
   });
 
+  // A Save that waited on this phone and was refused on its resend (another phone changed the
+  // game meanwhile: app.js, Pending) comes back into its form, said above it.
+  function refusedBack() {
+    let item = null;
+    try { item = JSON.parse(sessionStorage.getItem("scorekeeper.refused")); } catch (e) { return; }
+    if (!item || item.back !== location.pathname) return;
+    sessionStorage.removeItem("scorekeeper.refused");
+    Draft.apply(item.body);
+    const top = document.createElement("section");
+    top.className = "card problems";
+    top.setAttribute("role", "alert");
+    top.textContent = document.getElementById("refused-label").textContent;
+    form.parentElement.insertBefore(top, form);
+    draw();
+    check();
+  }
+
   const checkButton = document.getElementById("check-button");
   if (checkButton) checkButton.hidden = true;
   draw();
   // The deal kept on this phone put back: its next question in view, as after a tap.
+  refusedBack();
   Draft.restore(function () { draw(); check(); reveal(); revealing = true; });
   form.addEventListener("change", function (event) {
     const box = event.target.closest("[data-fold]");

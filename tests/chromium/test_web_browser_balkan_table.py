@@ -226,3 +226,28 @@ def test_a_follower_confirms_a_balkan_entry(phone: Any, chromium: Any, store: St
         assert "Boža 1" in page.inner_text("#confirmations")
     finally:
         other.close()
+
+
+def test_a_waiting_save_refused_on_its_resend_comes_back_into_the_form(
+    phone: Any, store: Store
+) -> None:
+    """A Save that waited on the phone and was refused when sent again (another phone wrote
+    meanwhile) is opened again in its form (app.js's Pending), nothing of it dropped."""
+    page, server, problems = phone
+    token = _new_balkan_game(page, server)
+    page.locator("#next-deal").click()
+    page.wait_for_selector("#deal-form[data-draft]")
+    declarer = _declarer(page)
+    item = {
+        "key": "k",
+        "back": f"/g/{token}/deal/new",
+        "body": [["declarer", declarer], ["contract", "tref"], [f"tricks.{declarer}", "8"]],
+    }
+    page.evaluate("(i) => sessionStorage.setItem('scorekeeper.refused', JSON.stringify(i))", item)
+    page.goto(f"{server}/g/{token}/deal/new")
+    page.wait_for_selector("section.card.problems[role=alert]")
+    assert page.is_checked(f'#declarer input[value="{declarer}"]')
+    assert page.is_checked('#contract input[value="tref"]')
+    assert page.is_checked(f'.bk-pad[data-player="{declarer}"] input[value="8"]')
+    assert page.evaluate("sessionStorage.getItem('scorekeeper.refused')") is None
+    assert not store.get_game(token).deals and not problems, problems
