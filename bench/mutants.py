@@ -11,6 +11,12 @@ count) and the tests are run there (`-x -q -n 0 -p no:randomly`). A mutant is ki
 the tests fail, or run past ten times the unmutated run (a loop that no longer ends). The
 survivors are listed with their line, to read: some are equivalent (the same program), the
 others want a test. `--site PATH:LINE` runs every mutant of one line instead of a sample.
+
+    nice -n 19 python -m bench.mutants --area services --seed 53 -n 30
+
+samples the services' write paths instead (games, company, tournament and club writes) and
+runs their service tests. A survivor found the same program is listed in EQUIVALENT below,
+with why: it is counted apart, not as killed, and the share killed is of the others.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import argparse
 import ast
 import os
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -57,6 +64,28 @@ SYMBOLS: dict[type, str] = {
     ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
     ast.IsNot: "is not", ast.And: "and", ast.Or: "or",
 }  # fmt: skip
+
+
+#: Where the mutants are drawn from, and the tests that are to kill them.
+AREAS = {
+    "rules": ("scorekeeper/rules", "tests/rules"),
+    "services": (
+        "scorekeeper/games/writes.py scorekeeper/company/writes.py "
+        "scorekeeper/tournament/service.py scorekeeper/club/writes.py",
+        "tests/test_games_service.py tests/test_company_writes.py tests/test_club.py "
+        "tests/test_tournament_roster.py tests/test_tournament_late.py -k 'not postgresql'",
+    ),
+}
+
+#: Mutants that are the same program, by (file, the line as written, the change): why.
+EQUIVALENT = {
+    ("scorekeeper/rules/scoring.py", "tricks = deal.talon_tricks or 0", "0 → 1"): (
+        "_talon_bonus is only called when deal.talon_tricks is more than 0"
+    ),
+    ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
+        "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -129,13 +158,13 @@ def mutated(source: str, index: int) -> str:
 
 
 def all_sites(copy: Path, target: str) -> list[Site]:
-    """Every site of the target's modules (a folder, or one file)."""
+    """Every site of the target's modules (folders or files, space-separated)."""
     found = []
-    where = copy / target
-    for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
-        relative = str(path.relative_to(copy))
-        for index, (_, _, line, change) in enumerate(sites_of(ast.parse(path.read_text()))):
-            found.append(Site(relative, index, line, change))
+    for where in (copy / name for name in target.split()):
+        for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
+            relative = str(path.relative_to(copy))
+            for index, (_, _, line, change) in enumerate(sites_of(ast.parse(path.read_text()))):
+                found.append(Site(relative, index, line, change))
     return found
 
 
@@ -155,7 +184,7 @@ def checkout(ref: str, into: Path) -> None:
 
 def run_tests(copy: Path, tests: str, timeout: float) -> tuple[bool, float]:
     """(whether the tests passed, how long they ran); a run past the timeout fails."""
-    command = [sys.executable, "-m", "pytest", *tests.split(), "-x", "-q", "-n", "0"]
+    command = [sys.executable, "-m", "pytest", *shlex.split(tests), "-x", "-q", "-n", "0"]
     command += ["-p", "no:randomly", "-p", "no:cacheprovider", "--timeout", str(int(timeout))]
     env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
@@ -206,24 +235,38 @@ def sample(copy: Path, args: argparse.Namespace) -> tuple[list[Site], list[Site]
     return killed, survived
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=52)
     parser.add_argument("-n", type=int, default=30, help="how many mutants")
-    parser.add_argument("--target", default="scorekeeper/rules")
-    parser.add_argument("--tests", default="tests/rules", help="test paths, space-separated")
+    parser.add_argument("--area", choices=AREAS, default="rules", help="its target and tests")
+    parser.add_argument("--target", help="folders or files, space-separated")
+    parser.add_argument("--tests", help="pytest's arguments: test paths, space-separated")
     parser.add_argument("--ref", default="HEAD", help='a commit, or "WORKTREE"')
     parser.add_argument("--site", action="append", help="PATH:LINE, every mutant of it")
     args = parser.parse_args()
+    target, tests = AREAS[args.area]
+    args.target, args.tests = args.target or target, args.tests or tests
+    return args
+
+
+def main() -> None:
+    args = arguments()
     with tempfile.TemporaryDirectory(prefix="mutants-") as folder:
         copy = Path(folder)
         checkout(args.ref, copy)
         killed, survived = sample(copy, args)
-    total = len(killed) + len(survived)
-    print(f"\nseed {args.seed}: {len(killed)} of {total} killed "
-          f"({100 * len(killed) / max(total, 1):.1f} %), {len(survived)} survived")  # fmt: skip
+        same = {
+            site: EQUIVALENT.get((site.path, line_of(copy, site), site.change)) for site in survived
+        }
+    alive = [site for site in survived if same[site] is None]
+    total = len(killed) + len(alive)
+    print(f"\nseed {args.seed}: {len(killed)} of {total} non-equivalent killed "
+          f"({100 * len(killed) / max(total, 1):.1f} %), {len(alive)} survived, "
+          f"{len(survived) - len(alive)} equivalent")  # fmt: skip
     for site in survived:
-        print(f"  survived: {site.path}:{site.line} {site.change}")
+        why = f" (equivalent: {same[site]})" if same[site] else ""
+        print(f"  survived: {site.path}:{site.line} {site.change}{why}")
 
 
 if __name__ == "__main__":

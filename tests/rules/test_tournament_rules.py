@@ -17,6 +17,7 @@ from scorekeeper.rules.tournament import (
     draw_seating,
     draw_seats,
     next_tour,
+    place_points,
     points,
     standings,
     swiss_tables,
@@ -331,3 +332,24 @@ def test_every_tour_seats_each_active_player_exactly_once(played):
     assert [len(t) for t in seating] == table_sizes(len(active), size)
     drawn = draw_seating(active, size, random.Random(len(tables)))
     assert sorted(p for t in drawn for p in t) == sorted(active)
+
+
+# -- season.md §5.3 place points -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("results", "expected"),
+    [
+        ((0, 0, 0), (3, 3, 3)),  # a bula of 0 counts as positive: each is "alone" nowhere
+        ((F(1, 2), -20, F(39, 2)), (2, 0, 3)),  # half a whist above zero is ≥ 0 too
+        ((150, -30, -120), (4, 1, 0)),
+        ((50, 50, -40, -60), (4, 4, 1, 0)),
+    ],
+)
+def test_place_points_count_a_result_of_zero_as_positive(
+    results: tuple[F, ...], expected: tuple[int, ...]
+) -> None:
+    """season.md §5.3: points = (m − place) + [x ≥ 0] + [x ≥ 0 and every other x < 0];
+    «Bula od 0 se smatra pozitivnom»."""
+    got = place_points({f"p{i}": F(x) for i, x in enumerate(results)})
+    assert list(got.values()) == [F(e) for e in expected]
