@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import groupby
 from typing import Any, cast
 
-from scorekeeper import games
+from scorekeeper import balkan, games
 from scorekeeper.kept import Kept
 from scorekeeper.season.compute import (
     Computed,
@@ -33,7 +33,7 @@ from scorekeeper.season.compute import (
     two_decimals,
 )
 from scorekeeper.season.players import Directory
-from scorekeeper.season.results import TableResult, from_sheet
+from scorekeeper.season.results import TableResult, from_balkan, from_sheet
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import ClubRecord
 from scorekeeper.store.tournaments import Tournaments
@@ -42,7 +42,7 @@ from scorekeeper.tournament.service import file_dict, overview
 _RESULTS: Kept[tuple[str, int, str], tuple[tuple[TableResult, str] | None]] = Kept(20_000)
 """Each game's table result and first day by its state (view token, version, updated_at:
 unique in any database, as the games service keys its states); (None,): a game that counts
-nothing (another family)."""
+nothing (a stored game that no longer replays)."""
 _TOURNAMENTS: Kept[tuple[Any, ...], Reported] = Kept(256)
 _SEASONS: Kept[tuple[Any, ...], Built] = Kept(32)
 
@@ -191,11 +191,13 @@ def _result(store: Store, game_id: int, row: Any) -> tuple[TableResult, str] | N
     if kept is not None:
         return kept[0]
     record = store.game_record(game_id, "view")
+    loaded = games.load(record)
+    first = record.deals[0].created_at if record.deals else record.created_at
     found = None
-    if "family" not in record.options:  # the Balkan family has no §4 results here
-        loaded = games.load(record)
-        first = record.deals[0].created_at if record.deals else record.created_at
-        found = (from_sheet(loaded.sheet), first[:10])
+    if not loaded.problems:  # a stored game that no longer replays counts nowhere
+        sheet = loaded.sheet
+        result = from_balkan(sheet) if isinstance(sheet, balkan.Sheet) else from_sheet(sheet)
+        found = (result, first[:10])
     _RESULTS.put(key, (found,))
     return found
 

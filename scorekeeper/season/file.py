@@ -14,13 +14,13 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from scorekeeper import gamefile
+from scorekeeper import balkan, gamefile, gamefile_balkan
 from scorekeeper.rules import InvalidGame, Problem, replay
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, first_surrogate, name_key, normalize_all
 from scorekeeper.season.compute import Event, Placed, Season, Start
 from scorekeeper.season.players import Directory, MergeCycle
-from scorekeeper.season.results import from_sheet
+from scorekeeper.season.results import from_balkan, from_sheet
 from scorekeeper.tournament import file as tournament_file
 
 FORMAT = "scorekeeper-season/1"
@@ -507,7 +507,9 @@ def _seats(n: int, raw: Any, directory: Directory, bad: _Notes) -> dict[str, int
 
 
 def _game(n: int, raw: Any, bad: _Notes) -> _Read | None:
-    """A game event's one table, read as a game file."""
+    """A game event's one table, read as a game file (a Balkan one as its family's)."""
+    if gamefile_balkan.is_balkan(raw):
+        return _balkan(n, raw, bad)
     try:
         game = gamefile.load(raw, check=False, max_deals=gamefile.FORMAT_MAX_DEALS)
     except InvalidGame as invalid:
@@ -518,6 +520,17 @@ def _game(n: int, raw: Any, bad: _Notes) -> _Read | None:
         bad.found.extend(SeasonProblem(p, n) for p in sorted(problems, key=lambda p: p.deal or 0))
         return None
     return _Read([Placed(None, None, from_sheet(sheet))], name=game.name)
+
+
+def _balkan(n: int, raw: Any, bad: _Notes) -> _Read | None:
+    """A Balkan partija, read (and replayed) as its game file."""
+    try:
+        game = gamefile_balkan.load(raw, max_deals=gamefile.FORMAT_MAX_DEALS)
+    except InvalidGame as invalid:
+        bad.found.extend(SeasonProblem(p, n) for p in invalid.problems)
+        return None
+    sheet, _ = balkan.replay(game)  # load replayed it: no problem is left
+    return _Read([Placed(None, None, from_balkan(sheet))], name=game.name)
 
 
 def _tournament(n: int, raw: Any, bad: _Notes) -> _Read | None:

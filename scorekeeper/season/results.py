@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from scorekeeper import balkan
+from scorekeeper.balkan.settlement import SUPE_PER_BULA
 from scorekeeper.rules import Sheet
 from scorekeeper.rules.deals import AllPassDeal, ContractDeal, Deal, MisereDeal, Penalty
 from scorekeeper.rules.scoring import active_players
@@ -118,3 +120,36 @@ def _contract(deal: ContractDeal, counts: dict[str, DealCounts]) -> None:
             counts[player].passed += 1
         elif answer.value == "half-whist":
             counts[player].half_whisted += 1
+
+
+_BALKAN_DEALS = frozenset({"played", "refa"})
+"""The entries of a Balkan partija that are deals (corrections and write-offs are not)."""
+
+
+def from_balkan(sheet: balkan.Sheet) -> TableResult:
+    """A Balkan partija's result (docs/season.md, "A Balkan game"): `x` = −its result
+    (10 × b − W + A, in supe, lower better), `D` its deals (played and refa), the same
+    constants of the rating; the pair balance of i and j is the supe i wrote on j less those j
+    wrote on i, less 10 × (b_i − b_j) / N, so that a player's balances sum to his `x` (the
+    final bule sum to 0). No deal-log statistics: the Russian family's keys name nothing here."""
+    settled = balkan.settle(sheet)
+    players = sheet.players
+    n = len(players)
+    balance = {
+        i: {
+            j: sheet.supe_on(i, j)
+            - sheet.supe_on(j, i)
+            - Fraction(SUPE_PER_BULA * (settled.bule[i] - settled.bule[j]), n)
+            for j in players
+            if j != i
+        }
+        for i in players
+    }
+    return TableResult(
+        seats=players,
+        deals=sum(1 for o in sheet.outcomes if o.kind in _BALKAN_DEALS),
+        result=settled.net,
+        over=sheet.finished,
+        ratable=n in RATED_SIZES,
+        balance=balance,
+    )
