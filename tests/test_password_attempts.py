@@ -7,8 +7,9 @@ import io
 import pytest
 from flask import Flask
 
+from scorekeeper import lockout
 from scorekeeper.store import Store
-from scorekeeper.web.attempts import LIMIT, Attempts
+from scorekeeper.web.attempts import LIMIT
 
 from .harness import Web
 from .helpers import newest_game
@@ -65,16 +66,26 @@ def test_other_clients_are_not_held_up(app: Flask, web: Web) -> None:
     assert _try_new(other, "1234").status == 302
 
 
-@pytest.mark.parametrize("late", [60.0, 61.0, 300.0])
-def test_the_window_passes(late: float) -> None:
-    attempts = Attempts()
-    for n in range(LIMIT):
-        attempts.failed("a", float(n))
-    assert attempts.wait_seconds("a", float(LIMIT)) == 55
-    assert attempts.wait_seconds("a", late) == 0
+@pytest.mark.parametrize(
+    ("late", "waits"), [(5.0, 55), (59.5, 1), (60.0, 0), (61.0, 0), (300.0, 0)]
+)
+def test_the_window_passes(late: float, waits: int) -> None:
+    assert lockout.wait([float(n) for n in range(LIMIT)], late) == waits
+    assert lockout.wait([float(n) for n in range(1, LIMIT)], 5.0) == 0  # one fewer: no wait
 
 
-def test_the_count_is_kept_in_a_file_every_process_of_the_server_shares(
+def test_one_count_on_either_engine(store_location: str) -> None:
+    with Store(store_location) as store:
+        for _ in range(LIMIT - 1):
+            lockout.failed(store, "10.0.0.1")
+        assert lockout.wait_seconds(store, "10.0.0.1") == 0
+        lockout.failed(store, "10.0.0.1")
+        assert 55 <= lockout.wait_seconds(store, "10.0.0.1") <= 60
+        assert lockout.wait_seconds(store, "10.0.0.2") == 0
+        assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
+
+
+def test_the_count_is_kept_in_the_database_every_process_of_the_server_shares(
     app: Flask, web: Web, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     from scorekeeper.web import create_app
@@ -90,15 +101,6 @@ def test_the_count_is_kept_in_a_file_every_process_of_the_server_shares(
     second = Web(other.test_client())
     assert [_try_new(second, f"{g:04d}").status for g in range(3)] == [422, 422, 429]
     assert _try_new(web, "1234").status == 429
-    assert (tmp_path / "scorekeeper.limits.sqlite").is_file()
-
-
-def test_a_shared_count_that_cannot_be_kept_falls_back_to_the_process(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from scorekeeper.web import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "g.sqlite"), "SECRET_KEY": "s"})
-    app.config.update(PASSWORD="1234")
-    (tmp_path / "g.limits.sqlite").mkdir()  # not a file: the count stays in memory
-    web = Web(app.test_client())
-    statuses = [_try_new(web, f"{guess:04d}").status for guess in range(LIMIT + 1)]
-    assert statuses == [422] * LIMIT + [429]
+    with Store(app.config["DATABASE"]) as store:
+        assert store.engine.value("SELECT count(*) FROM wrong_passwords") == LIMIT
+    assert not list(tmp_path.glob("*.limits.sqlite"))  # no side file any more

@@ -362,7 +362,8 @@ def test_a_dead_database_at_open_is_storage_unavailable(pg_server: Server) -> No
 def test_no_request_purges_the_background_does(store_location: str, catalogues: None) -> None:
     """get_store() never writes: the purge runs at start and then in a thread of its own."""
 
-    from scorekeeper.web import create_app, storage
+    from scorekeeper.games import purging
+    from scorekeeper.web import create_app
 
     app = create_app({"TESTING": True, "DATABASE": store_location, "SECRET_KEY": "k"})
     web = Web(app.test_client())
@@ -377,7 +378,7 @@ def test_no_request_purges_the_background_does(store_location: str, catalogues: 
         assert store.deleted_game(token) is not None  # no page purged it
     # the background purge of this process runs
     assert "scorekeeper-purge" in [thread.name for thread in threading.enumerate()]
-    storage.purge(store_location)
+    purging.purge(store_location)
     with Store(store_location) as store:
         assert store.deleted_game(token) is None
         assert store.engine.value("SELECT count(*) FROM games") == 0

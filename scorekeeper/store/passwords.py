@@ -1,6 +1,7 @@
-"""Wrong server passwords kept in the database itself, so every host serving it counts
-together (PostgreSQL behind several hosts; see web/attempts.py). Times are the database's
-clock, in seconds since 1970, so hosts whose clocks differ still agree."""
+"""Wrong server passwords kept in the database itself, so every process and every host
+serving it counts together (scorekeeper/lockout.py, on both engines). Times are seconds
+since 1970 by the database's clock (PostgreSQL's, so hosts whose clocks differ still agree;
+an SQLite file's is its one machine's)."""
 
 from __future__ import annotations
 

@@ -3,14 +3,13 @@
 A server runs one process (`serve`) or several (`serve --workers N`, gunicorn); a limit said
 to hold for the server holds for all of them together:
 
-- wrong passwords (attempts.py) are counted in a small SQLite file beside the database,
-  `<name>.limits.sqlite`;
+- wrong passwords are counted in the database itself (scorekeeper/lockout.py), on either
+  engine;
 - the PDFs drawn at the same time take a slot each: a lock file beside the database,
   `<name>.pdf-<n>.lock`, held with flock() while it is drawn (the system lets go of it when
   the process ends, however it ends).
 
-On PostgreSQL (several hosts, one database) wrong passwords are counted in the database
-and the PDF slots are each host's own.
+On PostgreSQL (several hosts, one database) the PDF slots are each host's own.
 
 Where the folder cannot be written (or flock does not exist, on Windows) a limit falls back
 to the process's own memory; a warning says so once.

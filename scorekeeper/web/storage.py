@@ -1,19 +1,18 @@
 """One Store per request thread, opened on first use and kept for the thread's next request
 while it still names its file (SQLite; on PostgreSQL a connection is borrowed from the pool
-for each request); deleted games purged in the background. Store errors are pages in
-web/errors.py."""
+for each request); the purge of deleted games (games/purging.py, a service) kept running.
+Store errors are pages in web/errors.py."""
 
 from __future__ import annotations
 
 import concurrent.futures
-import logging
 import os
 import stat
 import threading
-import time
 
 from flask import Flask, current_app, g, has_request_context, request
 
+from scorekeeper.games import purging
 from scorekeeper.store import (
     DatabaseMissing,
     SchemaTooNew,
@@ -79,48 +78,9 @@ def _ping(location: str) -> None:
         store.ping()
 
 
-PURGE_EVERY = 3600.0
-"""Seconds between two purges of games deleted long enough ago (also done at start-up)."""
-
-_PURGED: dict[str, float] = {}
-"""Each database this process serves, and when (time.monotonic()) it was last purged."""
-_PURGER: list[int] = []  # the process id whose purging thread runs
-_PURGER_LOCK = threading.Lock()
-log = logging.getLogger(__name__)
-
-
-def purge(location: str) -> None:
-    """Purge the games deleted long enough ago from one database, now, on its own Store
-    (never inside a request's). On PostgreSQL one host at a time does it (an advisory lock:
-    the others find it taken and leave it)."""
-    _PURGED[location] = time.monotonic()
-    try:
-        with Store(location, create=False) as store:
-            store.purge_deleted()
-    except StoreError as error:  # e.g. a read-only file: reading still works
-        log.warning("could not purge deleted games: %s", error)
-
-
 def _keep_purging() -> None:
-    """Before each request: make sure this process purges its database in the background
-    every PURGE_EVERY seconds (a forked worker starts its own thread)."""
-    location = str(current_app.config["DATABASE"])
-    _PURGED.setdefault(location, time.monotonic())
-    if _PURGER and _PURGER[0] == os.getpid():
-        return
-    with _PURGER_LOCK:
-        if _PURGER and _PURGER[0] == os.getpid():
-            return
-        _PURGER[:] = [os.getpid()]
-        threading.Thread(target=_purging, name="scorekeeper-purge", daemon=True).start()
-
-
-def _purging() -> None:
-    while True:
-        time.sleep(min(60.0, PURGE_EVERY))
-        for location, last in list(_PURGED.items()):
-            if time.monotonic() - last >= PURGE_EVERY:
-                purge(location)
+    """Before each request: the purge service keeps purging this database (games/purging)."""
+    purging.keep_purging(str(current_app.config["DATABASE"]))
 
 
 def close_kept() -> None:
@@ -154,7 +114,7 @@ def prepare_database(app: Flask) -> None:
     except StoreError as error:
         app.logger.error("storage unavailable at start-up: %s", error)
         return
-    purge(location)
+    purging.purge(location)
 
 
 def _database_present() -> None:
