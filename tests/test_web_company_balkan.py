@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from decimal import Decimal
 from fractions import Fraction
 
@@ -148,3 +149,28 @@ def test_a_balkan_company_refuses_a_bad_option_next_to_its_field(web: Web) -> No
     )
     refused = web.submit(page, form)
     assert refused.status == 422 and refused.errors()
+
+
+def test_a_balkan_company_file_opens_again_with_the_same_standings(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    token = _balkan_company(web)
+    _two_evenings(web, store, token)
+    exported = client.get(f"/c/{token}/company.json")
+    data = json.loads(exported.data)
+    assert data["options"]["family"] == "balkan" and data["convention"] == "club"
+    assert all(g["game"]["family"] == "balkan" for g in data["games"])
+    upload = web.get("/company/import")
+    form = upload.form("import-company").data()
+    body = io.BytesIO(exported.data)
+    opened = client.post("/company/import", data={**form, "file": (body, "company.json")})
+    assert opened.status_code == 302, opened.get_data(as_text=True)[:800]
+    copy = opened.headers["Location"].rsplit("/", 1)[-1].split("#")[0]
+    assert _standings_csv(client, copy) == _standings_csv(client, token)
+    data["options"] = {"family": "balkan", "bule": 20}
+    data["convention"] = "sochi"
+    bad = client.post(
+        "/company/import",
+        data={**form, "file": (io.BytesIO(json.dumps(data).encode()), "company.json")},
+    )
+    assert bad.status_code == 400 and "unknown Balkan preset" in bad.get_data(as_text=True)

@@ -11,13 +11,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
-from scorekeeper import gamefile
+from scorekeeper import gamefile, gamefile_balkan
+from scorekeeper.balkan import BalkanGame, find_preset
 from scorekeeper.games import create_from_game, finished_snapshot, load
-from scorekeeper.rules import Game, InvalidGame, Problem, find_convention, resolve_options
+from scorekeeper.games.family import BALKAN, family_of_game, family_of_options
+from scorekeeper.games.family import KEY as FAMILY_KEY
+from scorekeeper.rules import Game, InvalidGame, Problem, find_convention
 from scorekeeper.rules.options import Convention
 from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import bad_character, name_key, normalize
-from scorekeeper.store import Store, StoreError
+from scorekeeper.store import GameRecord, Store, StoreError
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 FORMAT = "scorekeeper-company/1"
@@ -40,7 +43,7 @@ class FileGame:
 
     played_on: str
     players: dict[str, int]
-    game: Game
+    game: Game | BalkanGame
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ def dump(company: CompanyRecord) -> dict[str, Any]:
             {
                 "played_on": g.played_on,
                 "players": {name: ids[pid] for name, pid in g.players.items()},
-                "game": gamefile.dump(load(g.game).game),
+                "game": _dumped(g.game),
             }
             for g in company.games
         ],
@@ -95,6 +98,12 @@ def dump(company: CompanyRecord) -> dict[str, Any]:
             for p in company.payments
         ],
     }
+
+
+def _dumped(record: GameRecord) -> dict[str, Any]:
+    """A game of the company as its family's game file."""
+    loaded = load(record)
+    return loaded.family.dump(loaded.game)
 
 
 def dumps(company: CompanyRecord) -> str:
@@ -143,21 +152,7 @@ def load_file(data: Any) -> CompanyFile:
         bad(N_("the company's name holds {char}: remove it"), char=char)
         name = ""
     name = normalize(name.strip())
-    convention = data.get("convention", Convention.SOCHI)
-    raw_options = data.get("options", {})
-    options: dict[str, Any] = {}
-    if not isinstance(convention, str) or not isinstance(raw_options, dict):
-        bad(N_("the house rules cannot be read"))
-    elif find_convention(convention) is None:
-        bad(
-            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
-            name=json.dumps(convention, ensure_ascii=False)[:60],
-        )
-    else:
-        convention = find_convention(convention) or convention
-        resolved, option_problems = resolve_options(convention, raw_options)
-        problems.extend(option_problems)
-        options = resolved.to_json()
+    convention, options = _house_rules(data, bad)
     players = _players(data.get("players", []), bad)
     raw_games = _listed(
         data.get("games", []), MAX_GAMES, bad, N_("games must be a list of at most {limit}")
@@ -176,11 +171,39 @@ def load_file(data: Any) -> CompanyFile:
             limit=MAX_DEALS,
         )
         raise InvalidGame(problems)
-    games = _games(raw_games, players, bad)
+    games = _games(raw_games, players, bad, family_of_options(options).name)
     payments = _payments(data.get("payments", []), players, len(raw_games), bad)
     if problems:
         raise InvalidGame(problems)
     return CompanyFile(name, convention, options, players, games, payments)
+
+
+def _house_rules(data: dict[str, Any], bad: _Bad) -> tuple[str, dict[str, Any]]:
+    """The company's convention and house rules, resolved by their family (a Balkan company's
+    options say `"family": "balkan"` and its convention is a Balkan preset)."""
+    convention = data.get("convention", Convention.SOCHI)
+    raw_options = data.get("options", {})
+    if not isinstance(convention, str) or not isinstance(raw_options, dict):
+        bad(N_("the house rules cannot be read"))
+        return convention if isinstance(convention, str) else "", {}
+    family = family_of_options(raw_options)
+    found = find_preset(convention) if family.name == BALKAN else find_convention(convention)
+    if found is None and family.name == BALKAN:
+        bad(
+            N_("unknown Balkan preset {preset} (club, iklub, savez)"), preset=json.dumps(convention)
+        )
+        return convention, {}
+    if found is None:
+        bad(
+            N_("unknown convention {name} (sochi, leningrad, rostov, hussar)"),
+            name=json.dumps(convention, ensure_ascii=False)[:60],
+        )
+        return convention, {}
+    given = {k: v for k, v in raw_options.items() if k != FAMILY_KEY}
+    options, option_problems = family.resolve_options(found, given)
+    for problem in option_problems:
+        bad(problem.template, **problem.params)
+    return found, options
 
 
 def _listed(raw: Any, limit: int, bad: _Bad, message: str) -> list[Any]:
@@ -225,18 +248,25 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
-def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[FileGame]:
-    """The games played, each a game file with its seats taken by players of the roster."""
+def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad, family: str) -> list[FileGame]:
+    """The games played, each a game file (of the company's family of rules) with its seats
+    taken by players of the roster."""
     games: list[FileGame] = []
     for number, entry in enumerate(raw_games, start=1):
         if not isinstance(entry, dict) or set(entry) != {"played_on", "players", "game"}:
             bad(N_("game {number}: needs played_on, players and game"), number=number)
             continue
         try:
-            game = gamefile.load(entry["game"], max_deals=gamefile.FORMAT_MAX_DEALS)
+            game = _game(entry["game"])
         except InvalidGame as invalid:
             for p in invalid.problems:
                 bad(N_("game {number}: {problem}"), number=number, problem=p)
+            continue
+        if family_of_game(game).name != family:
+            bad(
+                N_("game {number}: played by other rules than the company's evenings"),
+                number=number,
+            )
             continue
         seats = entry["players"]
         if (
@@ -255,6 +285,13 @@ def _games(raw_games: list[Any], players: dict[int, str], bad: _Bad) -> list[Fil
             continue
         games.append(FileGame(entry["played_on"], dict(seats), game))
     return games
+
+
+def _game(data: Any) -> Game | BalkanGame:
+    """A game file of either family (its `family` says which)."""
+    if gamefile_balkan.is_balkan(data):
+        return gamefile_balkan.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)
+    return gamefile.load(data, max_deals=gamefile.FORMAT_MAX_DEALS)
 
 
 def _payments(raw: Any, players: dict[int, str], game_count: int, bad: _Bad) -> list[FilePayment]:
