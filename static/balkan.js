@@ -251,3 +251,41 @@
   });
   form.addEventListener("input", function () { Draft.keep(); });
 })();
+
+/* The sheet's refa in one tap ("Refa (dalje)", templates/balkan/game.html): saved through the
+   queue of waiting deals as the deal form's Save is, so with no connection it waits on the
+   phone and is sent by itself when the connection is back (its one-time key writes it once).
+   Bound again to the form a follow swapped in. */
+(function balkanSheetRefa() {
+  "use strict";
+  const NONE = { drop: function () {} };  // nothing is kept of a refa but its Save
+  function bind() {
+    const form = document.getElementById("bk-next");
+    if (!form || form.hasAttribute("data-bound")) return;
+    form.setAttribute("data-bound", "1");
+    const button = document.getElementById("dalje");
+    const said = document.getElementById("bk-next-said");
+    function say(text) { said.textContent = text || ""; said.hidden = !text; }
+    queuedSaves(form, NONE, {
+      saves: function (submitter) { return submitter.name === "dalje"; },
+      sending: function () {
+        if (button.disabled) return false;
+        button.disabled = true;
+        say("");
+      },
+      words: function () { return [button.textContent.trim()]; },
+      settled: function () { button.disabled = false; },
+      waiting: function () { button.disabled = true; say(said.getAttribute("data-pending")); },
+      refused: function (answer) {
+        const d = answer.body || {};
+        let messages = d.refused ? [d.refused] : [];
+        Object.keys(d.errors || {}).forEach(function (k) { messages = messages.concat(d.errors[k]); });
+        if (d.request_key) form.querySelector('input[name="request_key"]').value = d.request_key;
+        if (d.base_version !== undefined) form.querySelector('input[name="base_version"]').value = d.base_version;
+        say(messages.join(" · "));
+      },
+    });
+  }
+  bind();
+  document.addEventListener("scorekeeper:page", bind);
+})();

@@ -251,3 +251,20 @@ def test_a_waiting_save_refused_on_its_resend_comes_back_into_the_form(
     assert page.is_checked(f'.bk-pad[data-player="{declarer}"] input[value="8"]')
     assert page.evaluate("sessionStorage.getItem('scorekeeper.refused')") is None
     assert not store.get_game(token).deals and not problems, problems
+
+
+def test_the_sheets_refa_with_no_connection_waits_and_lands_once(phone: Any, store: Store) -> None:
+    page, server, problems = phone
+    token = _new_balkan_game(page, server)
+    page.context.set_offline(True)
+    page.locator("#dalje").click()  # "Refa (dalje)": one tap on the sheet
+    page.wait_for_selector("#bk-next-said:not([hidden])")
+    assert "Not saved yet" in page.inner_text("#bk-next-said")
+    assert page.is_disabled("#dalje")  # a second tap cannot write a second refa
+    waiting = "JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length"
+    assert page.evaluate(waiting) == 1 and not store.get_game(token).deals
+    page.context.set_offline(False)
+    page.wait_for_selector(".bk-lines li", timeout=20000)  # the sheet again, with the refa
+    assert page.evaluate(waiting) == 0
+    assert [d.data["type"] for d in store.get_game(token).deals] == ["refa"]
+    assert all("net::" in p or "Failed to fetch" in p for p in problems), problems
