@@ -162,16 +162,34 @@ def _half_entered(page: Any, server: str) -> tuple[str, str]:
     return token, declarer
 
 
+def _is_back(page: Any, declarer: str, after: str) -> None:
+    page.wait_for_selector("#draft")  # "The deal entered on this phone before is back"
+    for box, value in (("#declarer", declarer), ("#contract", "sans")):
+        assert page.is_checked(f'{box} input[value="{value}"]'), (after, box)
+    assert page.is_checked(f'.bk-pad[data-player="{declarer}"] input[value="6"]'), after
+    assert page.locator("#contract .bk-chip").is_visible(), after  # folded, as it was
+
+
 def test_a_half_entered_balkan_entry_survives_a_reload(phone: Any, store: Store) -> None:
+    """Back after a reload, a language switch, Back and Forward and a tab opened again."""
     page, server, problems = phone
     token, declarer = _half_entered(page, server)
+    form = page.url
     page.reload()
-    page.wait_for_selector("#draft")  # "The deal entered on this phone before is back"
-    assert page.is_checked(f'#declarer input[value="{declarer}"]')
-    assert page.is_checked('#contract input[value="sans"]')
-    assert page.is_checked(f'.bk-pad[data-player="{declarer}"] input[value="6"]')
-    assert "sans" in page.inner_text("#contract .bk-chip")  # folded, as it was
+    _is_back(page, declarer, "reload")
     shot(page, "balkan-draft-back", full=False)
+    page.goto(server + (page.locator('nav.langs a[lang="ru"]').get_attribute("href") or ""))
+    page.wait_for_url("**lang=ru**")
+    _is_back(page, declarer, "language")
+    page.locator(".deal-head a.back").click()
+    page.wait_for_url(f"{server}/g/{token}")
+    page.go_back()
+    _is_back(page, declarer, "back")
+    page.close()  # the browser dropped the tab
+    page = phone[0].context.new_page()
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(form.split("?")[0] + "?lang=en")
+    _is_back(page, declarer, "a tab opened again")
     thumb = Thumb(page, "after the reload")
     thumb.pad(4)
     thumb.save()
