@@ -286,3 +286,27 @@ def test_the_sheets_refa_with_no_connection_waits_and_lands_once(phone: Any, sto
     assert page.evaluate(waiting) == 0
     assert [d.data["type"] for d in store.get_game(token).deals] == ["refa"]
     assert all("net::" in p or "Failed to fetch" in p for p in problems), problems
+
+
+def test_a_balkan_follower_is_told_the_game_was_deleted(
+    phone: Any, chromium: Any, store: Store
+) -> None:
+    """The follow's 'gone' (issue 50, item 2) on a Balkan partija's page, as on a Russian one."""
+    from .test_web_browser_gone import _told
+
+    page, server, _ = phone
+    token = _new_balkan_game(page, server)
+    with page.expect_navigation():
+        page.locator("#dalje").click()
+    other = chromium.new_context(viewport={"width": 375, "height": 667})
+    try:
+        follower = other.new_page()
+        follower.goto(f"{server}/v/{store.get_game(token).view_token}")
+        follower.locator('#confirm [data-iam="Ceca"]').click()
+        follower.wait_for_selector("#confirm [data-verdict]:visible")
+        store.delete_game(token)
+        assert "restore" in _told(follower, "This game was deleted")
+        page.wait_for_selector("main form[action$='/restore-game'] button", timeout=5000)
+        assert page.locator("#dalje, #next-deal").count() == 0
+    finally:
+        other.close()
