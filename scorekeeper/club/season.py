@@ -102,6 +102,8 @@ class Reported:
     name: str
     roster: tuple[str, ...]
     report: dict[str, Any]
+    state: tuple[Any, ...] = ()
+    """The tournament's state it was made from (its row's and its tables' versions)."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +267,7 @@ def _reported(store: Store, rows: list[Any]) -> Reported:
         record = Tournaments(store).get(first["tournament"])
         found = overview(record).report or {"standings": [], "tours": []}
         shown = {k: v for k, v in found.items() if k != "next_tour"}
-        kept = Reported(record.view_token, record.name, tuple(record.roster), shown)
+        kept = Reported(record.view_token, record.name, tuple(record.roster), shown, key)
         _TOURNAMENTS.put(key, kept)
     return kept
 
@@ -358,7 +360,10 @@ def build(store: Store, club: ClubRecord, season_id: int | None = None) -> Built
         last,
         start,
         tuple(
-            (id(h.tournament), *((t.game_id, id(t.result), t.played_on) for t in h.tables))
+            (
+                h.tournament.state if h.tournament else (),
+                *((t.game_id, id(t.result), t.played_on, t.company, t.friendly) for t in h.tables),
+            )
             for h in held
         ),
     )
