@@ -25,6 +25,7 @@ from scorekeeper.rules.text import (
     name_key,
     normalize_all,
     plain_json,
+    plain_value,
 )
 
 TYPE_CHECKING = False
@@ -64,15 +65,17 @@ def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
 
 def parsed(text: str | bytes) -> Any:
     """A game file's JSON (of either family), every text in it readable and NFC; raises
-    InvalidGame. A text whose strings are all so already (plain_json: the usual file) is
-    not walked through."""
+    InvalidGame. A file whose strings are all so already (plain_json, plain_value: nearly
+    every file) is not walked through."""
     try:
         data = json.loads(text)
     except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, a 5000-digit number
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return data if plain_json(text) else normalize_all(readable(data))
+    if plain_json(text) or plain_value(data):
+        return data
+    return normalize_all(readable(data))
 
 
 def readable(data: Any) -> Any:

@@ -163,9 +163,21 @@ def plain_json(text: str | bytes) -> bool:
             text = text.decode(json.detect_encoding(text))
         except UnicodeDecodeError:
             return False
-    elif has_surrogate(text):
-        return False
+    elif not text.isascii():
+        try:
+            text.encode()  # strict: refuses a surrogate
+        except UnicodeEncodeError:
+            return False
     return "\\u" not in text and (text.isascii() or unicodedata.is_normalized("NFC", text))
+
+
+def plain_value(value: Any) -> bool:
+    """plain_json of a parsed JSON value, written again with its texts as they are (a file
+    that spelled them as \\u escapes): quicker than walking through it, and as exact."""
+    try:
+        return plain_json(json.dumps(value, ensure_ascii=False))
+    except (ValueError, RecursionError):
+        return False
 
 
 def normalize_all(value: Any) -> Any:

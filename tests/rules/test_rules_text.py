@@ -17,6 +17,7 @@ from scorekeeper.rules.text import (
     normalize,
     normalize_all,
     plain_json,
+    plain_value,
 )
 
 BAD = ["\x1b[2J", "\x00", "\n", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"]
@@ -69,6 +70,9 @@ def test_a_plain_file_is_read_as_the_walk_through_it_would_read_it(
     if plain_json(text) or plain_json(text.encode("utf-8", "surrogatepass")):
         assert first_surrogate(data) is None
         assert normalize_all(data) == data
+    if plain_value(data):
+        assert first_surrogate(data) is None
+        assert normalize_all(data) == data
 
 
 def test_plain_json_says_which_texts_need_the_walk() -> None:
@@ -81,3 +85,6 @@ def test_plain_json_says_which_texts_need_the_walk() -> None:
     assert not plain_json(f'{{"players": ["{DECOMPOSED}"]}}')
     assert not plain_json('{"players": ["A\ud800"]}')
     assert not plain_json('{"players": ["A\ud800"]}'.encode("utf-8", "surrogatepass"))
+    assert plain_value(json.loads('{"players": ["\\u0410нна"]}'))
+    assert not plain_value(json.loads('{"players": ["A\\u0301"]}'))
+    assert not plain_value(json.loads('{"players": ["A\\ud800"]}'))
