@@ -4,11 +4,11 @@
 
 serves scorekeeper.asgi:app with scorekeeper.async_worker: each process an event loop that
 holds every following phone's long poll (thousands of them cost no thread) and runs the
-Flask app in a pool of threads. `scorekeeper serve --workers N` runs the same settings with
-the gthread worker and the plain WSGI app (its pages then ask the phones to poll).
+Flask app in a pool of threads. `scorekeeper serve --workers N` runs the same settings, the
+same worker and the same app (serving.followed), built by the command.
 Environment: SCOREKEEPER_WORKERS (processes, default 2: one per core, docs/capacity.md),
-SCOREKEEPER_THREADS (per process: 4 for the pages under the deploy's worker, scorekeeper.asgi;
-8 under gthread), SCOREKEEPER_BIND (default 0.0.0.0:8000).
+SCOREKEEPER_THREADS (per process, for the pages: 4, scorekeeper.asgi), SCOREKEEPER_BIND
+(default 0.0.0.0:8000).
 The master makes the database before it starts the workers (`on_starting`).
 """
 
@@ -28,18 +28,19 @@ ASYNC_WORKER = "scorekeeper.async_worker.Worker"
 ASGI_APP = "scorekeeper.asgi:app"
 
 
-def settings(*, workers: int, threads: int, asgi: bool = False) -> dict[str, Any]:
-    """The settings, by gunicorn's names: the deploy's (asgi), or `serve --workers`'s."""
+def settings(*, workers: int, threads: int) -> dict[str, Any]:
+    """The settings, by gunicorn's names: the deploy's and `serve --workers`'s."""
     return {
         **metrics_settings(),
-        "worker_class": ASYNC_WORKER if asgi else "gthread",
+        "worker_class": ASYNC_WORKER,
         "workers": workers,
         "threads": threads,
-        # Phones poll every few seconds: an idle connection kept open saves a new one.
+        # A phone asks again as soon as its held request is answered: an idle connection
+        # kept open saves a new one.
         "keepalive": 20,
         # Each following phone holds one connection (its long poll): 3,000 phones of 1,000
         # tables over two processes, with room.
-        "worker_connections": 10000 if asgi else 1000,
+        "worker_connections": 10000,
         "timeout": 60,
         "graceful_timeout": GRACE_SECONDS,
         # Forwarded headers are the app's to believe or not (SCOREKEEPER_TRUSTED_PROXY):
@@ -102,7 +103,6 @@ def _env_int(name: str, default: int) -> int:
 _settings = settings(
     workers=_env_int("SCOREKEEPER_WORKERS", DEFAULT_WORKERS),
     threads=_env_int("SCOREKEEPER_THREADS", DEFAULT_THREADS),
-    asgi=True,
 )
 wsgi_app = ASGI_APP
 bind = [os.environ.get("SCOREKEEPER_BIND", "0.0.0.0:8000")]

@@ -108,6 +108,8 @@ class Watch:
     async def wait(self, token: str, since: str, hold: float = HOLD_SECONDS) -> State | None:
         """The game's state once it differs from `since` (read after this call began), or
         `since` itself after `hold` seconds; None if no live game has this token."""
+        if self._stopped:  # the server is stopping: no request is held any more
+            return _parse(since)
         loop = asyncio.get_running_loop()
         waiter = _Waiter(token, since, time.monotonic(), loop.create_future())
         with self._lock:
@@ -366,6 +368,11 @@ class Router:
             await self.writes(scope, receive, send)
             return
         await self.wsgi(scope, receive, send)
+
+    def stop_waiting(self) -> None:
+        """The server stops: every held request is answered now, and none is held after
+        (uvicorn_server.Server, serving.TLSServer call it before they wait for the rest)."""
+        self.watch.stop()
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:

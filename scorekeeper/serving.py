@@ -1,14 +1,20 @@
 """How the app is served: which server, its access log, HTTPS with a kept certificate.
 
-- `scorekeeper serve` (a laptop at the table, any OS): waitress, one process.
-- `scorekeeper serve --workers N`, the Docker image and the systemd unit: gunicorn with its
-  gthread worker, N processes (settings in `scorekeeper.gunicorn_config`).
+Every server runs the same ASGI app (`followed`: the long poll's Router in front of the Flask
+app, longpoll.py), so a phone that follows a game holds one request, answered when the game
+changes, whichever server it talks to:
+
+- `scorekeeper serve` (a laptop at the table, any OS): uvicorn, one process
+  (uvicorn_server.py).
+- `scorekeeper serve --workers N`, the Docker image and the systemd unit: gunicorn with
+  uvicorn's worker (async_worker.py), N processes (settings in `scorekeeper.gunicorn_config`).
 - `scorekeeper serve --https`: hypercorn, one process, TLS with a self-made certificate kept
   in the instance folder (`tls/cert.pem`, `tls/key.pem`). Its handshakes run concurrently on
   an event loop with a timeout, so a client that connects and says nothing holds up no one
-  (bench/bench_tls.py); the app runs in a pool of threads.
+  (bench/bench_tls.py).
 
-Each stops on SIGTERM after answering the requests in flight, and exits 0.
+In each, the Flask app runs in the Router's pools of threads. Each stops on SIGTERM after
+answering the held requests ("no change") and the requests in flight, and exits 0.
 
 Every request is one line in Combined Log Format (plus its duration) on the logger
 `scorekeeper.access`; every line the server writes, error lines and tracebacks included, has
@@ -17,9 +23,7 @@ the secret part of game, company and tournament links replaced by `***`.
 
 from __future__ import annotations
 
-import _thread
 import asyncio
-import concurrent.futures
 import contextlib
 import datetime
 import ipaddress
@@ -41,8 +45,8 @@ from scorekeeper.serverlog import (
 from scorekeeper.web import create_app, offer_certificate
 
 # Each server, and the certificate's library, is imported where it is used: `serve` runs one
-# of them, and importing the others would cost its start (measured: waitress 16 ms, gunicorn
-# 51 ms, hypercorn 68 ms, cryptography's x509 62 ms).
+# of them, and importing the others would cost its start (measured: gunicorn 51 ms,
+# hypercorn 68 ms, cryptography's x509 62 ms).
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -131,14 +135,13 @@ class AccessLog:
 # -- a request framed twice ------------------------------------------------------------------
 # Both Content-Length and Transfer-Encoding: RFC 9112 (6.3) says the server must close the
 # connection after answering (a proxy in front may have framed the body the other way:
-# request smuggling). gunicorn refuses such a request itself (400, closed); waitress and
-# hypercorn answer it by the chunks, then close: waitress when its parser marks the request
-# "Connection: close" (_waitress_channel), hypercorn when the answer says so (CloseFramedTwice).
+# request smuggling). Every server answers it through CloseFramedTwice: the answer says
+# Connection: close, and the server closes the connection after it.
 
 
 class CloseFramedTwice:
-    """WSGI middleware for hypercorn: the answer to a request framed twice says
-    Connection: close, and hypercorn closes the connection after it."""
+    """WSGI middleware: the answer to a request framed twice says Connection: close, and
+    the server closes the connection after it."""
 
     def __init__(self, app: WSGIApp) -> None:
         self.app = app
@@ -155,25 +158,6 @@ class CloseFramedTwice:
             return start_response(code, [*kept, ("Connection", "close")], *exc)
 
         return self.app(environ, closing)
-
-
-def _waitress_channel() -> type:
-    """waitress's channel with a parser that marks a request framed twice Connection: close
-    (waitress then closes after the answer; it keeps the connection otherwise)."""
-    from waitress.channel import HTTPChannel
-    from waitress.parser import HTTPRequestParser
-
-    class Parser(HTTPRequestParser):
-        def parse_header(self, header_plus: bytes) -> None:
-            super().parse_header(header_plus)
-            if self.chunked and "CONTENT_LENGTH" in self.headers:
-                headers: dict[str, str] = self.headers  # type: ignore[assignment]
-                headers["CONNECTION"] = "close"
-
-    class Channel(HTTPChannel):
-        parser_class = Parser
-
-    return Channel
 
 
 class _Counted:
@@ -334,79 +318,43 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def followed(logged: AccessLog, config: Any, threads: int) -> Any:
+    """The ASGI app every server runs: the long poll's Router (longpoll.py) answers the held
+    requests of the phones that follow a game in the event loop, and hands every other
+    request to the Flask app, logged (`logged`: the app in its AccessLog), in its pools of
+    threads (`threads` for the pages). `config`: the Flask app's (its database, its body
+    limit)."""
+    from scorekeeper.longpoll import Router, Watch
+    from scorekeeper.store import Store
+
+    database = config["DATABASE"]
+    watch = Watch(lambda: Store(database, create=False))
+    limit = config["MAX_CONTENT_LENGTH"]
+    return Router(CloseFramedTwice(logged), watch, threads, logged.write, limit)
+
+
 def server(
     app: Any, host: str, port: int, *, threads: int, workers: int, tls: tuple[Path, Path] | None
 ) -> Any:
     """The server `serve` runs, bound already (a busy port raises OSError here): hypercorn
-    over TLS, gunicorn for several processes, else waitress."""
+    over TLS, gunicorn with uvicorn's worker for several processes, else uvicorn; each runs
+    the same app (`followed`)."""
     logged = AccessLog(app)
+    routed = followed(logged, app.config, threads)
     sock = listening_socket(host, port)
     if tls is not None:
-        return TLSServer(CloseFramedTwice(logged), sock, threads, *tls, idle=logged.wait_idle)
+        return TLSServer(routed, sock, *tls, idle=logged.wait_idle)
     if workers > 1:
-        return Gunicorn(logged, sock, threads, workers)
-    return Waitress(logged, sock, threads)
+        return Gunicorn(routed, sock, threads, workers)
+    from scorekeeper.uvicorn_server import Foreground
 
-
-class Waitress:
-    """waitress in this process. SIGTERM: the requests in flight are answered, then it stops.
-
-    waitress itself stops at once on a signal (a Save in flight would be cut off), so the
-    signal only starts the wait; once nothing is being answered, the server is interrupted
-    as Ctrl+C would, and returns.
-    """
-
-    def __init__(self, app: AccessLog, sock: socket.socket, threads: int) -> None:
-        from waitress.server import BaseWSGIServer, create_server
-
-        self.app = app
-        server = create_server(
-            app,
-            sockets=[sock],
-            threads=threads,
-            ident="scorekeeper",
-            # Phones keep idle connections open for minutes: waitress's default of 100 would
-            # leave the 101st phone hanging (bench/bench_load.py, docs/capacity.md).
-            connection_limit=1000,
-            asyncore_use_poll=True,
-            # The app decides whose forwarded headers to believe (web/proxy.py), the same
-            # under every server: waitress passes them on instead of dropping them itself.
-            clear_untrusted_proxy_headers=False,
-        )
-        # Given one socket, waitress answers with that socket's server, not a MultiSocketServer.
-        assert isinstance(server, BaseWSGIServer)
-        server.channel_class = _waitress_channel()  # a request framed twice: closed after
-        self.server = server
-        self._stopping = threading.Event()
-        self._drained = threading.Event()
-
-    def run(self) -> None:
-        previous = signal.signal(signal.SIGTERM, self._terminate)
-        try:
-            self.server.run()  # returns once interrupted (waitress catches KeyboardInterrupt)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-            self.server.close()
-
-    def _terminate(self, _signum: int, _frame: object) -> None:
-        if self._drained.is_set():  # sent by _drain: now leave waitress's loop
-            raise KeyboardInterrupt
-        if not self._stopping.is_set():
-            self._stopping.set()
-            threading.Thread(target=self._drain, name="stopping", daemon=True).start()
-
-    def _drain(self) -> None:
-        self.app.wait_idle(GRACE_SECONDS)
-        time.sleep(0.3)  # the last answers' bytes leave waitress's buffers for the sockets
-        self._drained.set()
-        _thread.interrupt_main(signal.SIGTERM)  # _terminate, in the main thread
-        self.server.pull_trigger()  # wake its loop now, not at its next timeout
+    return Foreground(routed, sock)
 
 
 class Gunicorn:
-    """gunicorn's gthread worker in `workers` processes, as the Docker image runs it."""
+    """gunicorn with uvicorn's worker in `workers` processes, as the Docker image runs it."""
 
-    def __init__(self, app: WSGIApp, sock: socket.socket, threads: int, workers: int) -> None:
+    def __init__(self, app: Any, sock: socket.socket, threads: int, workers: int) -> None:
         from gunicorn.app.base import BaseApplication
 
         from scorekeeper import gunicorn_config
@@ -420,8 +368,7 @@ class Gunicorn:
                 for name, value in settings.items():
                     self.cfg.set(name, value)
 
-            # The stubs ask for an app taking any MutableMapping environ; servers pass a dict.
-            def load(self) -> WSGIApp:  # type: ignore[override]
+            def load(self) -> Any:
                 return app
 
         self.application = Application()
@@ -439,16 +386,16 @@ class Gunicorn:
 
 
 class TLSServer:
-    """hypercorn serving the app over TLS in this process; `run()` blocks until stopped
-    (SIGTERM or Ctrl+C: the requests in flight are answered first, then the connections
-    left, idle phones between two polls, are closed at once: hypercorn alone waited its
-    whole grace for them and then cancelled them with a traceback)."""
+    """hypercorn serving the app (`followed`) over TLS in this process; `run()` blocks until
+    stopped (SIGTERM or Ctrl+C: the held requests are answered at once, the requests in
+    flight are answered, then the connections left, idle phones between two requests, are
+    closed at once: hypercorn alone waited its whole grace for them and then cancelled them
+    with a traceback)."""
 
     def __init__(
         self,
-        app: WSGIApp,
+        app: Any,
         sock: socket.socket,
-        threads: int,
         cert: Path,
         key: Path,
         *,
@@ -460,7 +407,6 @@ class TLSServer:
         self.stopped = False
         self.app = app
         self.sock = sock
-        self.threads = threads
         config = Config()
         config.bind = [f"fd://{sock.fileno()}"]
         config.certfile = str(cert)
@@ -470,7 +416,6 @@ class TLSServer:
         config.graceful_timeout = GRACE_SECONDS
         config.ssl_handshake_timeout = 10  # a client that never finishes it is dropped
         config.read_timeout = 30  # and one that stops sending its request
-        config.wsgi_max_body_size = 16 * 1024 * 1024  # Flask refuses past MAX_CONTENT_LENGTH
         config.server_names = []
         self.config = config
 
@@ -479,12 +424,9 @@ class TLSServer:
 
         async def main() -> None:
             loop = asyncio.get_running_loop()
-            loop.set_default_executor(
-                concurrent.futures.ThreadPoolExecutor(self.threads, thread_name_prefix="app")
-            )
             loop.set_exception_handler(_one_line_for_dropped_connections)
             try:
-                await serve(self.app, self.config, mode="wsgi", shutdown_trigger=self._stopping)
+                await serve(self.app, self.config, mode="asgi", shutdown_trigger=self._stopping)
             except _DROPPED as error:
                 # A phone's connection broke while it was being closed at the stop
                 # (hypercorn gathers the connections' ends and raises the first error).
@@ -504,8 +446,9 @@ class TLSServer:
                 self.sock.close()
 
     async def _stopping(self) -> None:
-        """hypercorn's shutdown trigger: SIGTERM or SIGINT, then the requests in flight
-        answered (up to the grace), then a short grace for the idle connections."""
+        """hypercorn's shutdown trigger: SIGTERM or SIGINT, then the held requests answered,
+        the requests in flight answered (up to the grace), then a short grace for the idle
+        connections."""
         loop = asyncio.get_running_loop()
         signalled = asyncio.Event()
         for number in (signal.SIGTERM, signal.SIGINT):
@@ -513,6 +456,7 @@ class TLSServer:
                 loop.add_signal_handler(number, signalled.set)
         await signalled.wait()
         self.stopped = True
+        self.app.stop_waiting()
         if self.idle is not None:
             await loop.run_in_executor(None, self.idle, GRACE_SECONDS)
         self.config.graceful_timeout = IDLE_GRACE_SECONDS

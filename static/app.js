@@ -153,11 +153,11 @@ function refocus(place) {
 
 /* -- a page that follows the game -------------------------------------------------------- */
 
-// Every phone with the game open learns when the game changed: held open until it does
-// (data-wait), or by asking for its version (a 304 while nothing changed). When another
-// phone changed the game, a page that only shows it swaps in its new
-// version in place, keeping the scroll position; a page with a form being filled in keeps
-// what was typed and shows a banner instead.
+// Every phone with the game open learns when the game changed by one request held open until
+// it does (data-wait: every server `scorekeeper` runs holds it). A tournament's pages ask for
+// its version instead (data-watch, a 304 while nothing changed). When another phone changed
+// the game, a page that only shows it swaps in its new version in place, keeping the scroll
+// position; a page with a form being filled in keeps what was typed and shows a banner instead.
 const FOLLOW_PERIOD = 1000;
 const FOLLOW_QUIET = 30000;
 const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an open page
@@ -169,6 +169,7 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
   function bind() {
     el = $("#follow");
     url = el && el.getAttribute("data-watch");
+    if (el && !url && !el.hasAttribute("data-wait")) el = null;  // a server that holds nothing
     version = el && seen(el);
     return !!el;
   }
@@ -202,7 +203,7 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         const main = $("main", fresh);
         const next = main && $("#follow", main);
         if (!next) { location.reload(); return; }
-        if (noting()) { version = null; return; }  // look again at the next tick
+        if (noting()) return;  // asked again a period later
         if (typing()) { banner(); return; }  // a field got focus meanwhile: never swap under a thumb
         unscripted(main);
         const place = focusPlace();
@@ -238,7 +239,7 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         if (!part || part.getAttribute("data-version") !== el.getAttribute("data-version")) return swap();
         const pairs = ANSWER_PARTS.map(function (s) { return [$("main").querySelector(s), part.querySelector(s)]; });
         if (pairs.some(function (p) { return !p[0] !== !p[1]; })) return swap();
-        if (noting()) { version = null; return; }  // look again at the next tick
+        if (noting()) return;  // asked again a period later
         if (typing()) { banner(); return; }
         const place = focusPlace();
         const x = window.scrollX, y = window.scrollY;
@@ -295,13 +296,14 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     }
     return answersOnly && el.hasAttribute("data-answers") ? swapAnswers() : swap();
   }
-  // How the page learns of a change. Where the server offers it (data-wait), one request is
-  // held open and answered as soon as the game changes (or after a while with no change:
-  // then it asks again at once), so a change shows within a second or so and a page left
-  // open costs a request every half a minute. Elsewhere (`scorekeeper serve` on a laptop) it
-  // asks for the version each second while the game moves, every FOLLOW_IDLE_MAX at most
-  // after half a minute without a change. Either way a hidden page does not ask at all, and
-  // asks at once when it is shown again (a phone woken up).
+  // How the page learns of a change. A game's page holds one request open (data-wait),
+  // answered as soon as the game changes (or after a while with no change: then it asks
+  // again at once), so a change shows within a second or so and a page left open costs a
+  // request every half a minute. A change the page could not show yet (a note being
+  // written) is asked about again a period later. A tournament's page asks for its version
+  // each second while it moves, every FOLLOW_IDLE_MAX at most after half a minute without a
+  // change. Either way a hidden page does not ask at all, and asks at once when it is shown
+  // again (a phone woken up).
   let period = FOLLOW_PERIOD;
   let quietSince = Date.now();
   let timer = null;
@@ -323,14 +325,14 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     waiting = new AbortController();
     const wait = el.getAttribute("data-wait");
     const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version);
-    return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: waiting.signal });
+    // The answer's Date is when it was answered: now, however long it was held.
+    return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: waiting.signal })
+      .then(function (r) { Clock.heard(r, Date.now()); return r; });
   }
   function tick() {
     if (busy || document.hidden || !el) return;
     busy = true;
-    // Held only while the page shows a version (a change it could not take yet, under a
-    // thumb writing a note, is asked about again by the plain poll, a period later).
-    const held = !!(el.getAttribute("data-wait") && window.AbortController && version !== null);
+    const held = el.hasAttribute("data-wait");
     let settled = true;
     ask(held)
       .then(function (r) {
@@ -344,9 +346,7 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         if (d && now !== version) {
           period = FOLLOW_PERIOD;
           quietSince = Date.now();
-          const answersOnly = held ? d.only === "answers"
-            : el.hasAttribute("data-seen") && String(d.version) === el.getAttribute("data-version");
-          return Promise.resolve(changed(now, answersOnly)).then(function () { settled = version === now; });
+          return Promise.resolve(changed(now, d.only === "answers")).then(function () { settled = version === now; });
         }
         if (!held && Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
         return null;

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import html
+import http.client
 import json
 import re
+import signal
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +22,7 @@ from flask import Flask
 from scorekeeper.longpoll import Watch
 from scorekeeper.store import Store
 
-from .harness import START_SECONDS, Web
+from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
 from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
 
 T = TypeVar("T")
@@ -118,14 +120,73 @@ def test_a_wrong_link_is_404_and_a_malformed_wait_400(deploy: Server) -> None:
     assert phone.get("/v/nosuchgame/wait").status == 400
 
 
-def test_a_laptops_serve_keeps_the_poll(tmp_path: Path) -> None:
-    """`scorekeeper serve` (waitress: a thread per held request) asks the phones to poll."""
+def _held(port: int, path: str) -> tuple[http.client.HTTPConnection, Callable[[], Reply]]:
+    """A follower's held request, sent and read by the server: (its connection, a call that
+    reads its answer)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=START_SECONDS)
+    conn.request("GET", path)
+    assert conn.sock is not None
+    wait_until_read(port, int(conn.sock.getsockname()[1]))
+
+    def answer() -> Reply:
+        response = conn.getresponse()
+        return Reply(response.status, response.headers, response.read())
+
+    return conn, answer
+
+
+@pytest.mark.parametrize("args", [(), ("--workers", "2")], ids=["serve", "workers-2"])
+def test_serve_holds_a_followers_request_until_a_save(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """`scorekeeper serve` on a laptop (uvicorn) and `serve --workers 2` (gunicorn with
+    uvicorn's worker) serve the deploy's app: a follower's page holds one request, which
+    stays open while the table only reads, and is answered by the Save. Between the page and
+    the change the follower asked once (the access log counts it): nothing polled."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=args).start()
+    try:
+        scorer, follower = Phone(server.port), Phone(server.port)
+        token = new_game(scorer)
+        view = view_of(scorer, token)
+        shown = follow_of(follower.get(f"/v/{view}").html)
+        assert shown["data-wait"] == f"/v/{view}/wait" and "data-watch" not in shown
+        fields = checked(scorer, token, **correction("a deal the laptop's table follows"))
+        conn, answer = _held(server.port, f"{shown['data-wait']}?since={shown['data-seen']}")
+        try:
+            for path in (f"/g/{token}", f"/v/{view}", f"/g/{token}/log"):  # the table reads
+                assert scorer.get(path).status == 200
+            assert "GET /v/***/wait" not in server.logged()  # still held: nothing answered it
+            assert scorer.post(f"/g/{token}/deal/new", fields).status == 302
+            said = answer()
+        finally:
+            conn.close()
+        assert said.status == 200
+        assert json.loads(said.body)["version"] == int(shown["data-version"]) + 1
+        wait_for_text(server.log, "GET /v/***/wait")  # its line, written once it was answered
+        assert server.logged().count("GET /v/***/wait") == 1
+    finally:
+        server.stop()
+
+
+def test_sigterm_answers_the_held_requests_and_serve_exits_0(tmp_path: Path) -> None:
+    """A stopping `serve` answers its followers' held requests ("no change": they ask again)
+    and exits 0; its access log has the line."""
     server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
     try:
         phone = Phone(server.port)
         token = new_game(phone)
         shown = follow_of(phone.get(f"/g/{token}").html)
-        assert "data-wait" not in shown and shown["data-watch"].endswith("/version")
+        conn, answer = _held(server.port, f"{shown['data-wait']}?since={shown['data-seen']}")
+        try:
+            assert server.process is not None
+            server.process.send_signal(signal.SIGTERM)
+            said = answer()
+        finally:
+            conn.close()
+        assert said.status == 200
+        assert f"{json.loads(said.body)['version']}.0" == shown["data-seen"]
+        assert server.process.wait(timeout=START_SECONDS) == 0
+        assert 'GET /v/***/wait HTTP/1.1" 200' in server.log.read_text()
     finally:
         server.stop()
 

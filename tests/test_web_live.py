@@ -1,8 +1,9 @@
 """Following a game from other phones: the tiny version answer and the page's hooks for it.
 
-The script (browser tier) asks /version every second; here: the answer is tiny, a 304 while
-nothing changed, new after every write; every page of a game carries what the script needs,
-and a read-only page never carries the edit link.
+The script (browser tier) holds one request open on the game (`/v/<token>/wait`, answered by
+every server scorekeeper runs: tests/test_longpoll.py); here: the version answer (for tools)
+is tiny, a 304 while nothing changed, new after every write; every page of a game carries
+what the script needs, and a read-only page never carries the edit link.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def test_the_version_is_tiny_and_conditional(web: Web, store: Store) -> None:
 
 
 def test_every_page_of_a_game_follows_it(web: Web, store: Store) -> None:
+    web.client.environ_base["scorekeeper.wait"] = True  # as every server's Router says
     token = web.new_game(PLAYERS)
     misere(web, token)
     record = store.get_game(token)
@@ -50,15 +52,16 @@ def test_every_page_of_a_game_follows_it(web: Web, store: Store) -> None:
     for path in swap:
         for base in (f"/g/{token}", f"/v/{view}"):
             html = web.get(base + path).html
-            assert f'data-watch="/v/{view}/version"' in html, base + path
+            assert f'data-wait="/v/{view}/wait"' in html, base + path
+            assert "data-watch" not in html  # no second way: the version is not polled
             assert f'data-version="{record.version}"' in html
             assert 'data-follow="swap"' in html
     for path in ["/deal/new", f"/deal/{record.deals[0].id}/edit", "/undo"]:
         html = web.get(f"/g/{token}{path}").html
-        assert 'data-follow="banner"' in html, path
+        assert 'data-follow="banner"' in html and f'data-wait="/v/{view}/wait"' in html, path
         assert "data-changed=" in html
     for page in ["/", "/new", "/import"]:
-        assert "data-watch" not in web.get(page).html
+        assert 'id="follow"' not in web.get(page).html
 
 
 def test_a_read_only_page_never_holds_the_edit_link(web: Web, store: Store) -> None:

@@ -1,6 +1,7 @@
-"""A page following its game in Chromium, on the deploy's server (the long poll): the
-scorer's sheet shows a follower's answer without asking each second, and a page that was
-hidden (a phone asleep) asks again at once when shown, and shows what changed meanwhile."""
+"""A page following its game in Chromium, on the deploy's server and on a laptop's `serve`
+(the same long poll): the scorer's sheet shows a follower's answer without asking each
+second, and a page that was hidden (a phone asleep) asks again at once when shown, and shows
+what changed meanwhile."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from ..test_longpoll import DEPLOY
 from ..test_safety_server import Phone, Server, checked, correction, new_game
 
 
-@pytest.fixture
-def deploy(tmp_path: Path, catalogues: None) -> Iterator[Server]:
-    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=DEPLOY).start()
+@pytest.fixture(params=[DEPLOY, ()], ids=["deploy", "serve"])
+def deploy(tmp_path: Path, catalogues: None, request: Any) -> Iterator[Server]:
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=request.param)
+    server.start()
     try:
         yield server
     finally:
