@@ -5,14 +5,17 @@
 #   docker run -p 8000:8000 -v scorekeeper-data:/data scorekeeper
 # Behind HTTPS, use deploy/compose.yaml (Caddy in front); docs/deploy.md says more.
 
-# An exact Python release on an exact Debian: a rebuild gets the same system.
-FROM python:3.11.14-slim-bookworm AS build
+# An exact Python release on an exact Debian: a rebuild gets the same system. Where that image
+# cannot be pulled, any Debian bookworm with python3, pip and the packages below will do:
+#   docker build --build-arg BASE=localhost/bookworm-python .   (tests/test_deploy_compose.py)
+ARG BASE=python:3.11.14-slim-bookworm
+FROM ${BASE} AS build
 WORKDIR /src
 COPY . .
 # The wheel carries templates, static files and the compiled translations (setup.py).
 RUN pip wheel --no-cache-dir --no-deps -w /wheels .
 
-FROM python:3.11.14-slim-bookworm
+FROM ${BASE}
 # Pango and HarfBuzz for WeasyPrint's PDF; DejaVu has Cyrillic and the card suits; tini is
 # PID 1: it passes SIGTERM on to gunicorn and reaps what ends.
 RUN apt-get update \

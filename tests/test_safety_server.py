@@ -173,7 +173,7 @@ class Phone:
                 headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if kind:
             headers["Content-Type"] = kind
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
+        conn = self.connection()
         try:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()
@@ -186,6 +186,10 @@ class Phone:
                 name, _, value = cookie.split(";", 1)[0].partition("=")
                 self.cookies[name.strip()] = value.strip()
         return reply
+
+    def connection(self) -> http.client.HTTPConnection:
+        """A new connection to the server (plain HTTP on loopback)."""
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
 
     def get(self, path: str) -> Reply:
         return self.request("GET", path)

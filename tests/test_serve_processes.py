@@ -451,9 +451,12 @@ def test_behind_the_shipped_caddyfile_a_clients_headers_change_no_page(
 
 def test_the_deploy_files_pin_their_images_and_run_gunicorn() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
+    # Both stages on one base: an exact Python on an exact Debian unless a build names another.
     images = re.findall(r"^FROM (\S+)", dockerfile, re.M)
+    assert images == ["${BASE}", "${BASE}"], images
+    base = re.findall(r"^ARG BASE=(\S+)$", dockerfile, re.M)
     pinned = r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?"
-    assert images and all(re.fullmatch(pinned, image) for image in images), images
+    assert len(base) == 1 and re.fullmatch(pinned, base[0]), base
     assert "STOPSIGNAL SIGTERM" in dockerfile
     assert "tini" in dockerfile and "/healthz" in dockerfile
     assert "gunicorn" in dockerfile and "scorekeeper.gunicorn_config" in dockerfile
