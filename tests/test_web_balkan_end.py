@@ -19,7 +19,7 @@ from scorekeeper import games
 from scorekeeper.store import Store
 from scorekeeper.wording import words_for
 
-from .harness import Web
+from .harness import Page, Web
 
 PETAK = Path(__file__).parent / "balkan" / "petak.json"
 LANGUAGES = ("ru", "uk", "en", "sr_Latn", "sr_Cyrl", "hr")
@@ -110,3 +110,27 @@ def test_the_history_describes_every_balkan_entry_in_words(
         assert f"<p>{text}</p>" in page, text
     if lang in ("ru", "uk"):  # names stay as typed; the Balkan words are the language's
         assert not re.search(r"\b(follow|tricks|refa|write-off|nobody)\b", "".join(described))
+
+
+def test_finish_now_asks_first_shows_the_write_off_and_ends_the_partija(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    token = _imported(web, client, deals=json.loads(PETAK.read_text())["deals"][:2])
+    loaded = games.load(store.get_game(token))
+    now = loaded.family.settle(loaded.sheet)
+    assert now.ended_by == "now"
+    page = web.get(f"/g/{token}")
+    fields = page.form("bk-next").data()
+    kept = {k: v for k, v in fields.items() if k in ("csrf_token", "request_key", "base_version")}
+    asked = client.post(f"/g/{token}/finish", data=kept)
+    assert asked.status_code == 200  # one stray tap never ends a partija: it asks first
+    said = html.unescape(asked.get_data(as_text=True))
+    assert "If it were written off now" in said
+    for pay in now.payments:
+        assert f"{pay.payer} → {pay.payee}: {pay.amount}" in said
+    shown = Page(asked, f"/g/{token}/finish")
+    confirm = web.submit(shown, shown.form("finish-confirm"))
+    assert confirm.status == 302
+    assert store.get_game(token).finished
+    card = _card(web.get(f"/g/{token}").html)
+    assert "It was finished by hand: the bule left were written off." in card
