@@ -121,3 +121,17 @@ def test_carrying_over_with_no_season_before_is_refused(web: Web, store: Store) 
         ["No season ends before this one: there is no rating to carry over."],
     )
     assert [s.name for s in Clubs(store).get(token).seasons] == ["Весна", "Осень", "2026"]
+
+
+def test_a_carried_season_on_both_engines(store_location: str, catalogues: None) -> None:
+    """The choice is kept and read back alike on SQLite and PostgreSQL."""
+    from scorekeeper.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": store_location, "SECRET_KEY": "s"})
+    web = Web(app.test_client())
+    with Store(store_location) as store:
+        token = a_club(web, store)
+        assert [s.carry for s in Clubs(store).get(token).seasons] == [False, True, False]
+        page, autumn = season_of(web, store, token, "Осень")
+    assert [s["player"] for s in autumn["start"]] == [p["id"] for p in autumn["players"]]
+    assert shown_standings(page) == as_rows(report(season_file.parse(autumn))["standings"])
