@@ -73,7 +73,8 @@ AREAS = {
         "scorekeeper/games/writes.py scorekeeper/company/writes.py "
         "scorekeeper/tournament/service.py scorekeeper/club/writes.py",
         "tests/test_games_service.py tests/test_company_writes.py tests/test_club.py "
-        "tests/test_tournament_roster.py tests/test_tournament_late.py -k 'not postgresql'",
+        "tests/test_tournament_roster.py tests/test_tournament_late.py "
+        "tests/test_tournament_service.py -k 'not postgresql'",
     ),
 }
 

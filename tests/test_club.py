@@ -4,6 +4,7 @@ giving back the page's numbers."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 import re
@@ -117,6 +118,20 @@ def test_seasons_refuse_overlaps_and_bad_dates(
         400,
         ["A club holds at most 1 of these."],
     )
+
+
+def test_the_season_being_played_ends_ahead(web: Web, store: Store) -> None:
+    """season.md §1: seasons are named date ranges, and the club page shows "this season":
+    the season being played started on a past day and ends on one ahead (only its first
+    day cannot lie ahead)."""
+    token = new_club(web)
+    today = datetime.date.today()
+    first, last = today - datetime.timedelta(days=30), today + datetime.timedelta(days=300)
+    done = post(web, token, "season", season="Now", first=first.isoformat(), last=last.isoformat())
+    assert done == (302, [])
+    assert [(s.first, s.last) for s in Clubs(store).get(token).seasons] == [
+        (first.isoformat(), last.isoformat())
+    ]
 
 
 def test_the_season_file_gives_back_the_pages_numbers(web: Web, store: Store) -> None:

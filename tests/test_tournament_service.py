@@ -1,0 +1,49 @@
+"""The tournament service's writes called directly (docs/tournament.md, "Reopen"): only a
+closed tour is reopened, and only while no later tour is seated."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scorekeeper.store import Store
+from scorekeeper.tournament import service
+
+ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
+
+
+def seated(store: Store) -> str:
+    """A tournament of six at tables of three with tour 1 seated: its edit token."""
+    record = service.create(
+        store,
+        name="Cup",
+        convention="sochi",
+        options={"round_limit": 1},
+        table_size=3,
+        bands=[],
+        roster=ROSTER,
+    )
+    token = record.edit_token
+    with pytest.raises(service.CannotReopen):  # nothing is closed yet
+        service.reopen(store, token, record.version)
+    service.seat(
+        store, token, record.version, table_name=lambda t, i: f"{t}.{i}", rng=random.Random(5)
+    )
+    return token
+
+
+def test_a_tour_being_played_is_not_reopened_and_a_closed_one_is(store: Store) -> None:
+    """docs/tournament.md: a closed tour can be reopened while no later tour is seated: its
+    tables, finished by the close, score again. A tour still being played has nothing to
+    reopen."""
+    token = seated(store)
+    record = service.tournaments(store).get(token)
+    with pytest.raises(service.CannotReopen):
+        service.reopen(store, token, record.version)
+    closed = service.close_tour(store, token, record.version, early=True)
+    assert closed.tours_closed == 1
+    assert all(table.game.finished for table in closed.tour(1))
+    reopened = service.reopen(store, token, closed.version)
+    assert reopened.tours_closed == 0 and reopened.tours_seated == 1
+    assert not any(table.game.finished for table in reopened.tour(1))
