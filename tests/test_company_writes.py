@@ -272,3 +272,21 @@ def test_a_payment_names_two_players_of_the_company_and_one_of_its_evenings(
     problems = writes.payment_problems(company, anna, anna, str(game.id + 1))
     assert problems == {"payee": "same", "game": "evening"}
     assert writes.evening_of(company, "x1") is None
+
+
+def test_a_payment_as_the_form_names_it_is_recorded_or_refused_with_every_problem(
+    store: Store, company: CompanyRecord
+) -> None:
+    anna, boris = (str(i) for i in ids(company, "Anna", "Boris"))
+    form = {"payer": anna, "payee": anna, "evening": "77", "paid_on": DAY, "request_key": KEY}
+    with pytest.raises(writes.PaymentRefused) as refused:
+        writes.pay(store, company, **form, amount="5")  # type: ignore[arg-type]
+    assert refused.value.problems == {"payee": "same", "game": "evening"}
+    with pytest.raises(writes.PaymentRefused) as refused:  # the amount unreadable: no payment
+        writes.pay(store, company, **{**form, "payee": boris, "evening": ""}, amount=None)  # type: ignore[arg-type]
+    assert refused.value.problems == {}
+    assert Companies(store).get(company.edit_token).payments == []
+    paid = writes.pay(store, company, **{**form, "payee": boris, "evening": ""}, amount="5")  # type: ignore[arg-type]
+    assert [(p.payer, p.payee, p.amount) for p in paid.payments] == [
+        (int(anna), int(boris), Decimal("5"))
+    ]

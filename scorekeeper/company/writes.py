@@ -93,6 +93,15 @@ class DealerRefused(CompanyRefused):
     """The first dealer is none of the players seated."""
 
 
+class PaymentRefused(CompanyRefused):
+    """A payment not recorded: `problems` by field as payment_problems says them (empty when
+    only the form's own fields, the amount or the day, were wrong)."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        super().__init__("the payment was not recorded: " + (", ".join(problems) or "the form"))
+        self.problems = problems
+
+
 def create(
     store: Store, *, name: str, convention: str, options: dict[str, Any], roster: Iterable[str]
 ) -> CompanyRecord:
@@ -334,6 +343,36 @@ def add_payment(
         amount=amount,
         paid_on=paid_on.isoformat(),
         game_id=game_id,
+        request_key=request_key,
+    )
+
+
+def pay(
+    store: Store,
+    company: CompanyRecord,
+    *,
+    payer: str | None,
+    payee: str | None,
+    evening: str | None,
+    amount: str | None,
+    paid_on: datetime.date | None,
+    request_key: str,
+) -> CompanyRecord:
+    """Record a payment as the form names it (the players' roster ids and the evening's
+    number as typed; the amount and the day as the form read them, None when unreadable):
+    add_payment once every problem is known. Raises PaymentRefused with them all, nothing
+    written."""
+    problems = payment_problems(company, payer, payee, evening)
+    if problems or amount is None or paid_on is None or payer is None or payee is None:
+        raise PaymentRefused(problems)
+    return add_payment(
+        store,
+        company,
+        payer=int(payer),
+        payee=int(payee),
+        amount=amount,
+        paid_on=paid_on,
+        game_id=evening_of(company, evening),
         request_key=request_key,
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hmac
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 from flask import current_app
@@ -22,6 +23,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from scorekeeper import gamefile
+from scorekeeper.games.family import RUSSIAN, family_named
 from scorekeeper.rules import CONVENTIONS
 from scorekeeper.rules.options import OPTION_BOUNDS
 from scorekeeper.rules.text import bad_character, normalize
@@ -29,6 +31,7 @@ from scorekeeper.rules.text import bad_character, normalize
 from . import attempts
 from . import options as opts
 from .i18n import words
+from .problems import option_field, put_on_form
 from .widgets import (
     Between,
     MultiCheckboxField,
@@ -182,6 +185,27 @@ class NewGameBase(PasswordMixin, FlaskForm):
             except opts.BadValue as bad:
                 errors[spec.field] = str(bad)
         return out, errors
+
+    def house_rules(
+        self,
+        convention: str,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        field_of: Callable[[str], str] = option_field,
+        said: Container[str] = (),
+    ) -> dict[str, Any] | None:
+        """The house rules the form chose, resolved as the game keeps them (`extra` laid
+        over the form's options), or None with every problem next to its field (but the
+        problems of the options in `said`, whose fields have said their own already). The
+        one place where a company's and a tournament's forms resolve their house rules."""
+        overrides, bad = self.overrides()
+        for field, message in bad.items():
+            self[field].errors = [message]
+        options, problems = family_named(RUSSIAN).resolve_options(
+            convention, {**overrides, **(extra or {})}
+        )
+        put_on_form(self, [p for p in problems if p.field not in said], field_of)
+        return None if bad or problems else options
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -29,7 +29,7 @@ from scorekeeper.company import writes as company_writes
 from scorekeeper.company.table import PERIODS, Overview, overview
 from scorekeeper.company.writes import evening_convention
 from scorekeeper.csvout import csv_bytes
-from scorekeeper.games.family import BALKAN, RUSSIAN, family_named
+from scorekeeper.games.family import BALKAN, family_named
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import CONVENTIONS
 from scorekeeper.rules.text import escaped
@@ -40,7 +40,6 @@ from .. import options as opts
 from ..extensions import csrf
 from ..gameforms import NewGameBase
 from ..i18n import words
-from ..problems import put_on_form
 from ..storage import get_store
 from ..widgets import choices, read_upload
 from .forms import (
@@ -135,17 +134,13 @@ def _resolved(
     preset and options, or a Russian convention); or None with the errors next to the fields."""
     family, convention = families.chosen(form.convention.data)
     if family == BALKAN:
-        options, problems = family_named(BALKAN).resolve_options(
+        balkan, problems = family_named(BALKAN).resolve_options(
             convention, families.balkan_overrides()
         )
         balkan_errors.update(families.balkan_errors(problems))
-        return None if problems else (convention, options)
-    overrides, bad = form.overrides()
-    for field, message in bad.items():
-        form[field].errors = [message]
-    options, problems = family_named(RUSSIAN).resolve_options(convention, overrides)
-    put_on_form(form, problems)
-    return None if bad or problems else (convention, options)
+        return None if problems else (convention, balkan)
+    house = form.house_rules(convention)
+    return None if house is None else (convention, house)
 
 
 # -- creating and opening ------------------------------------------------------------------
@@ -386,8 +381,8 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         form.played_on.data = table_today()
         form.name.data = words().date(form.played_on.data)
     else:
-        most = max(company_writes.evening_counts(company))
-        seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(most)) if s]
+        sent = sum(1 for name in request.form if name.startswith("seat_"))
+        seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(sent)) if s]
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
         day = form.played_on.data or table_today()
@@ -456,24 +451,21 @@ def pay(token: str) -> Response | tuple[str, int]:
         "same": _("The payer and the payee must be two different players"),
         "evening": _("The payment names no evening of the company"),
     }
-    problems = company_writes.payment_problems(
-        company, form.payer.data, form.payee.data, form.game.data
-    )
-    for name, why in problems.items():
-        form[name].errors = [*form[name].errors, said[why]]
-    if amount is None or any(f.errors for f in form):
+    try:
+        company_writes.pay(
+            get_store(),
+            company,
+            payer=form.payer.data,
+            payee=form.payee.data,
+            evening=form.game.data,
+            amount=None if amount is None or any(f.errors for f in form) else str(amount),
+            paid_on=form.paid_on.data,
+            request_key=form.request_key.data,
+        )
+    except company_writes.PaymentRefused as refused:
+        for name, why in refused.problems.items():
+            form[name].errors = [*form[name].errors, said[why]]
         return _refused(company, payment_form=form)
-    assert form.paid_on.data is not None
-    company_writes.add_payment(
-        get_store(),
-        company,
-        payer=int(form.payer.data),
-        payee=int(form.payee.data),
-        amount=str(amount),
-        paid_on=form.paid_on.data,
-        game_id=company_writes.evening_of(company, form.game.data),
-        request_key=form.request_key.data,
-    )
     flash(_("Payment recorded."))
     return back(token, "#balance")
 

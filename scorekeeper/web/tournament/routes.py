@@ -28,7 +28,6 @@ from werkzeug.wrappers import Response
 from scorekeeper import club
 from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
-from scorekeeper.rules import resolve_options
 from scorekeeper.store import StoreError, VersionConflict
 from scorekeeper.store.tournaments import TournamentRecord
 from scorekeeper.tournament import file as tfile
@@ -39,9 +38,8 @@ from scorekeeper.tournament.text import bands_text
 
 from .. import belongs, errors, recent
 from .. import options as opts
-from ..gameforms import NewGameBase
 from ..i18n import get_locale, words
-from ..problems import option_field, put_on_form
+from ..problems import option_field
 from ..storage import get_store
 from ..widgets import choices
 from .forms import (
@@ -105,23 +103,6 @@ def _field_of(name: str) -> str:
     return "rounds" if name == "options.round_limit" else option_field(name)
 
 
-def _resolved(form: NewGameBase, rounds: int) -> dict[str, object] | None:
-    """The form's options resolved with the tour length, or None with the errors next to
-    the fields."""
-    overrides, bad = form.overrides()
-    for field, message in bad.items():
-        form[field].errors = [message]
-    overrides["round_limit"] = rounds
-    options, problems = resolve_options(form.convention.data, overrides)
-    said = problems
-    if form.rounds.errors:  # the field has said its own range (1 to 30) already
-        said = [p for p in problems if p.field != "options.round_limit"]
-    put_on_form(form, said, _field_of)
-    if bad or problems:
-        return None
-    return options.to_json()
-
-
 def _changed() -> str:
     return _("The tournament was changed meanwhile (on another phone?). Look and try again.")
 
@@ -141,7 +122,18 @@ def new() -> str | Response:
         rounds = form.rounds.data
         # A convention not in the list is the field's own error (no options to resolve).
         valid = isinstance(rounds, int) and not form.convention.errors
-        options = _resolved(form, rounds) if valid else None
+        # The tour's length is the form's rounds; once that field has said its own range
+        # (1 to 30), the house rules do not say it again.
+        options = (
+            form.house_rules(
+                form.convention.data,
+                extra={"round_limit": rounds},
+                field_of=_field_of,
+                said={"options.round_limit"} if form.rounds.errors else (),
+            )
+            if valid
+            else None
+        )
         if ok and options is not None and bands is not None:
             name = form.name.data or _("Tournament of %(day)s", day=_today())
             record = club.started(  # started from a club's page: the club's
