@@ -32,6 +32,8 @@ def _new_company(page: Any, server: str) -> None:
     page.locator('#family .tap[data-value="balkan"]').click()
     assert page.is_visible("#balkan-rules") and not page.is_visible("#convention")
     page.fill("#bk_stake", "0.1")
+    no_overflow(page)
+    shot(page, "balkan-company-new-375x667")
     page.locator("#new-company button[type=submit]").click()
     page.wait_for_url(f"{server}/c/**")
 
