@@ -83,6 +83,14 @@ EQUIVALENT = {
     ("scorekeeper/rules/scoring.py", "tricks = deal.talon_tricks or 0", "0 → 1"): (
         "_talon_bonus is only called when deal.talon_tricks is more than 0"
     ),
+    (
+        "scorekeeper/rules/notation.py",
+        "if type(count) is not int or not 0 <= count <= 10:",
+        "<= → <",
+    ): (
+        "the quick reading declines 0 or 10 tricks, and the full reading it falls back to "
+        "reads the same deal (a test checks the two agree for any mapping)"
+    ),
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),

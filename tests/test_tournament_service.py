@@ -47,3 +47,19 @@ def test_a_tour_being_played_is_not_reopened_and_a_closed_one_is(store: Store) -
     reopened = service.reopen(store, token, closed.version)
     assert reopened.tours_closed == 0 and reopened.tours_seated == 1
     assert not any(table.game.finished for table in reopened.tour(1))
+
+
+def test_after_a_tour_each_player_withdraws_once(store: Store) -> None:
+    """docs/tournament.md: between tours a player who leaves keeps his points and sits in no
+    later tour; another may leave after him, and one who left cannot leave again."""
+    token = seated(store)
+    record = service.tournaments(store).get(token)
+    record = service.close_tour(store, token, record.version, early=True)
+    record = service.withdraw(store, token, record.version, "Anna")
+    record = service.withdraw(store, token, record.version, "Boris")
+    assert [(w["player"], w["after_tour"]) for w in record.withdrawals] == [
+        ("Anna", 1),
+        ("Boris", 1),
+    ]
+    with pytest.raises(service.NoSuchPlayer):
+        service.withdraw(store, token, record.version, "Anna")
