@@ -91,6 +91,11 @@ EQUIVALENT = {
         "the quick reading declines 0 or 10 tricks, and the full reading it falls back to "
         "reads the same deal (a test checks the two agree for any mapping)"
     ),
+    (
+        "scorekeeper/rules/notation.py",
+        "if type(count) is not int or not 0 <= count <= 10:",
+        "0 → 1",
+    ): "as for <= → < on this line: 0 tricks are read by the full reading instead",
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),

@@ -63,3 +63,15 @@ def test_after_a_tour_each_player_withdraws_once(store: Store) -> None:
     ]
     with pytest.raises(service.NoSuchPlayer):
         service.withdraw(store, token, record.version, "Anna")
+
+
+def test_a_tour_closed_early_marks_its_unfinished_tables_early(store: Store) -> None:
+    """docs/tournament.md, reading 2: a table the director's early close finished (its game
+    did not end by its own rule) is marked as closed early; once reopened it is not."""
+    token = seated(store)
+    record = service.tournaments(store).get(token)
+    assert not any(table.early for table in service.overview(record).tours[0])
+    closed = service.close_tour(store, token, record.version, early=True)
+    assert [table.early for table in service.overview(closed).tours[0]] == [True, True]
+    reopened = service.reopen(store, token, closed.version)
+    assert not any(table.early for table in service.overview(reopened).tours[0])
