@@ -275,7 +275,8 @@ def main() -> None:
         }
     alive = [site for site in survived if same[site] is None]
     total = len(killed) + len(alive)
-    print(f"\nseed {args.seed}: {len(killed)} of {total} non-equivalent killed "
+    which = "the lines asked for" if args.site else f"seed {args.seed}"
+    print(f"\n{which}: {len(killed)} of {total} non-equivalent killed "
           f"({100 * len(killed) / max(total, 1):.1f} %), {len(alive)} survived, "
           f"{len(survived) - len(alive)} equivalent")  # fmt: skip
     for site in survived:
