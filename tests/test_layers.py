@@ -143,3 +143,90 @@ def test_the_check_finds_a_store_write_in_a_view(tmp_path: Path) -> None:
 
 def test_no_store_write_is_reachable_from_the_web_layer() -> None:
     assert web_store_writes() == []
+
+
+# -- one service write per view ---------------------------------------------------------------
+
+SERVICES = (
+    "games/writes.py",
+    "company/writes.py",
+    "club/writes.py",
+    "tournament/service.py",
+    "confirmations.py",
+    "lockout.py",
+    "games/purging.py",
+)
+"""The services' modules whose functions write (docs/architecture.md: services own writes)."""
+
+
+def service_writes(path: Path, writes: set[str]) -> set[str]:
+    """The public functions of a service module that reach a store write (see above),
+    themselves or through another function of the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = {fn.name: fn for fn in tree.body if isinstance(fn, ast.FunctionDef)}
+    calls = {
+        name: _calls(fn)
+        | {
+            c.func.id
+            for c in ast.walk(fn)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+        }
+        for name, fn in functions.items()
+    }
+    writing = {name for name, called in calls.items() if called & writes}
+    while more := {name for name, called in calls.items() if called & writing} - writing:
+        writing |= more
+    return {name for name in writing if not name.startswith("_")}
+
+
+def views_writing_twice() -> list[str]:
+    """Each view (a function under web/ with a route) that calls two or more different
+    write functions of the services, as `path: view [functions]`."""
+    writes = store_writes()
+    by_module = {
+        "scorekeeper." + s.removesuffix(".py").replace("/", "."): service_writes(
+            PACKAGE / s, writes
+        )
+        for s in SERVICES
+    }
+    found = []
+    for path in sorted((PACKAGE / "web").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        local = {}  # the name a service module is imported under -> its write functions
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in by_module:
+                        local[alias.asname or alias.name] = by_module[full]
+        for fn in tree.body:
+            if isinstance(fn, ast.FunctionDef) and any(
+                "route" in ast.unparse(d) for d in fn.decorator_list
+            ):
+                called = {
+                    f"{c.func.value.id}.{c.func.attr}"
+                    for c in ast.walk(fn)
+                    if isinstance(c, ast.Call)
+                    and isinstance(c.func, ast.Attribute)
+                    and isinstance(c.func.value, ast.Name)
+                    and c.func.attr in local.get(c.func.value.id, set())
+                }
+                if len(called) > 1:
+                    found.append(
+                        f"{path.relative_to(PACKAGE).as_posix()}: {fn.name} {sorted(called)}"
+                    )
+    return found
+
+
+def test_the_services_write_functions_are_found() -> None:
+    writes = store_writes()
+    games = service_writes(PACKAGE / "games/writes.py", writes)
+    assert {"add_deal", "delete_game", "new_game"} <= games
+    assert "check_deletable" not in games
+    company = service_writes(PACKAGE / "company/writes.py", writes)
+    assert {"pay", "add_payment", "start_evening_at"} <= company
+    assert not {"draw_evening", "payment_problems", "evening_of"} & company
+
+
+def test_a_view_calls_one_service_write() -> None:
+    assert views_writing_twice() == []
