@@ -75,3 +75,17 @@ def test_a_tour_closed_early_marks_its_unfinished_tables_early(store: Store) -> 
     assert [table.early for table in service.overview(closed).tours[0]] == [True, True]
     reopened = service.reopen(store, token, closed.version)
     assert not any(table.early for table in service.overview(reopened).tours[0])
+
+
+def test_only_the_director_gives_a_table_a_new_scorer_link(store: Store) -> None:
+    """docs/tournament.md: the director gives a table a new scorer link (the old one stops
+    working at once); the tournament's read-only link cannot."""
+    token = seated(store)
+    record = service.tournaments(store).get(token)
+    table = record.tour(1)[0].game
+    with pytest.raises(service.ReadOnlyTournament):
+        service.revoke_table(store, record.view_token, table.id)
+    fresh = service.revoke_table(store, token, table.id)
+    assert fresh.id == table.id and fresh.edit_token != table.edit_token
+    with pytest.raises(service.NoSuchTable):
+        service.revoke_table(store, token, -1)
