@@ -23,6 +23,12 @@ the sheet against the answers acknowledged); the server's CPU and RSS every 30 s
 
 Run: .venv/bin/python bench/bench_night.py [--tables 100] [--minutes 5] [--interval 120]
      [--followers 3] [--hosts 1] [--db PATH|postgresql://...] [--workers 2] [--threads 8]
+     .venv/bin/python bench/bench_night.py --compare --tables 300 [--tables 1000 ...]
+--compare runs, back to back in one run, for each --tables: one SQLite host, then --hosts
+(at least 2) hosts on one PostgreSQL (the one SCOREKEEPER_TEST_PG names, else one started
+as tests/pg.py starts it), and ends with one table of them all: Save p50/p99, a held request
+answered after a Save p99, a change on every follower p99, CPU a deal, each with the load
+average before it.
 The server is the deploy's: the Dockerfile's CMD (gunicorn with scorekeeper.gunicorn_config),
 one per --hosts, each on its own loopback port, all on the same database (--db: a file, made
 in a temporary folder by default, or a PostgreSQL URL the store accepts). Loopback only; every
@@ -870,7 +876,14 @@ def row(name: str, values: list[float]) -> str:
 
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument(
+        "--tables", type=int, action="append", help="tables (repeat with --compare; 100)"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="one SQLite host, then --hosts (≥ 2) PostgreSQL hosts, per --tables, one table",
+    )
     parser.add_argument("--followers", type=int, default=3, help="read-only phones per table")
     parser.add_argument("--minutes", type=float, default=5.0, help="the night, after the ramp")
     parser.add_argument("--interval", type=float, default=120.0, help="seconds between deals")
@@ -905,7 +918,9 @@ def arguments() -> argparse.Namespace:
     return parser.parse_args()
 
 
-async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]) -> None:
+async def night(
+    args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
+) -> dict[str, object]:
     ports = [s.port for s in servers]  # type: ignore[attr-defined]
     pids = [s.pid for s in servers]
     the = Night(args, ports)
@@ -930,6 +945,29 @@ async def night(args: argparse.Namespace, servers: list[subprocess.Popen[bytes]]
     sampler.cancel()
     lost, doubled, lost_answers = await the.verify()
     report(args, the, elapsed, cpu - cpu0, rss, client, series, (lost, doubled, lost_answers))
+    return summary(args, the, cpu - cpu0, lost + doubled + lost_answers)
+
+
+def summary(args: argparse.Namespace, the: Night, cpu: float, lost: int) -> dict[str, object]:
+    """One line of the --compare table."""
+    s = the.stats
+    deals = max(1, sum(len(t.acked) for t in the.tables) - args.played * args.tables)
+
+    def p(values: list[float], at: float) -> float:
+        return 1000 * percentile(values, at) if values else float("nan")
+
+    saves = s.latencies.get("save", [])
+    engine = "PostgreSQL" if args.db.startswith("postgres") else "SQLite"
+    return {
+        "setup": f"{args.tables} tables, {args.hosts} × {engine}",
+        "load": args.load_before,
+        "save p50": p(saves, 50),
+        "save p99": p(saves, 99),
+        "woken p99": p(s.woken, 99),
+        "shown p99": p(s.shown, 99),
+        "cpu": 1000 * (cpu + (args.db_cpu or 0.0)) / deals,
+        "bad": len(s.errors) + sum(s.timeouts.values()) + lost,
+    }
 
 
 def database_server(args: argparse.Namespace) -> int:
@@ -1097,18 +1135,16 @@ def report(
         )
 
 
-def main() -> int:
-    args = arguments()
-    args.ramp = args.ramp or 30 + 0.06 * args.tables
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+def one_night(args: argparse.Namespace) -> dict[str, object]:
+    """Start the servers on args.db (a new SQLite file when empty), play the night, stop."""
+    args.ramp = args.given_ramp or 30 + 0.06 * args.tables
     args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="bench-night-") as name:
         folder = Path(name)
         db = args.db_location = args.db or str(folder / "games.sqlite")
         servers = start_servers(args, db, folder)
         try:
-            asyncio.run(night(args, servers))
+            return asyncio.run(night(args, servers))
         finally:
             for server in servers:
                 server.terminate()
@@ -1118,6 +1154,59 @@ def main() -> int:
                 Path(args.logs).mkdir(parents=True, exist_ok=True)
                 for log in folder.glob("server*.log"):
                     shutil.copy(log, Path(args.logs) / log.name)
+
+
+def compare(args: argparse.Namespace, sizes: list[int]) -> None:
+    """For each size: one SQLite host, then args.hosts hosts on one PostgreSQL; one table."""
+    sys.path.insert(0, str(ROOT))
+    from tests.pg import Server
+
+    server = Server(own=not os.environ.get("SCOREKEEPER_TEST_PG"))
+    hosts, lines = max(2, args.hosts), []
+    try:
+        for tables in sizes:
+            for db, count in (("", 1), (server.new_database(), hosts)):
+                args.tables, args.db, args.hosts = tables, db, count
+                args.db_pid = postmaster_of(server) if db else 0
+                print(f"\n== {tables} tables, {count} host(s), {db and 'PostgreSQL' or 'SQLite'}")
+                lines.append(one_night(args))
+    finally:
+        server.close()
+    print(
+        "\nsetup                          load before          Save p50  Save p99  woken p99"
+        "  shown p99  CPU ms/deal  errors"
+    )
+    for line in lines:
+        print(
+            f"{line['setup']:30} {line['load']:20} {line['save p50']:8.0f}"
+            f" {line['save p99']:9.0f} {line['woken p99']:10.0f} {line['shown p99']:10.0f}"
+            f" {line['cpu']:12.0f} {line['bad']:7}"
+        )
+    print(
+        "woken: Save acknowledged -> a follower's held request answered; shown: -> the change"
+        " on every follower's page; CPU: the hosts' and PostgreSQL's a deal"
+    )
+
+
+def postmaster_of(server: object) -> int:
+    """The pid of the PostgreSQL server tests/pg.py started (0: one it did not start)."""
+    data = getattr(server, "_data", None)
+    if data is None:
+        return 0
+    return int((Path(data) / "postmaster.pid").read_text().split()[0])
+
+
+def main() -> int:
+    args = arguments()
+    sizes = args.tables or [100]
+    args.given_ramp = args.ramp
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.compare:
+        compare(args, sizes)
+    else:
+        args.tables = sizes[0]
+        one_night(args)
     return 0
 
 
