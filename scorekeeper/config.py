@@ -190,7 +190,31 @@ def settings(instance: Path | str | None = None) -> dict[str, Any]:
             found[key] = boolean(key, found[key])
     if found.get("DB"):
         found["DATABASE"] = found["DB"]
+    if not found.get("SECRET_KEY") and (key := secret_key_from_file()):
+        found["SECRET_KEY"] = key
     return dict(found)
+
+
+SECRET_KEY_FILE = "SCOREKEEPER_SECRET_KEY_FILE"
+
+
+def secret_key_from_file() -> str:
+    """The first line of the file SCOREKEEPER_SECRET_KEY_FILE names (a compose secret: the
+    key then shows in no environment, `docker inspect` nor podman-compose's output); "" when
+    unset. Raises SettingError when the file cannot be read."""
+    name = os.environ.get(SECRET_KEY_FILE, "").strip()
+    if not name:
+        return ""
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as error:
+        raise SettingError(
+            N_("%(setting)s names %(path)s, which cannot be read: %(why)s"),
+            setting=SECRET_KEY_FILE,
+            path=name,
+            why=getattr(error, "strerror", None) or type(error).__name__,
+        ) from None
+    return text.splitlines()[0].strip() if text.strip() else ""
 
 
 def boolean(name: str, value: Any) -> bool:

@@ -115,6 +115,45 @@ def test_the_cli_refuses_https_no_as_a_clear_message(tmp_path: Path) -> None:
     assert "must be true or false" not in out.stderr
 
 
+def test_the_secret_key_can_come_from_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A compose secret: the key then shows in no environment nor podman-compose's output."""
+    instance = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(instance))
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    key_file = tmp_path / "run-secrets-secret_key"
+    key_file.write_text("k3y-from-a-file\n")
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY_FILE", str(key_file))
+    assert create_app(create_database=False).config["SECRET_KEY"] == "k3y-from-a-file"
+    assert not (instance / "secret_key").exists()  # none made in the instance folder
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "the-variable-first")
+    assert config.settings()["SECRET_KEY"] == "the-variable-first"
+
+
+def test_an_unreadable_secret_key_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    cli = Path(sys.executable).with_name("scorekeeper")
+    missing = tmp_path / "no-such-key"
+    env = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE": str(tmp_path),
+        "SCOREKEEPER_SECRET_KEY_FILE": str(missing),
+    }
+    env.pop("SCOREKEEPER_SECRET_KEY", None)
+    out = subprocess.run(
+        [str(cli), "backup", str(tmp_path / "copy.sqlite"), "--lang", "en"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert out.returncode == 2, out
+    assert out.stderr.strip() == (
+        f"scorekeeper: SCOREKEEPER_SECRET_KEY_FILE names {missing}, which cannot be read: "
+        "No such file or directory"
+    )
+
+
 def test_an_installed_copy_keeps_its_data_in_the_data_folder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

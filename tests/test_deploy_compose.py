@@ -5,14 +5,15 @@ The app's image is built from the Dockerfile by podman-compose, as `docker compo
 Docker Hub cannot be reached from here, so the images it would pull are made from Debian's
 packages: a debootstrap'd bookworm (python3, pip, Pango, tini, PostgreSQL 15, Caddy) is the
 Dockerfile's `BASE`, and PostgreSQL and Caddy run from it started as their official images
-start (tests/containers/). A small override file names those two images and the password
-file; everything else is the shipped compose file as it is: its build, its secret, its
+start (tests/containers/). A small override file names those two images and the secrets'
+files; everything else is the shipped compose file as it is: its build, its secrets, its
 settings, its network, its published ports.
 
 The test brings up PostgreSQL, the two hosts and Caddy, checks the settings reached the
 containers as written (podman-compose once passed `${VAR:-}` on literally), creates a game and
 saves deals through Caddy over HTTPS, sees both hosts answer, looks for the database password
-in every log and in the hosts' environment, and tears everything down (volumes included).
+and the secret key in every log, in podman-compose's output and in the hosts' environment,
+and tears everything down (volumes included).
 
 If podman is installed but cannot start a container on this machine at all, the test is
 skipped saying podman's own error; anything else that goes wrong fails.
@@ -113,14 +114,16 @@ def ensure_images(env: dict[str, str]) -> None:
 
 
 def override(tmp_path: Path) -> Path:
-    """What differs from the shipped file: the two images made here, and the password's file
+    """What differs from the shipped file: the two images made here, and the secrets' files
     outside the work tree (deploy/secrets/ may hold an operator's own)."""
-    password = tmp_path / "db_password"
-    password.write_text(secrets.token_hex(24) + "\n")
-    password.chmod(0o644)
     images = "".join(f"  {service}:\n    image: {image}\n" for service, image in STAND_INS.items())
+    files = ""
+    for name in ("db_password", "secret_key"):
+        (tmp_path / name).write_text(secrets.token_hex(24) + "\n")
+        (tmp_path / name).chmod(0o644)  # read by the containers' own users
+        files += f"  {name}:\n    file: {tmp_path / name}\n"
     path = tmp_path / "override.yaml"
-    path.write_text(f"services:\n{images}secrets:\n  db_password:\n    file: {password}\n")
+    path.write_text(f"services:\n{images}secrets:\n{files}")
     return path
 
 
@@ -156,13 +159,11 @@ class Stack:
 
     def __init__(self, tmp_path: Path) -> None:
         self.files = ["-f", "compose.hosted.yaml", "-f", str(override(tmp_path))]
-        self.password = (tmp_path / "db_password").read_text().strip()
-        self.key = secrets.token_hex(32)
-        self.env = {
-            **engine_env(),
-            "SCOREKEEPER_SITE": "localhost",
-            "SCOREKEEPER_SECRET_KEY": self.key,
-        }
+        self.secrets = [
+            (tmp_path / name).read_text().strip() for name in ("db_password", "secret_key")
+        ]
+        self.env = {**engine_env(), "SCOREKEEPER_SITE": "localhost"}
+        self.env.pop("SCOREKEEPER_SECRET_KEY", None)
         self.said: list[str] = []
 
     def compose(self, *args: str) -> str:
@@ -206,9 +207,9 @@ def test_the_hosted_compose_file_runs_two_hosts_on_postgresql_behind_caddy(
     for host in ("app1", "app2"):  # the settings as written, under podman-compose too
         env = stack.environment(host)
         assert env["SCOREKEEPER_BASE_URL"] == "https://localhost"
-        assert env["SCOREKEEPER_SECRET_KEY"] == stack.key
+        assert env["SCOREKEEPER_SECRET_KEY_FILE"] == "/run/secrets/secret_key"
         assert env["SCOREKEEPER_DB"] == "postgresql://scorekeeper@db:5432/scorekeeper"
-        assert stack.password not in "".join(env.values())
+        assert not any(secret in "".join(env.values()) for secret in stack.secrets)
     phone = TlsPhone(443)
     for host in ("app1", "app2"):  # podman-compose starts them before the database is up
         until(lambda: HEALTHY in stack.logs(host), f"Caddy finds {host} healthy", pause=1)  # noqa: B023
@@ -225,4 +226,4 @@ def test_the_hosted_compose_file_runs_two_hosts_on_postgresql_behind_caddy(
     every_line = "".join(stack.said) + "".join(
         stack.logs(s) for s in ("db", "app1", "app2", "caddy")
     )
-    assert stack.password not in every_line
+    assert not any(secret in every_line for secret in stack.secrets)

@@ -109,3 +109,25 @@ def test_the_nginx_blocks_headers_keep_a_port_other_than_443(
     status, _, html = phone.request("GET", f"/g/{token}")
     assert status == 200
     assert view_link(html).startswith(f"https://pulka.example.org{public}/v/")
+
+
+def settings_the_code_reads() -> set[str]:
+    """Every SCOREKEEPER_* name in the package, those config.py composes from its lists, and
+    the other variables it reads for an operator."""
+    from scorekeeper import config
+
+    names = {f"SCOREKEEPER_{key}" for key in (*config.TEXT_SETTINGS, *config.BOOLEAN_SETTINGS)}
+    for source in (ROOT / "scorekeeper").rglob("*.py"):
+        names |= set(re.findall(r"\bSCOREKEEPER_[A-Z][A-Z_]*[A-Z]\b", source.read_text()))
+    return names | {"PROMETHEUS_MULTIPROC_DIR", "XDG_DATA_HOME", "PGPASSWORD"}
+
+
+def test_docs_name_every_setting_the_code_reads() -> None:
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    table = doc[doc.index("## Settings") : doc.index("## Behind a reverse proxy")]
+    found = settings_the_code_reads()
+    assert len(found) >= 20, sorted(found)
+    missing = sorted(name for name in found if f"`{name}" not in doc)
+    assert not missing, f"docs/deploy.md does not name {missing}"
+    untabled = sorted(n for n in found if n.startswith("SCOREKEEPER_") and n not in table)
+    assert not untabled, f"not in docs/deploy.md's Settings table: {untabled}"
