@@ -240,6 +240,9 @@ def test_health_endpoint_is_503_when_the_database_cannot_be_used(tmp_path: Path)
     response = app.test_client().get("/healthz")
     assert response.status_code == 503 and response.json
     assert response.json["status"] == "unavailable"
+    # Why, for the operator who asks it by hand: a few words, never the database's path.
+    assert response.json["reason"].startswith("the database"), response.json
+    assert str(tmp_path) not in response.get_data(as_text=True)
 
 
 def test_import_prints_paths_unless_the_public_address_is_configured(tmp_path: Path) -> None:

@@ -311,12 +311,14 @@ def manifest() -> Response:
 @bp.route("/healthz")
 def healthz() -> tuple[Response, int]:
     """For monitors, balancers and container health checks: 200 when the database answers
-    within HEALTH_SECONDS, else 503."""
+    within HEALTH_SECONDS, else 503 with the reason in a few English words for the operator
+    (the same path-free words the 503 page shows translated; the details go to the log)."""
     try:
         check_health(current_app.config["DATABASE"])
     except StoreError as error:
         current_app.logger.error("health check: %s", error)
-        return jsonify(status="unavailable", version=__version__), 503
+        reason = getattr(error, "reason", "the games database is not available")
+        return jsonify(status="unavailable", reason=reason, version=__version__), 503
     return jsonify(status="ok", version=__version__), 200
 
 
