@@ -182,7 +182,8 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     return !!(a && a.closest("main") && a.matches("input:not([type=hidden]), select, textarea"));
   }
   function banner() {
-    if ($("#follow-banner")) return;
+    // A refusal on the page says what changed already (the game over, the tour closed…).
+    if ($("#follow-banner") || $(".refusal")) return;
     const note = document.createElement("p");
     note.id = "follow-banner";
     note.className = "follow-banner";
@@ -744,7 +745,9 @@ const Pending = (function () {
         // opened again with the deal in it, so nothing is dropped silently. A final
         // refusal is said where the phone is (Refusals), its form would not open.
         if (!a.saved && !a.offline && !a.final && item.back && !waiters[item.key]) {
-          try { sessionStorage.setItem("scorekeeper.refused", JSON.stringify(item)); } catch (e) { /* ignore */ }
+          // With the server's answer: the form says why, as it would have had it been open.
+          const back = Object.assign({ answer: a.body || null }, item);
+          try { sessionStorage.setItem("scorekeeper.refused", JSON.stringify(back)); } catch (e) { /* ignore */ }
           location.assign(item.back);
         } else if (a.saved && !waiters[item.key] && document.querySelector("#follow")) {
           location.reload();
@@ -786,6 +789,9 @@ const Refusals = (function () {
     const netstate = document.getElementById("netstate");
     if (!netstate) return;
     $$(".refusal").forEach(function (n) { n.remove(); });
+    // "Another phone changed this game" says the same less clearly: the card says why.
+    const banner = document.getElementById("follow-banner");
+    if (banner && all().length) banner.remove();
     all().forEach(function (r) {
       const card = document.createElement("section");
       card.className = "card problems refusal";
@@ -1830,6 +1836,10 @@ function queuedSaves(form, draft, on) {
         if (i.type === "radio") i.checked = i.value === p[1]; else i.value = p[1];
       });
     });
+    // Why, as the open form says it (another phone's deal beside this one, the server's
+    // words); said in general only when the answer is not known.
+    const answer = item.answer;
+    if (answer && (answer.refused || answer.latest)) { refused({ body: answer }); return; }
     const top = document.createElement("section");
     top.className = "card problems";
     top.setAttribute("role", "alert");

@@ -1,0 +1,113 @@
+"""Browser tier: a deal saved offline, the page reloaded while offline, then the server refuses
+it — said as precisely as on a page never reloaded (issue 50, item 8).
+
+Over HTTPS with the offline shell (a reload with no network shows the form as last seen),
+at 375 × 667. Before: another phone's deal meanwhile came back as the general "another phone
+changed the game" with nothing of what that phone saved (the form's own answer was lost with
+the reload), and a game finished on another phone showed "Another phone just changed this
+game" above the card that says it is finished.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.store import Store
+
+from ..browser import enter_deal, new_game, shot
+from ..harness import DealWords, until
+from ..test_serve_https_proxy import Served
+from .test_web_offline import launch, trusting  # noqa: F401 (the HTTPS server and phone)
+
+pytestmark = pytest.mark.browser
+
+THREE = ["Anna", "Boris", "Vera"]
+ANNA_SEVEN: DealWords = {
+    "declarer": "Anna",
+    "contract": "7S",
+    "answers": {"Boris": "whist", "Vera": "pass"},
+    "tricks": {"Anna": 7, "Boris": 3},
+}
+
+
+def _saved_offline_and_reloaded(served: Served, context: Any) -> tuple[Any, str]:
+    """A deal entered and saved with no network, then the page reloaded with none (the
+    offline shell shows the form as last seen, the deal still waiting): the page, the token."""
+    base = f"https://127.0.0.1:{served.port}"
+    page = context.new_page()
+    try:  # a browser just started may see its network "change" once (ERR_NETWORK_CHANGED)
+        page.goto(f"{base}/")
+    except Exception as first:  # noqa: BLE001 (Playwright's own error type)
+        assert "ERR_NETWORK_CHANGED" in str(first), first
+    token = new_game(page, base, THREE)
+    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.goto(f"{base}/g/{token}")
+    page.locator("#next-deal").click()
+    page.wait_for_url("**/deal/new?k=*")
+    until(lambda: _kept(page, f"{base}/g/{token}/deal/new"), "the form kept by the offline shell")
+    enter_deal(page, THREE, "contract", **ANNA_SEVEN)
+    context.set_offline(True)
+    page.locator("#save-button").click()
+    page.wait_for_selector("#preview .pending")
+    page.reload()
+    assert page.locator("#deal-form").count() == 1  # the form as last seen
+    assert page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 1
+    return page, token
+
+
+def _kept(page: Any, url: str) -> bool:
+    return bool(
+        page.evaluate(
+            "(u) => caches.open('pulka-shell-2').then(c => c.match(u)).then(r => !!r)", url
+        )
+    )
+
+
+def test_another_phones_deal_meanwhile_is_shown_beside_this_one_after_a_reload(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    phone = request.getfixturevalue("trusting")
+    served = request.getfixturevalue("launch")("--https")
+    page, token = _saved_offline_and_reloaded(served, phone)
+    with Store(tmp_path / "games.sqlite") as store:
+        game = store.get_game(token)
+        allpass = {"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
+        store.add_deal(token, allpass, base_version=game.version)
+    phone.set_offline(False)
+    page.wait_for_selector("#same-deal", timeout=20000)
+    card = page.inner_text("#same-deal")
+    shot(page, "offline-reload-same-deal-375x667", full=False)
+    # What the other phone saved, beside this form's deal, and the choice: as on a page
+    # that was never reloaded; not the general words.
+    assert "Deal 1" in card and "all-pass" in card, card
+    assert "7♠" in card, card
+    assert "another phone changed the game meanwhile" not in page.inner_text("main")
+    assert page.is_checked('#contract input[value="7S"]')
+    with Store(tmp_path / "games.sqlite") as store:
+        assert len(store.get_game(token).deals) == 1
+
+
+def test_a_game_finished_meanwhile_says_so_without_the_changed_banner(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    phone = request.getfixturevalue("trusting")
+    served = request.getfixturevalue("launch")("--https")
+    page, token = _saved_offline_and_reloaded(served, phone)
+    waits: list[int] = []
+    page.on("response", lambda r: waits.append(r.status) if "/wait" in r.url else None)
+    with Store(tmp_path / "games.sqlite") as store:
+        game = store.get_game(token)
+        store.set_finished(token, True, base_version=game.version)
+    phone.set_offline(False)
+    page.wait_for_selector('.refusal[data-reason="game_over"]', timeout=20000)
+    # The page learns of the change by its own channel too (the held request answers):
+    # after that, still no "Another phone changed this game" above the card.
+    until(lambda: 200 in waits, "the page's follow request answered with the change")
+    page.wait_for_function("() => !document.querySelector('#follow-banner')")
+    assert "The game is finished" in page.inner_text(".refusal")
+    shot(page, "offline-reload-game-over-375x667", full=False)
+    assert page.locator("#follow-banner").count() == 0
+    assert page.locator(".refusal").count() == 1
