@@ -96,6 +96,16 @@ STORAGE_REASONS: tuple[str, ...] = (
     N_("the database could not be used"),
 )
 
+#: What the proxy in front of several hosts answers when none can (deploy/Caddyfile.hosted,
+#: in every language; tests/test_deploy_hosted.py checks it says these words as translated).
+PROXY_UNAVAILABLE: tuple[str, str] = (
+    N_("The score sheet cannot be reached"),
+    N_(
+        "The server is not available for a moment: a deal you saved stays on this phone and "
+        "is sent again by itself; reload the page in a few seconds."
+    ),
+)
+
 #: Two-handed wording (Hussar: one defender), by code, or by code and the reason's "variant".
 HUSSAR_REASONS: dict[str, str] = {
     "passed": N_("{contract}, the defender passed"),

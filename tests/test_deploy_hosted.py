@@ -4,6 +4,8 @@ hosts on loopback (Docker cannot run here; what it would start is started by han
 
 from __future__ import annotations
 
+import gettext
+import http.client
 import time
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,20 @@ from typing import Any
 import pytest
 import yaml
 
+from scorekeeper.paths import TRANSLATIONS
+from scorekeeper.wording import PROXY_UNAVAILABLE
+
 from .deploy_harness import HostedCaddy, requests_answered, status_or_none
-from .harness import ROOT, START_SECONDS
-from .test_safety_server import Phone, Server, checked, correction, new_game, reasons_of
+from .harness import ANSWER_SECONDS, ROOT, START_SECONDS, until
+from .test_safety_server import (
+    Phone,
+    Server,
+    checked,
+    correction,
+    free_port,
+    new_game,
+    reasons_of,
+)
 
 
 def compose() -> dict[str, Any]:
@@ -142,3 +155,47 @@ def test_with_no_host_left_every_page_is_503_with_retry_after_and_a_host_back_se
     while status_or_none(phone, f"/g/{token}") != 200:
         assert time.monotonic() < deadline, caddy.log.read_text()[-3000:]
         time.sleep(0.2)
+
+
+def _unavailable_words(lang: str) -> str:
+    """What the Caddyfile must say when no host answers: wording.PROXY_UNAVAILABLE, as
+    translated into the language."""
+    found = gettext.translation("messages", str(TRANSLATIONS), [lang], fallback=lang == "en")
+    return "".join(found.gettext(words) + "\n" for words in PROXY_UNAVAILABLE)
+
+
+def _said_by(port: int, headers: dict[str, str]) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_SECONDS)
+    try:
+        conn.request("GET", "/", headers=headers)
+        reply = conn.getresponse()
+        return reply.status, reply.read().decode()
+    finally:
+        conn.close()
+
+
+#: (request headers, the language the answer is in): the app's cookie first, else the phone's
+#: first language, as the app chooses (web/i18n.py).
+LANGUAGE_CASES = [
+    ({}, "en"),
+    ({"Accept-Language": "ru-RU,ru;q=0.9"}, "ru"),
+    ({"Accept-Language": "uk"}, "uk"),
+    ({"Accept-Language": "sr-Latn-RS"}, "sr_Latn"),
+    ({"Accept-Language": "sr-RS,en"}, "sr_Cyrl"),
+    ({"Accept-Language": "bs"}, "hr"),
+    ({"Accept-Language": "en-US,ru"}, "en"),
+    ({"Accept-Language": "en", "Cookie": "tz=Europe%2FKyiv; lang=uk"}, "uk"),
+    ({"Accept-Language": "ru", "Cookie": "lang=en"}, "en"),
+]
+
+
+def test_with_no_host_caddy_says_so_in_the_pages_language(tmp_path: Path) -> None:
+    caddy = HostedCaddy(tmp_path, [free_port()])  # nothing listens there
+    try:
+        until(lambda: status_or_none(Phone(caddy.port), "/") == 503, "Caddy answers 503")
+        said = [(_said_by(caddy.port, headers), lang) for headers, lang in LANGUAGE_CASES]
+    finally:
+        caddy.stop()
+    for (status, text), lang in said:
+        assert status == 503
+        assert text == _unavailable_words(lang), (lang, text)
