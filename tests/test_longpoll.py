@@ -10,6 +10,7 @@ import http.client
 import json
 import re
 import signal
+import socket
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.longpoll import Watch
+from scorekeeper.serving import listening_socket
 from scorekeeper.store import Store
 
 from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
@@ -235,3 +237,28 @@ def run_in_its_own_thread(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
 def view_of_store(db_path: Path, token: str) -> str:
     with Store(db_path, create=False) as store:
         return store.get_game(token).view_token
+
+
+def test_the_socket_serve_listens_on_turns_nagle_off_for_each_phone() -> None:
+    """asyncio turns Nagle's algorithm off only on connections of a socket that says it is
+    TCP: with it on, each answer (uvicorn writes its head and its body apart) waited for the
+    phone's delayed ACK."""
+    sock = listening_socket("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+
+    async def accept_one() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            conn = writer.get_extra_info("socket")
+            accepted.set_result(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(connected, sock=sock)
+        async with server:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            nodelay = await asyncio.wait_for(accepted, START_SECONDS)
+            writer.close()
+            return nodelay
+
+    assert run_in_its_own_thread(accept_one) != 0
