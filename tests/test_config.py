@@ -93,24 +93,27 @@ def test_a_boolean_in_config_py_is_checked_too(tmp_path: Path) -> None:
     assert found["HTTPS"] is True and found["PROXY"] is False
 
 
+CLI = Path(sys.executable).with_name("scorekeeper")
+
+
+def refusal(env: dict[str, str], *command: str) -> str:
+    """What the CLI says when it refuses a setting: its one line (exit status 2)."""
+    out = subprocess.run(
+        [str(CLI), *command, "--lang", "en"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 2, out
+    return out.stderr.strip()
+
+
 def test_the_cli_refuses_https_no_as_a_clear_message(tmp_path: Path) -> None:
-    cli = Path(sys.executable).with_name("scorekeeper")
     env = {**os.environ, "SCOREKEEPER_INSTANCE": str(tmp_path), "SCOREKEEPER_HTTPS": "nope"}
     for command in (["serve", "--port", "0"], ["backup", str(tmp_path / "copy.sqlite")]):
-        out = subprocess.run(
-            [str(cli), *command, "--lang", "en"],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=60,
-        )
-        assert out.returncode == 2, out
-        assert out.stderr.strip() == (
+        assert refusal(env, *command) == (
             "scorekeeper: SCOREKEEPER_HTTPS must be true or false (1/0, yes/no, on/off), not 'nope'"
         )
     env["SCOREKEEPER_HTTPS"] = "no"
     out = subprocess.run(
-        [str(cli), "backup", str(tmp_path / "copy.sqlite")], capture_output=True, text=True, env=env
+        [str(CLI), "backup", str(tmp_path / "copy.sqlite")], capture_output=True, text=True, env=env
     )
     assert "must be true or false" not in out.stderr
 
@@ -132,7 +135,6 @@ def test_the_secret_key_can_come_from_a_file(
 
 
 def test_an_unreadable_secret_key_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    cli = Path(sys.executable).with_name("scorekeeper")
     missing = tmp_path / "no-such-key"
     env = {
         **os.environ,
@@ -140,15 +142,7 @@ def test_an_unreadable_secret_key_file_is_one_line_and_exit_2(tmp_path: Path) ->
         "SCOREKEEPER_SECRET_KEY_FILE": str(missing),
     }
     env.pop("SCOREKEEPER_SECRET_KEY", None)
-    out = subprocess.run(
-        [str(cli), "backup", str(tmp_path / "copy.sqlite"), "--lang", "en"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert out.returncode == 2, out
-    assert out.stderr.strip() == (
+    assert refusal(env, "backup", str(tmp_path / "copy.sqlite")) == (
         f"scorekeeper: SCOREKEEPER_SECRET_KEY_FILE names {missing}, which cannot be read: "
         "No such file or directory"
     )

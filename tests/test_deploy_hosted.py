@@ -5,8 +5,9 @@ hosts on loopback (Docker cannot run here; what it would start is started by han
 from __future__ import annotations
 
 import gettext
-import http.client
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -165,13 +166,13 @@ def _unavailable_words(lang: str) -> str:
 
 
 def _said_by(port: int, headers: dict[str, str]) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_SECONDS)
+    """A page asked with these headers: its status and text (Caddy's own 503 here)."""
+    asked = urllib.request.Request(f"http://127.0.0.1:{port}/", headers=headers)
     try:
-        conn.request("GET", "/", headers=headers)
-        reply = conn.getresponse()
-        return reply.status, reply.read().decode()
-    finally:
-        conn.close()
+        with urllib.request.urlopen(asked, timeout=ANSWER_SECONDS) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
 
 
 #: (request headers, the language the answer is in): the app's cookie first, else the phone's
