@@ -181,6 +181,9 @@ class Stack:
     def logs(self, service: str) -> str:
         return run("podman", "logs", self.container(service), env=self.env)
 
+    def image(self, service: str) -> str:
+        return run("podman", "inspect", "-f", "{{.Image}}", self.container(service), env=self.env)
+
     def environment(self, service: str) -> dict[str, str]:
         lines = run("podman", "exec", self.container(service), "env", env=self.env)
         pairs = (line.partition("=") for line in lines.splitlines())
@@ -210,6 +213,7 @@ def test_the_hosted_compose_file_runs_two_hosts_on_postgresql_behind_caddy(
         assert env["SCOREKEEPER_SECRET_KEY_FILE"] == "/run/secrets/secret_key"
         assert env["SCOREKEEPER_DB"] == "postgresql://scorekeeper@db:5432/scorekeeper"
         assert not any(secret in "".join(env.values()) for secret in stack.secrets)
+    assert stack.image("app1") == stack.image("app2")  # one image, built once
     phone = TlsPhone(443)
     for host in ("app1", "app2"):  # podman-compose starts them before the database is up
         until(lambda: HEALTHY in stack.logs(host), f"Caddy finds {host} healthy", pause=1)  # noqa: B023
