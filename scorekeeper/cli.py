@@ -599,7 +599,7 @@ def _printed(
 def _export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from scorekeeper import config, gamefile
+    from scorekeeper import config, gamefile_balkan
     from scorekeeper.games import load
     from scorekeeper.render.pdf import TooLongForPdf, export_pdf
     from scorekeeper.store import GameNotFound, Store, StoreError, is_database_url
@@ -611,7 +611,7 @@ def _export(args: argparse.Namespace) -> int:
     try:
         if source.suffix.lower() == ".json" or source.is_file():
             try:
-                game = gamefile.loads(source.read_bytes())
+                game = gamefile_balkan.loads_any(source.read_bytes())
             except OSError as error:
                 return _unreadable(words, args.game, error)
         else:
@@ -851,7 +851,7 @@ def _banner(app: Any, urls: list[str], cert: Path | None) -> None:
 
 def _import(args: argparse.Namespace) -> int:
 
-    from scorekeeper import config, gamefile
+    from scorekeeper import config, gamefile_balkan
     from scorekeeper.games import create_from_game
     from scorekeeper.store import Store, StoreError
 
@@ -863,7 +863,7 @@ def _import(args: argparse.Namespace) -> int:
     if _is_company_file(text):
         return _import_company(args, words, text)
     try:
-        game = gamefile.loads(text)
+        game = gamefile_balkan.loads_any(text)  # a game file of either family
     except InvalidGame as invalid:
         return _invalid(words, invalid)
     database = config.database_path(args.db)
@@ -875,7 +875,7 @@ def _import(args: argparse.Namespace) -> int:
     # Only an address someone configured: a guessed one (this machine, some port) may be
     # another server's, or none at all.
     base = config.base_url(args.url)
-    count = sum(1 for d in game.deals if is_table_deal(d))
+    count = sum(1 for d in game.deals if _passes_deal(d))
     deals = words.ngettext("%(num)d deal", "%(num)d deals", count)
     lines = [
         words.gettext("imported %(name)s: %(deals)s", name=game.name or args.file, deals=deals),
@@ -883,6 +883,16 @@ def _import(args: argparse.Namespace) -> int:
         words.gettext("view: %(url)s", url=f"{base}/v/{record.view_token}"),
     ]
     return _links(words, [*lines, *_paths_note(words, base)], game.name or args.file)
+
+
+def _passes_deal(deal: Any) -> bool:
+    """Whether an entry of either family is a deal played at the table (not a correction)."""
+    from scorekeeper.balkan.deals import PASSES_DEAL
+    from scorekeeper.rules.deals import Deal
+
+    if isinstance(deal, Deal):
+        return is_table_deal(deal)
+    return isinstance(deal, PASSES_DEAL)
 
 
 def _paths_note(words: Words, base: str) -> list[str]:

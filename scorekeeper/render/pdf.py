@@ -426,14 +426,15 @@ def sheet_pdf(
     return bytes(pdf)
 
 
-def export_pdf(game: Game, out: Path | None = None, *, exports_dir: Path, **kw: Any) -> Path:
-    """Write the score sheet to `out`, or to exports_dir/<name>-<date>.pdf; returns the path."""
+def export_pdf(game: Any, out: Path | None = None, *, exports_dir: Path, **kw: Any) -> Path:
+    """Write the score sheet of a game of either family to `out`, or to
+    exports_dir/<name>-<date>.pdf; returns the path."""
     if out is None:
         day = _parse_time(kw.get("created_at"))
         out = exports_dir / export_name(game.name, day.date() if day else date.today())
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    data = sheet_pdf(game, **kw)
+    data = _family_pdf(game, **kw)
     # Write beside the target, then rename: a reader never sees half a PDF.
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".export-", suffix=".pdf")
     try:
@@ -444,6 +445,19 @@ def export_pdf(game: Game, out: Path | None = None, *, exports_dir: Path, **kw: 
         Path(tmp).unlink(missing_ok=True)
         raise
     return out
+
+
+def _family_pdf(game: Any, **kw: Any) -> bytes:
+    """The PDF as the game's family draws it (a Balkan partija: render.pdf_balkan)."""
+    from scorekeeper import balkan, gamefile
+
+    if not isinstance(game, balkan.BalkanGame):
+        return sheet_pdf(game, **kw)
+    from scorekeeper.render.pdf_balkan import balkan_pdf
+
+    if len(game.deals) > gamefile.MAX_DEALS:
+        raise TooLongForPdf(len(game.deals), gamefile.MAX_DEALS)
+    return balkan_pdf(balkan.replay(game)[0], name=game.name, locale=kw.get("locale"))
 
 
 def export_name(name: str, day: date) -> str:
