@@ -201,6 +201,8 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
         yield up
     finally:
         up.compose("down", "-v")
+        # The images earlier builds left untagged (each rebuild leaves one), not their cache.
+        run("podman", "image", "prune", "-f", "--filter", f"since={BASE}", env=up.env)
 
 
 @pytest.mark.timeout(BUILD_SECONDS)
