@@ -12,6 +12,7 @@ is the sum of the driver's calls during the request (network and server included
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import statistics
 import sys
@@ -28,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from tests.harness import Web  # noqa: E402
 
 _COUNT = [0, 0.0]  # statements, seconds in the driver
+ASKED = re.compile(r'<li hidden data-deal="(\d+)" data-revision="(\d+)"')
 
 
 class _Timed(sqlite3.Connection):
@@ -101,8 +103,23 @@ def pages(web: Web) -> dict[str, Any]:
         done = web.check(page, form)
         return done, done.form("deal-form")
 
+    def asked() -> tuple[str, str, Any]:
+        save()
+        page = client.get(f"/v/{view}").get_data(as_text=True)
+        deal, revision = ASKED.findall(page)[-1]
+        return deal, revision, client.get(f"/v/{view}/confirm/key").get_json()
+
+    def answer(got: tuple[str, str, Any]) -> None:
+        deal, revision, key = got
+        form = {"deal": deal, "revision": revision, "player": "Vera", "verdict": "right"}
+        sent = client.post(f"/v/{view}/confirm", data=form | key)
+        assert sent.status_code == 200, sent.get_data(as_text=True)
+
     return {
         "save (the POST alone)": (checked, lambda got: web.save(*got)),
+        "answers (a follower's part)": lambda: client.get(f"/v/{view}/answers"),
+        "answer key (a follower)": lambda: client.get(f"/v/{view}/confirm/key"),
+        "answer (a follower's POST)": (asked, answer),
         "home": lambda: client.get("/"),
         "game page (edit)": lambda: client.get(f"/g/{token}"),
         "game page (view)": lambda: client.get(f"/v/{view}"),
@@ -124,7 +141,7 @@ def run(location: str, label: str) -> None:
         prepare, act = page if isinstance(page, tuple) else (lambda: None, lambda _, p=page: p())
         act(prepare())  # warm
         runs = []
-        for _ in range(15 if not name.startswith("save") else 8):
+        for _ in range(15 if not name.startswith(("save", "answer (")) else 8):
             ready = prepare()
             with counted() as got:
                 act(ready)

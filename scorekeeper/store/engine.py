@@ -22,9 +22,11 @@ import datetime
 import fcntl
 import functools
 import os
+import select
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -118,6 +120,11 @@ class Engine:
         """The time as ISO-8601 UTC text (microseconds, "+00:00"): the database's clock on
         PostgreSQL, so that every host stamps by one clock."""
         return _utc_now()
+
+    def now_column(self) -> tuple[str, list[Any]]:
+        """now() as an item of a SELECT's list and its parameters, for a query that asks
+        something else too (one round trip, not two)."""
+        return "?", [_utc_now()]
 
     def references(self, parent: str) -> list[tuple[str, str, str, bool]]:
         """(table, column, parent column, whether the column must hold a value) of every
@@ -422,10 +429,8 @@ _REFUSED = (
 _CONTENDED = "the database was busy with a conflicting change; try again"
 
 # The clock of the database, in the text format the SQLite side writes (Python's isoformat).
-_NOW_SQL = (
-    "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC',"
-    ' \'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"\') AS now'
-)
+_NOW = "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')"
+_NOW_SQL = f"SELECT {_NOW} AS now"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -488,12 +493,44 @@ def _quiet_library() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+FRESH_SECONDS = 1.0
+"""A connection given back this recently, whole, with nothing come on its socket since, is
+handed out without the pool's look (a round trip: on a busy host, one of every request's
+two or three); one idle longer is looked at."""
+_RETURNED: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+_RETURNED_LOCK = threading.Lock()
+
+
 def _checked(conn: psycopg.Connection[Any]) -> None:
-    """The pool's look at a connection before handing it out (one empty query), bounded."""
+    """The pool's look at a connection before handing it out (one empty query), bounded;
+    none for one just given back and quiet since."""
     from psycopg_pool import ConnectionPool
 
+    with _RETURNED_LOCK:
+        returned = _RETURNED.pop(conn, None)
+    if returned is not None and time.monotonic() - returned < FRESH_SECONDS and _quiet(conn):
+        return
     with bounded(conn, CHECK_SECONDS):
         ConnectionPool.check_connection(conn)
+
+
+def _quiet(conn: psycopg.Connection[Any]) -> bool:
+    """Whether nothing came on an idle connection's socket: a server that ends a connection
+    (shutting down, restarted, the backend killed) says so on it, or the socket closes."""
+    if conn.broken or conn.closed:
+        return False
+    try:
+        watch = select.poll()
+        watch.register(conn.pgconn.socket, select.POLLIN | select.POLLERR | select.POLLHUP)
+        return not watch.poll(0)
+    except Exception:  # noqa: BLE001 - no socket to look at: the pool's look decides
+        return False
+
+
+def _given_back(conn: psycopg.Connection[Any]) -> None:
+    """Note when a whole connection went back to the pool (_checked)."""
+    with _RETURNED_LOCK:
+        _RETURNED[conn] = time.monotonic()
 
 
 def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
@@ -724,9 +761,8 @@ class PostgresEngine(Engine):
         outermost = self._depth == 0
         # Every write says so at its commit (NOTIFY is sent only if it commits), to each
         # host's long poll reader listening (_Notified): one round trip with the BEGIN.
-        with self._transaction(f"BEGIN; NOTIFY {CHANGES_CHANNEL}"):
-            if lazy_commit and outermost:
-                self.execute("SET LOCAL synchronous_commit = off")
+        lazy = "SET LOCAL synchronous_commit = off; " if lazy_commit and outermost else ""
+        with self._transaction(f"BEGIN; {lazy}NOTIFY {CHANGES_CHANNEL}"):
             yield
 
     def reading(self) -> contextlib.AbstractContextManager[None]:
@@ -755,6 +791,9 @@ class PostgresEngine(Engine):
     def now(self) -> str:
         return str(self.value(_NOW_SQL))
 
+    def now_column(self) -> tuple[str, list[Any]]:
+        return _NOW, []
+
     def references(self, parent: str) -> list[tuple[str, str, str, bool]]:
         found = self.rows(
             "SELECT c.conrelid::regclass::text AS child, a.attname AS col,"
@@ -778,6 +817,8 @@ class PostgresEngine(Engine):
         if conn is None:
             return
         broken = self._broken or conn.broken or conn.closed
+        if not broken:
+            _given_back(conn)
         with contextlib.suppress(Exception):
             self._pool.putconn(conn)  # a broken connection is discarded by the pool
         if broken:

@@ -96,9 +96,20 @@ class _KeptDeals:
             elif deal.position != position:
                 deal = replace(deal, position=position)
             deals.append(deal)
+        self.put(key, deals)
+        return deals
+
+    def put(self, key: tuple[str, int, str], deals: list[DealRecord]) -> None:
+        """Keep the live deals of the state `key`."""
         self.states.put(key, deals)
         self._latest.put(key[0], {deal.id: deal for deal in deals})
-        return deals
+
+    def appended(self, before: Row, after: Row, deal: DealRecord) -> None:
+        """Keep the state `after` (a game row) as the state `before` and a deal at its end,
+        when `before`'s deals are kept: the Save that made it reads no deals back."""
+        deals = self.states.get(_state(before))
+        if deals is not None:
+            self.put(_state(after), [*deals, replace(deal, position=len(deals))])
 
 
 _KEPT_DEALS = _KeptDeals()
@@ -442,9 +453,10 @@ class Store:
         text = _dump(deal, "a deal")
 
         def change(game: Row, now: str, version: int) -> int:
-            seq = self._next_seq(game["id"])
-            deal_id = self._insert_deal(game["id"], seq, text, now)
+            deal_id = self._append_deal(game["id"], text, now)
             self._add_revision(game["id"], deal_id, "add", text, None, now, version)
+            added = DealRecord(deal_id, 0, _load(text), now, now)
+            _KEPT_DEALS.appended(game, {**game, "version": version, "updated_at": now}, added)
             return deal_id
 
         game, deal_id, created = self._write(
@@ -774,7 +786,7 @@ class Store:
                 game, access = self._find(token, lock=True)
                 if access != "edit":
                     raise ReadOnlyAccess("this link only shows the game; use the edit link")
-                used = self._used_key(game["id"], request_key)
+                used, now = self._used_key_now(game["id"], request_key)
                 if used is not None:
                     if used["action"] != action:
                         raise RequestKeyReused(
@@ -789,14 +801,13 @@ class Store:
                         f"not {base_version}); reload it and try again",
                         current_version=game["version"],
                     )
-                return self._written(game, request_key, action, change)
+                return self._written(game, request_key, action, change, now)
 
         return self._retrying(write)
 
     def _written(
-        self, game: Row, request_key: str | None, action: str, change: Change
+        self, game: Row, request_key: str | None, action: str, change: Change, now: str
     ) -> tuple[GameRecord, int | None, bool]:
-        now = self.engine.now()
         version = game["version"] + 1
         deal_id = change(game, now, version)
         # Plain SQL on the write path: the write lock is held for as short as can be.
@@ -821,6 +832,18 @@ class Store:
             game, _ = self._find(token)
             used = self._used_key(game["id"], request_key)
         return None if used is None else (str(used["action"]), used["deal_id"])
+
+    def _used_key_now(self, game_id: int, request_key: str | None) -> tuple[Row | None, str]:
+        """_used_key's row (or None) and the time (engine.now()), in one statement: asked
+        once the game's row is locked, so it sees what the writer before committed."""
+        column, params = self.engine.now_column()
+        row = self.engine.rows(
+            f"SELECT {column} AS now, k.action AS action, k.deal_id AS deal_id"
+            " FROM (SELECT 1 AS one) AS o"
+            " LEFT JOIN request_keys AS k ON k.game_id = ? AND k.request_key = ?",
+            [*params, game_id, request_key],
+        )[0]
+        return (row if row["action"] is not None else None), str(row["now"])
 
     def _used_key(self, game_id: int, request_key: str | None) -> Row | None:
         """Return the request_keys row for a key already used on this game, if any."""
@@ -912,10 +935,16 @@ class Store:
             raise RevisionNotFound(f"the game has no revision {revision_id}")
         return rows[0]
 
-    def _next_seq(self, game_id: int) -> int:
-        """The seq for a new deal at the end of the sheet (after the deleted ones too)."""
-        top = self.engine.value("SELECT max(seq) FROM deals WHERE game_id = ?", [game_id])
-        return 0 if top is None else int(top) + 1
+    def _append_deal(self, game_id: int, text: str, now: str) -> int:
+        """Insert a live deal at the end of the sheet (after the deleted ones too) and
+        return its id: one statement (the game's row is locked: no other seq is taken)."""
+        found = self.engine.rows(
+            "INSERT INTO deals (game_id, seq, data, deleted, created_at, updated_at)"
+            " SELECT ?, coalesce(max(seq) + 1, 0), ?, 0, ?, ? FROM deals WHERE game_id = ?"
+            " RETURNING id",
+            [game_id, text, now, now, game_id],
+        )
+        return int(found[0]["id"])
 
     def _insert_deal(self, game_id: int, seq: int, text: str, now: str) -> int:
         """Insert a live deal row and return its id."""

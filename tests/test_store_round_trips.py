@@ -1,0 +1,166 @@
+"""What a Save and a page ask the database (issue 49: on PostgreSQL each statement is a round
+trip over the network): a Save asks the time with its one-time key, numbers its deal in its
+INSERT and reads no deal back; a connection just given back to the pool is handed out again
+without the pool's look, one whose server ended it is looked at and replaced."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+
+from scorekeeper.store import GameRecord, Store
+from scorekeeper.store import engine as engine_module
+from scorekeeper.store.store import _KEPT_DEALS
+
+SEVEN_SPADES = {
+    "type": "contract",
+    "declarer": "Anna",
+    "contract": "7S",
+    "answers": {"Boris": "whist", "Vera": "pass"},
+    "tricks": {"Anna": 5, "Boris": 3, "Vera": 2},
+}
+MISERE = {"type": "misere", "declarer": "Vera", "tricks": {"Vera": 1}}
+
+
+@pytest.fixture
+def store(store_location: str) -> Iterator[Store]:
+    """A store on each engine: an SQLite file, then a PostgreSQL database."""
+    with Store(store_location) as store:
+        yield store
+
+
+def new_game(store: Store, deals: Sequence[dict[str, Any]]) -> GameRecord:
+    return store.create_game(
+        name="Friday",
+        convention="sochi",
+        options={"pool_target": 10},
+        players=["Anna", "Boris", "Vera"],
+        first_dealer="Vera",
+        deals=list(deals),
+    )
+
+
+def datas(game: GameRecord) -> list[dict[str, Any]]:
+    return [deal.data for deal in game.deals]
+
+
+def _counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every statement the store sends through its engine from now on (BEGIN and COMMIT are
+    the engine's own: not counted)."""
+    statements: list[str] = []
+    engine = store.engine
+    for name in ("rows", "value", "execute"):
+        real = getattr(engine, name)
+
+        def counted(sql: str, params: Sequence[Any] = (), _real: Any = real) -> Any:
+            statements.append(sql)
+            return _real(sql, params)
+
+        monkeypatch.setattr(engine, name, counted)
+    return statements
+
+
+def test_a_save_is_six_statements_and_reads_no_deal_back(
+    store_location: str, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game's row locked, the key and the time, the deal (numbered in its INSERT), its
+    revision, the game's version, the key: the sheet after it is the one read before and the
+    new deal, as a reader with nothing kept reads it."""
+    game = new_game(store, [SEVEN_SPADES])
+    store.get_game(game.view_token)  # the state the scorer's page read
+    statements = _counting(store, monkeypatch)
+    after, deal, created = store.add_deal(
+        game.edit_token, MISERE, base_version=game.version, request_key="k1"
+    )
+    assert created and deal.position == 1 and datas(after) == [SEVEN_SPADES, MISERE]
+    assert len(statements) == 6, statements
+    assert not [s for s in statements if s.startswith("SELECT * FROM deals")]
+    _KEPT_DEALS.states.clear()
+    with Store(store_location, create=False) as reader:
+        assert reader.get_game(game.edit_token) == after
+
+    again, same, created = store.add_deal(
+        game.edit_token, MISERE, base_version=game.version, request_key="k1"
+    )
+    assert not created and same.id == deal.id and again.version == after.version
+    assert datas(again) == [SEVEN_SPADES, MISERE]
+
+
+def test_deals_after_a_deleted_one_are_numbered_after_it(store: Store) -> None:
+    """The next deal's place is after every deal the sheet had, deleted ones too (their
+    history stays on their rows)."""
+    game = new_game(store, [SEVEN_SPADES, MISERE])
+    undone = store.undo_last(game.edit_token, base_version=game.version)
+    after, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=undone.version)
+    seqs = store.engine.rows("SELECT seq FROM deals WHERE game_id = ? ORDER BY seq", [game.id])
+    assert [r["seq"] for r in seqs] == [0, 1, 2]
+    assert deal.position == 1 and datas(after) == [SEVEN_SPADES, MISERE]
+
+
+def _looks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the pool's looks at the connections it hands out."""
+    looks: list[int] = []
+    real = ConnectionPool.check_connection
+
+    def counted(conn: Any) -> None:
+        looks.append(1)
+        real(conn)
+
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(counted))
+    return looks
+
+
+def _use_every_connection(url: str) -> None:
+    """Borrow every connection of the process's pool at once, then give them all back (the
+    pool hands out the one given back longest ago)."""
+    Store(url).close()
+    size = engine_module.pool_stats()[0]["pool_size"]
+    stores = [Store(url) for _ in range(size)]
+    for store in stores:
+        store.close()
+
+
+def test_a_connection_just_given_back_is_handed_out_without_a_look(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "FRESH_SECONDS", 3600.0)
+    _use_every_connection(pg_url)
+    looks = _looks(monkeypatch)
+    with Store(pg_url) as store:
+        store.ping()
+    assert looks == []
+    monkeypatch.setattr(engine_module, "FRESH_SECONDS", 0.0)  # idle "too long": looked at
+    with Store(pg_url) as store:
+        store.ping()
+    assert looks == [1]
+
+
+def test_a_connection_its_server_ended_is_looked_at_and_replaced(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine_module, "FRESH_SECONDS", 3600.0)
+    _use_every_connection(pg_url)
+    with Store(pg_url) as store:
+        pid = store.engine.value("SELECT pg_backend_pid()")
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        others = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = 'scorekeeper'"
+        ).fetchall()
+        for (other,) in others:
+            admin.execute("SELECT pg_terminate_backend(%s)", [other])
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        deadline = time.monotonic() + 60
+        while admin.execute(
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'scorekeeper'"
+        ).fetchone():
+            assert time.monotonic() < deadline, "the backend never ended"
+            time.sleep(0.05)
+    looks = _looks(monkeypatch)
+    with Store(pg_url) as store:
+        assert store.engine.value("SELECT pg_backend_pid()") != pid
+    assert looks, "an ended connection was handed out unlooked at"
