@@ -142,11 +142,12 @@ def _settlement_lines(sheet: Sheet, s: BalkanSettlement, words: Words) -> list[s
         _("result"),
         _("money"),
     )
-    lines.append(f"{'':{width}}" + "".join(f"{h:>14}" for h in heads))
+    cell = max(14, max(len(h) for h in heads) + 2)  # a long head never runs into the next
+    lines.append(f"{'':{width}}" + "".join(f"{h:>{cell}}" for h in heads))
     for p in s.players:
         cells = [s.write_off[p], s.bule[p], s.supe_written[p], s.supe_against[p], s.shown_result[p]]
-        row = "".join(f"{words.amount(c):>14}" for c in cells)
-        lines.append(f"{p:{width}}{row}{words.money(s.money[p], currency, signed=True):>14}")
+        row = "".join(f"{words.amount(c):>{cell}}" for c in cells)
+        lines.append(f"{p:{width}}{row}{words.money(s.money[p], currency, signed=True):>{cell}}")
     lines.append("")
     lines += [words.payment(pay.payer, pay.payee, pay.amount, currency) for pay in s.payments]
     if not s.payments:
