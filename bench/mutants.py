@@ -78,6 +78,8 @@ AREAS = {
     ),
 }
 
+FINGERPRINT = "text = json.dumps(self.data, sort_keys=True, ensure_ascii=False)"
+
 #: Mutants that are the same program, by (file, the line as written, the change): why.
 EQUIVALENT = {
     ("scorekeeper/rules/scoring.py", "tricks = deal.talon_tricks or 0", "0 → 1"): (
@@ -96,6 +98,14 @@ EQUIVALENT = {
         "if type(count) is not int or not 0 <= count <= 10:",
         "0 → 1",
     ): "as for <= → < on this line: 0 tricks are read by the full reading instead",
+    **{
+        ("scorekeeper/games/writes.py", FINGERPRINT, change): (
+            "the fingerprint is made by the server alone, at Check and at Save, of a deal "
+            "written by one function (deal_to_dict, its keys in one order): another stable "
+            "text of the deal is as good a digest"
+        )
+        for change in ("True → False", "False → True")
+    },
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),

@@ -290,3 +290,26 @@ def test_a_payment_as_the_form_names_it_is_recorded_or_refused_with_every_proble
     assert [(p.payer, p.payee, p.amount) for p in paid.payments] == [
         (int(anna), int(boris), Decimal("5"))
     ]
+
+
+def test_an_evening_of_three_keeps_every_house_rule_of_the_company(store: Store) -> None:
+    """docs/company-format.md: `convention` and `options` are the house rules a new evening
+    starts from, every one of them (an evening of two is Hussar with the company's money)."""
+    company = writes.create(
+        store,
+        name="Fridays",
+        convention="sochi",
+        options={"stake": "0.10", "currency": "€", "pool_target": 30},
+        roster=["Anna", "Boris", "Vera"],
+    )
+    game = writes.start_evening(
+        store,
+        company,
+        seats=ids(company, "Anna", "Boris", "Vera"),
+        first_dealer=0,
+        name="Three",
+        request_key="3" * 32,
+        played_on=DAY,
+    )
+    assert game.convention == "sochi"
+    assert game.options["pool_target"] == 30 and game.options["stake"] == "0.10"

@@ -293,3 +293,41 @@ def test_play_on_with_the_same_pool_is_done_once_and_refused_for_a_finished_game
         writes.play_on(store, finished, pool, base_version=version + 1, request_key="q" * 32)
     assert (refused.value.target, refused.value.still_over) == (pool, False)
     assert store.get_game(token).finished
+
+
+def test_undo_names_the_deal_it_took_off_and_a_resent_undo_takes_nothing(
+    web: Web, store: Store
+) -> None:
+    """Undo takes the last deal off the sheet and says which ("Deal 2 undone"); the same
+    tap sent again (its form older than the game) takes nothing more off."""
+    token, _, _ = _changed_once(web, store)
+    now = games.current(store, token)
+    last = now.record.deals[-1]
+    done = writes.undo_last(store, now, base_version=now.record.version, request_key="u" * 32)
+    assert (done.deal_id, done.number) == (last.id, 2)
+    again = writes.undo_last(
+        store, done.state, base_version=now.record.version, request_key="u" * 32
+    )
+    assert (again.deal_id, again.number) == (None, None)
+    assert len(store.get_game(token).deals) == 1
+
+
+def test_a_new_deal_form_sent_again_with_another_deal_is_already_saved(
+    web: Web, store: Store
+) -> None:
+    """A new-deal form's one-time key writes one deal: sent again with the same deal it is
+    answered as the first time, with another deal it is "already saved" (nothing
+    written twice)."""
+    token = web.new_game(PLAYERS)
+    now = games.current(store, token)
+    version = now.record.version
+    first = writes.add_deal(store, now, ALLPASS, base_version=version, request_key="n" * 32)
+    assert first.changed and first.number == 1
+    now = games.current(store, token)
+    same = writes.add_deal(store, now, ALLPASS, base_version=version, request_key="n" * 32)
+    assert not same.changed and same.deal_id == first.deal_id
+    other = {"type": "allpass", "tricks": {"Anna": 5, "Boris": 3, "Vera": 2}}
+    with pytest.raises(writes.AlreadySaved) as saved:
+        writes.add_deal(store, now, other, base_version=version, request_key="n" * 32)
+    assert (saved.value.deal_id, saved.value.number, saved.value.new) == (first.deal_id, 1, True)
+    assert [d.data for d in store.get_game(token).deals] == [ALLPASS]

@@ -1,16 +1,20 @@
-"""The tournament service's writes called directly (docs/tournament.md, "Reopen"): only a
-closed tour is reopened, and only while no later tour is seated."""
+"""The tournament service's writes called directly (docs/tournament.md): reopening, leaving,
+joining late, new scorer links, and what a table's own scorer may not do."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from scorekeeper import games
+from scorekeeper.games import writes
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
 ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
+ALLPASS = {"type": "allpass", "tricks": {}}
 
 
 def seated(store: Store) -> str:
@@ -89,3 +93,72 @@ def test_only_the_director_gives_a_table_a_new_scorer_link(store: Store) -> None
     assert fresh.id == table.id and fresh.edit_token != table.edit_token
     with pytest.raises(service.NoSuchTable):
         service.revoke_table(store, token, -1)
+
+
+def test_a_table_of_a_tournament_does_not_change_the_tournament_by_itself(store: Store) -> None:
+    """docs/tournament.md: only the director closes a tour early and seats the next one: a
+    table cannot finish itself before its deals are played, nor start a rematch; once the
+    tour is closed its tables take no deal (said before anything about the deal itself)."""
+    token = seated(store)
+    record = service.tournaments(store).get(token)
+    loaded = games.current(store, record.tour(1)[0].game.edit_token)
+    version = loaded.record.version
+    with pytest.raises(writes.TournamentTable) as finishing:
+        writes.set_finished(store, loaded, True, base_version=version, request_key="f" * 32)
+    assert finishing.value.finishing and not finishing.value.rematch
+    with pytest.raises(writes.TournamentTable) as rematch:
+        writes.rematch(store, loaded, name="Again")
+    assert rematch.value.rematch and not rematch.value.finishing
+    service.close_tour(store, token, record.version, early=True)
+    loaded = games.current(store, loaded.record.edit_token)
+    with pytest.raises(writes.TourClosed):
+        writes.add_deal(
+            store, loaded, ALLPASS, base_version=loaded.record.version, request_key="a" * 32
+        )
+
+
+def test_a_player_joins_the_roster_before_tour_1_and_the_next_tour_after_it(
+    store: Store,
+) -> None:
+    """docs/tournament.md (a late player, reading 12): before tour 1 a new name simply joins
+    the roster; later he joins for the next tour, and leaving before it takes only his name
+    off (another late player stays)."""
+    record = service.create(
+        store,
+        name="Cup",
+        convention="sochi",
+        options={"round_limit": 1},
+        table_size=3,
+        bands=[],
+        roster=ROSTER,
+    )
+    token = record.edit_token
+    record = service.join(store, token, record.version, "Zoya")
+    assert "Zoya" in record.roster and record.joined == []
+    record = service.seat(
+        store, token, record.version, table_name=lambda t, i: f"{t}.{i}", rng=random.Random(5)
+    )
+    record = service.close_tour(store, token, record.version, early=True)
+    record = service.join(store, token, record.version, "Yuri")
+    record = service.join(store, token, record.version, "Xenia")
+    assert [(j["player"], j["before_tour"]) for j in record.joined] == [
+        ("Yuri", 2),
+        ("Xenia", 2),
+    ]
+    record = service.withdraw(store, token, record.version, "Yuri")
+    assert "Yuri" not in record.roster and "Xenia" in record.roster
+    assert [j["player"] for j in record.joined] == ["Xenia"]
+
+
+def test_a_tournament_seats_three_players_and_no_fewer(store: Store) -> None:
+    """docs/tournament.md: a tournament needs players for at least one table of three."""
+    kwargs: dict[str, Any] = {
+        "name": "Small",
+        "convention": "sochi",
+        "options": {"round_limit": 1},
+        "table_size": 3,
+        "bands": [],
+    }
+    assert service.create(store, roster=ROSTER[:3], **kwargs).roster == ROSTER[:3]
+    with pytest.raises(service.RosterRefused):
+        service.create(store, roster=ROSTER[:2], **kwargs)
