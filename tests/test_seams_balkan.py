@@ -21,6 +21,7 @@ from babel import Locale
 from flask import Flask
 
 from scorekeeper import balkan, gamefile_balkan, games, report_balkan
+from scorekeeper.club.season import build
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 from scorekeeper.store.companies import Companies
@@ -33,6 +34,8 @@ from .test_cli_restore import run as cli_run
 from .test_club import new_club, post
 from .test_i18n_complete import UNTRANSLATED, catalogue, latin_words
 from .test_web_company import new_company, play_some, start_evening
+from .test_web_company_balkan import _balkan_company as balkan_company
+from .test_web_company_balkan import _two_evenings as two_evenings
 from .test_web_tournament import new_tournament, play, seat
 
 PETAK = Path(__file__).parent / "balkan" / "petak.json"
@@ -380,3 +383,38 @@ def test_every_page_of_a_balkan_partija_is_in_the_language_asked(
         if lang != "en" and words:
             left[url] = sorted(words)
     assert left == {}
+
+
+# -- a club holding a Balkan company's evenings and a Balkan partija ---------------------------
+
+
+def season_cli(tmp_path: Path, file: dict[str, Any]) -> dict[str, Any]:
+    """`scorekeeper season FILE --format json` of a downloaded season file."""
+    path = tmp_path / "season.json"
+    path.write_text(json.dumps(file, ensure_ascii=False), encoding="utf-8")
+    done = run("season", str(path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_a_club_with_a_balkan_company_and_partija_reads_back_as_its_page(
+    web: Web, store: Store, tmp_path: Path
+) -> None:
+    company = balkan_company(web)
+    evenings = two_evenings(web, store, company)
+    partija = import_file(web, petak_data())
+    club = new_club(web)
+    for link in (company, partija):
+        assert post(web, club, "attach", link=link)[0] == 302
+    record = Clubs(store).get(club)
+    assert {t.thing_id for t in record.things} >= {Companies(store).get(company).id}
+    file = json.loads(web.client.get(f"/kv/{record.view_token}/season.json").get_data())
+    families = [e["game"].get("family") for e in file["events"] if "game" in e]
+    assert families.count("balkan") == len(evenings) + 1
+    assert season_cli(tmp_path, file) == build(store, record).report()
+    for lang in LANGS:
+        for url in (f"/k/{club}", f"/kv/{record.view_token}", f"/c/{company}"):
+            assert web.client.get(f"{url}?lang={lang}").status_code == 200, (lang, url)
+    page = web.get(f"/k/{club}?lang=en").text()
+    assert "Fridays" in page and "Petak" in page  # the company and the partija, listed

@@ -91,7 +91,8 @@ def back(token: str, anchor: str = "") -> Response:
 
 def _options_context() -> dict[str, object]:
     return {
-        "main_specs": [s for s in opts.MAIN if s.name == "pool_target"],
+        # The pool and the league's cap on deals per tour (docs/season.md §5.2).
+        "main_specs": [s for s in opts.MAIN if s.name in ("pool_target", "deal_limit")],
         "money_specs": [s for s in opts.MAIN if s.name in ("stake", "currency", "money_unit")],
         "house_specs": opts.HOUSE,
         "need_password": bool(current_app.config.get("PASSWORD")),
