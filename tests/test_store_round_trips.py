@@ -1,6 +1,7 @@
 """What a Save and a page ask the database (issue 49: on PostgreSQL each statement is a round
 trip over the network): a Save asks the time with its one-time key, numbers its deal in its
-INSERT and reads no deal back; a connection just given back to the pool is handed out again
+INSERT and reads no deal back; a follower's answer is checked in one statement; a
+connection just given back to the pool is handed out again
 without the pool's look, one whose server ended it is looked at and replaced."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from psycopg_pool import ConnectionPool
 
 from scorekeeper.store import GameRecord, Store
 from scorekeeper.store import engine as engine_module
+from scorekeeper.store.confirmations import ConfirmationRefused, Confirmations
 from scorekeeper.store.store import _KEPT_DEALS
 
 SEVEN_SPADES = {
@@ -164,3 +166,48 @@ def test_a_connection_its_server_ended_is_looked_at_and_replaced(
     with Store(pg_url) as store:
         assert store.engine.value("SELECT pg_backend_pid()") != pid
     assert looks, "an ended connection was handed out unlooked at"
+
+
+def test_an_answer_is_checked_in_one_statement_after_its_game_is_locked(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A follower's answer: the game's row locked, one look-up (its key, the deal, its
+    revision, the player's answers, the seat, the time), the seat claimed the first time,
+    the answer; sent again, it is answered as before and nothing is written."""
+    game = new_game(store, [SEVEN_SPADES])
+    deal = game.deals[0]
+    revision = store.revisions(game.edit_token, deal.id)[0].id
+    answers = Confirmations(store)
+    statements = _counting(store, monkeypatch)
+
+    def answer(key: str) -> tuple[Any, bool]:
+        return answers.add(
+            game.view_token,
+            deal_id=deal.id,
+            revision=revision,
+            player="Vera",
+            verdict="right",
+            note="",
+            request_key=key,
+            phone="a phone",
+        )
+
+    first, written = answer("k1")
+    assert written and len(statements) == 4, statements
+    statements.clear()
+    assert answer("k2")[1] and len(statements) == 3, statements  # the seat is held already
+    statements.clear()
+    again, written = answer("k1")
+    assert not written and again == first and len(statements) == 2, statements
+    with pytest.raises(ConfirmationRefused) as refused:
+        answers.add(
+            game.view_token,
+            deal_id=deal.id,
+            revision=revision + 1,
+            player="Vera",
+            verdict="right",
+            note="",
+            request_key="k3",
+            phone="a phone",
+        )
+    assert refused.value.reason == "changed"

@@ -181,21 +181,18 @@ class Confirmations:
         with engine.writing(lazy_commit=True):
             game = self._game(token)
             game_id = int(game["id"])
-            used = engine.rows(
-                "SELECT * FROM deal_confirmations WHERE game_id = ? AND request_key = ?",
-                [game_id, request_key],
-            )
-            if used:
-                answer = _confirmation(used[0])
+            found = self._looked_up(game_id, deal_id, player, request_key)
+            if found["id"] is not None:
+                answer = _confirmation(found)
                 same = (answer.deal_id, answer.revision, answer.player, answer.verdict)
                 if same == (deal_id, revision, player, verdict) and answer.note == note:
                     return answer, False
                 raise ConfirmationRefused("key", "this request key was used for another answer")
             if player not in json.loads(game["players"]):
                 raise ConfirmationRefused("player", f"{player!r} does not play this game")
-            self._check_deal(game_id, deal_id, revision, player)
-            now = engine.now()
-            if phone and not claim_seat(self.store, game_id, player, phone, now):
+            _check_deal(found, revision)
+            now = str(found["now"])
+            if phone and not claim_seat(self.store, game_id, player, phone, now, found["held"]):
                 claimed = False
             else:
                 claimed = True
@@ -238,22 +235,26 @@ class Confirmations:
                 return rows[0]
         raise GameNotFound("no game has this link")
 
-    def _check_deal(self, game_id: int, deal_id: int, revision: int, player: str) -> None:
-        engine = self.engine
-        live = engine.value(
-            "SELECT deleted FROM deals WHERE id = ? AND game_id = ?", [deal_id, game_id]
-        )
-        if live is None or live:
-            raise ConfirmationRefused("deal", "the deal is not on the sheet")
-        current = engine.value("SELECT max(id) FROM deal_revisions WHERE deal_id = ?", [deal_id])
-        if current != revision:
-            raise ConfirmationRefused("changed", "the deal was changed since it was shown")
-        given = engine.value(
-            "SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?",
-            [deal_id, player],
-        )
-        if int(given) >= ANSWERS_PER_DEAL:
-            raise ConfirmationRefused("many", "too many answers on this deal")
+    def _looked_up(
+        self, game_id: int, deal_id: int, player: str, request_key: str
+    ) -> dict[str, Any]:
+        """What an answer is checked against, in one statement once the game's row is
+        locked (on PostgreSQL one round trip, not six): the answer its key already wrote
+        (its columns, id None if none), whether the deal is deleted (None: no such deal), its
+        latest revision, the player's answers on it, the phone holding the seat, and now."""
+        column, params = self.engine.now_column()
+        return self.engine.rows(
+            f"SELECT k.*, {column} AS now,"
+            " (SELECT deleted FROM deals WHERE id = ? AND game_id = ?) AS deleted,"
+            " (SELECT max(id) FROM deal_revisions WHERE deal_id = ?) AS current,"
+            " (SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?)"
+            " AS given,"
+            " (SELECT phone FROM seat_claims WHERE game_id = ? AND player = ?) AS held"
+            " FROM (SELECT 1 AS one) AS o"
+            " LEFT JOIN deal_confirmations AS k ON k.game_id = ? AND k.request_key = ?",
+            [*params, deal_id, game_id, deal_id, deal_id, player, game_id, player]
+            + [game_id, request_key],
+        )[0]
 
 
 _TABLE = (
@@ -270,6 +271,17 @@ _TABLE = (
 )
 """Confirmations.table's statement: kind r (a deal's revision), c (an answer, oldest first),
 s (a seat claim, first claimed first), each with the columns it needs."""
+
+
+def _check_deal(found: dict[str, Any], revision: int) -> None:
+    """Refuse an answer on a deal not on the sheet, changed since it was shown, or answered
+    too often (found: Confirmations._looked_up's row)."""
+    if found["deleted"] is None or found["deleted"]:
+        raise ConfirmationRefused("deal", "the deal is not on the sheet")
+    if found["current"] != revision:
+        raise ConfirmationRefused("changed", "the deal was changed since it was shown")
+    if int(found["given"]) >= ANSWERS_PER_DEAL:
+        raise ConfirmationRefused("many", "too many answers on this deal")
 
 
 def _confirmation(row: dict[str, object]) -> Confirmation:
@@ -300,13 +312,13 @@ class SeatClaim:
     other_at: str | None
 
 
-def claim_seat(store: Store, game_id: int, player: str, phone: str, now: str) -> bool:
-    """Inside a write transaction: the seat is this phone's (claimed now if nobody holds it),
-    True; or another phone holds it, False, and the try is counted on the claim."""
+def claim_seat(
+    store: Store, game_id: int, player: str, phone: str, now: str, held: str | None
+) -> bool:
+    """Inside a write transaction: the seat is this phone's (claimed now if nobody holds it:
+    `held`, the phone that holds it, read in the transaction), True; or another phone holds
+    it, False, and the try is counted on the claim."""
     engine = store.engine
-    held = engine.value(
-        "SELECT phone FROM seat_claims WHERE game_id = ? AND player = ?", [game_id, player]
-    )
     if held is None:
         engine.execute(
             "INSERT INTO seat_claims (game_id, player, phone, claimed_at, others)"
