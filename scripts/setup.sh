@@ -2,8 +2,9 @@
 # Set up everything scorekeeper needs on a fresh Debian machine: system packages (when root),
 # a virtualenv in .venv with the app and its test tools, and compiled translations.
 # Usage: bash scripts/setup.sh [--test]   (--test adds what the test suite needs: Chromium,
-# poppler, Caddy for the reverse-proxy test, PostgreSQL for the store tests on its engine, and
-# podman, podman-compose, runc and debootstrap to run deploy/compose.hosted.yaml for real)
+# poppler, Caddy for the reverse-proxy test, PostgreSQL for the store tests on its engine,
+# podman, podman-compose, runc and debootstrap to run deploy/compose.hosted.yaml for real, and
+# docker-compose to read it as Docker Compose does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +13,7 @@ want_test=0
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
 [ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy goaccess postgresql systemd)
-[ $want_test = 1 ] && apt_pkgs+=(podman podman-compose runc debootstrap)
+[ $want_test = 1 ] && apt_pkgs+=(podman podman-compose runc debootstrap docker-compose)
 # axe-core (the accessibility checks of the browser tier) comes from the npm registry.
 [ $want_test = 1 ] && ! command -v npm >/dev/null 2>&1 && apt_pkgs+=(npm)
 missing=()

@@ -10,7 +10,8 @@ files; everything else is the shipped compose file as it is: its build, its secr
 settings, its network, its published ports.
 
 The test brings up PostgreSQL, the two hosts and Caddy, checks the settings reached the
-containers as written (podman-compose once passed `${VAR:-}` on literally), creates a game and
+containers as written (podman-compose once passed `${VAR:-}` on literally) and as Docker
+Compose reads them (`docker-compose config`: no engine needed), creates a game and
 saves deals through Caddy over HTTPS, sees both hosts answer, looks for the database password
 and the secret key in every log, in podman-compose's output and in the hosts' environment,
 and tears everything down (volumes included).
@@ -30,8 +31,10 @@ import ssl
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from .deploy_harness import requests_answered
 from .harness import ANSWER_SECONDS, ROOT, until
@@ -57,13 +60,14 @@ HEALTHY = (
 )
 
 
-def run(*args: str, env: dict[str, str] | None = None, timeout: float = BUILD_SECONDS) -> str:
-    """Run a command to its end; its output, or a failure that shows it."""
+def run(*args: str, env: dict[str, str] | None = None, stdout_only: bool = False) -> str:
+    """Run a command to its end; its output (both streams unless `stdout_only`), or a
+    failure that shows it."""
     done = subprocess.run(
-        args, capture_output=True, text=True, timeout=timeout, env=env, cwd=DEPLOY
+        args, capture_output=True, text=True, timeout=BUILD_SECONDS, env=env, cwd=DEPLOY
     )
     assert done.returncode == 0, f"{' '.join(args)}: exit {done.returncode}\n{done.stderr[-3000:]}"
-    return done.stdout + done.stderr
+    return done.stdout if stdout_only else done.stdout + done.stderr
 
 
 def engine_env() -> dict[str, str]:
@@ -181,6 +185,16 @@ class Stack:
     def logs(self, service: str) -> str:
         return run("podman", "logs", self.container(service), env=self.env)
 
+    def as_docker_compose_reads_it(self, service: str) -> dict[str, str]:
+        """The service's environment as Docker Compose (Debian's docker-compose 1.29, which
+        needs no engine for `config`) resolves the same files and settings."""
+        said = run("docker-compose", *self.files, "config", env=self.env, stdout_only=True)
+        self.said.append(said)  # looked at for the secrets too
+        data: dict[str, Any] = yaml.safe_load(said)
+        return {
+            name: str(value) for name, value in data["services"][service]["environment"].items()
+        }
+
     def image(self, service: str) -> str:
         return run("podman", "inspect", "-f", "{{.Image}}", self.container(service), env=self.env)
 
@@ -192,7 +206,8 @@ class Stack:
 
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[Stack]:
-    assert shutil.which("podman") and shutil.which("podman-compose"), ".ci/run installs podman"
+    for tool in ("podman", "podman-compose", "docker-compose", "debootstrap"):
+        assert shutil.which(tool), f"{tool}: scripts/setup.sh --test installs it"
     up = Stack(tmp_path)
     ensure_images(up.env)
     up.compose("down", "-v")  # what a run cut short left
@@ -211,6 +226,8 @@ def test_the_hosted_compose_file_runs_two_hosts_on_postgresql_behind_caddy(
 ) -> None:
     for host in ("app1", "app2"):  # the settings as written, under podman-compose too
         env = stack.environment(host)
+        declared = stack.as_docker_compose_reads_it(host)
+        assert {name: env[name] for name in declared} == declared, env
         assert env["SCOREKEEPER_BASE_URL"] == "https://localhost"
         assert env["SCOREKEEPER_SECRET_KEY_FILE"] == "/run/secrets/secret_key"
         assert env["SCOREKEEPER_DB"] == "postgresql://scorekeeper@db:5432/scorekeeper"
