@@ -99,12 +99,12 @@ def writeoff_outcome(entry: WriteOff | None, table: Table, number: int) -> Outco
     amounts = write_off(state, left)
     count = len(state.players) - (1 if left else 0)
     q, m = divmod(state.total, count)
-    why = [
-        Why(
-            N_("write-off: Σ bule {total} among {count} players: {q} each, {m} of them one more"),
-            {"total": state.total, "count": count, "q": q, "m": m},
-        )
-    ]
+    said = (
+        N_("write-off: Σ bule {total} among {count} players: {q} each, {m} of them one more")
+        if m
+        else N_("write-off: Σ bule {total} among {count} players: {q} each")
+    )
+    why = [Why(said, {"total": state.total, "count": count, "q": q, "m": m})]
     if left:
         why.append(
             Why(

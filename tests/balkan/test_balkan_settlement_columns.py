@@ -28,3 +28,18 @@ def test_every_head_of_the_settlement_stands_apart(lang: str) -> None:
         ends.append(at + len(head))
     row = next(x for x in text.splitlines() if x.startswith("Ana "))
     assert len(row) == ends[-1], (lang, line, row)  # the money ends under its head
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "sr_Latn", "sr_Cyrl", "hr"])
+def test_a_write_off_that_divides_evenly_names_no_zero_of_them(lang: str) -> None:
+    """300 bule among three players is 100 each: the line says so, not «0 of them one more»;
+    290 is 96 each and 2 of them one more."""
+    words = words_for(lang)
+    even = sheet_of([{"type": "writeoff"}]).outcomes[0].why[0]
+    said = report_balkan.say(words, even)
+    assert "100" in said and "{m}" not in even.template, said
+    assert lang == "en" or "each" not in said, said  # said in the language
+    tref = played("Ana", "tref", {"Ana": 6, "Boža": 2, "Ceca": 2}, followers=["Boža", "Ceca"])
+    uneven = sheet_of([tref, {"type": "writeoff"}]).outcomes[1].why[0]
+    assert "{m}" in uneven.template and uneven.params["m"] == 2
+    assert "96" in report_balkan.say(words, uneven)
