@@ -27,12 +27,14 @@ from scorekeeper.store.clubs import Clubs
 from scorekeeper.store.companies import Companies
 from scorekeeper.store.engine import close_pools
 from scorekeeper.store.tournaments import Tournaments
+from scorekeeper.web import create_app
 
 from .club_sample import stored_game
 from .harness import ROOT, Web
 from .test_cli_restore import run as cli_run
 from .test_club import new_club, post
 from .test_i18n_complete import UNTRANSLATED, catalogue, latin_words
+from .test_safety_hostile import crawl
 from .test_web_company import new_company, play_some, start_evening
 from .test_web_company_balkan import _balkan_company as balkan_company
 from .test_web_company_balkan import _two_evenings as two_evenings
@@ -173,6 +175,36 @@ def test_every_get_route_of_every_thing_answers_without_a_500_in_every_language(
             if status >= 500:
                 failed[f"{lang} {url}"] = status
     assert failed == {}
+    # ... and every page they link to (what-if's presets, a player's page, the board ...)
+    reader = app.test_client()
+    reader.get("/?lang=sr_Cyrl")
+    linked = crawl(reader, urls, limit=1500)
+    assert len(linked) > len(urls)
+    assert {u: r.status_code for u, r in linked.items() if r.status_code >= 500} == {}
+
+
+def test_the_same_things_copied_to_postgresql_answer_every_route_as_on_sqlite(
+    app: Flask, web: Web, store: Store, db_path: Path, pg_server: Any
+) -> None:
+    things = _things(web, store)
+    urls = _urls(app, things)
+    target = pg_server.new_database(migrated=False)
+    done = run("copy-db", str(db_path), target)
+    assert done.returncode == 0, done.stderr
+    on_pg = create_app({"TESTING": True, "DATABASE": target, "SECRET_KEY": "test secret"})
+    statuses = []
+    for each in (app, on_pg):
+        client = each.test_client()
+        answers = {}
+        for url in urls:
+            response = client.get(url)
+            answers[url] = response.status_code
+            if url.endswith((".json", ".csv")):
+                answers[url] = (response.status_code, response.get_data())
+            response.close()
+        statuses.append(answers)
+    assert statuses[0] == statuses[1]
+    close_pools()
 
 
 # -- the command line and both engines ---------------------------------------------------------
