@@ -19,13 +19,7 @@ from scorekeeper.store import engine as engine_module
 from scorekeeper.store.confirmations import ConfirmationRefused, Confirmations
 from scorekeeper.store.store import _KEPT_DEALS
 
-SEVEN_SPADES = {
-    "type": "contract",
-    "declarer": "Anna",
-    "contract": "7S",
-    "answers": {"Boris": "whist", "Vera": "pass"},
-    "tricks": {"Anna": 5, "Boris": 3, "Vera": 2},
-}
+ALLPASS = {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
 MISERE = {"type": "misere", "declarer": "Vera", "tricks": {"Vera": 1}}
 
 
@@ -73,13 +67,13 @@ def test_a_save_is_six_statements_and_reads_no_deal_back(
     """The game's row locked, the key and the time, the deal (numbered in its INSERT), its
     revision, the game's version, the key: the sheet after it is the one read before and the
     new deal, as a reader with nothing kept reads it."""
-    game = new_game(store, [SEVEN_SPADES])
+    game = new_game(store, [ALLPASS])
     store.get_game(game.view_token)  # the state the scorer's page read
     statements = _counting(store, monkeypatch)
     after, deal, created = store.add_deal(
         game.edit_token, MISERE, base_version=game.version, request_key="k1"
     )
-    assert created and deal.position == 1 and datas(after) == [SEVEN_SPADES, MISERE]
+    assert created and deal.position == 1 and datas(after) == [ALLPASS, MISERE]
     assert len(statements) == 6, statements
     assert not [s for s in statements if s.startswith("SELECT * FROM deals")]
     _KEPT_DEALS.states.clear()
@@ -90,18 +84,18 @@ def test_a_save_is_six_statements_and_reads_no_deal_back(
         game.edit_token, MISERE, base_version=game.version, request_key="k1"
     )
     assert not created and same.id == deal.id and again.version == after.version
-    assert datas(again) == [SEVEN_SPADES, MISERE]
+    assert datas(again) == [ALLPASS, MISERE]
 
 
 def test_deals_after_a_deleted_one_are_numbered_after_it(store: Store) -> None:
     """The next deal's place is after every deal the sheet had, deleted ones too (their
     history stays on their rows)."""
-    game = new_game(store, [SEVEN_SPADES, MISERE])
+    game = new_game(store, [ALLPASS, MISERE])
     undone = store.undo_last(game.edit_token, base_version=game.version)
     after, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=undone.version)
     seqs = store.engine.rows("SELECT seq FROM deals WHERE game_id = ? ORDER BY seq", [game.id])
     assert [r["seq"] for r in seqs] == [0, 1, 2]
-    assert deal.position == 1 and datas(after) == [SEVEN_SPADES, MISERE]
+    assert deal.position == 1 and datas(after) == [ALLPASS, MISERE]
 
 
 def _looks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -174,23 +168,17 @@ def test_an_answer_is_checked_in_one_statement_after_its_game_is_locked(
     """A follower's answer: the game's row locked, one look-up (its key, the deal, its
     revision, the player's answers, the seat, the time), the seat claimed the first time,
     the answer; sent again, it is answered as before and nothing is written."""
-    game = new_game(store, [SEVEN_SPADES])
+    game = new_game(store, [ALLPASS])
     deal = game.deals[0]
     revision = store.revisions(game.edit_token, deal.id)[0].id
     answers = Confirmations(store)
     statements = _counting(store, monkeypatch)
 
-    def answer(key: str) -> tuple[Any, bool]:
-        return answers.add(
-            game.view_token,
-            deal_id=deal.id,
-            revision=revision,
-            player="Vera",
-            verdict="right",
-            note="",
-            request_key=key,
-            phone="a phone",
-        )
+    said = {"deal_id": deal.id, "player": "Vera", "verdict": "right", "note": ""}
+
+    def answer(key: str, shown: int = revision) -> tuple[Any, bool]:
+        sent = said | {"revision": shown, "request_key": key, "phone": "a phone"}
+        return answers.add(game.view_token, **sent)  # type: ignore[arg-type]
 
     first, written = answer("k1")
     assert written and len(statements) == 4, statements
@@ -200,14 +188,5 @@ def test_an_answer_is_checked_in_one_statement_after_its_game_is_locked(
     again, written = answer("k1")
     assert not written and again == first and len(statements) == 2, statements
     with pytest.raises(ConfirmationRefused) as refused:
-        answers.add(
-            game.view_token,
-            deal_id=deal.id,
-            revision=revision + 1,
-            player="Vera",
-            verdict="right",
-            note="",
-            request_key="k3",
-            phone="a phone",
-        )
+        answer("k3", revision + 1)
     assert refused.value.reason == "changed"
