@@ -450,3 +450,11 @@ def test_a_club_with_a_balkan_company_and_partija_reads_back_as_its_page(
             assert web.client.get(f"{url}?lang={lang}").status_code == 200, (lang, url)
     page = web.get(f"/k/{club}?lang=en").text()
     assert "Fridays" in page and "Petak" in page  # the company and the partija, listed
+
+
+def test_the_club_s_date_fields_show_their_pattern_in_the_page_s_language(web: Web) -> None:
+    club = new_club(web)
+    for lang, pattern in (("ru", "ГГГГ-ММ-ДД"), ("uk", "РРРР-ММ-ДД"), ("sr_Cyrl", "гггг-мм-дд")):
+        html = web.client.get(f"/k/{club}?lang={lang}").get_data(as_text=True)
+        assert html.count(f'placeholder="{pattern}"') == 2, lang
+        assert "YYYY" not in latin_words(html)
