@@ -198,23 +198,30 @@ def settings(instance: Path | str | None = None) -> dict[str, Any]:
 SECRET_KEY_FILE = "SCOREKEEPER_SECRET_KEY_FILE"
 
 
-def secret_key_from_file() -> str:
-    """The first line of the file SCOREKEEPER_SECRET_KEY_FILE names (a compose secret: the
-    key then shows in no environment, `docker inspect` nor podman-compose's output); "" when
-    unset. Raises SettingError when the file cannot be read."""
-    name = os.environ.get(SECRET_KEY_FILE, "").strip()
+def first_line_named_by(setting: str, refusal: type[SettingError] = SettingError) -> str | None:
+    """The first line of the file the environment variable `setting` names (a compose or
+    Docker secret: the value then shows in no environment, `docker inspect` nor
+    podman-compose's output), "" for an empty file, None when unset. Raises `refusal` when
+    the file cannot be read."""
+    name = os.environ.get(setting, "").strip()
     if not name:
-        return ""
+        return None
     try:
         text = Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeError) as error:
-        raise SettingError(
+        raise refusal(
             N_("%(setting)s names %(path)s, which cannot be read: %(why)s"),
-            setting=SECRET_KEY_FILE,
+            setting=setting,
             path=name,
             why=getattr(error, "strerror", None) or type(error).__name__,
         ) from None
-    return text.splitlines()[0].strip() if text.strip() else ""
+    return text.splitlines()[0] if text.strip() else ""
+
+
+def secret_key_from_file() -> str:
+    """The secret key in the file SCOREKEEPER_SECRET_KEY_FILE names, stripped; "" when
+    unset. Raises SettingError when the file cannot be read."""
+    return (first_line_named_by(SECRET_KEY_FILE) or "").strip()
 
 
 def boolean(name: str, value: Any) -> bool:

@@ -22,8 +22,9 @@ import contextlib
 import os
 import re
 import urllib.parse
-from pathlib import Path
 from typing import Any, Literal
+
+from scorekeeper import config
 
 from .errors import StorageUnavailable
 
@@ -144,21 +145,12 @@ def _host(host: str, port: str) -> str:
 
 
 def password_from_file() -> str | None:
-    """The password in SCOREKEEPER_DB_PASSWORD_FILE (its first line), or None when unset;
-    raises BadLocation when the file cannot be read."""
-    name = os.environ.get(PASSWORD_FILE, "").strip()
-    if not name:
-        return None
+    """The password in SCOREKEEPER_DB_PASSWORD_FILE (its first line, as written), or None
+    when unset; raises BadLocation when the file cannot be read."""
     try:
-        text = Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeError) as error:
-        raise BadLocation(
-            N_("%(setting)s names %(path)s, which cannot be read: %(why)s"),
-            setting=PASSWORD_FILE,
-            path=name,
-            why=getattr(error, "strerror", None) or type(error).__name__,
-        ) from None
-    return text.splitlines()[0] if text.strip() else ""
+        return config.first_line_named_by(PASSWORD_FILE)
+    except config.SettingError as refused:
+        raise BadLocation(refused.template, **refused.params) from None
 
 
 def connect_settings(setting: str) -> dict[str, Any]:
