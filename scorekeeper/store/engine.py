@@ -479,8 +479,14 @@ LIVENESS = {
 def connection_kwargs(url: str) -> dict[str, Any]:
     """What every connection to the server is opened with beside its setting: the password
     from SCOREKEEPER_DB_PASSWORD_FILE (when the setting has none), the TCP liveness, the
-    connect timeout."""
-    return {**connect_settings(url), **LIVENESS, "connect_timeout": connect_seconds()}
+    connect timeout, and UTF-8 as the client's encoding (a database made without a locale is
+    SQL_ASCII: its text would come back as bytes, and no step of the schema would be known)."""
+    return {
+        **connect_settings(url),
+        **LIVENESS,
+        "connect_timeout": connect_seconds(),
+        "client_encoding": "UTF8",
+    }
 
 
 def _quiet_library() -> None:
