@@ -106,6 +106,18 @@ EQUIVALENT = {
         )
         for change in ("True → False", "False → True")
     },
+    (
+        "scorekeeper/rules/numbers.py",
+        "value = Fraction(raw) if -(10**_DIGITS) < raw < 10**_DIGITS else None",
+        "10 → 11",
+    ): (
+        "every bound is under 10**9 (the largest is a million): an int past it is refused "
+        "as out of range either way"
+    ),
+    ("scorekeeper/rules/payments.py", "for mask in range(1, full + 1):", "+ → -"): (
+        "under the rules the same: another of the finest zero-sum partitions, as many "
+        "groups (rules.md §6 fixes how many payments, not which of equally few)"
+    ),
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),

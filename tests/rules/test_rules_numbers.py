@@ -18,6 +18,7 @@ from scorekeeper.rules.numbers import (
     NumberError,
     read_number,
     read_stake,
+    whole_text,
 )
 from scorekeeper.rules.options import OPTION_BOUNDS
 
@@ -161,3 +162,20 @@ def test_every_option_is_read_between_the_bounds_the_limits_page_gives(key: str)
         assert refused.value.reason == "whole"
     else:
         assert read_number(f"{low}.5", limits) == Fraction(2 * low + 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (999_999_999, 999_999_999),
+        (-999_999_999, -999_999_999),
+        ("999999999", 999_999_999),
+        (10**9, None),
+        (-(10**9), None),
+        ("1000000000", None),
+    ],
+)
+def test_a_whole_number_has_at_most_nine_digits(raw: Any, expected: int | None) -> None:
+    """docs/limits.md: at most 9 digits before the point; a number past them is not read
+    (as an int in JSON as in text)."""
+    assert whole_text(raw) == expected
