@@ -212,6 +212,7 @@ RELEASED = {
     "m141_i31_joined": "136ebb9762d7172f",
     "m148_i48_clubs": "71b9474b7e72231f",
     "m149_i48_season_carry": "2d430fdf8a533df0",
+    "m150_i50_retired_links": "d6bb6f5fb8a8829c",
 }
 
 

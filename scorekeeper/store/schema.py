@@ -234,6 +234,17 @@ CREATE INDEX idx_club_seasons_club_id ON club_seasons (club_id)
         "m149_i48_season_carry",
         "ALTER TABLE club_seasons ADD COLUMN carry {int} NOT NULL DEFAULT 0",
     ),
+    # A game's link replaced by a new one (issue 50): the old one's SHA-256, so that it says
+    # "replaced" rather than "no such link", while the database holds no link that opens
+    # anything. `kind`: edit or view.
+    Step(
+        "m150_i50_retired_links",
+        """
+CREATE TABLE retired_links ({id}, digest TEXT NOT NULL, kind TEXT NOT NULL,
+  retired_at TEXT NOT NULL){strict};
+CREATE UNIQUE INDEX idx_retired_links_digest ON retired_links (digest)
+""",
+    ),
 )
 """Every step, in the order applied (append only)."""
 
@@ -258,6 +269,7 @@ TABLES: tuple[str, ...] = (
     "club_seats",
     "club_merges",
     "club_seasons",
+    "retired_links",
 )
 """The app's tables, every parent before the tables that point at it (copy, backup)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import json
 import os
 import secrets
@@ -584,7 +585,19 @@ class Store:
             if access != "edit":
                 raise ReadOnlyAccess("only the edit link can replace a link")
             self._update("games", game["id"], {column: new_token()})
+            retired = {"digest": link_digest(game[column]), "kind": which}
+            self.engine.insert("retired_links", {**retired, "retired_at": self.engine.now()})
             return self._record(game["id"], "edit")
+
+    def replaced_link(self, token: str) -> bool:
+        """Whether this was a game's link until it was replaced by a new one (replace_token):
+        known by its digest only, so it says so to whoever holds it and to nobody else."""
+        if not isinstance(token, str) or not token:
+            return False
+        found = self.engine.rows(
+            "SELECT 1 FROM retired_links WHERE digest = ?", [link_digest(token)]
+        )
+        return bool(found)
 
     def delete_game(self, token: str) -> str:
         """Take a game off (from its edit token): every link answers "not found" except the
@@ -1072,3 +1085,8 @@ def new_token() -> str:
         token = secrets.token_urlsafe(_TOKEN_BYTES)
         if token[0].isalnum():
             return token
+
+
+def link_digest(token: str) -> str:
+    """What the database keeps of a replaced link (retired_links): its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

@@ -134,6 +134,11 @@ class GameDeleted(GameNotFound):
         self.token, self.name, self.deleted_at = token, name, deleted_at
 
 
+class LinkReplaced(GameNotFound):
+    """A game's link that the scorer replaced by a new one: its page says so (nothing of the
+    game); a link that never was says only that it opens no game."""
+
+
 class ViewDeleted(GameNotFound):
     """The read-only token of a deleted (not yet purged) game: its page says so, nothing
     more (the game's name and its restore are the edit link's)."""
@@ -151,6 +156,8 @@ def _get_game(token: str, mode: str) -> GameRecord:
             raise GameDeleted(token, *deleted) from None
         if deleted is not None:
             raise ViewDeleted("this game was deleted") from None
+        if store.replaced_link(token):
+            raise LinkReplaced("this link was replaced") from None
         raise
 
 

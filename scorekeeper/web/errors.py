@@ -115,16 +115,35 @@ def _not_found(_error: Exception) -> tuple[str, int] | Response:
 
 
 def _game_not_found(_error: Exception) -> tuple[str, int] | Response:
-    """A game's link that opens no game: the same words for every such link, one that was
-    replaced and one that never was (they tell nobody which links exist)."""
+    """A game's link that opens no game and never did (or whose game was deleted for good):
+    said so, with what to check. A replaced link says it was replaced (web/games/links.py:
+    only whoever held it can open that page)."""
     if wants_json():
         return final("link_gone", link_gone_message())
     return error_page(
         404,
         _("This link opens no game"),
         _(
-            "The scorer may have replaced this link with a new one: ask the scorer for it. "
-            "Or the game was deleted for good."
+            "There is no game at this link. Check that the whole link was copied, or ask "
+            "the scorer for the game's link."
+        ),
+    )
+
+
+def replaced_page() -> tuple[str, int] | Response:
+    """What a game's link opens once the scorer replaced it: that it was replaced and whom to
+    ask (404: nothing of the game; only whoever held the link can see this page)."""
+    if wants_json():
+        return final(
+            "link_gone",
+            str(_("No game is written through this link any more: the scorer replaced it.")),
+        )
+    return error_page(
+        404,
+        _("This link was replaced"),
+        _(
+            "The scorer replaced this link with a new one: it opens nothing any more. Ask "
+            "the scorer for the new link."
         ),
     )
 

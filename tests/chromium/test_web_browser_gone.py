@@ -4,7 +4,8 @@ A follower watching while the scorer deletes the game, and while the scorer repl
 read-only link; the scorer's own page while another phone deletes the game. Each is told at
 its next check (the page asks each second: waited for with a few seconds' bound), with what
 to do and no ✓/✗ left that could no longer work; the address opened again says the same. A
-replaced link and one that never was say the same words: nobody learns which links exist.
+replaced link says it was replaced; one that never was says only that it opens no game;
+neither shows anything of the game.
 """
 
 from __future__ import annotations
@@ -71,17 +72,19 @@ def test_a_follower_is_told_the_game_was_deleted_or_its_link_replaced(
         with scorer.expect_navigation():
             scorer.locator("main form[action$='/restore-game'] button").click()
 
-        # The read-only link replaced: the old one says so, like a link that never was.
+        # The read-only link replaced: the old one says so (a link that never was does not).
         follower.goto(f"{server}/v/{view}")
         follower.wait_for_selector("#confirm [data-verdict]:visible")
         store.replace_token(token, "view")
-        said = _told(follower, "This link opens no game")
-        assert "ask the scorer" in said, said
+        said = _told(follower, "This link was replaced")
+        assert "Ask the scorer for the new link" in said, said
         shot(follower, "gone-replaced-follower", full=False)
         follower.reload()
-        again = follower.inner_text("main")
+        assert follower.inner_text("main h1") == "This link was replaced"
         follower.goto(f"{server}/v/{'x' * 32}")
-        assert follower.inner_text("main") == again, "a replaced link says what any other does"
+        assert follower.inner_text("main h1") == "This link opens no game"
+        assert "replaced" not in follower.inner_text("main")
+        assert "Anna" not in said and "Anna" not in follower.inner_text("main")
 
         # Opened again after a delete: the read-only link says it was deleted.
         new_view = store.get_game(token).view_token

@@ -18,7 +18,7 @@ from scorekeeper.games import writes
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
 from .. import belongs, errors, recent
-from ..context import GameDeleted, ViewDeleted, edit_game
+from ..context import GameDeleted, LinkReplaced, ViewDeleted, edit_game
 from ..storage import get_store
 from ..templating import when
 from .routes import bp
@@ -97,6 +97,12 @@ def deleted_view(_error: ViewDeleted) -> tuple[str, int] | Response:
     if errors.wants_json():
         return errors.final("game_deleted", message)
     return errors.error_page(410, _("This game was deleted"), message)
+
+
+@bp.app_errorhandler(LinkReplaced)
+def replaced_link(_error: LinkReplaced) -> tuple[str, int] | Response:
+    """What a replaced edit or read-only link opens (errors.replaced_page)."""
+    return errors.replaced_page()
 
 
 @bp.app_errorhandler(GameDeleted)
