@@ -572,7 +572,7 @@ class Night:
                         )
                     continue
                 most = float(page.follow.get("data-idle-max") or c["FOLLOW_IDLE_MAX"]) / 1000
-                if time.monotonic() - quiet_since > c["FOLLOW_QUIET"] / 1000:
+                if time.monotonic() - quiet_since > c.get("FOLLOW_QUIET", 30000) / 1000:
                     period = min(period * 1.5, most)
         finally:
             if confirming is not None:
