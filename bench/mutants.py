@@ -118,6 +118,20 @@ EQUIVALENT = {
         "under the rules the same: another of the finest zero-sum partitions, as many "
         "groups (rules.md §6 fixes how many payments, not which of equally few)"
     ),
+    (
+        "scorekeeper/rules/scoring.py",
+        "self._trick_whists_of_one(deal, whister, [whister], side, taken >= level)",
+        ">= → >",
+    ): (
+        "the lone whister is the only defender passed, so there is no passer to share with "
+        "and `made` is never read"
+    ),
+    ("scorekeeper/rules/scoring.py", "if rest > 0:", "> → >="): (
+        "with nothing left the hill entry is 0, and an amount of 0 is never written"
+    ),
+    ("scorekeeper/rules/settlement.py", "unit: Fraction = Fraction(1, 100),", "100 → 101"): (
+        "both callers pass the game's money_unit: the default is never used"
+    ),
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),

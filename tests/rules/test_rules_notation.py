@@ -85,3 +85,21 @@ def test_a_player_takes_0_to_10_tricks(deal: dict[str, Any], count: Any) -> None
     found, problems = parse_deal({**deal, "tricks": {"Anna": count}}, PLAYERS)
     assert found is None
     assert [p.field for p in problems] == ["tricks.Anna"]
+
+
+@pytest.mark.parametrize(
+    ("deal", "template"),
+    [
+        ({"declarer": "Anna"}, "the deal has no type"),
+        ({"type": None}, "unknown deal type {kind}"),
+        ({"type": "bonus"}, "unknown deal type {kind}"),
+    ],
+)
+def test_a_deal_without_a_type_is_told_apart_from_one_of_an_unknown_type(
+    deal: dict[str, Any], template: str
+) -> None:
+    """docs/game-format.md: every deal has a `type` (contract, misere, allpass, correction,
+    penalty, redeal); one missing is said so, one of another value is named."""
+    found, problems = parse_deal(deal, PLAYERS)
+    assert found is None
+    assert [(p.field, p.template.split(" (")[0]) for p in problems] == [("type", template)]
