@@ -20,7 +20,7 @@ import pytest
 from babel import Locale
 from flask import Flask
 
-from scorekeeper import balkan, gamefile_balkan, games, report_balkan
+from scorekeeper import balkan, gamefile_balkan, games, report_balkan, sample
 from scorekeeper.club.season import build
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
@@ -38,7 +38,7 @@ from .test_safety_hostile import crawl
 from .test_web_company import new_company, play_some, start_evening
 from .test_web_company_balkan import _balkan_company as balkan_company
 from .test_web_company_balkan import _two_evenings as two_evenings
-from .test_web_tournament import new_tournament, play, seat
+from .test_web_tournament import NINE, new_tournament, play, seat
 
 PETAK = Path(__file__).parent / "balkan" / "petak.json"
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
@@ -100,6 +100,12 @@ def test_a_balkan_file_imported_on_the_web_downloads_back_with_the_same_meaning(
 # -- the crawl: every GET route, every kind of thing, every language ---------------------------
 
 
+#: The words the things' data hold (names typed, a sample game's name, a tournament table's
+#: name written at seating in the director's language, English here) and the CSV link.
+DATA = BALKAN_NAMES | set(NINE) | {"Anna", "Boris", "Vera", "Gleb", "Dule", "Fridays"}
+DATA |= {"Random", "random", "sochi", "fspr", "December", "cup", "tour", "table", "CSV"}
+
+
 def _things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
     """A Balkan game, a Russian one, a company (with an evening), a club holding the Balkan
     game and a ФСПР tournament (seated): each route's values for each."""
@@ -132,6 +138,26 @@ def _things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
         "company": {"c": company, "cv": c.view_token},
         "club": {"k": club, "kv": k.view_token, "kp": k.public_token, "player": player},
         "tournament": {"t": cup, "tv": t.view_token, "game_id": table.id},
+    } | _more_things(web, store)
+
+
+def _more_things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
+    """A Balkan company with its two evenings, and a running ФСПР game at four with the
+    round's new answers (a returned whist, the dealer's whist, the talon's tricks)."""
+    company = balkan_company(web)
+    evening = store.get_game(two_evenings(web, store, company)[0])
+    data = sample.random_game(
+        random.Random(46), 12, convention="fspr", players=4, newest=True, corrections=False
+    )
+    fspr = store.get_game(import_file(web, data | {"finished": False}))
+    return {
+        "balkan company": {"c": company, "cv": Companies(store).get(company).view_token},
+        "balkan evening": {
+            "g": evening.edit_token,
+            "v": evening.view_token,
+            "deal_id": evening.deals[0].id,
+        },
+        "fspr": {"g": fspr.edit_token, "v": fspr.view_token, "deal_id": fspr.deals[-1].id},
     }
 
 
@@ -164,17 +190,26 @@ def test_every_get_route_of_every_thing_answers_without_a_500_in_every_language(
     urls = _urls(app, things)
     kinds = {u.split("/")[1] for u in urls}
     assert {"g", "v", "c", "cv", "k", "kv", "kp", "t", "tv"} <= kinds
-    failed = {}
+    failed, english = {}, {}
     for lang in LANGS:
         client = app.test_client()
         client.get(f"/?lang={lang}")
         for url in urls:
             response = client.get(url)
             status = response.status_code
-            response.close()
             if status >= 500:
                 failed[f"{lang} {url}"] = status
+            if (
+                lang in ("ru", "uk", "sr_Cyrl")
+                and response.mimetype == "text/html"
+                and status == 200
+            ):
+                words = latin_words(response.get_data(as_text=True)) - UNTRANSLATED - DATA
+                if words:
+                    english[f"{lang} {url}"] = sorted(words)
+            response.close()
     assert failed == {}
+    assert english == {}
     # ... and every page they link to (what-if's presets, a player's page, the board ...)
     reader = app.test_client()
     reader.get("/?lang=sr_Cyrl")
