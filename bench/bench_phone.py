@@ -206,8 +206,10 @@ def first_paint(browser: Any, url: str) -> dict[str, Any]:
         cold_down, cold_requests = phone.wire.down(), len(phone.wire.network())
         listing = phone.wire.listing()
         # A moment after the load, as a person would take: the page has fetched the
-        # stylesheet it brought inside itself, to link it from the cache from now on.
-        phone.page.wait_for_load_state("networkidle")
+        # stylesheet it brought inside itself, to link it from the cache from now on (the
+        # network is never idle: the page holds its request that follows the game).
+        phone.page.wait_for_function("() => document.cookie.indexOf('sk_style=') >= 0")
+        first_visit, first_requests = phone.wire.down(), len(phone.wire.network())
         phone.wire.clear()
         phone.page.goto(url, wait_until="load")
         warm = phone.fcp()
@@ -215,6 +217,8 @@ def first_paint(browser: Any, url: str) -> dict[str, Any]:
             "cold": cold,
             "cold_down": cold_down,
             "cold_requests": cold_requests,
+            "first_visit": first_visit,  # all a first visit brought down, the style's fetch too
+            "first_requests": first_requests,
             "listing": listing,
             "warm": warm,
             "warm_down": phone.wire.down(),
@@ -365,6 +369,11 @@ def measure_paint(browser: Any, server: str, token: str, args: Any) -> None:
     )
     if args.verbose:
         print(paints[0]["listing"])
+    print(
+        f"    the whole first visit (its stylesheet fetched to be cached too): "
+        f"{paints[0]['first_visit'] / KB:.1f} KB down in {paints[0]['first_requests']} "
+        f"requests   bar 60 KB: {'met' if paints[0]['first_visit'] <= 60 * KB else 'MISSED'}"
+    )
     print(
         f"    first paint, files cached: median {warm:5.2f} s "
         f"{paints[0]['warm_down'] / KB:.1f} KB down in "

@@ -6,7 +6,9 @@ on a page that shows the table's answers, their stamp ("12.5"; "12" without). Th
 the version endpoint's JSON (`{"version": 13, "seen": 5}`), with `"only": "answers"` when the
 game's version is the one the page shows and only the table's answers changed (the page then
 fetches only the part that shows them: games.routes.answers); 404 for a link that names no
-live game, 400 for a malformed one.
+live game, 400 for a malformed one. A tournament's pages (its page, the board) wait the same
+way on `GET /tv/<view token>/wait?since=3.41`: the tournament's version and its tables'
+(`Tournaments.states_of`), answered when a deal is saved at any table.
 
 Nothing is kept per host that another host's write could make stale: one thread per process
 looks every LOOK_SECONDS whether anyone committed anything (SQLite's data_version of the
@@ -38,6 +40,7 @@ from urllib.parse import parse_qs
 from scorekeeper.metrics import long_poll
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.confirmations import Confirmations
+from scorekeeper.store.tournaments import Tournaments
 
 HOLD_SECONDS = 25.0
 """A waiting request is answered "no change" after this long: under every proxy's read
@@ -53,7 +56,10 @@ committed every few ms, so the games are read ten times a second (each read of a
 games costs a few ms); with nothing committed, never."""
 SURE_SECONDS = 5.0
 """Every waited-on game is read at least this often, whatever the looks say."""
-PATH = re.compile(r"/v/([A-Za-z0-9_-]{1,64})/wait\Z")
+PATH = re.compile(r"/(v|tv)/([A-Za-z0-9_-]{1,64})/wait\Z")
+"""A game's held request (`/v/`), or a tournament's (`/tv/`: its pages, the board)."""
+TOURNAMENT = "tv:"
+"""What a tournament's token is waited on as (a game's token is waited on as it is)."""
 SINCE = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?\Z")
 LOG = logging.getLogger("scorekeeper.longpoll")
 
@@ -192,6 +198,7 @@ class _Reader:
 
     def __init__(self, store: Store) -> None:
         self._confirmations = Confirmations(store)
+        self._tournaments = Tournaments(store)
         self._changes = store.engine.changes()
         self._changes.wait(0.0)  # the first look (PostgreSQL: LISTEN), before the first read
         self._known: dict[str, State | None] = {}  # by token, as of the last read of all
@@ -221,7 +228,7 @@ class _Reader:
         ):
             self._changed = False  # a commit from here on is the next read's
             began = time.monotonic()
-            found = self._confirmations.versions_seen(tokens)
+            found = self._states(tokens)
             before, self._known = self._known, {t: found.get(t) for t in tokens}
             look = {
                 t: s for t, s in self._known.items() if t in self._came or before.get(t, 0) != s
@@ -238,8 +245,17 @@ class _Reader:
         if not unsure:
             return now, None
         began = time.monotonic()
-        found = self._confirmations.versions_seen(unsure)
+        found = self._states(unsure)
         return began, {t: found.get(t) for t in unsure}
+
+    def _states(self, tokens: list[str]) -> dict[str, State]:
+        """The state of each waited-on game and tournament (one statement each)."""
+        games = [t for t in tokens if not t.startswith(TOURNAMENT)]
+        found = self._confirmations.versions_seen(games) if games else {}
+        tours = [t[len(TOURNAMENT) :] for t in tokens if t.startswith(TOURNAMENT)]
+        for token, state in self._tournaments.states_of(tours).items():
+            found[TOURNAMENT + token] = state
+        return found
 
     def close(self) -> None:
         self._changes.close()
@@ -323,7 +339,13 @@ class Threaded:
             if close is not None:
                 close()
         status, headers = started[0]
-        encoded = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        # The server writes the Date itself (uvicorn, hypercorn): the app's (werkzeug's
+        # make_conditional adds one) would be a second, which a browser reads as no date.
+        encoded = [
+            (k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, v in headers
+            if k.lower() != "date"
+        ]
         return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
 
 
@@ -362,7 +384,10 @@ class Router:
         if scope["type"] == "http" and scope["method"] == "GET":
             found = PATH.search(scope["path"])
             if found is not None:
-                await self._wait(found.group(1), scope, receive, send)
+                kind, token = found.groups()
+                await self._wait(
+                    TOURNAMENT + token if kind == "tv" else token, scope, receive, send
+                )
                 return
         if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
             await self.writes(scope, receive, send)
@@ -407,7 +432,7 @@ class Router:
                 status, body = 404, {"error": "game"}
             else:
                 status, body = 200, {"version": state[0], "seen": state[1]}
-                if answers_only(since, state):
+                if answers_only(since, state) and not token.startswith(TOURNAMENT):
                     body["only"] = "answers"
         data = json.dumps(body).encode()
         headers = [

@@ -153,23 +153,20 @@ function refocus(place) {
 
 /* -- a page that follows the game -------------------------------------------------------- */
 
-// Every phone with the game open learns when the game changed by one request held open until
-// it does (data-wait: every server `scorekeeper` runs holds it). A tournament's pages ask for
-// its version instead (data-watch, a 304 while nothing changed). When another phone changed
-// the game, a page that only shows it swaps in its new version in place, keeping the scroll
+// Every phone with a game (or a tournament) open learns when it changed by one request held
+// open until it does (data-wait: every server `scorekeeper` runs holds it). When another phone
+// changed it, a page that only shows it swaps in its new version in place, keeping the scroll
 // position; a page with a form being filled in keeps what was typed and shows a banner instead.
-const FOLLOW_PERIOD = 1000;
-const FOLLOW_QUIET = 30000;
-const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an open page
+const FOLLOW_PERIOD = 1000;  // a change the page could not show yet: asked about again after it
+const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
 
 (function follow() {
-  let el = null, url = null, version = null;
+  let el = null, version = null;
   let busy = false;
   // The page's #follow (again after a Save swapped in the game page): what to watch.
   function bind() {
     el = $("#follow");
-    url = el && el.getAttribute("data-watch");
-    if (el && !url && !el.hasAttribute("data-wait")) el = null;  // a server that holds nothing
+    if (el && !el.hasAttribute("data-wait")) el = null;  // a server that holds nothing
     version = el && seen(el);
     return !!el;
   }
@@ -297,32 +294,23 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     }
     return answersOnly && el.hasAttribute("data-answers") ? swapAnswers() : swap();
   }
-  // How the page learns of a change. A game's page holds one request open (data-wait),
-  // answered as soon as the game changes (or after a while with no change: then it asks
-  // again at once), so a change shows within a second or so and a page left open costs a
-  // request every half a minute. A change the page could not show yet (a note being
-  // written) is asked about again a period later. A tournament's page asks for its version
-  // each second while it moves, every FOLLOW_IDLE_MAX at most after half a minute without a
-  // change. Either way a hidden page does not ask at all, and asks at once when it is shown
+  // How the page learns of a change: it holds one request open (data-wait), answered as soon
+  // as the game changes (or after a while with no change: then it asks again at once), so a
+  // change shows within a second or so and a page left open costs a request every half a
+  // minute. A change the page could not show yet (a note being written) is asked about again
+  // FOLLOW_PERIOD later. A hidden page does not ask at all, and asks at once when it is shown
   // again (a phone woken up).
-  let period = FOLLOW_PERIOD;
-  let quietSince = Date.now();
   let timer = null;
   let waiting = null;  // the held request's AbortController
   let failures = 0;
   function again(delay) {
     clearTimeout(timer);
-    if (el && !document.hidden) timer = setTimeout(tick, delay === undefined ? period : delay);
+    if (el && !document.hidden) timer = setTimeout(tick, delay);
   }
   function current(d) {
     return el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version);
   }
-  function ask(held) {
-    if (!held) {
-      const sent = Date.now();
-      return fetch(url, { credentials: "same-origin", cache: "no-cache" })
-        .then(function (r) { Clock.heard(r, sent); return r; });
-    }
+  function ask() {
     waiting = new AbortController();
     const wait = el.getAttribute("data-wait");
     const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version);
@@ -333,9 +321,8 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
   function tick() {
     if (busy || document.hidden || !el) return;
     busy = true;
-    const held = el.hasAttribute("data-wait");
     let settled = true;
-    ask(held)
+    ask()
       .then(function (r) {
         NetState.online();
         if (r.status === 404 || r.status === 410) { gone(); return null; }
@@ -345,11 +332,8 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
       .then(function (d) {
         const now = d && current(d);
         if (d && now !== version) {
-          period = FOLLOW_PERIOD;
-          quietSince = Date.now();
           return Promise.resolve(changed(now, d.only === "answers")).then(function () { settled = version === now; });
         }
-        if (!held && Date.now() - quietSince > FOLLOW_QUIET) period = Math.min(period * 1.5, FOLLOW_IDLE_MAX);
         return null;
       })
       .catch(function (e) {
@@ -363,12 +347,10 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
         // A held request asks again at once; after a failure it waits a little longer each
         // time (at most FOLLOW_IDLE_MAX), and at once when the connection is back.
         if (failures) again(Math.min(FOLLOW_PERIOD * Math.pow(2, failures - 1), FOLLOW_IDLE_MAX));
-        else again(held && settled ? 0 : period);
+        else again(settled ? 0 : FOLLOW_PERIOD);
       });
   }
   function wake() {
-    period = FOLLOW_PERIOD;
-    quietSince = Date.now();
     failures = 0;
     if (document.hidden) return;
     if (waiting) { waiting.abort(); return; }  // its end asks again at once
@@ -379,10 +361,9 @@ const FOLLOW_IDLE_MAX = 4000;  // a new deal is asked about within 5 s on an ope
     if (waiting) waiting.abort();
   }
   bind();
-  again(el && el.getAttribute("data-wait") ? 0 : period);
+  again(0);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); else sleep(); });
   window.addEventListener("online", wake);
-  document.addEventListener("pointerdown", function () { if (period > FOLLOW_PERIOD) wake(); });
 })();
 
 // A page parsed by DOMParser (scripting off) holds its <noscript> parts as elements: the

@@ -262,3 +262,62 @@ def test_the_socket_serve_listens_on_turns_nagle_off_for_each_phone() -> None:
             return nodelay
 
     assert run_in_its_own_thread(accept_one) != 0
+
+
+def test_a_tournaments_board_holds_its_request_until_a_table_saves(tmp_path: Path) -> None:
+    """A tournament's pages follow it the same way (`/tv/<token>/wait`): the board holds one
+    request, answered when a deal is saved at one of its tables, with the state the board
+    drawn after it shows."""
+    from .test_tournament_server import new_tournament, table_tokens
+
+    db = tmp_path / "games.sqlite"
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        director = Phone(server.port)
+        token = new_tournament(director)
+        view = re.search(r"/tv/([A-Za-z0-9_-]+)", director.get(f"/t/{token}").html)
+        assert view is not None
+        board = f"/tv/{view.group(1)}/board"
+        shown = follow_of(director.get(board).html)
+        assert shown["data-wait"] == f"/tv/{view.group(1)}/wait" and "data-watch" not in shown
+        assert shown["data-seen"] == shown["data-version"]
+        table = table_tokens(db, token)[0]
+        scorer = Phone(server.port)
+        fields = checked(scorer, table, **correction("a deal the board follows"))
+        conn, answer = _held(server.port, f"{shown['data-wait']}?since={shown['data-seen']}")
+        try:
+            assert scorer.post(f"/g/{table}/deal/new", fields).status == 302
+            said = answer()
+        finally:
+            conn.close()
+        assert said.status == 200
+        body = json.loads(said.body)
+        assert "only" not in body  # a tournament's page is drawn whole again
+        assert (
+            f"{body['version']}.{body['seen']}" == follow_of(director.get(board).html)["data-seen"]
+        )
+        assert f"{body['version']}.{body['seen']}" != shown["data-seen"]
+    finally:
+        server.stop()
+
+
+def test_every_answer_of_serve_has_one_date(tmp_path: Path) -> None:
+    """The server writes the Date; the app's (werkzeug adds one to a conditional answer: a
+    static file, the version) is not sent too: two Dates read as none, and a phone whose
+    clock is wrong was never told (the clock note reads the Date)."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
+    try:
+        phone = Phone(server.port)
+        token = new_game(phone)
+        for path in ("/static/app.js", f"/g/{token}/version", f"/g/{token}", "/healthz"):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=START_SECONDS)
+            try:
+                conn.request("HEAD" if path.startswith("/static") else "GET", path)
+                response = conn.getresponse()
+                response.read()
+                assert response.status == 200, path
+                assert len(response.headers.get_all("Date") or []) == 1, path
+            finally:
+                conn.close()
+    finally:
+        server.stop()

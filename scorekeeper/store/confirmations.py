@@ -75,8 +75,9 @@ class Confirmations:
         return 0 if not rows else int(rows[0]["stamp"] or 0) + int(rows[0]["tries"] or 0)
 
     def version_seen(self, token: str) -> tuple[int, str, int]:
-        """(version, updated_at, stamp) of the game with this token in one query: what each
-        following phone asks for every second. Raises GameNotFound."""
+        """(version, updated_at, stamp) of the game with this token in one query: what the
+        version endpoint answers (tools; a following page holds its request instead,
+        `versions_seen`). Raises GameNotFound."""
         if isinstance(token, str) and token:
             rows = self.engine.rows(
                 "SELECT g.version AS version, g.updated_at AS updated_at,"

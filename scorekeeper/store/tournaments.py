@@ -140,18 +140,31 @@ class Tournaments:
             return self._record(row, access)
 
     def version_of(self, token: str) -> str:
-        """A text naming the tournament's state and every table game's state: it changes
-        whenever a deal is saved at any table (the board asks for it every second)."""
+        """The tournament's state as its pages show it (`states_of`, as "version.tables")."""
         with self.engine.reading():
             row, _ = self._find(token)
-            found = self.engine.rows(
-                "SELECT count(*) AS n, coalesce(sum(g.version), 0) AS v,"
-                " coalesce(max(g.updated_at), '') AS at"
-                " FROM tournament_tables AS t JOIN games AS g ON g.id = t.game_id"
-                " WHERE t.tournament_id = ?",
-                [row["id"]],
-            )[0]
-        return f"{row['version']}.{found['n']}.{found['v']}.{found['at']}"
+            version, tables = self.states_of([row["view_token"]])[row["view_token"]]
+        return f"{version}.{tables}"
+
+    def states_of(self, view_tokens: list[str]) -> dict[str, tuple[int, int]]:
+        """(version, tables) of each of these tournaments, by read-only token, in one
+        statement: what the server's watch of the waiting pages reads after each commit (a
+        token missing from the answer names no tournament). `tables` grows whenever a deal is
+        saved at any of its tables, or a table is added: their games' versions added up,
+        plus their number."""
+        if not view_tokens:
+            return {}
+        marks = ", ".join("?" for _ in view_tokens)
+        rows = self.engine.rows(
+            "SELECT t.view_token AS token, t.version AS version,"
+            " count(g.id) + coalesce(sum(g.version), 0) AS tables"
+            " FROM tournaments AS t"
+            " LEFT JOIN tournament_tables AS l ON l.tournament_id = t.id"
+            " LEFT JOIN games AS g ON g.id = l.game_id"
+            f" WHERE t.view_token IN ({marks}) GROUP BY t.id, t.view_token, t.version",
+            list(view_tokens),
+        )
+        return {r["token"]: (int(r["version"]), int(r["tables"])) for r in rows}
 
     def held(self, token: str) -> TournamentRecord:
         """The tournament read again once the games of its tour being played and then its

@@ -238,10 +238,11 @@ def twin(mode: str, token: str) -> Response:
 
 @bp.route(GAME + "/version")
 def version(mode: str, token: str) -> Response:
-    """The game's version, asked for every second by each phone following the game.
+    """The game's version, for a tool that asks (a page that follows the game holds its
+    request instead: longpoll.py's `/v/<token>/wait`, which answers the same JSON).
 
     Tiny and conditional: the ETag names the game's state, so an unchanged game costs a
-    304 with no body; the page's script fetches the sheet itself only when it changed.
+    304 with no body.
     """
     # `seen` also changes with each confirmation (the pages that show them follow it).
     number, updated_at, said = confirmations.version_seen(get_store(), token)

@@ -237,7 +237,8 @@ _BOARDS: Kept[tuple[str, ...], str] = Kept(32)
 
 @bp.route(TOURNAMENT + "/version")
 def version(mode: str, token: str) -> Response:
-    """The tournament's state with its tables' (asked for every second by the board)."""
+    """The tournament's state with its tables', for a tool that asks (its pages hold their
+    request instead: longpoll.py's `/tv/<token>/wait`)."""
     state = service.tournaments(get_store()).version_of(token)
     response = Response(json.dumps({"version": state}), mimetype="application/json")
     response.set_etag(state)
