@@ -607,7 +607,8 @@ def test_a_tournament_seats_its_tables_and_names_them_from_their_games(store: St
     assert seated.version == 2 and [t.table_no for t in seated.tour(1)] == [1, 2]
     first = seated.tour(1)[0].game
     state = tournaments.version_of(cup.view_token)
-    assert state.startswith("2.2.2.")  # version 2, 2 tables, their versions summing to 2
+    assert state == "2.4"  # version 2; its 2 tables, their versions summing to 2
+    assert tournaments.states_of([cup.view_token, "no-such-tournament"]) == {cup.view_token: (2, 4)}
     store.add_deal(first.edit_token, SIX_NT, base_version=1)
     assert tournaments.version_of(cup.view_token) != state
     assert tournaments.of_game(first.id) == TableOf("Cup", cup.view_token, 1, 1, False)
