@@ -34,10 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.*
 from scorekeeper.games import load  # noqa: E402
 from scorekeeper.sample import random_deal  # noqa: E402
 from scorekeeper.store import Store  # noqa: E402
-from tests.browser import RealServer, _tap_tricks, launch, new_game  # noqa: E402
-from tests.chromium.test_web_browser_bars import Eye  # noqa: E402
+from tests.browser import RealServer, launch, new_game  # noqa: E402
+from tests.chromium.test_web_browser_bars import Eye, _enter  # noqa: E402
 from tests.chromium.test_web_browser_screens import text_scale  # noqa: E402
-from tests.harness import seats  # noqa: E402
 
 #: (name, convention, players).
 EVENINGS = [
@@ -86,8 +85,10 @@ def _next_deal(store: Store, token: str, rng: random.Random, number: int) -> dic
     if sheet.finished:
         return None
     while True:
-        deal = random_deal(rng, sheet, corrections=number != CORRECTION_AT, penalties=True)
-        if number == CORRECTION_AT and deal["type"] != "correction":
+        # Corrections of a pool or a hill (a correction of whists takes the same taps and one
+        # more: whom they are written on).
+        deal = random_deal(rng, sheet, corrections=False, penalties=True)
+        if number == CORRECTION_AT or (number > CORRECTION_AT and rng.random() < 0.05):
             deal = {"type": "correction", "reason": "", "entries": [_correction(rng, sheet)]}
         if number == PENALTY_AT:
             deal = {"type": "penalty", "player": rng.choice(sheet.players), "contract": "7H"}
@@ -100,59 +101,30 @@ def _next_deal(store: Store, token: str, rng: random.Random, number: int) -> dic
 
 
 def _correction(rng: random.Random, sheet: Any) -> dict[str, Any]:
-    player, other = rng.sample(list(sheet.players), 2)
-    return rng.choice(
-        [{"player": player, "hill": -4}, {"player": player, "whists_on": other, "amount": 12}]
-    )
+    player = rng.choice(list(sheet.players))
+    return rng.choice([{"player": player, "hill": -4}, {"player": player, "pool": 2}])
 
 
-def _enter(eye: Eye, players: list[str], deal: dict[str, Any]) -> int:
-    """The deal by taps, only what differs from what the form shows; returns keystrokes."""
-    page, seat = eye.page, seats(players)
-    kind = deal["type"]
-    eye.choice("kind", kind)
-    if kind in ("contract", "misere"):
-        eye.choice("declarer", seat[deal["declarer"]])
-    if kind == "penalty":
-        eye.choice("offender", seat[deal["player"]])
-    if kind in ("contract", "penalty"):
-        contract = deal["contract"]
-        if not page.is_visible("#contract") and not page.is_checked(
-            f'#contract input[value="{contract}"]'
-        ):
-            eye.tap("#contract-chip")
-        eye.choice("contract", contract)
-    for who, answer in (deal.get("answers") or {}).items():
-        eye.choice(f"answer_{seat[who]}", answer)
-    if deal.get("tricks"):
-        _tap_tricks(eye, players, deal["tricks"])
-    keys = _corrections(eye, seat, deal.get("entries") or []) if kind == "correction" else 0
-    page.wait_for_selector("#save-button:not([disabled])")
-    return keys
-
-
-def _corrections(eye: Eye, seat: dict[str, str], entries: list[dict[str, Any]]) -> int:
-    """A correction's rows: the reason chip, then per row the player, the column, whom, and
-    the amount on the number pad (its minus a tap). Returns the digits typed."""
-    page, keys = eye.page, 0
-    eye.tap("[data-reason] >> nth=0")
-    for j, entry in enumerate(entries):
-        if j:
-            eye.tap("#more-rows")
-        column = next(c for c in ("pool", "hill", "whists_on") if c in entry)
-        amount = str(entry["amount"] if column == "whists_on" else entry[column])
-        eye.choice(f"corr_player_{j}", seat[entry["player"]])
-        eye.choice(f"corr_column_{j}", "whists" if column == "whists_on" else column)
-        if column == "whists_on":
-            eye.choice(f"corr_on_{j}", seat[entry["whists_on"]])
-        if amount.startswith("-"):
-            eye.tap(f'[data-minus="corr_amount_{j}"]')
-            amount = amount[1:]
-        else:
-            eye.tap(f"#corr_amount_{j}")
-        page.keyboard.type(amount)
-        keys += len(amount)
-    return keys
+def _by_seat(deal: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """The deal as test_web_browser_bars._enter takes it: players by their seat's index, a
+    correction's rows as (seat, column, amount)."""
+    at = players.index
+    out: dict[str, Any] = {}
+    if "declarer" in deal:
+        out["declarer"] = at(deal["declarer"])
+    if deal["type"] == "penalty":
+        out["offender"] = at(deal["player"])
+    if "contract" in deal:
+        out["contract"] = deal["contract"]
+    out["answers"] = {at(p): a for p, a in (deal.get("answers") or {}).items()}
+    out["tricks"] = {at(p): n for p, n in (deal.get("tricks") or {}).items()}
+    out["entries"] = [
+        (at(e["player"]), column, str(e[column]))
+        for e in deal.get("entries") or []
+        for column in ("pool", "hill")
+        if column in e
+    ]
+    return out
 
 
 def evening(browser: Any, server: RealServer, size: tuple[str, tuple[int, int], float],
@@ -178,7 +150,9 @@ def evening(browser: Any, server: RealServer, size: tuple[str, tuple[int, int], 
                 eye = Eye(page, f"taps-{label.replace(' ', '')}-{convention}-{number}")
                 eye.tap("#next-deal")
                 page.wait_for_selector("#deal-form")
-                keys = _enter(eye, players, deal)
+                by_seat = _by_seat(deal, players)
+                _enter(eye, players, deal["type"], by_seat)
+                keys = sum(len(a.lstrip("-")) for _, _, a in by_seat["entries"])
                 with page.expect_navigation(wait_until="load"):
                     eye.tap("#save-button")
                 tally.deals += 1

@@ -18,24 +18,21 @@ import pytest
 from scorekeeper.store import Store
 
 from ..browser import enter_deal, new_game, shot
-from ..harness import DealWords, until
+from ..harness import until
 from ..test_serve_https_proxy import Served
+from .test_web_browser_refusals import ANNA_SEVEN, THREE
 from .test_web_offline import launch, trusting  # noqa: F401 (the HTTPS server and phone)
 
 pytestmark = pytest.mark.browser
 
-THREE = ["Anna", "Boris", "Vera"]
-ANNA_SEVEN: DealWords = {
-    "declarer": "Anna",
-    "contract": "7S",
-    "answers": {"Boris": "whist", "Vera": "pass"},
-    "tricks": {"Anna": 7, "Boris": 3},
-}
 
-
-def _saved_offline_and_reloaded(served: Served, context: Any) -> tuple[Any, str]:
-    """A deal entered and saved with no network, then the page reloaded with none (the
-    offline shell shows the form as last seen, the deal still waiting): the page, the token."""
+def _saved_offline_and_reloaded(request: pytest.FixtureRequest) -> tuple[Any, Any, str]:
+    """On the HTTPS server with the offline shell (test_web_offline's fixtures), a deal
+    entered and saved with no network, then the page reloaded with none (the shell shows the
+    form as last seen, the deal still waiting): the phone (its browser context), the page and
+    the game's token."""
+    context = request.getfixturevalue("trusting")
+    served: Served = request.getfixturevalue("launch")("--https")
     base = f"https://127.0.0.1:{served.port}"
     page = context.new_page()
     try:  # a browser just started may see its network "change" once (ERR_NETWORK_CHANGED)
@@ -55,7 +52,7 @@ def _saved_offline_and_reloaded(served: Served, context: Any) -> tuple[Any, str]
     page.reload()
     assert page.locator("#deal-form").count() == 1  # the form as last seen
     assert page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending')).length") == 1
-    return page, token
+    return context, page, token
 
 
 def _kept(page: Any, url: str) -> bool:
@@ -69,9 +66,7 @@ def _kept(page: Any, url: str) -> bool:
 def test_another_phones_deal_meanwhile_is_shown_beside_this_one_after_a_reload(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    phone = request.getfixturevalue("trusting")
-    served = request.getfixturevalue("launch")("--https")
-    page, token = _saved_offline_and_reloaded(served, phone)
+    phone, page, token = _saved_offline_and_reloaded(request)
     with Store(tmp_path / "games.sqlite") as store:
         game = store.get_game(token)
         allpass = {"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
@@ -93,9 +88,7 @@ def test_another_phones_deal_meanwhile_is_shown_beside_this_one_after_a_reload(
 def test_a_game_finished_meanwhile_says_so_without_the_changed_banner(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    phone = request.getfixturevalue("trusting")
-    served = request.getfixturevalue("launch")("--https")
-    page, token = _saved_offline_and_reloaded(served, phone)
+    phone, page, token = _saved_offline_and_reloaded(request)
     waits: list[int] = []
     page.on("response", lambda r: waits.append(r.status) if "/wait" in r.url else None)
     with Store(tmp_path / "games.sqlite") as store:
