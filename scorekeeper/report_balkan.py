@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.balkan import BalkanSettlement, Sheet, Why, settle
+from scorekeeper.balkan import BalkanSettlement, Outcome, Sheet, Why, settle
 from scorekeeper.report import money
 from scorekeeper.rules.problems import N_, Problem
+from scorekeeper.rules.scoring import entry_class
 from scorekeeper.wording import ENGLISH, Words
 
 TYPE_CHECKING = False
@@ -67,6 +68,21 @@ def say(words: Words, why: Why) -> str:
     return words.problem(Problem(why.template, why.params), with_deal=False)
 
 
+def numbered_outcomes(sheet: Sheet) -> list[tuple[int, str, Outcome]]:
+    """Each entry's outcome with the number people give it among its kind and that kind
+    (Sheet.number_of: "deal", "correction"); the write-off of a partija finished by hand,
+    no entry of the file, is the next deal's."""
+    stored = len(sheet.game.deals)
+    return [
+        (
+            sheet.number_of(min(at, stored), None if at < stored else "deal"),
+            entry_class(outcome.kind),
+            outcome,
+        )
+        for at, outcome in enumerate(sheet.outcomes)
+    ]
+
+
 def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = ENGLISH) -> str:
     """The paper: each player's supe columns beside his bule column, his refe, then what
     each entry wrote and why, and the results and money when due."""
@@ -75,8 +91,8 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = E
         lines += _paper(sheet, p, words)
         lines.append("")
     lines.append(words.gettext(N_("Entries:")))
-    for outcome in sheet.outcomes:
-        lines.append(f"{outcome.number:>3}. " + "; ".join(say(words, w) for w in outcome.why))
+    for number, _kind, outcome in numbered_outcomes(sheet):
+        lines.append(f"{number:>3}. " + "; ".join(say(words, w) for w in outcome.why))
     lines.append("")
     lines.append(words.gettext(N_("Σ bule: %(total)s"), total=words.amount(sheet.total)))
     lines.append(

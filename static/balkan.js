@@ -23,8 +23,13 @@
     return chosen ? chosen.value : "";
   }
   function kind() { return value("type") || "played"; }
+  const heading = document.getElementById("deal-title");
   function parts() {
     const now = kind();
+    // A correction is counted among the corrections (as the history): its title says so.
+    if (heading && heading.getAttribute("data-correction")) {
+      heading.textContent = heading.getAttribute(now === "correction" ? "data-correction" : "data-deal");
+    }
     form.querySelectorAll(".bk-part").forEach(function (part) {
       const on = part.getAttribute("data-kinds") === now;
       part.hidden = !on;

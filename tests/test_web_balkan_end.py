@@ -49,7 +49,7 @@ def test_a_written_off_partija_says_so_who_pays_whom_and_undoes_its_end(
     page = web.get(f"/g/{token}")
     card = _card(page.html)
     assert "The partija is over" in card
-    assert "The bule left were written off with entry 6." in card
+    assert "The bule left were written off with deal 5." in card
     assert "Ceca → Ana: 32.00" in card and "Boža → Ana: 19.00" in card  # docs/balkan.md §B12
     assert "No deal can follow the end." in card
     assert 'id="next-deal"' not in page.html and 'id="dalje"' not in page.html
@@ -71,7 +71,7 @@ def test_a_partija_whose_bule_come_to_zero_names_the_entry_and_offers_a_rematch(
     token = _imported(web, client, options={"bule": 2, "stake": "0.1"}, deals=[sans])
     page = web.get(f"/g/{token}")
     card = _card(page.html)
-    assert "Σ bule came to 0 with entry 1." in card, card
+    assert "Σ bule came to 0 with deal 1." in card, card
     loaded = games.load(store.get_game(token))
     assert loaded.sheet.ended_by == "zero"
     for pay in loaded.settlement.payments:

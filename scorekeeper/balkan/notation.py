@@ -182,7 +182,7 @@ class _Reader(_DealReader):
         if on == player:
             template = N_("correction entry {n}: {name} cannot write supe on their own name")
         else:
-            template = N_("correction entry {n}: supe_on {name} is not a player of this game")
+            template = N_("correction entry {n}: supe on {name}, who does not play in this game")
         self.bad(template, f"entries.{n}", n=n, name=_show(on) if on != player else player)
         return None
 

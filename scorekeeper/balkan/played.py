@@ -45,7 +45,7 @@ def check_played(deal: Played, table: Table) -> list[Problem]:
     if problems:
         return problems
     if deal.declarer in deal.followers:
-        bad(N_("followers: the declarer does not follow himself"), "followers")
+        bad(N_("who follows: the declarer does not follow himself"), "followers")
     if deal.betl:
         _check_betl(deal, others, bad)
     else:
@@ -103,16 +103,16 @@ def _check_kontra(deal: Played, table: Table, bad: Any) -> None:
         deal.followers if not deal.betl else tuple(p for p in table.active if p != deal.declarer)
     )
     if deal.kontra and deal.kontra_by is None:
-        bad(N_("kontra: say who gave it (kontra_by)"), "kontra_by")
+        bad(N_("kontra: say who gave it"), "kontra_by")
     elif not deal.kontra and deal.kontra_by is not None:
         bad(
-            N_("kontra_by: {name} is named, but there is no kontra"),
+            N_("who gave kontra: {name} is named, but there is no kontra"),
             "kontra_by",
             name=deal.kontra_by,
         )
     elif deal.kontra_by is not None and deal.kontra_by not in followers:
         bad(
-            N_("kontra_by: {name} did not follow; only a follower gives kontra"),
+            N_("who gave kontra: {name} did not follow; only a follower gives kontra"),
             "kontra_by",
             name=deal.kontra_by,
         )

@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorekeeper import balkan
-from scorekeeper.balkan import KIND_LABELS
-from scorekeeper.report_balkan import say
+from scorekeeper.report_balkan import numbered_outcomes, say
 from scorekeeper.wording import Words
 
 #: How the paper draws a refa, by its state.
@@ -44,8 +43,9 @@ class PlayerPaper:
         return self.supe[1:]
 
 
-def paper(sheet: balkan.Sheet) -> list[PlayerPaper]:
-    """Each player's part of the paper as the sheet stands."""
+def paper(sheet: balkan.Sheet, w: Words) -> list[PlayerPaper]:
+    """Each player's part of the paper as the sheet stands, its numbers as the reader's
+    language writes them (one minus sign, −, as the money's and the Russian sheet's)."""
     game = sheet.game
     out = []
     for p in sheet.players:
@@ -54,8 +54,8 @@ def paper(sheet: balkan.Sheet) -> list[PlayerPaper]:
         out.append(
             PlayerPaper(
                 p,
-                tuple((q, _running(sheet, p, q)) for q in others),
-                _cells(sheet.column(p)),
+                tuple((q, _running(sheet, p, q, w)) for q in others),
+                _cells(sheet.column(p), w),
                 sheet.refe(p),
                 sheet.bule(p),
             )
@@ -63,31 +63,46 @@ def paper(sheet: balkan.Sheet) -> list[PlayerPaper]:
     return out
 
 
-def _running(sheet: balkan.Sheet, writer: str, on: str) -> tuple[str, ...]:
+def _running(sheet: balkan.Sheet, writer: str, on: str, w: Words) -> tuple[str, ...]:
     """The supe `writer` wrote on `on`, as running sums the way the paper adds them up."""
     sums = [0]
     for outcome in sheet.outcomes:
-        for w, o, amount in outcome.supe:
-            if w == writer and o == on and amount:
+        for by, o, amount in outcome.supe:
+            if by == writer and o == on and amount:
                 sums.append(sums[-1] + amount)
-    return tuple(str(s) for s in sums)
+    return tuple(w.amount(s) for s in sums)
 
 
-def _cells(column: tuple[str, ...]) -> tuple[Cell, ...]:
+def _cells(column: tuple[str, ...], w: Words) -> tuple[Cell, ...]:
     cells: list[Cell] = []
     hat = ""
     for item in column:
         if item in ("hat", "hat-crossed"):
             hat = item
             continue
-        cells.append(Cell(item, hat))
+        cells.append(Cell(w.amount(int(item)), hat))
         hat = ""
     return tuple(cells)
 
 
 def outcome_lines(sheet: balkan.Sheet, w: Words) -> list[tuple[int, str, str]]:
-    """Each entry: its number, its kind in words, what it wrote and why."""
+    """Each entry: its number among its kind (as the history and the deal form count: deal 4
+    after three deals and a correction, which is correction 1), what it is counted among
+    ("deal", "correction"), and what it wrote and why: one line that opens with its kind where
+    it is no deal played ("correction: renonce; …"), so the kind is said once."""
     return [
-        (o.number, w.gettext(KIND_LABELS.get(o.kind, o.kind)), "; ".join(say(w, y) for y in o.why))
-        for o in sheet.outcomes
+        (number, kind, "; ".join(say(w, y) for y in o.why))
+        for number, kind, o in numbered_outcomes(sheet)
     ]
+
+
+def settlement_rows(settlement: balkan.BalkanSettlement, w: Words) -> list[tuple[str, list[str]]]:
+    """Each player's row of the results: bule, supe written, supe against and the result, as
+    the reader's language writes numbers, with the minus sign the money has (−)."""
+    columns = (
+        settlement.bule,
+        settlement.supe_written,
+        settlement.supe_against,
+        settlement.shown_result,
+    )
+    return [(p, [w.amount(column[p]) for column in columns]) for p in settlement.players]

@@ -54,7 +54,7 @@ def game_page(loaded: Loaded, **context: Any) -> str:
     return render_template(
         "balkan/game.html",
         loaded=loaded,
-        papers=paper_balkan.paper(sheet),
+        papers=paper_balkan.paper(sheet, words()),
         lines=outcome_lines(sheet),
         settlement=loaded.settlement,
         turn=turn(sheet),

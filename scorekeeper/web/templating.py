@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, g, url_for
 from markupsafe import Markup
 
+from scorekeeper.render.paper_balkan import settlement_rows
 from scorekeeper.rules.deals import OFF_TABLE_KINDS as OFF_TABLE
 
 from .i18n import time_zone, words
@@ -126,6 +127,11 @@ def house_rules(game: Any) -> list[tuple[str, str]]:
     return changed_options(game, words())
 
 
+def results_rows(settlement: Any) -> list[tuple[str, list[str]]]:
+    """A Balkan partija's results, a row a player, numbers in the page's language."""
+    return settlement_rows(settlement, words())
+
+
 def init_app(app: Flask) -> None:
     """Register the filters and globals."""
     app.jinja_env.filters.update(
@@ -141,6 +147,7 @@ def init_app(app: Flask) -> None:
         signed_money=signed_money,
         whists=whists,
         amount_class=amount_class,
+        results_rows=results_rows,
     )
     app.jinja_env.globals.update(
         game_url=game_url,

@@ -161,7 +161,7 @@ def test_a_broken_file_exits_2_with_a_line_per_problem(
     assert err.splitlines() == [
         "deal 1: the defence took 6 tricks; a failed hand stops at 5",
         'deal 3: unknown key "bogus" in a played deal',
-        "deal 4: kontra_by: Ceca did not follow; only a follower gives kontra",
+        "deal 4: who gave kontra: Ceca did not follow; only a follower gives kontra",
     ]
 
 

@@ -43,7 +43,7 @@ def test_kontra_only_by_a_follower() -> None:
         kontra_by="Ceca",
     )
     assert refused([deal]) == [
-        "deal 1: kontra_by: Ceca did not follow; only a follower gives kontra"
+        "deal 1: who gave kontra: Ceca did not follow; only a follower gives kontra"
     ]
     invited = played(
         "Ana",
@@ -55,7 +55,7 @@ def test_kontra_only_by_a_follower() -> None:
         kontra_by="Ceca",
     )
     assert refused([invited]) == [
-        "deal 1: kontra_by: Ceca did not follow; only a follower gives kontra"
+        "deal 1: who gave kontra: Ceca did not follow; only a follower gives kontra"
     ]
 
 
