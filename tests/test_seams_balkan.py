@@ -28,9 +28,10 @@ from scorekeeper.store.companies import Companies
 from scorekeeper.store.engine import close_pools
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
+from scorekeeper.wording import words_for
 
 from .club_sample import stored_game
-from .harness import ROOT, Web
+from .harness import ROOT, Web, forms_of
 from .test_cli_restore import run as cli_run
 from .test_club import new_club, post
 from .test_i18n_complete import UNTRANSLATED, catalogue, latin_words
@@ -353,6 +354,15 @@ def test_an_edit_in_the_middle_gives_the_sheet_score_gives_the_edited_file(
     assert score_json(tmp_path, downloaded) == score_json(tmp_path, edited)
     history = web.get(f"/g/{token}/deal/{middle.id}/history").text()
     assert history.count("Ana: tref") == 2  # the first version and the edited one
+    history_page = web.get(f"/g/{token}/deal/{middle.id}/history")
+    first = [f for f in forms_of(history_page.html) if "/restore" in f.action][-1]  # oldest
+    restored = web.submit(history_page, first)
+    assert restored.status == 302, restored.errors() or restored.text()[:800]
+    assert sheet_of(store, token) == scored(petak_data())  # the first version put back
+    page = web.get(f"/g/{token}/deal/{middle.id}/edit")
+    form = page.form("deal-form").set(**{"kontra": "0", "kontra_by": ""}, action="save")
+    form.set(**{"tricks.Ana": "6", "tricks.Boža": "3"})
+    assert web.submit(page, form).status == 302
     undone = web.get(f"/g/{token}/undo")
     assert web.submit(undone, undone.form("")).status == 302
     edited["deals"] = edited["deals"][:-1]
@@ -493,3 +503,25 @@ def test_the_club_s_date_fields_show_their_pattern_in_the_page_s_language(web: W
         html = web.client.get(f"/k/{club}?lang={lang}").get_data(as_text=True)
         assert html.count(f'placeholder="{pattern}"') == 2, lang
         assert "YYYY" not in latin_words(html)
+
+
+def catalogue_texts(lang: str) -> list[tuple[str, list[str]]]:
+    """(msgid, its translations) of every message of a catalogue."""
+    out = []
+    for message in catalogue(lang):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        out.append((str(message.id), [s for s in strings if s]))
+    return out
+
+
+def test_no_serbian_cyrillic_message_mixes_latin_letters_into_a_cyrillic_word() -> None:
+    """A Cyrillic word followed by a hyphen and Latin capitals (ГГГГ-MM-DD) is a code the
+    transliteration kept by mistake: the pattern of a date is words of the language."""
+    mixed = []
+    for msgid, strings in catalogue_texts("sr_Cyrl"):
+        for text in strings:
+            if re.search(r"[а-яђјљњћџА-ЯЂЈЉЊЋЏ]-[A-Za-z]", text):
+                mixed.append(msgid)
+    assert mixed == []
+    with_pattern = words_for("sr_Cyrl").gettext("Write a date as YYYY-MM-DD.")
+    assert "гггг-мм-дд" in with_pattern
