@@ -132,6 +132,24 @@ EQUIVALENT = {
     ("scorekeeper/rules/settlement.py", "unit: Fraction = Fraction(1, 100),", "100 → 101"): (
         "both callers pass the game's money_unit: the default is never used"
     ),
+    (
+        "scorekeeper/rules/scoring.py",
+        "if entry.whists_on is not None and entry.amount is not None:",
+        "and → or",
+    ): "a correction entry holds whists_on and amount both or neither (reading refuses one)",
+    (
+        "scorekeeper/rules/tournament.py",
+        "count = -(-players // 4) if table_size == 4 else players // 3",
+        "// → *",
+    ): (
+        "the loop below lowers any larger count to the largest that seats three at every "
+        "table, which is players // 3"
+    ),
+    (
+        "scorekeeper/rules/company.py",
+        "part = Sheet(game, sheet.results[:k], sheet.next_dealer, 0, None, _totals=totals)",
+        "0 → 1",
+    ): "the part's all-pass streak is never read: in_whists reads its totals only",
     ("scorekeeper/rules/seat.py", "@dataclass(frozen=True)", "True → False"): (
         "nothing writes a Seat's fields or hashes one: frozen only guards against a write"
     ),
