@@ -538,27 +538,32 @@ new MutationObserver(function (changes) {
     if (typeof a === "boolean" || typeof b === "boolean") return !!a === !!b;
     return String(a === null || a === undefined ? "" : a).trim() === String(b === null || b === undefined ? "" : b).trim();
   }
+  // How many seats the table has: Hussar two, a Balkan partija four, else five.
+  function seatCount() {
+    if (radioValue(form, "family") === "balkan") return 4;
+    return radioValue(form, "convention") === "hussar" ? 2 : 5;
+  }
   function seats() {
-    const hussar = radioValue(form, "convention") === "hussar";
+    const count = seatCount();
     $$("[data-seat]", form).forEach(function (input) {
       const seat = Number(input.getAttribute("data-seat"));
       const wrap = input.closest(".field");
-      if (wrap) wrap.hidden = hussar && seat >= 2;
+      if (wrap) wrap.hidden = seat >= count;
       // A seat not shown is not sent (the last game's names in it would be read).
-      input.disabled = hussar && seat >= 2;
+      input.disabled = seat >= count;
     });
     dealers();
   }
   function dealers() {
-    const hussar = radioValue(form, "convention") === "hussar";
+    const count = seatCount();
     $$('input[name="first_dealer"]', form).forEach(function (radio) {
       const seat = Number(radio.value);
       const name = form.querySelector('[data-seat="' + seat + '"]');
       const label = radio.parentElement.querySelector("span");
       const typed = name ? name.value.trim() : "";
       if (typed) label.textContent = typed;
-      radio.parentElement.hidden = !typed || (hussar && seat >= 2);
-      radio.disabled = hussar && seat >= 2;
+      radio.parentElement.hidden = !typed || seat >= count;
+      radio.disabled = seat >= count;
     });
     // The first dealer chosen at a seat no longer shown: the first seat shown deals.
     const chosen = form.querySelector('input[name="first_dealer"]:checked');
@@ -583,6 +588,13 @@ new MutationObserver(function (changes) {
   // What differs from the chosen preset, said plainly before Start.
   const changedBox = $("#changed");
   const labels = changedBox ? data(changedBox, "labels") || {} : {};
+  // A number as the page's language writes it: "0,1" in ru/uk/sr/hr, "−2" (the sheet's minus).
+  const decimal = changedBox ? changedBox.getAttribute("data-decimal") || "." : ".";
+  function numberText(v) {
+    const text = String(v).trim();
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+    return text.replace("-", "\u2212").replace(".", decimal);
+  }
   function changed() {
     if (!changedBox) return;
     const preset = presets[radioValue(form, "convention")] || {};
@@ -600,7 +612,7 @@ new MutationObserver(function (changes) {
           const o = Array.from(input.options).filter(function (x) { return x.value === String(v); })[0];
           return o ? o.textContent : String(v);
         }
-        return String(v === null || v === undefined || v === "" ? "—" : v);
+        return v === null || v === undefined || v === "" ? "—" : numberText(v);
       };
       const li = document.createElement("li");
       li.textContent = (labels[name] || name) + ": " + show(now) + " (" + show(preset[name]) + ")";
@@ -609,6 +621,7 @@ new MutationObserver(function (changes) {
     changedBox.hidden = !list.children.length;
   }
   form.addEventListener("change", function (event) {
+    if (event.target.name === "family") seats();
     if (event.target.name === "convention") {
       const named = $("#preset-name");
       if (named) named.textContent = event.target.parentElement.textContent.trim();
