@@ -5,9 +5,9 @@ game (optionally with a long log already in it), then runs one scorer and N foll
 
 - the scorer opens the deal form, taps Check and Save for an all-pass, again and again, a
   fixed pause between deals; the latency of each Save (the write) is recorded;
-- each follower does what the page's script does: asks the game's version every PERIOD
-  seconds with If-None-Match (a 304 while nothing changed) and, when it changed, fetches the
-  read-only sheet (the page it swaps in).
+- each follower asks the game's version every PERIOD seconds with If-None-Match (a 304 while
+  nothing changed) and, when it changed, fetches the read-only sheet (the page it swaps in):
+  what the page's script did on `serve` before it held one request (see --laptop).
 
 Prints the Save latency (p50/p95/p99/max) with and without followers, the followers' poll
 latency, how many polls were 304s, and how long a follower took to see each deal.

@@ -170,10 +170,15 @@ def test_serve_holds_a_followers_request_until_a_save(
         server.stop()
 
 
-def test_sigterm_answers_the_held_requests_and_serve_exits_0(tmp_path: Path) -> None:
-    """A stopping `serve` answers its followers' held requests ("no change": they ask again)
-    and exits 0; its access log has the line."""
-    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log").start()
+@pytest.mark.parametrize(
+    "args", [(), ("--workers", "2"), DEPLOY], ids=["serve", "workers-2", "deploy"]
+)
+def test_sigterm_answers_the_held_requests_and_serve_exits_0(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """A stopping server answers its followers' held requests at once ("no change": they ask
+    again) and exits 0; its access log has the line."""
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=args).start()
     try:
         phone = Phone(server.port)
         token = new_game(phone)
