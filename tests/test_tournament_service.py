@@ -4,37 +4,50 @@ joining late, new scorer links, and what a table's own scorer may not do."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from scorekeeper import games
 from scorekeeper.games import writes
 from scorekeeper.store import Store
+from scorekeeper.store.tournaments import TournamentRecord
 from scorekeeper.tournament import service
 
 ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 ALLPASS = {"type": "allpass", "tricks": {}}
 
 
-def seated(store: Store) -> str:
-    """A tournament of six at tables of three with tour 1 seated: its edit token."""
-    record = service.create(
+def created(store: Store, roster: list[str] = ROSTER) -> TournamentRecord:
+    """A new tournament of these players at tables of three, one round a tour."""
+    return service.create(
         store,
         name="Cup",
         convention="sochi",
         options={"round_limit": 1},
         table_size=3,
         bands=[],
-        roster=ROSTER,
+        roster=roster,
     )
-    token = record.edit_token
+
+
+def seated(store: Store) -> str:
+    """A tournament of six at tables of three with tour 1 seated: its edit token."""
+    record = created(store)
     with pytest.raises(service.CannotReopen):  # nothing is closed yet
-        service.reopen(store, token, record.version)
-    service.seat(
-        store, token, record.version, table_name=lambda t, i: f"{t}.{i}", rng=random.Random(5)
-    )
-    return token
+        service.reopen(store, record.edit_token, record.version)
+    return seat_and_close(store, record.edit_token, close=False).edit_token
+
+
+def seat_and_close(
+    store: Store, token: str, *, seat: bool = True, close: bool = True
+) -> TournamentRecord:
+    """The next tour seated (seat), then closed early (close): the tournament after."""
+    record = service.tournaments(store).get(token)
+    if seat:
+        record = service.seat(
+            store, token, record.version, table_name=lambda t, i: f"{t}.{i}", rng=random.Random(5)
+        )
+    return service.close_tour(store, token, record.version, early=True) if close else record
 
 
 def test_a_tour_being_played_is_not_reopened_and_a_closed_one_is(store: Store) -> None:
@@ -57,8 +70,7 @@ def test_after_a_tour_each_player_withdraws_once(store: Store) -> None:
     """docs/tournament.md: between tours a player who leaves keeps his points and sits in no
     later tour; another may leave after him, and one who left cannot leave again."""
     token = seated(store)
-    record = service.tournaments(store).get(token)
-    record = service.close_tour(store, token, record.version, early=True)
+    record = seat_and_close(store, token, seat=False)
     record = service.withdraw(store, token, record.version, "Anna")
     record = service.withdraw(store, token, record.version, "Boris")
     assert [(w["player"], w["after_tour"]) for w in record.withdrawals] == [
@@ -123,22 +135,11 @@ def test_a_player_joins_the_roster_before_tour_1_and_the_next_tour_after_it(
     """docs/tournament.md (a late player, reading 12): before tour 1 a new name simply joins
     the roster; later he joins for the next tour, and leaving before it takes only his name
     off (another late player stays)."""
-    record = service.create(
-        store,
-        name="Cup",
-        convention="sochi",
-        options={"round_limit": 1},
-        table_size=3,
-        bands=[],
-        roster=ROSTER,
-    )
+    record = created(store)
     token = record.edit_token
     record = service.join(store, token, record.version, "Zoya")
     assert "Zoya" in record.roster and record.joined == []
-    record = service.seat(
-        store, token, record.version, table_name=lambda t, i: f"{t}.{i}", rng=random.Random(5)
-    )
-    record = service.close_tour(store, token, record.version, early=True)
+    record = seat_and_close(store, token)
     record = service.join(store, token, record.version, "Yuri")
     record = service.join(store, token, record.version, "Xenia")
     assert [(j["player"], j["before_tour"]) for j in record.joined] == [
@@ -152,13 +153,6 @@ def test_a_player_joins_the_roster_before_tour_1_and_the_next_tour_after_it(
 
 def test_a_tournament_seats_three_players_and_no_fewer(store: Store) -> None:
     """docs/tournament.md: a tournament needs players for at least one table of three."""
-    kwargs: dict[str, Any] = {
-        "name": "Small",
-        "convention": "sochi",
-        "options": {"round_limit": 1},
-        "table_size": 3,
-        "bands": [],
-    }
-    assert service.create(store, roster=ROSTER[:3], **kwargs).roster == ROSTER[:3]
+    assert created(store, ROSTER[:3]).roster == ROSTER[:3]
     with pytest.raises(service.RosterRefused):
-        service.create(store, roster=ROSTER[:2], **kwargs)
+        created(store, ROSTER[:2])
