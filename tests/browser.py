@@ -52,7 +52,7 @@ def launch(playwright: Any) -> Any:
 
 
 class RealServer:
-    """`scorekeeper serve` (waitress) in its own process, on a temp database file."""
+    """`scorekeeper serve` (uvicorn) in its own process, on a temp database file."""
 
     def __init__(self, db: Path, log: Path) -> None:
         self.db = db

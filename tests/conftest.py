@@ -95,7 +95,7 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def real_server(tmp_path_factory: pytest.TempPathFactory, catalogues: None) -> Iterator[Any]:
-    """`scorekeeper serve` (waitress, as at the table) on a temp database, for the browser."""
+    """`scorekeeper serve` (uvicorn, as at the table) on a temp database, for the browser."""
     from .browser import RealServer
 
     where = tmp_path_factory.mktemp("served")

@@ -1,4 +1,4 @@
-"""Issue 32, item 11, against the real servers (`serve`: waitress, `serve --workers 2` and the
+"""Issue 32, item 11, against the real servers (`serve`: uvicorn, `serve --workers 2` and the
 deploy's command: gunicorn, `serve --https`: hypercorn), over raw sockets:
 
 - a request with both Content-Length and Transfer-Encoding is answered (or refused) and the

@@ -1,9 +1,9 @@
 """Issue 32, item 8: slow clients against the deploy's gunicorn behind the shipped Caddyfile,
-and against `scorekeeper serve` (waitress) exposed directly, as at the table.
+and against `scorekeeper serve` (uvicorn) exposed directly, as at the table.
 
 200 clients send a request body a byte at a time and 100 more their header. Caddy reads
 whole requests itself (request body buffering, header and body timeouts), so gunicorn's
-threads see only complete ones; waitress reads them in its own event loop and hands its
+threads see only complete ones; uvicorn reads them in its own event loop and hands its
 threads only complete requests. Either way the table's polls and Saves are answered, every
 Save stored once. The times are printed (bench/bench_slow_clients.py measures them; docs/deploy.md
 has the numbers); nothing here is a timed assertion.

@@ -1,7 +1,7 @@
 """Issue 32, items 4 and 5 (the log, the version), against the real servers:
 
 - the access log is alone on stdout and goaccess reads every line of it in its COMBINED
-  format; gunicorn's, waitress's and hypercorn's own lines are on stderr, apart;
+  format; gunicorn's, uvicorn's and hypercorn's own lines are on stderr, apart;
 - the version is pyproject.toml's, and the first thing a server says;
 - the deploy's gunicorn command started on an empty folder, six times: the database is made
   once before the workers, no start says "empty (0 bytes)", /healthz answers 200.

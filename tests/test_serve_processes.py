@@ -1,7 +1,7 @@
 """`scorekeeper serve` as an operator meets it: stopping, several processes, HTTPS under a
 silent client, the access log, --version, 304s of compressed downloads, proxy headers.
 
-Each test runs the real server as its own process (waitress for `serve`, gunicorn for
+Each test runs the real server as its own process (uvicorn for `serve`, gunicorn with uvicorn's worker for
 `serve --workers 2`, hypercorn for `serve --https`) and talks to it over a socket.
 """
 

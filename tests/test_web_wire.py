@@ -33,9 +33,8 @@ def launch(tmp_path: Path) -> Iterator[Callable[..., Served]]:
 def test_a_following_phone_polls_on_one_kept_alive_connection(
     launch: Callable[..., Served],
 ) -> None:
-    """Under gunicorn (serve --workers, the Docker image): a 304 keeps the connection.
-    (waitress, `serve`'s one process on a laptop, ends it after a reply without a length:
-    a poll there costs a new TCP connection on the local network.)"""
+    """Under gunicorn (serve --workers, the Docker image): a 304 keeps the connection (a
+    tool's poll of the version; the pages hold one request instead)."""
     served = launch("--workers", "2")
     token = Browser(served).new_game()
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)

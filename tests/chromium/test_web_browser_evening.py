@@ -1,6 +1,6 @@
 """Browser tier: a whole evening at the table, by taps only, on the real server.
 
-`scorekeeper serve` (waitress) runs in its own process; Chromium at 375 × 812 plays the
+`scorekeeper serve` (uvicorn) runs in its own process; Chromium at 375 × 812 plays the
 scorer's phone, and a second browser context follows the read-only link the way the other
 players' phones do. Every deal must appear on the follower's screen within two seconds, the
 settlement on the page must be what `scorekeeper score --settle` says of the exported game
