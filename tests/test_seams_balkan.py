@@ -525,3 +525,33 @@ def test_no_serbian_cyrillic_message_mixes_latin_letters_into_a_cyrillic_word() 
     assert mixed == []
     with_pattern = words_for("sr_Cyrl").gettext("Write a date as YYYY-MM-DD.")
     assert "гггг-мм-дд" in with_pattern
+
+
+def test_a_game_is_in_a_club_once_whether_attached_alone_or_by_its_company(
+    web: Web, store: Store
+) -> None:
+    company = balkan_company(web)
+    evenings = two_evenings(web, store, company)
+    club, other = new_club(web), new_club(web, "Другой")
+    assert post(web, club, "attach", link=evenings[0]) == (
+        400,
+        ["This game belongs to a company or a tournament: attach that by its edit link."],
+    )
+    assert post(web, club, "attach", link=company)[0] == 302
+    assert post(web, other, "attach", link=evenings[1])[0] == 400
+    record = Clubs(store).get(club)
+    file = json.loads(web.client.get(f"/kv/{record.view_token}/season.json").get_data())
+    assert len(file["events"]) == len(evenings)  # each evening once
+    # A game attached alone, then made an evening of a company another club holds:
+    lone = import_file(web, petak_data())
+    assert post(web, other, "attach", link=lone)[0] == 302
+    second = balkan_company(web)
+    page = web.get(f"/c/{second}")
+    joined = web.submit(page, page.form(f"/c/{second}/attach").set(link=lone))
+    assert joined.status == 302, joined.errors()
+    assert post(web, club, "attach", link=second) == (
+        400,
+        ["One of its games is already in a club: detach it there first."],
+    )
+    assert post(web, other, "detach", thing=str(Clubs(store).get(other).things[-1].id))[0] == 302
+    assert post(web, club, "attach", link=second)[0] == 302

@@ -224,13 +224,17 @@ def club_events(store: Store, club: ClubRecord) -> list[Held]:
     each game with its kept result (games of another family left out), each tournament with
     its tables on its day and its report."""
     out: list[tuple[int, Held]] = []
-    for sql in (_DIRECT, _COMPANY):
+    rows = store.engine.rows(_TOURNAMENT, [club.id])
+    seen = {row["game_id"] for row in rows}  # a game counts once, by what brought it
+    for sql in (_COMPANY, _DIRECT):
         for row in store.engine.rows(sql, [club.id]):
+            if row["game_id"] in seen:
+                continue
+            seen.add(row["game_id"])
             kept = _result(store, row["game_id"], row)
             if kept is not None:
                 table = _table(row, row["moved"] or row["day"] or kept[1], kept[0])
                 out.append((table.thing, Held((table,))))
-    rows = store.engine.rows(_TOURNAMENT, [club.id])
     for thing, group in groupby(rows, key=lambda r: r["thing"]):
         held = _tournament(store, list(group))
         if held is not None:

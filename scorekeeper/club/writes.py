@@ -67,10 +67,40 @@ def attach_link(store: Store, token: str, link: str) -> ClubRecord:
     if not edit:
         raise ClubRefused("link", N_("This is a read-only link: paste the edit link."))
     _room(len(clubs.get(token).things), MOST_THINGS, "link")
+    _not_twice(store, kind, thing_id)
     try:
         return clubs.attach(token, kind, thing_id)
     except InOtherClub:
         raise ClubRefused("link", N_("This is already in a club.")) from None
+
+
+#: A game brought by its company or its tournament (season.md §1: a company brings its
+#: evenings, a tournament its table games).
+_BROUGHT = (
+    "SELECT 1 FROM company_games WHERE game_id = ?"
+    " UNION ALL SELECT 1 FROM tournament_tables WHERE game_id = ?"
+)
+#: A company's or a tournament's games already in a club on their own.
+_GAMES_IN_A_CLUB = {
+    "company": "SELECT 1 FROM company_games AS x JOIN club_things AS t"
+    " ON t.kind = 'game' AND t.thing_id = x.game_id WHERE x.company_id = ? LIMIT 1",
+    "tournament": "SELECT 1 FROM tournament_tables AS x JOIN club_things AS t"
+    " ON t.kind = 'game' AND t.thing_id = x.game_id WHERE x.tournament_id = ? LIMIT 1",
+}
+
+
+def _not_twice(store: Store, kind: Kind, thing_id: int) -> None:
+    """A game is in a club once: an evening of a company or a table of a tournament comes
+    with it, and a company or tournament does not bring a game some club holds already."""
+    if kind == "game" and store.engine.rows(_BROUGHT, [thing_id, thing_id]):
+        raise ClubRefused(
+            "link",
+            N_("This game belongs to a company or a tournament: attach that by its edit link."),
+        )
+    if kind in _GAMES_IN_A_CLUB and store.engine.rows(_GAMES_IN_A_CLUB[kind], [thing_id]):
+        raise ClubRefused(
+            "link", N_("One of its games is already in a club: detach it there first.")
+        )
 
 
 class Made(Protocol):
