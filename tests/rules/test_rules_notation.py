@@ -79,7 +79,7 @@ def test_a_name_of_no_player_is_one_problem_at_its_field(
     ids=["misere", "allpass", "contract"],
 )
 def test_a_player_takes_0_to_10_tricks(deal: dict[str, Any], count: Any) -> None:
-    """rules.md §4 (the ten tricks are split among the active players) and
+    """docs/rules.md §4 (the ten tricks are split among the active players) and
     docs/game-format.md `tricks`: a count that is not a whole number from 0 to 10 is a
     problem at its field."""
     found, problems = parse_deal({**deal, "tricks": {"Anna": count}}, PLAYERS)
