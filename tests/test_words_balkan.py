@@ -326,3 +326,28 @@ def test_the_rule_catches_a_code() -> None:
     assert codes_in_refusal("kontra: say who gave it (kontra_by)", "en") == {"kontra_by"}
     assert codes_in_refusal("invited: na betl se niko ne zove", "sr_Latn") == {"invited"}
     assert codes_in_refusal("invited: nobody is invited in betl", "en") == set()
+
+
+def _balkan_field_codes() -> set[str]:
+    """Every key of a Balkan entry and of a correction's line written as code (an underscore)."""
+    from scorekeeper.balkan import notation
+
+    keys = {k for required, optional in notation._KEYS.values() for k in required | optional}
+    return {k for k in keys | {"supe_on"} if "_" in k}
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "sr_Latn", "sr_Cyrl", "hr"])
+def test_no_catalogue_message_holds_a_balkan_field_code(lang: str) -> None:
+    """The file's keys are said in words («who gave kontra»), in English as in translation;
+    only a message showing the file's shape quotes one ("supe_on")."""
+    from .test_words_rules import catalogue
+
+    codes = _balkan_field_codes()
+    assert {"kontra_by", "supe_on"} <= codes
+    found = {}
+    for msgid, strings in catalogue(lang):
+        for text in [msgid, *strings]:
+            bare = re.sub(r'\\?"[^"]*\\?"|\{\w+\}|%\(\w+\)[sd]', " ", text)
+            if hit := codes & set(re.findall(r"\w+", bare)):
+                found[text] = sorted(hit)
+    assert found == {}
