@@ -324,14 +324,19 @@ def test_a_balkan_partija_keeps_its_family_and_sheet_through_every_command_and_e
 # -- the pages of a Balkan partija -------------------------------------------------------------
 
 
-def score_json(tmp_path: Path, data: dict[str, Any]) -> dict[str, Any]:
-    """`scorekeeper score FILE` of this file, its JSON."""
-    path = tmp_path / "game.json"
+def cli_json(tmp_path: Path, data: dict[str, Any], *command: str) -> dict[str, Any]:
+    """A command's JSON for this file (`scorekeeper score FILE --settle`, `season FILE ...`)."""
+    path = tmp_path / "file.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    done = run("score", str(path), "--settle")  # an unfinished one settled now too
+    done = run(command[0], str(path), *command[1:])
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result
+
+
+def score_json(tmp_path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """`scorekeeper score FILE` of this file, its JSON (an unfinished one settled now too)."""
+    return cli_json(tmp_path, data, "score", "--settle")
 
 
 def test_an_edit_in_the_middle_gives_the_sheet_score_gives_the_edited_file(
@@ -465,16 +470,6 @@ def test_every_page_of_a_balkan_partija_is_in_the_language_asked(
 # -- a club holding a Balkan company's evenings and a Balkan partija ---------------------------
 
 
-def season_cli(tmp_path: Path, file: dict[str, Any]) -> dict[str, Any]:
-    """`scorekeeper season FILE --format json` of a downloaded season file."""
-    path = tmp_path / "season.json"
-    path.write_text(json.dumps(file, ensure_ascii=False), encoding="utf-8")
-    done = run("season", str(path), "--format", "json")
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
 def test_a_club_with_a_balkan_company_and_partija_reads_back_as_its_page(
     web: Web, store: Store, tmp_path: Path
 ) -> None:
@@ -489,7 +484,7 @@ def test_a_club_with_a_balkan_company_and_partija_reads_back_as_its_page(
     file = json.loads(web.client.get(f"/kv/{record.view_token}/season.json").get_data())
     families = [e["game"].get("family") for e in file["events"] if "game" in e]
     assert families.count("balkan") == len(evenings) + 1
-    assert season_cli(tmp_path, file) == build(store, record).report()
+    assert cli_json(tmp_path, file, "season", "--format", "json") == build(store, record).report()
     for lang in LANGS:
         for url in (f"/k/{club}", f"/kv/{record.view_token}", f"/c/{company}"):
             assert web.client.get(f"{url}?lang={lang}").status_code == 200, (lang, url)

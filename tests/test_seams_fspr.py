@@ -30,6 +30,7 @@ from scorekeeper.web.options import preset_values
 from .harness import Web
 from .test_cli_restore import run
 from .test_club import new_club, post
+from .test_seams_balkan import cli_json
 from .test_web_company import new_company, start_evening
 from .test_web_tournament import new_tournament, play, seat
 
@@ -149,11 +150,8 @@ def test_a_club_season_of_fspr_evenings_and_a_tournament_reads_back_as_its_page(
     file = json.loads(web.client.get(f"/kv/{record.view_token}/season.json").get_data())
     games = [e["game"] for e in file["events"] if "game" in e]
     assert games and all(g["convention"] == "fspr" for g in games)
-    path = tmp_path / "season.json"
-    path.write_text(json.dumps(file, ensure_ascii=False), encoding="utf-8")
-    done = run("season", str(path), "--format", "json")
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == build(store, record).report()
+    read = cli_json(tmp_path, file, "season", "--format", "json")
+    assert read == build(store, record).report()
     for lang in ("en", "ru", "uk", "sr_Latn", "hr"):
         assert web.client.get(f"/k/{club}?lang={lang}").status_code == 200
 
