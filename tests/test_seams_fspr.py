@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import gamefile, sample
@@ -30,6 +31,7 @@ from scorekeeper.web.options import preset_values
 from .harness import Web
 from .test_cli_restore import run
 from .test_club import new_club, post
+from .test_i18n_complete import UNTRANSLATED, latin_words
 from .test_seams_balkan import cli_json
 from .test_web_company import new_company, start_evening
 from .test_web_tournament import new_tournament, play, seat
@@ -212,3 +214,45 @@ def test_a_fspr_game_file_goes_out_and_in_on_postgresql_and_sqlite(
     assert token is not None
     with Store(pg_url) as store:
         assert meaning(file_data(store.get_game(token.group(1)))) == meaning(data)
+
+
+# -- a follower confirms ФСПР deals ------------------------------------------------------------
+
+
+def test_a_follower_confirms_fspr_deals_with_the_new_answers_in_russian(
+    app: Flask, web: Web, store: Store
+) -> None:
+    data = fspr_file(0, deals=40) | {"finished": False}
+    kinds = {a for d in data["deals"] for a in (d.get("answers") or {}).values()}
+    assert "whist-returned" in kinds  # the round's new answer is among the deals
+    token = upload(web.client, "/import", data, "fspr.json")
+    record = store.get_game(token)
+    follower = app.test_client()
+    page = follower.get(f"/v/{record.view_token}?lang=ru").get_data(as_text=True)
+    ticket = follower.get(f"/v/{record.view_token}/confirm/key").get_json()
+    asked = [int(d) for d in re.findall(r'data-deal="(\d+)" data-revision="\d+"', page)]
+    returned = [
+        deal.id
+        for deal in record.deals
+        if "whist-returned" in (deal.data.get("answers") or {}).values()
+    ][-1]
+    assert returned in asked  # a late follower is asked about every unconfirmed deal
+    typed = set(record.players) | {"Random", "random", "fix", "fspr"}  # the sample file's data
+    assert latin_words(page) - UNTRANSLATED - typed == set()
+    pairs = dict(re.findall(r'data-deal="(\d+)" data-revision="(\d+)"', page))
+    revision = pairs[str(returned)]
+    said = follower.post(
+        f"/v/{record.view_token}/confirm",
+        data={
+            "csrf_token": ticket["csrf_token"],
+            "request_key": ticket["request_key"],
+            "deal": str(returned),
+            "revision": revision,
+            "player": record.players[0],
+            "verdict": "right",
+            "note": "",
+        },
+    )
+    assert said.status_code == 200 and said.get_json()["ok"] is True
+    scorer = web.get(f"/g/{token}?lang=ru").html
+    assert "Подтверждено записей:" in scorer
