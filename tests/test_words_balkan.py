@@ -351,3 +351,21 @@ def test_no_catalogue_message_holds_a_balkan_field_code(lang: str) -> None:
             if hit := codes & set(re.findall(r"\w+", bare)):
                 found[text] = sorted(hit)
     assert found == {}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_player_sitting_out_is_refused_in_words(lang: str) -> None:
+    """At a table of four the dealer sits out: naming him in any field of the deal is refused
+    by the field's word («who gave kontra: Dado sits out this deal»), never its file key."""
+    from scorekeeper import wording
+    from scorekeeper.rules import InvalidGame
+
+    four = PARTIJA | {"players": ["Ana", "Boža", "Ceca", "Dado"], "first_dealer": "Dado"}
+    deal = PLAYED | {"kontra": 1, "kontra_by": "Dado", "tricks": {"Ana": 7, "Boža": 3}}
+    with pytest.raises(InvalidGame) as caught:
+        gamefile_balkan.load(four | {"deals": [deal]})
+    said = [wording.words_for(lang).problem(p, with_deal=False) for p in caught.value.problems]
+    assert any("Dado" in text for text in said), said
+    assert {
+        text: codes_in_refusal(text, lang) for text in said if codes_in_refusal(text, lang)
+    } == {}

@@ -3,7 +3,7 @@ what it writes — the declarer's bule, the defence's supe, who falls."""
 
 from __future__ import annotations
 
-from scorekeeper.rules.problems import N_, Problem
+from scorekeeper.rules.problems import N_, Label, Problem
 
 from .deals import CONTRACT_WORDS, TO_MAKE, TRICKS, Played
 from .options import BetlKontraSupe, FollowerFall, FollowerQuota, PikKontra
@@ -41,7 +41,7 @@ def check_played(deal: Played, table: Table) -> list[Problem]:
     others = tuple(p for p in active if p != deal.declarer)
     for key, name in _named(deal):
         if name not in active:
-            bad(N_("{key}: {name} sits out this deal"), key, key=key, name=name)
+            bad(N_("{key}: {name} sits out this deal"), key, key=Label(FIELD_WORDS[key]), name=name)
     if problems:
         return problems
     if deal.declarer in deal.followers:
@@ -54,6 +54,16 @@ def check_played(deal: Played, table: Table) -> list[Problem]:
     if not problems:
         _check_tricks(deal, table, bad)
     return problems
+
+
+#: Each field of a played deal as the deal form says it (a refusal names no file key).
+FIELD_WORDS = {
+    "declarer": N_("declarer"),
+    "followers": N_("who follows"),
+    "invited": N_("invited"),
+    "kontra_by": N_("who gave kontra"),
+    "tricks": N_("tricks"),
+}
 
 
 def _named(deal: Played) -> list[tuple[str, str]]:
