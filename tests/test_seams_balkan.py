@@ -30,6 +30,7 @@ from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
 from scorekeeper.wording import words_for
 
+from .balkan.test_balkan_oracle import random_partija
 from .club_sample import stored_game
 from .harness import ROOT, Web, forms_of
 from .test_cli_restore import run as cli_run
@@ -104,7 +105,7 @@ def test_a_balkan_file_imported_on_the_web_downloads_back_with_the_same_meaning(
 #: The words the things' data hold (names typed, a sample game's name, a tournament table's
 #: name written at seating in the director's language, English here) and the CSV link.
 DATA = BALKAN_NAMES | set(NINE) | {"Anna", "Boris", "Vera", "Gleb", "Dule", "Fridays"}
-DATA |= {"Random", "random", "sochi", "fspr", "December", "cup", "tour", "table", "CSV"}
+DATA |= {"Dejan", "Random", "random", "sochi", "fspr", "December", "cup", "tour", "table", "CSV"}
 
 
 def _things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
@@ -143,14 +144,16 @@ def _things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
 
 
 def _more_things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
-    """A Balkan company with its two evenings, and a running ФСПР game at four with the
-    round's new answers (a returned whist, the dealer's whist, the talon's tricks)."""
+    """A Balkan company with its two evenings, a running ФСПР game at four with the round's
+    new answers (a returned whist, the dealer's whist, the talon's tricks), a running Balkan
+    partija at four (the dealer sits out; a supe column per other player)."""
     company = balkan_company(web)
     evening = store.get_game(two_evenings(web, store, company)[0])
     data = sample.random_game(
         random.Random(46), 12, convention="fspr", players=4, newest=True, corrections=False
     )
     fspr = store.get_game(import_file(web, data | {"finished": False}))
+    four = store.get_game(import_file(web, random_partija(19)))  # at four, running
     return {
         "balkan company": {"c": company, "cv": Companies(store).get(company).view_token},
         "balkan evening": {
@@ -159,6 +162,7 @@ def _more_things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
             "deal_id": evening.deals[0].id,
         },
         "fspr": {"g": fspr.edit_token, "v": fspr.view_token, "deal_id": fspr.deals[-1].id},
+        "balkan at four": {"g": four.edit_token, "v": four.view_token, "deal_id": four.deals[3].id},
     }
 
 
