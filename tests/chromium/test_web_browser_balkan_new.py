@@ -46,3 +46,25 @@ def test_the_changes_from_the_preset_write_numbers_in_the_language(phone: Any) -
     said = page.inner_text("#changed li")
     assert "0,1" in said and "0.1" not in said, said
     assert problems == []
+
+
+def test_the_deal_form_heading_counts_a_correction_among_corrections(phone: Any) -> None:
+    """After a refa, a new entry is deal 2; tapped as a correction it is correction 1 (as the
+    history will name it), and back to deal 2."""
+    page, server, problems = phone
+    page.goto(f"{server}/new?lang=hr")
+    page.locator('#family .tap[data-value="balkan"]').click()
+    for i, name in enumerate(["Ana", "Boža", "Ceca"]):
+        page.fill(f"#player_{i}", name)
+    page.locator("#new-game button[type=submit]").first.click()
+    page.wait_for_url(f"{server}/g/**")
+    page.locator("#dalje").click()
+    page.wait_for_selector(".bk-lines li")
+    page.locator("#next-deal").click()
+    page.wait_for_selector("#deal-form[data-draft]")
+    assert page.inner_text("#deal-title").strip() == "Dijeljenje 2"
+    page.locator('#type .tap[data-value="correction"]').click()
+    assert page.inner_text("#deal-title").strip() == "Ispravak 1"
+    page.locator('#type .tap[data-value="played"]').click()
+    assert page.inner_text("#deal-title").strip() == "Dijeljenje 2"
+    assert problems == []
