@@ -141,6 +141,18 @@ def _surfaces(web: Web, token: str, lang: str, tmp_path: Path) -> dict[str, str]
     }
 
 
+def _opened(web: Web, store: Store, lang: str, tmp_path: Path) -> tuple[str, dict[str, str]]:
+    """The partija stored, and each of its surfaces in a language."""
+    token = _stored(store, PARTIJA)
+    web.get(f"/?lang={lang}")
+    return token, _surfaces(web, token, lang, tmp_path)
+
+
+def _found(pattern: re.Pattern[str], surfaces: dict[str, str]) -> dict[str, list[str]]:
+    """What a pattern finds, by surface (none where it finds nothing)."""
+    return {where: hits for where, text in surfaces.items() if (hits := pattern.findall(text))}
+
+
 # -- 1. one number for one entry -------------------------------------------------------------
 
 
@@ -148,9 +160,7 @@ def _surfaces(web: Web, token: str, lang: str, tmp_path: Path) -> dict[str, str]
 def test_each_surface_numbers_a_balkan_entry_the_same_way(
     web: Web, store: Store, lang: str, tmp_path: Path
 ) -> None:
-    token = _stored(store, PARTIJA)
-    web.get(f"/?lang={lang}")
-    surfaces = _surfaces(web, token, lang, tmp_path)
+    token, surfaces = _opened(web, store, lang, tmp_path)
     valid = {*PEOPLE_NUMBER, NEXT}
     assert _listed(_entries_list(web.get(f"/g/{token}").html), lang) == PEOPLE_NUMBER
     assert _listed(surfaces["pdf"], lang) == PEOPLE_NUMBER
@@ -196,14 +206,11 @@ SAID_TWICE = re.compile(r"(?i)(?<!\w)(\w{3,})\s*:\s*\1(?!\w)")
 def test_a_balkan_entry_says_its_kind_once(
     web: Web, store: Store, lang: str, tmp_path: Path
 ) -> None:
-    token = _stored(store, PARTIJA)
-    web.get(f"/?lang={lang}")
-    surfaces = _surfaces(web, token, lang, tmp_path)
+    token, surfaces = _opened(web, store, lang, tmp_path)
     surfaces["delete"] = web.get(
         f"/g/{token}/deal/{store.get_game(token).deals[1].id}/delete"
     ).text()
-    twice = {where: SAID_TWICE.findall(text) for where, text in surfaces.items()}
-    assert twice == dict.fromkeys(surfaces, [])
+    assert _found(SAID_TWICE, surfaces) == {}
     assert SAID_TWICE.search("Ispravka : ispravka: renonce")
 
 
@@ -211,9 +218,7 @@ def test_a_balkan_entry_says_its_kind_once(
 def test_a_balkan_partija_says_no_english_in_russian_or_ukrainian(
     web: Web, store: Store, lang: str, tmp_path: Path
 ) -> None:
-    token = _stored(store, PARTIJA)
-    web.get(f"/?lang={lang}")
-    surfaces = _surfaces(web, token, lang, tmp_path)
+    token, surfaces = _opened(web, store, lang, tmp_path)
     surfaces["form"] = web.get(f"/g/{token}/deal/new").text()
     typed = set(re.findall(r"[A-Za-z]+", " ".join(PLAYERS))) | {"Petak", "renonce"}
     left = {where: sorted(stray_latin(text, typed)) for where, text in surfaces.items()}
@@ -230,12 +235,9 @@ HYPHEN_MINUS = re.compile(r"(?<![\w\-/])-\d")
 def test_a_balkan_surface_writes_one_minus_sign(
     web: Web, store: Store, lang: str, tmp_path: Path
 ) -> None:
-    token = _stored(store, PARTIJA)
-    web.get(f"/?lang={lang}")
-    surfaces = _surfaces(web, token, lang, tmp_path)
+    surfaces = _opened(web, store, lang, tmp_path)[1]
     assert "−" in surfaces["game"] and "−" in surfaces["pdf"]
-    hyphens = {where: HYPHEN_MINUS.findall(text) for where, text in surfaces.items()}
-    assert hyphens == dict.fromkeys(surfaces, [])
+    assert _found(HYPHEN_MINUS, surfaces) == {}
 
 
 def test_the_russian_sheet_writes_the_same_minus_sign(web: Web, store: Store) -> None:
