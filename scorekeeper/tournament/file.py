@@ -429,13 +429,13 @@ def _convention(raw: Any, bad: _Notes) -> str | None:
     convention = find_convention(raw)
     if convention == Convention.HUSSAR:
         bad(
-            N_("hussar is not a tournament convention (sochi, leningrad or rostov)"),
+            N_("hussar is not a tournament convention (sochi, leningrad, rostov or fspr)"),
             where="convention",
         )
         return None
     if convention is None:
         bad(
-            N_("unknown convention {name} (sochi, leningrad or rostov)"),
+            N_("unknown convention {name} (sochi, leningrad, rostov or fspr)"),
             where="convention",
             name=_show(raw),
         )
