@@ -571,3 +571,20 @@ def test_scorekeeper_export_draws_any_partija_s_numbers_in_any_language(
     done = run("export", str(path), "--out", str(tmp_path / "p.pdf"), "--lang", lang)
     assert done.returncode == 0, done.stderr
     assert_paper_numbers(pdf_text(tmp_path / "p.pdf"), data)
+
+
+def test_a_broken_balkan_file_is_refused_by_import_and_export_one_line_per_entry(
+    tmp_path: Path,
+) -> None:
+    data = petak_data()
+    data["deals"][1]["kontra"] = 9
+    data["deals"][2]["contract"] = "xyz"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    database = tmp_path / "never.sqlite"
+    for command in (["import", str(path), "--db", str(database)], ["export", str(path)]):
+        done = run(*command)
+        assert done.returncode == 2, done.stdout
+        lines = done.stderr.splitlines()
+        assert [line.split(":")[0] for line in lines] == ["deal 2", "deal 3"], lines
+    assert not database.exists()  # nothing written
