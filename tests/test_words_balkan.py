@@ -132,9 +132,13 @@ def _stored(store: Store, game: dict[str, Any]) -> str:
     return create_from_game(store, gamefile_balkan.load(game)).edit_token
 
 
-def _surfaces(web: Web, token: str, lang: str, tmp_path: Path) -> dict[str, str]:
+def _surfaces(web: Web, store: Store, token: str, lang: str, tmp_path: Path) -> dict[str, str]:
+    """What people read of the partija: the scorer's page, the follower's (with its card to
+    confirm each entry), the history, the PDF and `score`'s text."""
+    view = store.get_game(token).view_token
     return {
         "game": web.get(f"/g/{token}").text(),
+        "follower": web.get(f"/v/{view}").text(),
         "history": web.get(f"/g/{token}/history").text(),
         "pdf": _pdf_text(web.client, token, lang, tmp_path),
         "score": _score_text(PARTIJA, lang, tmp_path),
@@ -145,7 +149,7 @@ def _opened(web: Web, store: Store, lang: str, tmp_path: Path) -> tuple[str, dic
     """The partija stored, and each of its surfaces in a language."""
     token = _stored(store, PARTIJA)
     web.get(f"/?lang={lang}")
-    return token, _surfaces(web, token, lang, tmp_path)
+    return token, _surfaces(web, store, token, lang, tmp_path)
 
 
 def _found(pattern: re.Pattern[str], surfaces: dict[str, str]) -> dict[str, list[str]]:
@@ -211,6 +215,8 @@ def test_a_balkan_entry_says_its_kind_once(
         f"/g/{token}/deal/{store.get_game(token).deals[1].id}/delete"
     ).text()
     assert _found(SAID_TWICE, surfaces) == {}
+    card = re.findall(r"(?m)\b(\w+: \w+) \1\b", surfaces["follower"])
+    assert card == []  # «Deljenje 3: Boža: karo Boža: karo» on the card to confirm
     assert SAID_TWICE.search("Ispravka : ispravka: renonce")
 
 

@@ -240,7 +240,19 @@ class _Balkan(Family):
             contract = words.gettext(CONTRACT_WORDS[(entry.contract, entry.igra)])
             title = f"{entry.declarer}: {contract}"
         lines = tuple(report_balkan.say(words, why) for why in outcome.why)
+        if isinstance(entry, balkan.Correction):  # "Correction 1: renonce", its kind said once
+            title, lines = (entry.reason, lines[1:]) if entry.reason else (lines[1], lines[2:])
+        else:  # "Deal 3: Boža: karo", then what it wrote (not "Boža: karo" again)
+            lines = _after_title(title, lines)
         return Told(entry_class(outcome.kind), sheet.number_of(position), title, "", lines)
+
+
+def _after_title(title: str, lines: tuple[str, ...]) -> tuple[str, ...]:
+    """An entry's lines after its title, the title not said again at their start."""
+    if not lines or not lines[0].startswith(title):
+        return lines
+    rest = lines[0][len(title) :].lstrip(": ")
+    return (rest, *lines[1:]) if rest else lines[1:]
 
 
 FAMILIES: dict[str, Family] = {
