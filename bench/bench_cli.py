@@ -40,9 +40,9 @@ HEAVY = (
     "wtforms",
     "flask_wtf",
     "weasyprint",
-    "sqlite_utils",
+    "uvicorn",
     "segno",
-    "waitress",
+    "hypercorn",
 )
 
 

@@ -22,9 +22,9 @@ HEAVY = {
     "wtforms",
     "flask_wtf",
     "weasyprint",
-    "sqlite_utils",
+    "uvicorn",
     "segno",
-    "waitress",
+    "hypercorn",
     "socket",
     "shutil",
 }
