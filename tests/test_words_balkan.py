@@ -377,3 +377,15 @@ def test_a_player_sitting_out_is_refused_in_words(lang: str) -> None:
     assert {
         text: codes_in_refusal(text, lang) for text in said if codes_in_refusal(text, lang)
     } == {}
+
+
+def test_an_invitation_with_nobody_following_is_said_as_such() -> None:
+    """No longer «Boža cannot be invited beside 0 followers»: nobody follows, nobody invites."""
+    from scorekeeper import wording
+    from scorekeeper.rules import InvalidGame
+
+    deal = PLAYED | {"followers": [], "invited": "Boža"}
+    with pytest.raises(InvalidGame) as caught:
+        gamefile_balkan.load(PARTIJA | {"deals": [deal]})
+    said = [wording.words_for("ru").problem(p) for p in caught.value.problems]
+    assert said == ["раздача 1: кого позвали: никто не вистует, звать некому"]

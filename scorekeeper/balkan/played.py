@@ -84,7 +84,9 @@ def _check_betl(deal: Played, others: tuple[str, ...], bad: Any) -> None:
 def _check_invited(deal: Played, others: tuple[str, ...], bad: Any) -> None:
     if deal.invited is None:
         return
-    if len(deal.followers) != 1:
+    if not deal.followers:
+        bad(N_("invited: nobody follows, so nobody invites"), "invited")
+    elif len(deal.followers) != 1:
         bad(
             N_(
                 "invited: {name} cannot be invited beside {count} followers; "
