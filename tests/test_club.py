@@ -310,3 +310,34 @@ def test_a_company_brings_its_evenings(web: Web, store: Store) -> None:
     file = web.get(f"/kv/{view}/season.json").response.get_data()
     assert json.loads(file)["events"][0]["company"] == "Пятницы"
     assert report(season_file.loads(file)) == report(built.season)
+
+
+def test_a_game_in_a_club_on_its_own_is_no_evening_of_a_company_in_a_club(
+    web: Web, store: Store
+) -> None:
+    """season.md §1: a game is in one club, once. A game attached to one club on its own
+    cannot become an evening of a company that is in a club (it would be held twice, or by
+    two clubs): refused next to the link, nothing written; detached first, it may."""
+    from scorekeeper.company import writes
+    from scorekeeper.store.companies import Companies
+
+    from .test_web_company import new_company
+
+    rng = random.Random(48)
+    first, second = new_club(web), new_club(web, "Вторая")
+    game = stored_game(store, rng, ["Анна", "Борис", "Вера"])
+    companies = Companies(store)
+    fridays = companies.get(new_company(web, roster=("Анна", "Борис", "Вера")))
+    assert post(web, first, "attach", link=f"https://x/g/{game.edit_token}")[0] == 302
+    assert post(web, second, "attach", link=f"https://x/c/{fridays.edit_token}")[0] == 302
+    with pytest.raises(writes.InAClub):
+        writes.attach_link(store, fridays, game.edit_token)
+    page = web.get(f"/c/{fridays.edit_token}")
+    result = web.submit(page, page.form("/attach").set(link=game.edit_token))
+    assert result.status == 422 and "detach the game" in " ".join(result.errors())
+    assert companies.get(fridays.edit_token).games == []
+    club = Clubs(store).get(first)
+    thing = next(t for t in club.things if t.kind == "game")
+    assert post(web, first, "detach", thing=str(thing.id))[0] == 302
+    writes.attach_link(store, fridays, game.edit_token)
+    assert [g.game.id for g in companies.get(fridays.edit_token).games] == [game.id]

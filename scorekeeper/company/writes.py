@@ -20,7 +20,7 @@ from scorekeeper.games.family import RUSSIAN, counts, family_of_options
 from scorekeeper.refusals import Refused
 from scorekeeper.rules.numbers import whole_text
 from scorekeeper.rules.text import name_key
-from scorekeeper.store import GameInOtherCompany, GameNotFound, GameRecord, Store
+from scorekeeper.store import GameInAClub, GameInOtherCompany, GameNotFound, GameRecord, Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
 
@@ -74,6 +74,10 @@ class FamilyKept(CompanyRefused):
 
 class InOtherCompany(CompanyRefused):
     """The game is an evening of another company already."""
+
+
+class InAClub(CompanyRefused):
+    """The game is in a club on its own and the company in a club: detach the game first."""
 
 
 class PlayersToPick(CompanyRefused):
@@ -278,6 +282,8 @@ def attach_link(
     }
     try:
         attach_game(store, company, game, mapping, played_on=played_on)
+    except GameInAClub:
+        raise InAClub("the game is in a club on its own") from None
     except GameInOtherCompany:  # (a busy database is the "try again" page, as everywhere)
         raise InOtherCompany("the game belongs to another company") from None
     return game

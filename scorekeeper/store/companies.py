@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import (
+    GameInAClub,
     GameInOtherCompany,
     GameNotFound,
     ReadOnlyAccess,
@@ -25,6 +26,13 @@ from .errors import (
 )
 from .records import Access, GameRecord
 from .store import Row, Store, _dump, new_token
+
+#: A game in a club on its own beside a company in a club: both rows (then the game as an
+#: evening of that company would be held by a club twice, or by two clubs).
+_CLUBS_OF = (
+    "SELECT 1 FROM club_things AS g JOIN club_things AS c ON c.kind = 'company'"
+    " WHERE g.kind = 'game' AND g.thing_id = ? AND c.thing_id = ?"
+)
 
 
 class CompanyNotFound(GameNotFound):
@@ -209,6 +217,8 @@ class Companies:
             held = self.engine.rows("SELECT * FROM company_games WHERE game_id = ?", [game_id])
             if held and held[0]["company_id"] != row["id"]:
                 raise GameInOtherCompany("this game already belongs to another company")
+            if self.engine.rows(_CLUBS_OF, [game_id, row["id"]]):
+                raise GameInAClub("the game is in a club on its own, the company in a club")
             ids: dict[str, int] = {}
             for name, who in players.items():
                 if isinstance(who, str):

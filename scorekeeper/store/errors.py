@@ -38,6 +38,11 @@ class GameInOtherCompany(StoreError):
     """The game is an evening of another company already (a game belongs to one company)."""
 
 
+class GameInAClub(GameInOtherCompany):
+    """The game is in a club on its own, and the company is in a club: as an evening it
+    would be held twice (season.md §1: a game is in one club, once)."""
+
+
 class RequestKeyReused(StoreError):
     """A request key already used for one kind of change came back with another."""
 

@@ -347,6 +347,11 @@ def said_company(refused: CompanyRefused) -> str:
         return _("This is the game's read-only link: paste its edit link.")
     if isinstance(refused, company_writes.OtherCurrency):
         return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
+    if isinstance(refused, company_writes.InAClub):
+        return _(
+            "This game is in a club on its own, and the company is in a club: detach the game "
+            "from its club first, then attach it here."
+        )
     if isinstance(refused, company_writes.InOtherCompany):
         return _("This game already belongs to another company.")
     if isinstance(refused, company_writes.FamilyKept) and refused.company == BALKAN:
