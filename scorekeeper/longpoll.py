@@ -31,7 +31,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -297,18 +297,27 @@ class Threaded:
     body read and every chunk sent to the loop and waits for it: measured under 1,000
     tables, a quarter of the worker's samples were threads waiting so.)"""
 
-    def __init__(self, app: Any, threads: int, name: str, limit: int = BODY_LIMIT) -> None:
+    def __init__(
+        self,
+        app: Any,
+        threads: int,
+        name: str,
+        limit: int = BODY_LIMIT,
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix=name)
         self.limit = limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         from a2wsgi.wsgi import build_environ
 
         body = bytearray()
-        too_long = _declared_length(scope) > self.limit
+        limit = self.larger.get(scope.get("path", ""), self.limit)
+        too_long = _declared_length(scope) > limit
         more = not too_long
-        while more and len(body) <= self.limit:
+        while more and len(body) <= limit:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
@@ -362,7 +371,8 @@ def _declared_length(scope: Scope) -> int:
 class Router:
     """The ASGI app: the long poll answered here, in the event loop; every other request
     goes to the WSGI app (Flask): a GET in a pool of `threads` threads, a POST in a pool of
-    WRITERS of its own."""
+    WRITERS of its own. A body is read up to `limit`, or up to `larger`'s limit for its
+    path (the app's config BODY_LIMITS: a company file may be larger than any form)."""
 
     def __init__(
         self,
@@ -371,11 +381,12 @@ class Router:
         threads: int,
         log: Callable[..., None],
         limit: int = BODY_LIMIT,
+        larger: Mapping[str, int] | None = None,
     ) -> None:
         self.watch = watch
         self.log = log
-        self.wsgi = Threaded(wsgi, threads, "pages", limit)
-        self.writes = Threaded(wsgi, WRITERS, "writes", limit)
+        self.wsgi = Threaded(wsgi, threads, "pages", limit, larger)
+        self.writes = Threaded(wsgi, WRITERS, "writes", limit, larger)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":

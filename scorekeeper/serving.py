@@ -333,7 +333,8 @@ def followed(logged: AccessLog, config: Any, threads: int) -> Any:
     database = config["DATABASE"]
     watch = Watch(lambda: Store(database, create=False))
     limit = config["MAX_CONTENT_LENGTH"]
-    return Router(CloseFramedTwice(logged), watch, threads, logged.write, limit)
+    larger = config.get("BODY_LIMITS", {})
+    return Router(CloseFramedTwice(logged), watch, threads, logged.write, limit, larger)
 
 
 def server(

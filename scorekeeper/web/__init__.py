@@ -45,6 +45,10 @@ def create_app(
 
 def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     """The defaults, then test_config or instance/config.py and SCOREKEEPER_* env."""
+    from scorekeeper.company import file as company_file
+
+    from .company.routes import IMPORT_PATH
+
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "scorekeeper.sqlite"),
         PASSWORD="",
@@ -60,6 +64,10 @@ def _configure(app: Flask, test_config: Mapping[str, Any] | None) -> None:
         # SameSite=Lax session cookie, is the protection.
         WTF_CSRF_SSL_STRICT=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # Paths that take a larger body than any form: every company file the server writes
+        # opens at /company/import, up to the format's largest and the form around it. The
+        # server (longpoll.Router) reads a body up to the limit of its path.
+        BODY_LIMITS={IMPORT_PATH: company_file.MAX_BYTES + 1024 * 1024},
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
         # Downloads (the PDF, the game file) change with the game: not cached. Static files

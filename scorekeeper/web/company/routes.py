@@ -250,12 +250,17 @@ def _pay_forms(company: CompanyRecord, view: Overview) -> list[PaymentForm]:
     return forms
 
 
-@bp.route("/company/import", methods=["GET", "POST"])
+IMPORT_PATH = "/company/import"
+"""Where a company file is opened: its body may be larger than any form's
+(scorekeeper.web's BODY_LIMITS)."""
+
+
+@bp.route(IMPORT_PATH, methods=["GET", "POST"])
 @csrf.exempt  # checked by the form itself, after the larger limit below is set: the app's
 # CSRF check reads the body before any view runs, with the 2 MB limit of every other form
 def import_company() -> str | Response | tuple[str, int]:
     # Every company file the server writes opens here, up to the format's largest.
-    request.max_content_length = company_file.MAX_BYTES + 1024 * 1024  # and the form around it
+    request.max_content_length = current_app.config["BODY_LIMITS"][IMPORT_PATH]
     form = CompanyImportForm()
     problems: list[str] = []
     if form.validate_on_submit():
