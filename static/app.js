@@ -163,6 +163,16 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
 (function follow() {
   let el = null, version = null;
   let busy = false;
+  // A form the browser itself sends (not one a script sends and stays): the page is being
+  // left, so nothing is swapped in or reloaded under it. A reload then would cancel the
+  // form on its way (the tournament's "Seat tour 2" changes what this page follows). A form
+  // that left the page where it was (a download) lets it follow again a while later.
+  let leaving = false;
+  document.addEventListener("submit", function (e) {
+    if (e.defaultPrevented) return;
+    leaving = true;
+    setTimeout(function () { leaving = false; }, 30000);
+  });
   // The page's #follow (again after a Save swapped in the game page): what to watch.
   function bind() {
     el = $("#follow");
@@ -286,7 +296,7 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
     return !!(a && a.closest("#confirm") && a.matches("input"));
   }
   function changed(now, answersOnly) {
-    if (noting()) return null;
+    if (leaving || noting()) return null;
     if (el.getAttribute("data-follow") === "banner" || typing()) {
       version = now;
       banner();
