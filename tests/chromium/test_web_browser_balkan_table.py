@@ -6,8 +6,11 @@ and each kind of entry is entered by taps at 375 × 667, 360 × 640 with 1.5× t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.store import Store
 
@@ -41,6 +44,8 @@ class Thumb:
 
     def tap(self, selector: str) -> None:
         self.page.wait_for_selector(selector, state="visible")
+        with contextlib.suppress(PlaywrightTimeout):  # the page brings it up itself, or not
+            self.page.wait_for_function(f"(sel) => ({_IN_VIEW})(sel)[0]", arg=selector)
         seen = self.page.evaluate(_IN_VIEW, selector)
         assert seen[0], f"{self.where}: {selector} is out of view: {seen}"
         self.page.locator(selector).click()
