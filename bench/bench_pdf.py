@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.render.pdf import TEMPLATES, export_pdf, sheet_html  # noqa: E402
+from scorekeeper.render.export import export_pdf  # noqa: E402
+from scorekeeper.render.pdf import TEMPLATES, sheet_html  # noqa: E402
 from tests.test_render_pdf import long_game  # noqa: E402
 
 TIME_TARGET = 2.0

@@ -601,7 +601,8 @@ def _export(args: argparse.Namespace) -> int:
 
     from scorekeeper import config, gamefile_balkan
     from scorekeeper.games import load
-    from scorekeeper.render.pdf import TooLongForPdf, export_pdf
+    from scorekeeper.render.export import export_pdf
+    from scorekeeper.render.pdf import TooLongForPdf
     from scorekeeper.store import GameNotFound, Store, StoreError, is_database_url
 
     words = _words(args)

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from scorekeeper.gamefile import load
-from scorekeeper.render.pdf import export_name, export_pdf, sheet_html, sheet_pdf, slug
+from scorekeeper.render.export import export_pdf
+from scorekeeper.render.pdf import export_name, sheet_html, sheet_pdf, slug
 from scorekeeper.rules import Game, replay, score, settle
 from scorekeeper.wording import ENGLISH
 

@@ -9,15 +9,12 @@ WeasyPrint costs most of a second to import, so it is imported only when a PDF i
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -304,7 +301,7 @@ def time_span(
 ) -> str:
     """When the game was played, in the table's time zone (`tz`, else this machine's):
     "28 ноября 2026, 19:05 – 23:40", or what is known of it."""
-    start, end = _parse_time(created_at), _parse_time(updated_at)
+    start, end = parse_time(created_at), parse_time(updated_at)
     if start and end:
         start, end = (t if t.tzinfo else t.replace(tzinfo=UTC) for t in (start, end))
         start, end = (t.astimezone(tz) if tz else t.astimezone() for t in (start, end))
@@ -316,7 +313,7 @@ def time_span(
     return " – ".join(_clean(t)[:40] for t in (created_at, updated_at) if t)
 
 
-def _parse_time(text: str | None) -> datetime | None:
+def parse_time(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
@@ -424,40 +421,6 @@ def sheet_pdf(
     pdf = HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
     assert pdf is not None
     return bytes(pdf)
-
-
-def export_pdf(game: Any, out: Path | None = None, *, exports_dir: Path, **kw: Any) -> Path:
-    """Write the score sheet of a game of either family to `out`, or to
-    exports_dir/<name>-<date>.pdf; returns the path."""
-    if out is None:
-        day = _parse_time(kw.get("created_at"))
-        out = exports_dir / export_name(game.name, day.date() if day else date.today())
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    data = _family_pdf(game, **kw)
-    # Write beside the target, then rename: a reader never sees half a PDF.
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".export-", suffix=".pdf")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return out
-
-
-def _family_pdf(game: Any, **kw: Any) -> bytes:
-    """The PDF as the game's family draws it (a Balkan partija: render.pdf_balkan)."""
-    from scorekeeper import balkan, gamefile
-
-    if not isinstance(game, balkan.BalkanGame):
-        return sheet_pdf(game, **kw)
-    from scorekeeper.render.pdf_balkan import balkan_pdf
-
-    if len(game.deals) > gamefile.MAX_DEALS:
-        raise TooLongForPdf(len(game.deals), gamefile.MAX_DEALS)
-    return balkan_pdf(balkan.replay(game)[0], name=game.name, locale=kw.get("locale"))
 
 
 def export_name(name: str, day: date) -> str:
