@@ -130,10 +130,15 @@
       kept.sent = kept.sent || {};
       kept.sent[deal] = Number(revision);
       write(b.getAttribute("data-game"), kept);
-      const had = document.activeElement && li.contains(document.activeElement);
+      // The card may have been swapped in anew meanwhile (the table's answers changed: this
+      // one): its own copy of the deal goes too, and focus lost with the old card comes back.
+      const now = box() || b, active = document.activeElement;
+      const had = !active || active === document.body || li.contains(active);
+      const copy = now.querySelector('li[data-deal="' + deal + '"]');
       li.hidden = true;
-      status(b, a.d.message);
-      if (had) focusNext(b);
+      if (copy) copy.hidden = true;
+      status(now, a.d.message);
+      if (had) focusNext(now);
     }).catch(function () {
       // Not sent, or sent without an answer: the same key again writes it at most once.
       status(b, b.getAttribute("data-offline"));
