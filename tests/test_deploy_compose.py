@@ -108,7 +108,7 @@ def ensure_images(env: dict[str, str]) -> None:
         timeout=120,
     )
     if probe.returncode != 0:
-        pytest.skip(f"podman cannot run a container on this machine: {probe.stderr.strip()}")
+        pytest.fail(f"podman cannot run a container on this machine: {probe.stderr.strip()}")
     for service, image in STAND_INS.items():
         name = "postgres" if service == "db" else service
         run(

@@ -8,7 +8,6 @@ queue (the same Save, the same request key) gets each entry in once a database a
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import START_SECONDS
+from .harness import until
 from .pgcluster import Pair
 from .test_safety_server import NET_ERRORS, Phone, Server, checked, correction, new_game
 
@@ -61,38 +60,37 @@ class QueuedTable:
             self.failure = error
 
     def _checked(self, reason: str) -> dict[str, list[str]]:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
+        form: list[dict[str, list[str]]] = []
+
+        def came_back() -> bool:
             try:
-                return checked(self.phone, self.token, **correction(reason))
+                form.append(checked(self.phone, self.token, **correction(reason)))
             except (AssertionError, *NET_ERRORS):
-                assert time.monotonic() < deadline, "the deal form never came back"
-                time.sleep(0.2)
+                return False
+            return True
+
+        until(came_back, "the deal form came back", 0.2)
+        return form[-1]
 
     def _send_until_taken(self, fields: dict[str, list[str]]) -> None:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            try:
-                reply = self.phone.post(f"/g/{self.token}/deal/new", fields)
-            except NET_ERRORS:
-                reply = None
-            if reply is not None:
-                self.statuses[reply.status] += 1
-                if reply.status == 302:
-                    return
-                if reply.status == 503 and not reply.headers.get("Retry-After"):
-                    self.without_retry_after += 1
-                assert reply.status == 503, (reply.status, reply.html[:300])
-            assert time.monotonic() < deadline, f"no database took the Save for {START_SECONDS} s"
-            time.sleep(0.2)
+        until(lambda: self._sent(fields), "a database took the Save", 0.2)
+
+    def _sent(self, fields: dict[str, list[str]]) -> bool:
+        """One Save sent: taken (True), or a 503 with Retry-After or no answer (False)."""
+        try:
+            reply = self.phone.post(f"/g/{self.token}/deal/new", fields)
+        except NET_ERRORS:
+            return False
+        self.statuses[reply.status] += 1
+        if reply.status == 503 and not reply.headers.get("Retry-After"):
+            self.without_retry_after += 1
+        assert reply.status in (302, 503), (reply.status, reply.html[:300])
+        return reply.status == 302
 
 
 def all_saving(tables: list[QueuedTable]) -> None:
     """Wait until every table has a Save acknowledged (mid-burst: every table is saving)."""
-    deadline = time.monotonic() + START_SECONDS
-    while min(len(t.acked) for t in tables) < 1:
-        assert time.monotonic() < deadline, "the tables never got going"
-        time.sleep(0.05)
+    until(lambda: min(len(t.acked) for t in tables) >= 1, "every table had a Save taken")
 
 
 def all_done(tables: list[QueuedTable]) -> Counter[int]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -87,10 +86,15 @@ def test_the_watch_reads_no_game_while_nothing_is_written_on_each_engine(
 async def until(condition: Callable[[], bool]) -> None:
     """Until the condition holds: an event, however busy the machine; fails after
     START_SECONDS saying so."""
-    deadline = time.monotonic() + START_SECONDS
-    while not condition():
-        assert time.monotonic() < deadline, "the watch never got there"
-        await asyncio.sleep(0.02)
+
+    async def held() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    try:
+        await asyncio.wait_for(held(), START_SECONDS)
+    except TimeoutError:
+        raise AssertionError(f"the watch never got there in {START_SECONDS} s") from None
 
 
 def write_a_deal(store_location: str, game: Any) -> None:

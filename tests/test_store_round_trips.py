@@ -6,7 +6,6 @@ without the pool's look, one whose server ended it is looked at and replaced."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -18,6 +17,8 @@ from scorekeeper.store import GameRecord, Store
 from scorekeeper.store import engine as engine_module
 from scorekeeper.store.confirmations import ConfirmationRefused, Confirmations
 from scorekeeper.store.store import _KEPT_DEALS
+
+from .harness import until
 
 ALLPASS = {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
 MISERE = {"type": "misere", "declarer": "Vera", "tricks": {"Vera": 1}}
@@ -150,12 +151,14 @@ def test_a_connection_its_server_ended_is_looked_at_and_replaced(
         for (other,) in others:
             admin.execute("SELECT pg_terminate_backend(%s)", [other])
     with psycopg.connect(pg_url, autocommit=True) as admin:
-        deadline = time.monotonic() + 60
-        while admin.execute(
-            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'scorekeeper'"
-        ).fetchone():
-            assert time.monotonic() < deadline, "the backend never ended"
-            time.sleep(0.05)
+        until(
+            lambda: (
+                not admin.execute(
+                    "SELECT 1 FROM pg_stat_activity WHERE application_name = 'scorekeeper'"
+                ).fetchone()
+            ),
+            "the terminated backend ended",
+        )
     looks = _looks(monkeypatch)
     with Store(pg_url) as store:
         assert store.engine.value("SELECT pg_backend_pid()") != pid
