@@ -597,15 +597,24 @@ def _printed(
 
 
 def _export(args: argparse.Namespace) -> int:
+    words = _words(args)
+    found = _game_to_export(args, words)
+    if isinstance(found, int):
+        return found
+    game, kw = found
+    return _write_export(args, words, game, kw)
+
+
+def _game_to_export(args: argparse.Namespace, words: Words) -> tuple[Any, dict[str, Any]] | int:
+    """The game `export` draws, from a game file or the database by its token, with what the
+    PDF says of a stored game (when made, when changed, which deals were edited); the exit
+    status if it cannot be read."""
     from pathlib import Path
 
     from scorekeeper import config, gamefile_balkan
     from scorekeeper.games import load
-    from scorekeeper.render.export import export_pdf
-    from scorekeeper.render.pdf import TooLongForPdf
     from scorekeeper.store import GameNotFound, Store, StoreError, is_database_url
 
-    words = _words(args)
     _ = words.gettext
     kw: dict[str, Any] = {}
     source = Path(args.game)
@@ -637,6 +646,17 @@ def _export(args: argparse.Namespace) -> int:
         )
     except StoreError as error:
         return _store_failed(error)
+    return game, kw
+
+
+def _write_export(args: argparse.Namespace, words: Words, game: Any, kw: dict[str, Any]) -> int:
+    """Write the game's PDF where `--out` says (or the exports folder) and print its path."""
+    from pathlib import Path
+
+    from scorekeeper.render.export import export_pdf
+    from scorekeeper.render.pdf import TooLongForPdf
+
+    _ = words.gettext
     out = Path(args.out) if args.out else None
     try:
         path = export_pdf(game, out, exports_dir=exports_dir(), locale=words.locale, **kw)
@@ -737,14 +757,9 @@ def _serve(args: argparse.Namespace) -> int:
     from scorekeeper import serverlog, serving
     from scorekeeper.store import StorageUnavailable, Store, StoreError
 
-    if args.workers < 1:
-        return _fail(_t(N_("--workers must be 1 or more")))
-    if args.https and args.workers > 1:
-        return _fail(
-            _t(N_("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)"))
-        )
-    if args.workers > 1 and os.name == "nt":
-        return _fail(_t(N_("--workers needs Linux or macOS; on Windows serve runs one process")))
+    refused = _serve_options_refused(args)
+    if refused is not None:
+        return _fail(refused)
     serverlog.configure_logging()
     app = serving.web_app(args.db, https=args.https)
     if args.prefix is not None:
@@ -757,6 +772,38 @@ def _serve(args: argparse.Namespace) -> int:
     except (StorageUnavailable, StoreError) as error:
         return _store_failed(error)
     urls = serve_urls(args.host, args.port, "https" if args.https else "http")
+    listening = _listening(args, app, urls)
+    if isinstance(listening, int):
+        return listening
+    server, tls = listening
+    _banner(app, urls, None if tls is None else tls[0])
+    if _exposed(args, app):
+        print(_t(EXPOSED, workers=args.workers, address=args.host), file=sys.stderr, flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    print(_t(N_("stopped")), file=sys.stderr, flush=True)
+    return 0
+
+
+def _serve_options_refused(args: argparse.Namespace) -> str | None:
+    """Why `serve`'s options cannot run together (the number of workers with HTTPS or on
+    Windows), in the run's language; None when they can."""
+    if args.workers < 1:
+        return _t(N_("--workers must be 1 or more"))
+    if args.https and args.workers > 1:
+        return _t(N_("--workers needs plain HTTP (behind a proxy for HTTPS: docs/deploy.md)"))
+    if args.workers > 1 and os.name == "nt":
+        return _t(N_("--workers needs Linux or macOS; on Windows serve runs one process"))
+    return None
+
+
+def _listening(args: argparse.Namespace, app: Any, urls: list[str]) -> tuple[Any, Any] | int:
+    """The server listening on `serve`'s address, with its TLS certificate under `--https`
+    (or None); the exit status if the certificate cannot be kept or the address is taken."""
+    from scorekeeper import serving
+
     tls = None
     if args.https:
         try:
@@ -781,15 +828,7 @@ def _serve(args: argparse.Namespace) -> int:
                 why=error.strerror or error,
             )
         )
-    _banner(app, urls, None if tls is None else tls[0])
-    if _exposed(args, app):
-        print(_t(EXPOSED, workers=args.workers, address=args.host), file=sys.stderr, flush=True)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    print(_t(N_("stopped")), file=sys.stderr, flush=True)
-    return 0
+    return server, tls
 
 
 #: `serve --workers N` reachable by others with no proxy in front (docs/deploy.md).
@@ -962,30 +1001,14 @@ def _backup(args: argparse.Namespace) -> int:
         return _backup_postgresql(args, words, database)
     if not Path(database).is_file():
         return _fail(words.gettext("there is no database at %(path)s", path=database))
-    from scorekeeper.store.store import database_file_of, same_file
-
-    if same_file(Path(args.path), Path(database)):
-        return _fail(
-            words.gettext(
-                "%(path)s is the database itself: write the backup to another file",
-                path=args.path,
-            ),
-            2,
-        )
-    if database_file_of(Path(args.path), Path(database)) is not None:
-        return _fail(
-            words.gettext(
-                "%(path)s is a file SQLite keeps beside the database: "
-                "write the backup to another file",
-                path=args.path,
-            ),
-            2,
-        )
+    refused = _backup_over_database(words, args.path, database)
+    if refused is not None:
+        return _fail(refused, 2)
     try:
         with Store(database, create=False) as store:
-            refused = _purge_first(store, words)
-            if refused is not None:
-                return refused
+            refused_purge = _purge_first(store, words)
+            if refused_purge is not None:
+                return refused_purge
             mask = os.umask(0o077)  # a backup holds every edit link: for its owner only
             try:
                 store.backup(args.path)
@@ -1004,6 +1027,25 @@ def _backup(args: argparse.Namespace) -> int:
         )
     print(words.gettext("backed up %(db)s to %(path)s", db=database, path=args.path))
     return 0
+
+
+def _backup_over_database(words: Words, path: str, database: str) -> str | None:
+    """Why a backup may not be written at `path`: it is the SQLite database itself or a file
+    SQLite keeps beside it; None when it may."""
+    from pathlib import Path
+
+    from scorekeeper.store.store import database_file_of, same_file
+
+    if same_file(Path(path), Path(database)):
+        return words.gettext(
+            "%(path)s is the database itself: write the backup to another file", path=path
+        )
+    if database_file_of(Path(path), Path(database)) is not None:
+        return words.gettext(
+            "%(path)s is a file SQLite keeps beside the database: write the backup to another file",
+            path=path,
+        )
+    return None
 
 
 def _purge_first(store: Any, words: Words) -> int | None:
