@@ -89,18 +89,8 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = E
     """
     words = words.at_table(sheet.game)
     _ = words.gettext
-    hussar = sheet.game.hussar
-    players = sheet.players
-    pool, hill, net, cash = _("pool"), _("hill"), _("net"), _("money")
-    width = max(len(p) for p in players) + 2
-    head = f"{'':{width}}{pool:>8}" + ("" if hussar else f"{hill:>8}")
-    lines = [f"{head}  {_('whists on')}"]
-    for p in players:
-        on = ", ".join(f"{q} {words.amount(sheet.whists(p, q))}" for q in players if q != p)
-        row = f"{p:{width}}{words.amount(sheet.pool(p)):>8}"
-        if not hussar:
-            row += f"{words.amount(sheet.hill(p)):>8}"
-        lines.append(f"{row}  {on}")
+    width = max(len(p) for p in sheet.players) + 2
+    lines = _sheet_lines(sheet, words, width)
     lines.append("")
     lines.extend(_rules_lines(sheet, words))
     limit = sheet.round_limit
@@ -112,29 +102,56 @@ def text_report(sheet: Sheet, *, with_settlement: bool = False, words: Words = E
                 round=number,
                 rounds=limit,
                 deal=within,
-                deals=len(players),
+                deals=len(sheet.players),
             )
         )
     lines.append(_("The game is finished.") if sheet.finished else _("Not finished."))
     if sheet.finished or with_settlement:
-        s = settle(sheet)
-        currency = sheet.options.currency
-        lines.append("")
-        if not hussar:
-            lines.append(_("Amnesty: %(amount)s off every hill.", amount=words.amount(s.amnesty)))
-        head = f"{'':{width}}" + ("" if hussar else f"{hill:>8}")
-        lines.append(f"{head}{net:>10}{cash:>14}")
-        for p in players:
-            row = f"{p:{width}}"
-            if not hussar:
-                row += f"{words.amount(s.hill_after_amnesty[p]):>8}"
-            lines.append(
-                f"{row}{words.signed(s.net[p]):>10}"
-                f"{words.money(s.money[p], currency, signed=True):>14}"
-            )
-        lines.append("")
-        for pay in s.payments:
-            lines.append(words.payment(pay.payer, pay.payee, pay.amount, currency))
-        if not s.payments:
-            lines.append(_("Nobody pays anybody."))
+        lines.extend(_settlement_lines(sheet, words, width))
     return "\n".join(lines) + "\n"
+
+
+def _sheet_lines(sheet: Sheet, words: Words, width: int) -> list[str]:
+    """The sheet's table: a row a player of pool, hill (none in Hussar) and whists on each
+    other player, names padded to `width`."""
+    _ = words.gettext
+    hussar = sheet.game.hussar
+    players = sheet.players
+    pool, hill = _("pool"), _("hill")
+    head = f"{'':{width}}{pool:>8}" + ("" if hussar else f"{hill:>8}")
+    lines = [f"{head}  {_('whists on')}"]
+    for p in players:
+        on = ", ".join(f"{q} {words.amount(sheet.whists(p, q))}" for q in players if q != p)
+        row = f"{p:{width}}{words.amount(sheet.pool(p)):>8}"
+        if not hussar:
+            row += f"{words.amount(sheet.hill(p)):>8}"
+        lines.append(f"{row}  {on}")
+    return lines
+
+
+def _settlement_lines(sheet: Sheet, words: Words, width: int) -> list[str]:
+    """The settlement after a blank line: the amnesty (none in Hussar), each player's hill
+    after it, net and money, then who pays whom."""
+    _ = words.gettext
+    hussar = sheet.game.hussar
+    hill, net, cash = _("hill"), _("net"), _("money")
+    s = settle(sheet)
+    currency = sheet.options.currency
+    lines = [""]
+    if not hussar:
+        lines.append(_("Amnesty: %(amount)s off every hill.", amount=words.amount(s.amnesty)))
+    head = f"{'':{width}}" + ("" if hussar else f"{hill:>8}")
+    lines.append(f"{head}{net:>10}{cash:>14}")
+    for p in sheet.players:
+        row = f"{p:{width}}"
+        if not hussar:
+            row += f"{words.amount(s.hill_after_amnesty[p]):>8}"
+        lines.append(
+            f"{row}{words.signed(s.net[p]):>10}{words.money(s.money[p], currency, signed=True):>14}"
+        )
+    lines.append("")
+    for pay in s.payments:
+        lines.append(words.payment(pay.payer, pay.payee, pay.amount, currency))
+    if not s.payments:
+        lines.append(_("Nobody pays anybody."))
+    return lines
