@@ -5,7 +5,9 @@ each entry wrote and why, in words."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper import balkan
 from scorekeeper.report_balkan import numbered_outcomes, say
@@ -106,3 +108,33 @@ def settlement_rows(settlement: balkan.BalkanSettlement, w: Words) -> list[tuple
         settlement.shown_result,
     )
     return [(p, [w.amount(column[p]) for column in columns]) for p in settlement.players]
+
+
+#: Options the header names on their own (the bule) or that every amount shows (the currency).
+_SHOWN_APART = ("bule", "currency")
+
+
+def changed_options(game: balkan.BalkanGame, w: Words) -> list[tuple[str, str]]:
+    """Every option that differs from the partija's preset, as (label, value) in the reader's
+    language: what the page and the PDF name beside the preset, as a Russian game's do."""
+    preset = balkan.PRESETS.get(game.convention)
+    if preset is None:
+        return []
+    changed = []
+    for option in dataclasses.fields(game.options):
+        value = getattr(game.options, option.name)
+        if option.name in _SHOWN_APART or value == getattr(preset, option.name):
+            continue
+        label = w.gettext(balkan.OPTION_LABELS[option.name])
+        changed.append((label, _shown(option.name, value, w)))
+    return changed
+
+
+def _shown(name: str, value: Any, w: Words) -> str:
+    """An option's value in words: its label when it is a word, "no limit" for no most refe."""
+    label = balkan.VALUE_LABELS.get((name, value)) if isinstance(value, str) else None
+    if label is not None:
+        return w.gettext(label)
+    if value is None:
+        return w.gettext("no limit")
+    return w.option_value(value)

@@ -27,6 +27,7 @@ def balkan_html(sheet: balkan.Sheet, *, name: str, locale: str | None = None) ->
             locale=words.locale,
             preset=words.gettext(PRESET_LABELS.get(game.convention, game.convention)),
             sheet=sheet,
+            options=paper_balkan.changed_options(game, words),
             papers=paper_balkan.paper(sheet, words),
             lines=paper_balkan.outcome_lines(sheet, words),
             settlement=(settled := balkan.settle(sheet)),

@@ -61,6 +61,7 @@ def game_page(loaded: Loaded, **context: Any) -> str:
         marks=paper_balkan.REFA_MARKS,
         refa_states=REFA_STATES,
         preset=PRESET_LABELS.get(loaded.record.convention, loaded.record.convention),
+        changed=paper_balkan.changed_options(sheet.game, words()),
         refa_form=WriteForm(version=loaded.record.version, formdata=None),
         **context,
     )
