@@ -93,11 +93,7 @@ def load(
     """Read a parsed game file; raises InvalidGame naming every problem (deals are replayed).
     A stored game (stored=True) whose name holds a character refused now (an older release
     let it in) opens with that character escaped, not refused."""
-    problems: list[Problem] = []
-
-    def bad(template: str, field: str | None = None, **params: Any) -> None:
-        problems.append(Problem(template, params, field))
-
+    problems, bad = problem_notes()
     _check_keys(data, bad)
     if problems:
         raise InvalidGame(problems)
@@ -111,11 +107,7 @@ def load(
     if convention is not None:
         options, option_problems = resolve_options(convention, overrides)
         problems.extend(option_problems)
-    first_dealer = data.get("first_dealer", players[0] if players else None)
-    _check_first_dealer(first_dealer, players, bad)
-    finished = data.get("finished", False)
-    if not isinstance(finished, bool):
-        bad(N_("finished must be true or false"), "finished")
+    first_dealer, finished = dealer_and_finished(data, players, bad)
     raw_deals = data.get("deals", [])
     deals = _deals(raw_deals, players, max_deals, problems, bad)
 
@@ -135,11 +127,17 @@ def load(
         overrides=dict(overrides),
     )
     if check or problems:
-        _, replay_problems = replay(game)
-        problems = sorted(problems + replay_problems, key=lambda p: p.deal or 0)
-        if problems:
-            raise InvalidGame(problems)
+        _refuse_unless_replayed(game, problems)
     return game
+
+
+def _refuse_unless_replayed(game: Game, problems: list[Problem]) -> None:
+    """Replay the game; raise InvalidGame with the file's problems and the replay's, in deal
+    order, if there are any."""
+    _, replay_problems = replay(game)
+    problems = sorted(problems + replay_problems, key=lambda p: p.deal or 0)
+    if problems:
+        raise InvalidGame(problems)
 
 
 if TYPE_CHECKING:
@@ -148,6 +146,29 @@ if TYPE_CHECKING:
         """Notes one problem of the file: its message template, the field, the values named."""
 
         def __call__(self, template: str, field: str | None = None, **params: Any) -> None: ...
+
+
+def problem_notes() -> tuple[list[Problem], _Bad]:
+    """A reader's problems, empty, and `bad`, which notes one in them (its message template,
+    the field, the values named)."""
+    problems: list[Problem] = []
+
+    def bad(template: str, field: str | None = None, **params: Any) -> None:
+        problems.append(Problem(template, params, field))
+
+    return problems, bad
+
+
+def dealer_and_finished(data: Any, players: list[str], bad: _Bad) -> tuple[Any, Any]:
+    """A game file's first dealer (the first player when it names none) and its "finished"
+    flag (false when absent), each as the file has it, a problem noted for either that is
+    wrong."""
+    first_dealer = data.get("first_dealer", players[0] if players else None)
+    _check_first_dealer(first_dealer, players, bad)
+    finished = data.get("finished", False)
+    if not isinstance(finished, bool):
+        bad(N_("finished must be true or false"), "finished")
+    return first_dealer, finished
 
 
 def _check_keys(data: Any, bad: _Bad) -> None:

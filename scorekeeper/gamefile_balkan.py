@@ -5,6 +5,7 @@ a file with no family, or "russian", is read by `gamefile.load` exactly as befor
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from scorekeeper import gamefile
 from scorekeeper.balkan import (
@@ -36,9 +37,65 @@ def is_balkan(data: Any) -> bool:
 def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game | BalkanGame:
     """A game file's text of either family; raises InvalidGame naming every problem."""
     data = gamefile.parsed(text)
-    if is_balkan(data):
-        return load(data, max_deals=max_deals)
-    return gamefile.load(data, max_deals=max_deals)
+    if not is_balkan(data):
+        return gamefile.load(data, max_deals=max_deals)
+    twice = written_twice(text)
+    try:
+        game = load(data, max_deals=max_deals)
+    except InvalidGame as invalid:
+        raise InvalidGame(sorted(twice + invalid.problems, key=lambda p: p.deal or 0)) from None
+    if twice:
+        raise InvalidGame(twice)
+    return game
+
+
+class _Keys(dict[str, "Any"]):
+    """A JSON object that remembers the keys its text wrote more than once."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        seen: set[str] = set()
+        self.twice: list[str] = []
+        for key, _ in pairs:
+            folded = unicodedata.normalize("NFC", key)
+            if folded in seen and folded not in self.twice:
+                self.twice.append(folded)
+            seen.add(folded)
+
+
+def written_twice(text: str | bytes) -> list[Problem]:
+    """Every key an object of the file writes twice, at its entry (JSON keeps the last one
+    only: the file would quietly mean less than it says, docs/balkan.md "The game file")."""
+    out: list[Problem] = []
+    _twice_in(json.loads(text, object_pairs_hook=_Keys), "", None, out)
+    return out
+
+
+def _twice_in(value: Any, where: str, deal: int | None, out: list[Problem]) -> None:
+    if isinstance(value, _Keys):
+        for key in value.twice:
+            shown = json.dumps(key, ensure_ascii=False)
+            if where:
+                out.append(
+                    Problem(
+                        N_("{where}: the key {key} is written twice"),
+                        {"where": where, "key": shown},
+                        where,
+                        deal,
+                    )
+                )
+            else:
+                out.append(
+                    Problem(N_("the key {key} is written twice"), {"key": shown}, None, deal)
+                )
+        for key, item in value.items():
+            _twice_in(item, f"{where}.{key}" if where else key, deal, out)
+    elif isinstance(value, list):
+        for n, item in enumerate(value, start=1):
+            if where == "deals" and deal is None:
+                _twice_in(item, "", n, out)
+            else:
+                _twice_in(item, f"{where}.{n}", deal, out)
 
 
 def load(
@@ -48,11 +105,7 @@ def load(
     game-file notation); raises InvalidGame naming every problem (the entries are replayed:
     a file that cannot be scored whole is refused whole). check=False skips the replay (a
     stored game, checked when written); stored=True opens a name as `gamefile.load` does."""
-    problems: list[Problem] = []
-
-    def bad(template: str, field: str | None = None, **params: Any) -> None:
-        problems.append(Problem(template, params, field))
-
+    problems, bad = gamefile.problem_notes()
     _keys(data, bad)
     if problems:
         raise InvalidGame(problems)
@@ -60,16 +113,10 @@ def load(
     name = gamefile._name(data.get("name", ""), bad, stored=stored)
     convention = find_preset(data["convention"])
     overrides = gamefile._overrides(data.get("options", {}), bad)
-    options, option_problems = resolve_options(
-        str(convention or data["convention"])[:40], overrides
-    )
+    options, option_problems = resolve_options(convention or data["convention"], overrides)
     problems.extend(option_problems)
     players = _players(data["players"], bad)
-    first_dealer = data.get("first_dealer", players[0] if players else None)
-    gamefile._check_first_dealer(first_dealer, players, bad)
-    finished = data.get("finished", False)
-    if not isinstance(finished, bool):
-        bad(N_("finished must be true or false"), "finished")
+    first_dealer, finished = gamefile.dealer_and_finished(data, players, bad)
     entries = _entries(data["deals"], players, max_deals, problems, bad)
     if (
         convention is None
@@ -90,13 +137,19 @@ def load(
         overrides=dict(overrides),
     )
     if check or problems:
-        _, found = replay(game)
-        numbered = {p.deal for p in problems if p.deal is not None}
-        found = [p for p in found if p.deal not in numbered]  # an unread entry said it already
-        problems = sorted(problems + found, key=lambda p: p.deal or 0)
-        if problems:
-            raise InvalidGame(problems)
+        _refuse_unless_replayed(game, problems)
     return game
+
+
+def _refuse_unless_replayed(game: BalkanGame, problems: list[Problem]) -> None:
+    """Replay the game; raise InvalidGame with the file's problems and the replay's, in deal
+    order, if there are any (an entry the file's problems name already is not named again)."""
+    _, found = replay(game)
+    numbered = {p.deal for p in problems if p.deal is not None}
+    found = [p for p in found if p.deal not in numbered]  # an unread entry said it already
+    problems = sorted(problems + found, key=lambda p: p.deal or 0)
+    if problems:
+        raise InvalidGame(problems)
 
 
 def _keys(data: Any, bad: Any) -> None:
@@ -132,6 +185,8 @@ def _entries(
             count=len(raw),
             limit=max_deals,
         )
+        return None
+    if not players:  # the players were refused: naming them in every entry would say it again
         return None
     entries: list[Entry] = []
     for number, item in enumerate(raw, start=1):
