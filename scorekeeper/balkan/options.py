@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from scorekeeper.rules.numbers import NumberError, bounds, read_stake, read_whole
 from scorekeeper.rules.options import OPTION_LABELS as RUSSIAN_LABELS
-from scorekeeper.rules.options import _BadOption, _bool, _choice, _money_unit, _show, _text
+from scorekeeper.rules.options import _BadOption, _money_unit, _text
 from scorekeeper.rules.problems import N_, Label, Problem
 
 TYPE_CHECKING = False
@@ -122,6 +122,33 @@ OPTION_LABELS: dict[str, str] = {
 }
 
 
+def _show(raw: Any) -> str:
+    """A bad option value as the file writes it (a text in quotes, null, true), never long."""
+    text = json.dumps(raw, ensure_ascii=False, default=repr)
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def _bool(raw: Any) -> bool:
+    if not isinstance(raw, bool):
+        raise _BadOption(N_("{option}: must be true or false, not {value}"), value=_show(raw))
+    return raw
+
+
+def _choice(choices: type[StrEnum]) -> Callable[[Any], Any]:
+    """One of the option's words (docs/balkan.md lists them); a refusal lists them all."""
+
+    def parse(raw: Any) -> Any:
+        if not isinstance(raw, str) or raw not in tuple(choices):
+            raise _BadOption(
+                N_("{option}: {value} is not one of {choices}"),
+                value=_show(raw),
+                choices=", ".join(choices),
+            )
+        return choices(raw)
+
+    return parse
+
+
 def _whole(low: int, high: int) -> Callable[[Any], int]:
     def parse(raw: Any) -> int:
         if isinstance(raw, str):
@@ -169,7 +196,7 @@ def find_preset(name: object) -> str | None:
 
 
 def resolve_options(
-    preset: str, overrides: Mapping[str, Any]
+    preset: object, overrides: Mapping[str, Any]
 ) -> tuple[BalkanOptions, list[Problem]]:
     """The preset with the table's changes; returns the options and every problem found."""
     problems: list[Problem] = []
@@ -189,9 +216,9 @@ def resolve_options(
         except _BadOption as bad:
             params = {"option": Label(OPTION_LABELS[key]), **bad.params}
             problems.append(Problem(bad.template, params, field))
-    base = PRESETS.get(preset)
+    base = PRESETS.get(preset) if isinstance(preset, str) else None
     if base is None:
-        shown = json.dumps(str(preset)[:40], ensure_ascii=False)
+        shown = _show(preset)
         problems.append(
             Problem(
                 N_("unknown convention {name} (club, iklub, savez)"), {"name": shown}, "convention"
