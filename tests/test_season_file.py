@@ -127,7 +127,7 @@ def test_merge_refusals(merges: list[dict[str, int]], line: str):
             {"last_played": "2026-09-01"},
             "start 1: last_played must be before the season's first day 2026-09-01, not 2026-09-01",
         ),
-        ({"kind": 1}, 'unknown key "kind"'),
+        ({"kind": 1}, 'start 1: unknown key "kind"'),
     ],
 )
 def test_start_refusals(entry: dict[str, Any], line: str):

@@ -120,6 +120,7 @@ def parse(data: Any) -> Season:
     directory = Directory(names or {}, merges or {})
     start = _starts(data.get("start", []), directory, first, bad) if merges is not None else ()
     events = _events(data.get("events", []), directory, (first, last, as_of), bad)
+    name, club = _text(data, "name", bad), _text(data, "club", bad)
     if bad.found or first is None or last is None or as_of is None or names is None:
         raise InvalidSeason(bad.found)
     return Season(
@@ -129,8 +130,8 @@ def parse(data: Any) -> Season:
         directory=directory,
         start=tuple(start),
         events=tuple(events),
-        name=_text(data, "name", bad),
-        club=_text(data, "club", bad),
+        name=name,
+        club=club,
     )
 
 
@@ -139,15 +140,17 @@ def _keys(
     known: tuple[str, ...],
     required: tuple[str, ...],
     bad: _Notes,
+    unknown: str = N_("unknown key {key}"),
+    missing: str = N_("missing key {key}"),
     **where: Any,
 ) -> None:
-    """No unknown key, every required one."""
+    """No unknown key, every required one (said by the templates, placed by `where`)."""
     for key in data:
         if key not in known:
-            bad(N_("unknown key {key}"), key=_show(key), **where)
+            bad(unknown, key=_show(key), **where)
     for key in required:
         if key not in data:
-            bad(N_("missing key {key}"), key=_show(key), **where)
+            bad(missing, key=_show(key), **where)
 
 
 def _text(data: dict[str, Any], key: str, bad: _Notes) -> str:
@@ -330,7 +333,15 @@ def _start(
         bad(N_("start {n} must be an object"), n=n)
         return None
     before = len(bad.found)
-    _keys(entry, START_KEYS, ("player", "rating", "games", "deals"), bad)
+    _keys(
+        entry,
+        START_KEYS,
+        ("player", "rating", "games", "deals"),
+        bad,
+        N_("start {n}: unknown key {key}"),
+        N_("start {n}: missing key {key}"),
+        n=n,
+    )
     pid: Any = entry.get("player")
     if not _known(pid, directory.names):
         bad(N_("start {n}: {id} is not a player of the directory"), n=n, id=_show(pid))
