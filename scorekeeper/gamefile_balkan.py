@@ -38,6 +38,7 @@ def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game
     """A game file's text of either family; raises InvalidGame naming every problem."""
     data = gamefile.parsed(text)
     if not is_balkan(data):
+        _refuse_unknown_family(data)
         return gamefile.load(data, max_deals=max_deals)
     twice = written_twice(text)
     try:
@@ -47,6 +48,16 @@ def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game
     if twice:
         raise InvalidGame(twice)
     return game
+
+
+def _refuse_unknown_family(data: Any) -> None:
+    """A family neither reader knows is the file's one problem: its convention and deals
+    mean nothing to a reader of another family, so they are not judged by one."""
+    family = data.get("family", gamefile.RUSSIAN) if isinstance(data, dict) else gamefile.RUSSIAN
+    if family != gamefile.RUSSIAN:
+        problems, bad = gamefile.problem_notes()
+        gamefile._check_family(family, bad)
+        raise InvalidGame(problems)
 
 
 class _Keys(dict[str, "Any"]):

@@ -224,3 +224,14 @@ def test_optional_fields_left_out_and_decomposed_names_are_read(
     assert sheet["Ana"]["column"] == ["100", "90", "102"]
     assert sheet["Boža"]["supe_on"]["Ana"] == str(4 * 10 + 60)
     assert sheet["Ceca"]["supe_on"]["Ana"] == "60"
+
+
+@pytest.mark.parametrize("family", ["Balkan", "wien", None, 3])
+def test_an_unknown_family_is_the_one_problem_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], family: Any
+) -> None:
+    """§B11 "family: absent or "russian" means rules.md": any other family is neither's, so
+    the file's preset and entries are not judged by the Russian reader's words."""
+    shown = json.dumps(family, ensure_ascii=False)
+    data = {**partija([FOLLOWED]), "family": family}
+    assert refused(tmp_path, capsys, data) == [f"unknown family {shown} (russian, balkan)"]

@@ -386,26 +386,13 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         form.played_on.data = table_today()
         form.name.data = words().date(form.played_on.data)
     else:
-        sent = sum(1 for name in request.form if name.startswith("seat_"))
-        seats = [s for s in (request.form.get(f"seat_{i}", "") for i in range(sent)) if s]
+        seats = _sent_seats()
     problems: list[str] = []
     if request.method == "POST" and form.validate_on_submit():
-        day = form.played_on.data or table_today()
-        try:
-            record = company_writes.start_evening_at(
-                get_store(),
-                company,
-                seats=seats,
-                first_dealer=form.first_dealer.data or "",
-                name=clean_name(form.name.data) or words().date(day),
-                request_key=form.request_key.data,
-                played_on=day,
-            )
-        except company_writes.CompanyRefused as refused:
-            problems.append(errors.said_company(refused))
-        else:
-            recent.remember(record.edit_token)
-            return redirect(url_for("games.show", mode="g", token=record.edit_token))
+        started = _start_evening(company, form, seats)
+        if not isinstance(started, str):
+            return started
+        problems.append(started)
     form.first_dealer.choices = choices((str(i), roster.get(s, "?")) for i, s in enumerate(seats))
     page = render_template(
         "company/evening.html",
@@ -420,6 +407,32 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         today_iso=table_today().isoformat(),
     )
     return (page, 422) if request.method == "POST" else page
+
+
+def _sent_seats() -> list[str]:
+    """The evening's seats as its form sent them (seat_0, seat_1, …), the empty ones left out."""
+    sent = sum(1 for name in request.form if name.startswith("seat_"))
+    return [s for s in (request.form.get(f"seat_{i}", "") for i in range(sent)) if s]
+
+
+def _start_evening(company: CompanyRecord, form: EveningForm, seats: list[str]) -> Response | str:
+    """Start the evening the form describes: the way to its new game, or why the company
+    refused it, in the reader's words."""
+    day = form.played_on.data or table_today()
+    try:
+        record = company_writes.start_evening_at(
+            get_store(),
+            company,
+            seats=seats,
+            first_dealer=form.first_dealer.data or "",
+            name=clean_name(form.name.data) or words().date(day),
+            request_key=form.request_key.data,
+            played_on=day,
+        )
+    except company_writes.CompanyRefused as refused:
+        return errors.said_company(refused)
+    recent.remember(record.edit_token)
+    return redirect(url_for("games.show", mode="g", token=record.edit_token))
 
 
 @bp.route("/c/<tok:token>/attach", methods=["POST"])
