@@ -121,19 +121,14 @@ def seat_script(seat: Seat) -> dict[str, Any]:
           "answers": {"Boris": {"7S": {"first": ["whist", "pass"],  # by declarer, contract,
                                        "pass": ["whist", "pass", "half-whist"],  # then the
                                        "whist": ["whist", "pass"]}}},  # first one's answer
-          "tricks": {"allpass": ["Boris", "Vera", "Gleb"],         # whose tricks are asked
-                     "misere": {"Boris": ["Boris"]},                # by declarer
-                     "contract": {"Boris": {"whist,pass": ["Boris"],  # by declarer, then
-                                            "pass,pass": []}}},       # answers comma-joined
-          "tricks_total": 10                # tricks of all the active players add up to this
+          "tricks": {...},                  # whose tricks are asked: _tricks_asked
+          "tricks_total": 10,               # tricks of all the active players add up to this
+          "dealer_whist": ["7S"],           # contracts the dealer sitting out may whist
+          "talon_tricks": false             # a contract deal asks the talon's quick tricks
         }
     """
     declarers = {p: seat.defenders_of(p) for p in seat.active}
     answers = {declarer: _answers_by_contract(seat, declarer) for declarer in declarers}
-    contract_tricks = {
-        declarer: _contract_tricks(seat, declarer, len(defs))
-        for declarer, defs in declarers.items()
-    }
     return {
         "number": seat.number,
         "players": list(seat.players),
@@ -145,16 +140,30 @@ def seat_script(seat: Seat) -> dict[str, Any]:
         "min_level": seat.min_level,
         "declarers": declarers,
         "answers": answers,
-        "tricks": {
-            "allpass": seat.tricks_asked("allpass"),
-            "misere": {p: seat.tricks_asked("misere", p) for p in seat.active},
-            "contract": contract_tricks,
-        },
+        "tricks": _tricks_asked(seat, declarers),
         "tricks_total": TRICKS_IN_A_DEAL,
         "dealer_whist": [
             c.code() for c in seat.contracts() if seat.dealer_whists(c, Answer.PASS, HALF)
         ],
         "talon_tricks": seat.talon_tricks_asked,
+    }
+
+
+def _tricks_asked(seat: Seat, declarers: dict[str, list[str]]) -> dict[str, Any]:
+    """Whose tricks the deal form asks, by kind, as the seat's script reads them:
+
+    {"allpass": ["Boris", "Vera", "Gleb"],
+     "misere": {"Boris": ["Boris"]},                 # by declarer
+     "contract": {"Boris": {"whist,pass": ["Boris"],  # by declarer, then
+                            "pass,pass": []}}}        # the answers comma-joined
+    """
+    return {
+        "allpass": seat.tricks_asked("allpass"),
+        "misere": {p: seat.tricks_asked("misere", p) for p in seat.active},
+        "contract": {
+            declarer: _contract_tricks(seat, declarer, len(defs))
+            for declarer, defs in declarers.items()
+        },
     }
 
 
