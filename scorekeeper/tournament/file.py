@@ -489,6 +489,12 @@ def _scale(raw: Any, bad: _Notes) -> list[Band] | None:
     if len(raw_bands) > MAX_BANDS:
         bad(N_("scale.bands: at most {limit} bands"), where="scale.bands", limit=MAX_BANDS)
         return None
+    return _bands(raw_bands, bad)
+
+
+def _bands(raw_bands: list[Any], bad: _Notes) -> list[Band] | None:
+    """Each band of `scale.bands` read as (upto, factor), every problem noted; None if any
+    band is wrong."""
     bands: list[Band] = []
     ok = True
     previous: Fraction = Fraction(0)

@@ -49,22 +49,7 @@ def random_tournament(
     late between tours (reading 12; the last may wait for a tour not seated), each table
     playing until its game ends (at most `max_deals` deals; with probability `early` a
     table stops sooner)."""
-    convention = convention or rng.choice(("sochi", "leningrad", "rostov"))
-    options = random_options(rng, convention)
-    options["round_limit"] = round_limit or rng.choice((1, 2))
-    roster = list(NAMES[:players]) if players <= len(NAMES) else [f"P{i}" for i in range(players)]
-    rng.shuffle(roster)
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "name": f"Cup {rng.randint(1, 99)}",
-        "convention": convention,
-        "options": options,
-        "table_size": table_size or rng.choice((3, 4)),
-        "scale": {"bands": bands if bands is not None else rng.choice(BANDS)},
-        "players": roster,
-        "withdrawn": [],
-        "tours": [],
-    }
+    data = _head(rng, players, table_size, convention, bands, round_limit)
     left = withdrawals
     late = _late_names(players, joins)
     if late:
@@ -88,6 +73,34 @@ def random_tournament(
             left -= 1
         _join_late(rng, data, late, number)
     return data
+
+
+def _head(
+    rng: random.Random,
+    players: int,
+    table_size: int | None,
+    convention: str | None,
+    bands: list[list[Any]] | None,
+    round_limit: int | None,
+) -> dict[str, Any]:
+    """A tournament file before its first tour: its name, rules, table size, scale and the
+    players in a random order, what was not given drawn at random."""
+    convention = convention or rng.choice(("sochi", "leningrad", "rostov"))
+    options = random_options(rng, convention)
+    options["round_limit"] = round_limit or rng.choice((1, 2))
+    roster = list(NAMES[:players]) if players <= len(NAMES) else [f"P{i}" for i in range(players)]
+    rng.shuffle(roster)
+    return {
+        "format": FORMAT,
+        "name": f"Cup {rng.randint(1, 99)}",
+        "convention": convention,
+        "options": options,
+        "table_size": table_size or rng.choice((3, 4)),
+        "scale": {"bands": bands if bands is not None else rng.choice(BANDS)},
+        "players": roster,
+        "withdrawn": [],
+        "tours": [],
+    }
 
 
 def _join_late(rng: random.Random, data: dict[str, Any], late: list[str], played: int) -> None:
