@@ -205,9 +205,7 @@ def resolve_options(
         parser = _PARSERS.get(key)
         field = f"options.{str(key)[:40]}"
         if parser is None:
-            problems.append(
-                Problem(N_("unknown option {option}"), {"option": repr(key)[:40]}, field)
-            )
+            problems.append(Problem(N_("unknown option {option}"), {"option": _show(key)}, field))
             continue
         try:
             changes[key] = parser(raw)

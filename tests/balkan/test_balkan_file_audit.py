@@ -68,7 +68,7 @@ def test_refused_players_are_said_once_not_again_in_every_entry(
             {"supe_cap": "true"},
             'A failed hand stops at the defence\'s fifth trick: must be true or false, not "true"',
         ),
-        ({"pool_target": 10}, "unknown option 'pool_target'"),
+        ({"pool_target": 10}, 'unknown option "pool_target"'),
     ],
 )
 def test_each_bad_option_is_one_line_showing_the_value_as_the_file_writes_it(
