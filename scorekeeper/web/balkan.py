@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import balkan
@@ -21,6 +21,7 @@ from scorekeeper.rules.problems import N_, Problem
 from scorekeeper.store import DealRecord
 
 from . import errors
+from .flashes import flash_said
 from .i18n import words
 from .storage import get_store
 from .widgets import WriteForm
@@ -226,7 +227,7 @@ def _save(
             again = {"request_key": form.request_key.data, "base_version": now.record.version}
             why = errors.conflict_message()
             return _refused_json(now, refused.entered or entered, 409, why, again)
-        flash(words().gettext(N_("Another phone changed this game in the meantime")))
+        flash_said(N_("Another phone changed this game in the meantime"))
         return _form_page(now, deal, form, raw, refused.entered or entered), 409
     target = url_for("games.show", mode="g", token=loaded.record.edit_token)
     if errors.wants_json():

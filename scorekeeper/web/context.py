@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import dataclasses
 
-from flask import Flask, abort, flash, g, redirect, request, url_for
-from flask_babel import _
+from flask import Flask, abort, g, redirect, request, url_for
 from werkzeug.routing import BaseConverter, IntegerConverter
 from werkzeug.wrappers import Response
 
 from scorekeeper import gamefile
 from scorekeeper.games import Loaded, load
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameNotFound, GameRecord
 from scorekeeper.store.tournaments import TableOf
 from scorekeeper.tournament.service import table_of
 
 from . import recent
-from .errors import read_only_game, tour_closed_message
+from .errors import read_only_game, tour_closed_message, tour_closed_said
+from .flashes import Said, flash_said, said, shown
 from .storage import get_store
 
 
@@ -50,11 +51,11 @@ def open_game(mode: str, token: str) -> Loaded:
     elif mode == "g" and len(record.deals) > gamefile.MAX_DEALS:
         # Stored before the deal limit: shown as its followers see it, with the reason.
         record = dataclasses.replace(record, access="view", edit_token="")
-        flash(over_limit_message(len(record.deals)))
+        flash_said(over_limit_said(len(record.deals)))
     elif mode == "g" and (closed := _closed_tour(record)) is not None:
         # A table of a closed tour: its result counts in the standings, it no longer changes.
         record = dataclasses.replace(record, access="view", edit_token="")
-        flash(tour_closed_message(*closed))
+        flash_said(tour_closed_said(*closed))
     loaded = load(record)
     g.loaded = loaded
     recent.remember(token)
@@ -116,13 +117,18 @@ def _resent(record: GameRecord) -> bool:
 
 def over_limit_message(count: int) -> str:
     """Why a game stored before the deal limit is read-only, and what can be done."""
-    return str(
-        _(
+    return shown(over_limit_said(count))
+
+
+def over_limit_said(count: int) -> Said:
+    """Why a game stored before the deal limit is read-only, to say in the page's language."""
+    return said(
+        N_(
             "This game has %(count)s deals, more than the %(limit)s one game holds now: it "
-            "is shown read-only. Its game file downloads whole; start a new game to play on.",
-            count=count,
-            limit=gamefile.MAX_DEALS,
-        )
+            "is shown read-only. Its game file downloads whole; start a new game to play on."
+        ),
+        count=count,
+        limit=gamefile.MAX_DEALS,
     )
 
 

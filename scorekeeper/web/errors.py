@@ -23,13 +23,11 @@ it (static/app.js: Pending, Refusals). Without the script the same refusals are 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from flask import (
     Flask,
     current_app,
-    flash,
     jsonify,
     make_response,
     redirect,
@@ -48,6 +46,7 @@ from scorekeeper.confirmations import AnswerRefused
 from scorekeeper.games.family import BALKAN
 from scorekeeper.games.writes import Conflict, TourClosed, TournamentTable
 from scorekeeper.rules import InvalidGame
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import (
     DealNotFound,
     GameNotFound,
@@ -58,6 +57,8 @@ from scorekeeper.store import (
 )
 from scorekeeper.tournament import service as tournament
 
+from . import flashes
+from .flashes import Said, flash_said
 from .i18n import words
 from .keys import new_key
 
@@ -206,13 +207,18 @@ def _broken_game(error: InvalidGame) -> tuple[str, int]:
 
 def tour_closed_message(tour: int, table: int) -> str:
     """Why a table of a closed tour is read-only."""
-    return str(
-        _(
+    return flashes.shown(tour_closed_said(tour, table))
+
+
+def tour_closed_said(tour: int, table: int) -> Said:
+    """Why a table of a closed tour is read-only, to say in the page's language."""
+    return flashes.said(
+        N_(
             "Tour %(tour)s is closed: the game of table %(table)s counts in the tournament's "
-            "standings as it is and can no longer be changed.",
-            tour=tour,
-            table=table,
-        )
+            "standings as it is and can no longer be changed."
+        ),
+        tour=tour,
+        table=table,
     )
 
 
@@ -230,7 +236,7 @@ def _tour_closed(error: TourClosed) -> Response:
     nothing was written; said, and back to the game."""
     if wants_json():
         return read_only_game(tour_closed_message(error.tour, error.table), "tour_closed")
-    flash(tour_closed_message(error.tour, error.table))
+    flash_said(tour_closed_said(error.tour, error.table))
     token = (request.view_args or {}).get("token", "")
     return redirect(url_for("games.show", mode="g", token=token))
 
@@ -276,15 +282,19 @@ def finish_message(tour: int, table: int) -> str:
     )
 
 
+#: What the scorer is told when another phone changed the game since the form was read.
+CONFLICT = N_("Another phone changed this game in the meantime. Look at it and try again.")
+
+
 def conflict_message() -> str:
     """What the scorer is told when another phone changed the game since the form was read."""
-    return str(_("Another phone changed this game in the meantime. Look at it and try again."))
+    return str(_(CONFLICT))
 
 
 def _conflict(_error: Conflict) -> Response:
     """A write another phone got in first (nothing was written): said, and back to the game.
     The deal form handles its own conflicts (it keeps the input)."""
-    flash(conflict_message())
+    flash_said(CONFLICT)
     token = (request.view_args or {}).get("token", "")
     return redirect(url_for("games.show", mode="g", token=token))
 
@@ -294,45 +304,50 @@ def _conflict(_error: Conflict) -> Response:
 
 def said(refused: tournament.TournamentRefused) -> str:
     """What a refused tournament write means, in words (the director's page shows it)."""
+    return flashes.shown(refusal(refused))
+
+
+def refusal(refused: tournament.TournamentRefused) -> Said:
+    """What a refused tournament write means, to say in the language of the page showing it."""
     if isinstance(refused, tournament.TablesUnfinished):
-        return ngettext(
+        return flashes.ngettext(
             "%(num)d table has not finished: tick the box to close the tour now.",
             "%(num)d tables have not finished: tick the box to close the tour now.",
             refused.count,
         )
     if isinstance(refused, tournament.WithdrawnAfter):
-        return _(
-            "%(name)s left after this tour: a tour with a withdrawal after it cannot be reopened.",
+        return flashes.said(
+            N_(
+                "%(name)s left after this tour: a tour with a withdrawal after it cannot be "
+                "reopened."
+            ),
             name=refused.name,
         )
     if isinstance(refused, tournament.JoinedAfter):
-        return _(
-            "%(name)s joined before tour %(tour)s: take the name off first, then reopen.",
+        return flashes.said(
+            N_("%(name)s joined before tour %(tour)s: take the name off first, then reopen."),
             name=refused.name,
             tour=refused.tour,
         )
-    words = _TOURNAMENT.get(type(refused))
-    return words() if words is not None else _("There is no such table in the tournament.")
+    return flashes.said(
+        _TOURNAMENT.get(type(refused), N_("There is no such table in the tournament."))
+    )
 
 
-_TOURNAMENT: dict[type[tournament.TournamentRefused], Callable[[], str]] = {
-    tournament.TourPlaying: lambda: _("A tour is being played: close it first."),
-    tournament.NoTourPlaying: lambda: _("No tour is being played."),
-    tournament.TableHasDeals: lambda: _(
-        "A table has saved a deal: the seating can no longer be undone."
-    ),
-    tournament.CannotReopen: lambda: _(
+_TOURNAMENT: dict[type[tournament.TournamentRefused], str] = {
+    tournament.TourPlaying: N_("A tour is being played: close it first."),
+    tournament.NoTourPlaying: N_("No tour is being played."),
+    tournament.TableHasDeals: N_("A table has saved a deal: the seating can no longer be undone."),
+    tournament.CannotReopen: N_(
         "Only the last tour can be reopened, while no later tour is seated."
     ),
-    tournament.TournamentOver: lambda: _("The tournament is over: its last tour is played."),
-    tournament.TooFewPlayers: lambda: _(
-        "Fewer than three players are left: no tour can be seated."
-    ),
-    tournament.Unscorable: lambda: _(
+    tournament.TournamentOver: N_("The tournament is over: its last tour is played."),
+    tournament.TooFewPlayers: N_("Fewer than three players are left: no tour can be seated."),
+    tournament.Unscorable: N_(
         "The tournament cannot be scored as it stands: see the problems on the page."
     ),
-    tournament.TypedLater: lambda: _("Only tour 1 can be typed: later tours follow the standings."),
-    tournament.NoSuchPlayer: lambda: _("There is no such player in the tournament."),
+    tournament.TypedLater: N_("Only tour 1 can be typed: later tours follow the standings."),
+    tournament.NoSuchPlayer: N_("There is no such player in the tournament."),
 }
 
 
@@ -341,42 +356,57 @@ _TOURNAMENT: dict[type[tournament.TournamentRefused], Callable[[], str]] = {
 
 def said_company(refused: CompanyRefused) -> str:
     """What a refused company write means, in words (said next to the field it concerns)."""
+    return flashes.shown(company_refusal(refused))
+
+
+def company_refusal(refused: CompanyRefused) -> Said:
+    """What a refused company write means, to say in the language of the page showing it."""
     if isinstance(refused, company_writes.NameTaken):
-        return _("%(name)s is already a player of the company.", name=refused.name)
+        return flashes.said(N_("%(name)s is already a player of the company."), name=refused.name)
     if isinstance(refused, company_writes.ReadOnlyLink):
-        return _("This is the game's read-only link: paste its edit link.")
+        return flashes.said(N_("This is the game's read-only link: paste its edit link."))
     if isinstance(refused, company_writes.OtherCurrency):
-        return _(OTHER_CURRENCY, game=refused.game, company=refused.company)
+        return flashes.said(OTHER_CURRENCY, game=refused.game, company=refused.company)
     if isinstance(refused, company_writes.InAClub):
-        return _(
-            "This game is in a club on its own, and the company is in a club: detach the game "
-            "from its club first, then attach it here."
+        return flashes.said(
+            N_(
+                "This game is in a club on its own, and the company is in a club: detach the game "
+                "from its club first, then attach it here."
+            )
         )
     if isinstance(refused, company_writes.InOtherCompany):
-        return _("This game already belongs to another company.")
+        return flashes.said(N_("This game already belongs to another company."))
     if isinstance(refused, company_writes.FamilyKept) and refused.company == BALKAN:
-        return _("The company's evenings are played by the Balkan rules: it keeps them.")
+        return flashes.said(
+            N_("The company's evenings are played by the Balkan rules: it keeps them.")
+        )
     if isinstance(refused, company_writes.FamilyKept):
-        return _("The company's evenings are played by the Russian rules: it keeps them.")
+        return flashes.said(
+            N_("The company's evenings are played by the Russian rules: it keeps them.")
+        )
     if isinstance(refused, company_writes.OtherFamily) and refused.game == BALKAN:
-        return _(
-            "This game is played by the Balkan rules; the company's evenings by the Russian "
-            "ones: their results do not add up."
+        return flashes.said(
+            N_(
+                "This game is played by the Balkan rules; the company's evenings by the Russian "
+                "ones: their results do not add up."
+            )
         )
     if isinstance(refused, company_writes.OtherFamily):
-        return _(
-            "This game is played by the Russian rules; the company's evenings by the Balkan "
-            "ones: their results do not add up."
+        return flashes.said(
+            N_(
+                "This game is played by the Russian rules; the company's evenings by the Balkan "
+                "ones: their results do not add up."
+            )
         )
     if isinstance(refused, company_writes.PlayersToPick):
         if refused.counts == (2,):
-            return _("Hussar is played by two: pick two players")
-        return _("Pick two players (Hussar), or three, four or five")
+            return flashes.said(N_("Hussar is played by two: pick two players"))
+        return flashes.said(N_("Pick two players (Hussar), or three, four or five"))
     if isinstance(refused, company_writes.SeatsRefused):
-        return _("Each seat needs a different player of the company")
+        return flashes.said(N_("Each seat needs a different player of the company"))
     if isinstance(refused, company_writes.DealerRefused):
-        return _("Choose who deals first among the players")
-    return _("No game has this link.")
+        return flashes.said(N_("Choose who deals first among the players"))
+    return flashes.said(N_("No game has this link."))
 
 
 # -- a confirmation's refusal ----------------------------------------------------------------

@@ -164,6 +164,11 @@ def _translations() -> NullTranslations:
     return found
 
 
+def translation() -> NullTranslations:
+    """This request's catalogue (the language of the page being drawn)."""
+    return _translations()
+
+
 def _gettext(string: str) -> str:
     return _translations().ugettext(string)
 

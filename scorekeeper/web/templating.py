@@ -14,6 +14,7 @@ from markupsafe import Markup
 from scorekeeper.render.paper_balkan import settlement_rows
 from scorekeeper.rules.deals import OFF_TABLE_KINDS as OFF_TABLE
 
+from .flashes import shown
 from .i18n import time_zone, words
 from .keys import new_key
 
@@ -155,6 +156,7 @@ def init_app(app: Flask) -> None:
         convention_label=convention_label,
         house_rules=house_rules,
         new_key=new_key,
+        flashed=shown,
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

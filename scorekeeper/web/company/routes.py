@@ -11,7 +11,6 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -32,12 +31,14 @@ from scorekeeper.csvout import csv_bytes
 from scorekeeper.games.family import BALKAN, family_named
 from scorekeeper.render.chart import standings_chart
 from scorekeeper.rules import CONVENTIONS
+from scorekeeper.rules.problems import N_
 from scorekeeper.rules.text import escaped
 from scorekeeper.store.companies import Companies, CompanyRecord
 
-from .. import belongs, errors, families, recent
+from .. import belongs, errors, families, flashes, recent
 from .. import options as opts
 from ..extensions import csrf
+from ..flashes import flash_said
 from ..gameforms import NewGameBase
 from ..i18n import words
 from ..storage import get_store
@@ -270,7 +271,7 @@ def import_company() -> str | Response | tuple[str, int]:
             recent.remember(record.edit_token, KEY, LIMIT)
             for game in record.games:
                 recent.remember(game.game.edit_token)
-            flash(_("The company file was opened as a new company."))
+            flash_said(N_("The company file was opened as a new company."))
             return back(record.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template(
@@ -291,7 +292,7 @@ def rules(token: str) -> str | Response | tuple[str, int]:
     if form.is_submitted() and _valid(form):
         resolved = _resolved(form, balkan_errors)
         if resolved is not None and _kept(company, form, resolved, balkan_errors):
-            flash(_("The house rules are kept: the next evening starts with them."))
+            flash_said(N_("The house rules are kept: the next evening starts with them."))
             return back(token)
     page = render_template(
         "company/rules.html",
@@ -380,7 +381,7 @@ def evening(token: str) -> str | Response | tuple[str, int]:
         try:
             seats, dealer = company_writes.draw_evening(company, request.args.getlist("player"))
         except company_writes.PlayersToPick as refused:
-            flash(errors.said_company(refused))
+            flash_said(errors.company_refusal(refused))
             return back(token, "#evening")
         form.first_dealer.data = str(dealer)
         form.played_on.data = table_today()
@@ -452,7 +453,10 @@ def attach(token: str) -> Response | tuple[str, int]:
         form.link.errors = [*form.link.errors, errors.said_company(refused)]
         return _refused(company, attach_form=form)
     recent.remember(game.edit_token)
-    flash(_("The game %(name)s is now an evening of the company.", name=game.name or _("Game")))
+    flash_said(
+        N_("The game %(name)s is now an evening of the company."),
+        name=game.name or flashes.said(N_("Game")),
+    )
     return back(token)
 
 
@@ -484,7 +488,7 @@ def pay(token: str) -> Response | tuple[str, int]:
         for name, why in refused.problems.items():
             form[name].errors = [*form[name].errors, said[why]]
         return _refused(company, payment_form=form)
-    flash(_("Payment recorded."))
+    flash_said(N_("Payment recorded."))
     return back(token, "#balance")
 
 
@@ -493,7 +497,7 @@ def delete_payment(token: str, payment_id: int) -> Response:
     company = edit_company(token)
     if DeletePaymentForm().validate_on_submit():
         company_writes.delete_payment(get_store(), company, payment_id)
-        flash(_("The payment was taken back."))
+        flash_said(N_("The payment was taken back."))
     return back(token, "#balance")
 
 

@@ -14,14 +14,16 @@ import hashlib
 import re
 import secrets
 
-from flask import Blueprint, current_app, flash, jsonify, redirect, request, url_for
+from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from flask_babel import _
 from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.wrappers import Response
 
 from scorekeeper import confirmations
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameNotFound
 
+from ..flashes import flash_said
 from ..keys import new_key
 from ..storage import get_store
 
@@ -102,11 +104,9 @@ def release(token: str) -> Response:
     """The scorer lets a seat go: the next phone to answer for it claims it."""
     player = request.form.get("player", "")[:100]
     if confirmations.release(get_store(), token, player):
-        flash(
-            _(
-                "Seat free: %(name)s. The next phone to answer for this player claims it.",
-                name=player,
-            )
+        flash_said(
+            N_("Seat free: %(name)s. The next phone to answer for this player claims it."),
+            name=player,
         )
     return redirect(url_for("games.show", mode="g", token=token) + "#confirmations")
 

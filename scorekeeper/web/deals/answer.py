@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import flash, jsonify, redirect, render_template, url_for
+from flask import jsonify, redirect, render_template, url_for
 from flask_babel import _
 from werkzeug.wrappers import Response
 
@@ -24,6 +24,8 @@ from scorekeeper.store import DealRecord
 
 from .. import errors
 from ..context import remember_loaded
+from ..flashes import Said, flash_said, said, said_entry
+from ..flashes import shown as said_now
 from ..i18n import words
 from ..problems import put_back
 from . import drawn
@@ -206,7 +208,7 @@ def _not_written(
     if deal is not None:
         deal = writes.live_deal(now, deal.id)
     elif (why := full(now)) is not None:
-        return _Shown(now, deal, seat, Reading(), over=why)
+        return _Shown(now, deal, seat, Reading(), over=said_now(why))
     seat = seat_for(now.sheet, None if deal is None else deal.position)
     reading, result = Reading(), None
     if found is not None:
@@ -221,17 +223,18 @@ def _not_written(
     return _Shown(now, deal, seat, reading, result, message, saved_as=saved_as)
 
 
-def full(loaded: Loaded) -> str | None:
-    """Why no deal can be added to the game now (it is over, or holds all it can), or None."""
+def full(loaded: Loaded) -> Said | None:
+    """Why no deal can be added to the game now (it is over, or holds all it can), or None;
+    to say in the language of the page showing it."""
     if not loaded.can_add_deal:
-        return str(_("The game is finished: reopen it to add a deal."))
+        return said(N_("The game is finished: reopen it to add a deal."))
     if len(loaded.record.deals) >= gamefile.MAX_DEALS:
-        return str(
-            _(
+        return said(
+            N_(
                 "This game has %(limit)s deals, the most one game holds: start a new game "
-                "to play on.",
-                limit=gamefile.MAX_DEALS,
-            )
+                "to play on."
+            ),
+            limit=gamefile.MAX_DEALS,
         )
     return None
 
@@ -358,9 +361,9 @@ _WRITTEN = {
 def _flash_written(done: writes.Written, change: bool) -> None:
     """ "Deal N saved" (or changed) on the sheet, with Change and Undo beside it."""
     if change and not done.changed:
-        flash(words().said(done.kind, "unchanged", done.number or 0))
+        flash_said(said_entry(done.kind, "unchanged", done.number or 0))
     elif done.changed:
-        flash(_(_WRITTEN[done.kind, change], number=done.number), f"saved:{done.deal_id}")
+        flash_said(_WRITTEN[done.kind, change], f"saved:{done.deal_id}", number=done.number)
 
 
 def _entries(result: Check | None) -> list[str]:

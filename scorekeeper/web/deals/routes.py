@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import _
 from werkzeug.wrappers import Response
 
 from scorekeeper.games import Check, Loaded, check_delete, writes
@@ -29,6 +28,7 @@ from scorekeeper.store import DealRecord
 from .. import balkan as balkan_views
 from .. import errors
 from ..context import edit_game
+from ..flashes import flash_said, said_entry, shown
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
@@ -56,8 +56,8 @@ def new(token: str) -> Page:
         if (resent := _resent(loaded)) is not None:
             return resent
         if request.method == "POST":
-            return answer.game_over(loaded, full)
-        flash(full)
+            return answer.game_over(loaded, shown(full))
+        flash_said(full)
         return _to_game(token)
     return _deal_page(loaded, None, key)
 
@@ -87,7 +87,7 @@ def _used(loaded: Loaded, deal: DealRecord | None) -> Response:
     if deal is None:
         return _to_game(token)
     number = loaded.sheet.number_of(deal.position)
-    flash(_(_USED[writes.kind_of(deal.data)], number=number))
+    flash_said(_USED[writes.kind_of(deal.data)], number=number)
     return redirect(url_for("deals.edit", token=token, deal_id=deal.id))
 
 
@@ -184,7 +184,7 @@ def delete(token: str, deal_id: int) -> str | Response | tuple[str, int]:
             pass  # later deals would break: the page says which
         else:
             if done.number is not None:
-                flash(words().said(done.kind, "deleted", done.number))
+                flash_said(said_entry(done.kind, "deleted", done.number))
             return redirect(url_for("games.log", mode="g", token=token))
     deal = live_deal(loaded, deal_id)
     return _confirm(loaded, deal, check_delete(loaded, deal.position), form, "delete")
@@ -203,13 +203,13 @@ def undo(token: str) -> str | Response | tuple[str, int]:
                 request_key=form.request_key.data,
             )
         except writes.NothingToUndo:
-            flash(_("There is no deal to undo."))
+            flash_said(N_("There is no deal to undo."))
             return _to_game(token)
         if done.number is not None:
-            flash(words().said(done.kind, "undone", done.number))
+            flash_said(said_entry(done.kind, "undone", done.number))
         return _to_game(token)
     if not loaded.record.deals:
-        flash(_("There is no deal to undo."))
+        flash_said(N_("There is no deal to undo."))
         return _to_game(token)
     deal = loaded.record.deals[-1]
     return _confirm(loaded, deal, check_delete(loaded, deal.position), form, "undo")
@@ -231,13 +231,13 @@ def restore(token: str, revision_id: int) -> Response:
             request_key=form.request_key.data,
         )
     except writes.Invalid as invalid:
-        flash(_("This version cannot be put back:"))
+        flash_said(N_("This version cannot be put back:"))
         for problem in invalid.check.problems + invalid.check.later:
             flash(words().problem(problem))
         return redirect(history)
     if done.deal_id is None:
         return redirect(history)  # the same tap sent again
-    flash(_("The deal was put back."))
+    flash_said(N_("The deal was put back."))
     return redirect(url_for("games.log", mode="g", token=token, _anchor=f"d{done.deal_id}"))
 
 

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import datetime
 
-from flask import flash, redirect, render_template, url_for
+from flask import redirect, render_template, url_for
 from flask_babel import _
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from scorekeeper.games import writes
+from scorekeeper.rules.problems import N_
 from scorekeeper.store.store import DELETED_KEEP_DAYS
 
 from .. import belongs, errors, recent
 from ..context import GameDeleted, LinkReplaced, ViewDeleted, edit_game
+from ..flashes import flash_said
 from ..storage import get_store
 from ..templating import when
 from .routes import bp
@@ -48,16 +50,16 @@ def replace_link(token: str, which: str) -> Response:
     loaded = edit_game(token)
     old = loaded.record
     if not LinkForm().validate_on_submit():
-        flash(_("The form has expired. Try again."))
+        flash_said(N_("The form has expired. Try again."))
         return redirect(url_for("games.links", token=token))
     record = writes.replace_link(get_store(), loaded, "edit" if which == "edit" else "view")
     recent.drop_offline(old.edit_token if which == "edit" else old.view_token)
     if which == "edit":
         recent.forget(token)
         recent.remember(record.edit_token)
-        flash(_("This is the new edit link: the old one no longer opens the game."))
+        flash_said(N_("This is the new edit link: the old one no longer opens the game."))
     else:
-        flash(_("This is the new read-only link: the old one no longer opens the game."))
+        flash_said(N_("This is the new read-only link: the old one no longer opens the game."))
     return redirect(url_for("games.links", token=record.edit_token))
 
 
@@ -78,7 +80,7 @@ def delete_game(token: str) -> str | Response:
 @bp.route("/g/<tok:token>/restore-game", methods=["POST"])
 def restore_game(token: str) -> Response:
     if LinkForm().validate_on_submit() and writes.restore_game(get_store(), token) is not None:
-        flash(_("The game is back."))
+        flash_said(N_("The game is back."))
     else:
         # Nothing restored: a live game (403 through its read-only link), an unknown link
         # (404), or a deleted one whose form expired (its page again, with Restore).

@@ -28,12 +28,14 @@ from scorekeeper.games import Loaded, describe, file_text, writes
 from scorekeeper.games.whatif import WHAT_IF_CONVENTIONS, WHAT_IF_OPTIONS, what_if
 from scorekeeper.render import pdf as pdf_render
 from scorekeeper.render import pdf_balkan
+from scorekeeper.rules.problems import N_
 
 from .. import balkan as balkan_views
 from .. import belongs
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
 from ..errors import error_page
+from ..flashes import flash_said
 from ..i18n import get_locale, time_zone, words
 from ..limits import PdfSlots, give_back_memory
 from ..storage import get_store
@@ -452,7 +454,7 @@ def rescore(token: str) -> Response:
     loaded = edit_game(token)
     form = RescoreForm()
     if not loaded.record.finished:
-        flash(_("The game is not finished: there is no kept settlement to replace."))
+        flash_said(N_("The game is not finished: there is no kept settlement to replace."))
     elif form.validate_on_submit():
         _set_finished(loaded, form, True)
     return redirect(url_for("games.show", mode="g", token=token))
@@ -491,12 +493,12 @@ def extend(token: str) -> Response:
         )
     except writes.PoolRefused as refused:
         if refused.still_over:
-            flash(_("With a pool of %(target)s the game would still be over.", target=target))
+            flash_said(N_("With a pool of %(target)s the game would still be over."), target=target)
         else:
-            flash(_("The new pool must be larger than %(target)s.", target=refused.current))
+            flash_said(N_("The new pool must be larger than %(target)s."), target=refused.current)
         return back
     if done.changed:
-        flash(_("The pool is now %(target)s: play on.", target=target))
+        flash_said(N_("The pool is now %(target)s: play on."), target=target)
     return back
 
 

@@ -8,7 +8,6 @@ from typing import Any
 from flask import (
     Blueprint,
     current_app,
-    flash,
     jsonify,
     redirect,
     render_template,
@@ -22,12 +21,14 @@ from scorekeeper import club, gamefile_balkan
 from scorekeeper.games import create_from_game, paper, writes
 from scorekeeper.games.family import BALKAN
 from scorekeeper.rules import CONVENTIONS
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameNotFound, StoreError
 from scorekeeper.version import __version__
 
 from .. import belongs, families, recent
 from .. import options as opts
 from ..context import edit_game
+from ..flashes import flash_said
 from ..gameforms import NewGameBase
 from ..i18n import words
 from ..problems import put_on_form
@@ -229,7 +230,7 @@ def rematch(token: str) -> Response:
         return redirect(url_for("games.show", mode="g", token=token))
     fresh = writes.rematch(get_store(), loaded, name=words().date(datetime.date.today()))
     recent.remember(fresh.edit_token)
-    flash(_("A new game for the same table: %(name)s deals first.", name=fresh.first_dealer))
+    flash_said(N_("A new game for the same table: %(name)s deals first."), name=fresh.first_dealer)
     return redirect(url_for("games.show", mode="g", token=fresh.edit_token))
 
 
@@ -242,7 +243,7 @@ def import_game() -> str | Response | tuple[str, int] | tuple[str, int, dict[str
         if game is not None:
             record = create_from_game(get_store(), game)
             recent.remember(record.edit_token)
-            flash(_("The game file was opened as a new game."))
+            flash_said(N_("The game file was opened as a new game."))
             return redirect(url_for("games.show", mode="g", token=record.edit_token))
     status = 400 if request.method == "POST" else 200
     page = render_template(
@@ -260,7 +261,7 @@ def forget() -> Response:
     if form.validate_on_submit():
         recent.forget(form.token.data or "")
         _drop_offline(form.token.data or "")
-        flash(_("The game is no longer listed on this phone; its links still work."))
+        flash_said(N_("The game is no longer listed on this phone; its links still work."))
     return redirect(url_for("main.home"))
 
 

@@ -15,7 +15,6 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -28,6 +27,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import club
 from scorekeeper.kept import Kept
 from scorekeeper.paths import TEMPLATES
+from scorekeeper.rules.problems import N_
 from scorekeeper.store import StoreError, VersionConflict
 from scorekeeper.store.tournaments import TournamentRecord
 from scorekeeper.tournament import file as tfile
@@ -38,6 +38,7 @@ from scorekeeper.tournament.text import bands_text
 
 from .. import belongs, errors, recent
 from .. import options as opts
+from ..flashes import flash_said
 from ..i18n import get_locale, words
 from ..problems import option_field
 from ..storage import get_store
@@ -104,8 +105,8 @@ def _field_of(name: str) -> str:
     return "rounds" if name == "options.round_limit" else option_field(name)
 
 
-def _changed() -> str:
-    return _("The tournament was changed meanwhile (on another phone?). Look and try again.")
+#: Said when another phone changed the tournament since the form was read.
+CHANGED = N_("The tournament was changed meanwhile (on another phone?). Look and try again.")
 
 
 # -- creating and opening ------------------------------------------------------------------
@@ -153,7 +154,7 @@ def new() -> str | Response:
                 ),
             )
             recent.remember(record.edit_token, KEY, LIMIT)
-            flash(_("The tournament is made. Seat tour 1 when the players are in the room."))
+            flash_said(N_("The tournament is made. Seat tour 1 when the players are in the room."))
             return back(record.edit_token)
     return render_template("tournament/new.html", form=form, **_options_context())
 
@@ -254,9 +255,9 @@ def _write(token: str, anchor: str, call: object) -> Response:
     try:
         call()  # type: ignore[operator]
     except TournamentRefused as error:
-        flash(errors.said(error))
+        flash_said(errors.refusal(error))
     except VersionConflict:
-        flash(_changed())
+        flash_said(CHANGED)
     return back(token, anchor)
 
 
@@ -267,7 +268,7 @@ def seat(token: str) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         if form.seating.errors:
             return _page(record, form), 400
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
 
     def table_name(tour: int, table: int) -> str:
@@ -290,12 +291,13 @@ def seat(token: str) -> Response | tuple[str, int]:
         form.seating.errors = [_typed_problem(c, p) for c, p in typed.problems]
         return _page(record, form), 400
     except TournamentRefused as error:
-        flash(errors.said(error))
+        flash_said(errors.refusal(error))
         return back(token)
     except VersionConflict:
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
-    flash(_("Tour %(n)s is seated: each table scans its scorer code.", n=record.tours_seated + 1))
+    seated = record.tours_seated + 1
+    flash_said(N_("Tour %(n)s is seated: each table scans its scorer code."), n=seated)
     return back(token, "#tables")
 
 
@@ -315,12 +317,12 @@ def close(token: str) -> Response:
     record = edit_tournament(token)
     form = CloseForm()
     if not form.validate_on_submit():
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
 
     def call() -> None:
         service.close_tour(get_store(), token, int(form.base_version.data), early=form.early.data)
-        flash(_("Tour %(n)s is closed.", n=record.tours_seated))
+        flash_said(N_("Tour %(n)s is closed."), n=record.tours_seated)
 
     return _write(token, "#standings", call)
 
@@ -330,15 +332,15 @@ def unseat(token: str) -> Response:
     record = edit_tournament(token)
     form = UnseatForm()
     if not form.validate_on_submit():
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
     if not form.confirm.data:
-        flash(_("Tick the box to undo the seating."))
+        flash_said(N_("Tick the box to undo the seating."))
         return back(token, "#tour")
 
     def call() -> None:
         service.unseat(get_store(), token, int(form.base_version.data))
-        flash(_("The seating of tour %(n)s is undone: seat it again.", n=record.tours_seated))
+        flash_said(N_("The seating of tour %(n)s is undone: seat it again."), n=record.tours_seated)
 
     return _write(token, "#tour", call)
 
@@ -348,15 +350,15 @@ def reopen(token: str) -> Response:
     record = edit_tournament(token)
     form = ReopenForm()
     if not form.validate_on_submit():
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
     if not form.confirm.data:
-        flash(_("Tick the box to reopen the tour."))
+        flash_said(N_("Tick the box to reopen the tour."))
         return back(token, "#tour")
 
     def call() -> None:
         service.reopen(get_store(), token, int(form.base_version.data))
-        flash(_("Tour %(n)s is open again: its tables can score.", n=record.tours_closed))
+        flash_said(N_("Tour %(n)s is open again: its tables can score."), n=record.tours_closed)
 
     return _write(token, "#tables", call)
 
@@ -366,7 +368,7 @@ def join(token: str) -> Response | tuple[str, int]:
     record = edit_tournament(token)
     form = JoinForm()
     if not form.validate_on_submit():
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
     name = form.clean()
     if name is None:
@@ -377,12 +379,12 @@ def join(token: str) -> Response | tuple[str, int]:
         form.name.errors = [_("%(name)s is on the roster already", name=name)]
         return _page(record, join_form=form), 400
     except TournamentRefused as error:
-        flash(errors.said(error))
+        flash_said(errors.refusal(error))
         return back(token, "#players")
     except VersionConflict:
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token, "#players")
-    flash(_("%(name)s joins the tournament.", name=name))
+    flash_said(N_("%(name)s joins the tournament."), name=name)
     return back(token, "#players")
 
 
@@ -391,13 +393,13 @@ def withdraw(token: str) -> Response:
     edit_tournament(token)
     form = WithdrawForm()
     if not form.validate_on_submit():
-        flash(_changed())
+        flash_said(CHANGED)
         return back(token)
     player = form.player.data or ""
 
     def call() -> None:
         service.withdraw(get_store(), token, int(form.base_version.data), player)
-        flash(_("%(name)s has left the tournament.", name=player))
+        flash_said(N_("%(name)s has left the tournament."), name=player)
 
     return _write(token, "#players", call)
 
@@ -418,7 +420,7 @@ def revoke(token: str, game_id: int) -> str | Response:
 
     def call() -> None:
         service.revoke_table(get_store(), token, game_id)
-        flash(_("The table has a new scorer link: the old one no longer opens it."))
+        flash_said(N_("The table has a new scorer link: the old one no longer opens it."))
 
     return _write(token, "#tables", call)
 
@@ -433,9 +435,9 @@ def links(token: str) -> Response:
     recent.forget(token, KEY)
     recent.remember(record.edit_token, KEY, LIMIT)
     if form.which.data == "edit":
-        flash(_("This page has a new address: the old edit link no longer opens it."))
+        flash_said(N_("This page has a new address: the old edit link no longer opens it."))
     else:
-        flash(_("New read-only and board links: the old ones no longer open the tournament."))
+        flash_said(N_("New read-only and board links: the old ones no longer open the tournament."))
     return back(record.edit_token, "#links")
 
 
@@ -513,7 +515,7 @@ def import_tournament() -> str | Response | tuple[str, int]:
                 problems = [_("This tournament file could not be opened.")]
             else:
                 recent.remember(record.edit_token, KEY, LIMIT)
-                flash(_("The tournament file was opened as a new tournament."))
+                flash_said(N_("The tournament file was opened as a new tournament."))
                 return back(record.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template(

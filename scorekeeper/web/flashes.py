@@ -1,0 +1,67 @@
+"""The messages a write leaves for the next page ("Deal 4 saved.", "Tour 2 is closed."), said
+in the language of the page that shows them: a flash keeps its message id (the English
+marked N_) and its parameters, never a text, and is translated when it is shown (the table
+may switch its language in between). A message flashed as a text by an older server is shown
+as it was written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash
+
+from scorekeeper.wording import SAID
+
+from .i18n import translation
+
+#: A message to say later: {"said": message id, "params": {...}}, and for a plural
+#: "plural" (its other form) and "num" (the number that chooses the form).
+Said = dict[str, Any]
+
+
+def said(message: str, **params: Any) -> Said:
+    """A message (marked N_ where it is written) with its parameters, to translate later. A
+    parameter may itself be a Said (a word of the message that is translated too)."""
+    return {"said": message, "params": {k: _kept(v) for k, v in params.items()}}
+
+
+def ngettext(singular: str, plural: str, num: int, **params: Any) -> Said:
+    """A message with plural forms (also %(num)s), to translate later (named as the gettext
+    call is, by which pybabel extracts both forms)."""
+    return said(singular, num=num, **params) | {"plural": plural, "num": num}
+
+
+def said_entry(kind: str, what: str, number: int) -> Said:
+    """What is said of an entry of the log ("Deal 4 undone. …"), as `Words.said` words it."""
+    kind = kind if kind in ("correction", "penalty") else "deal"
+    return said(SAID[kind, what], number=number)
+
+
+def flash_said(message: str | Said, category: str = "message", **params: Any) -> None:
+    """Flash a message (an id marked N_, with its parameters, or a Said) for the next page,
+    which says it in its own language."""
+    kept = said(message, **params) if isinstance(message, str) else message
+    flash(kept, category)  # type: ignore[arg-type]  # Flask keeps any JSON value
+
+
+def shown(message: Any) -> str:
+    """A flashed message in the language of this request."""
+    if not (isinstance(message, dict) and isinstance(message.get("said"), str)):
+        return str(message)
+    params = {k: shown(v) if isinstance(v, dict) else v for k, v in message["params"].items()}
+    catalogue = translation()
+    if "plural" in message:
+        text = catalogue.ungettext(message["said"], message["plural"], message["num"])
+    else:
+        text = catalogue.ugettext(message["said"])
+    try:
+        return text % params if params else text
+    except (KeyError, TypeError, ValueError):  # a message the catalogue words otherwise
+        return text
+
+
+def _kept(value: Any) -> Any:
+    """A parameter as the session keeps it: a text, a number or a Said."""
+    if value is None or isinstance(value, bool | int | float | str | dict):
+        return value
+    return str(value)
