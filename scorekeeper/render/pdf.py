@@ -156,23 +156,13 @@ def sheet_view(
     _ = words.gettext
     sheet, problems = replay(game)
     result = settle(sheet)
-    players = list(game.players)
     currency = game.options.currency
     name = _clean(game.name) or _("Preferans")
     return SheetView(
         page_size=page_size,
-        name=_shorten(name, SHOWN_NAME_LIMIT),
-        full_name=_shorten(name, FULL_NAME_LIMIT) if len(name) > SHOWN_NAME_LIMIT else "",
-        running_name=_shorten(name, 70),
+        **_heading(game, name, page_size, words),
         locale=words.locale,
         when=time_span(created_at, updated_at, words, tz),
-        players=players,
-        short_names=[_shorten(p, _heading_limit(page_size, len(players))) for p in players],
-        seating=_(
-            "Seated clockwise: %(players)s; first to deal: %(dealer)s.",
-            players=", ".join(players),
-            dealer=game.first_dealer,
-        ),
         convention=words.convention(game.convention),
         options=changed_options(game, words),
         pool_target=words.amount(game.options.pool_target),
@@ -183,17 +173,46 @@ def sheet_view(
         penalty_count=sheet.count_of("penalty"),
         pulka=Markup(pulka_svg(sheet, title=_shorten(name, SHOWN_NAME_LIMIT), words=words)),
         rows=_player_rows(sheet, result, words),
-        settlement=_settlement_rows(sheet, result, words),
-        amnesty=words.amount(result.amnesty),
-        hill_rate=words.whists(game.options.hill_whists),
-        divisor=result.divisor,
-        pairs=_pairs(result, words),
-        payments=[words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],
+        **_settlement(sheet, result, words),
         log=_log_rows(sheet, problems, set(edited_deals or ()), words, set(disputed_deals or ())),
         problems=[words.problem(p) for p in problems if p.deal is None],
         hussar=game.hussar,
         chart=Markup(evening_chart(sheet, words)) if sheet.results and not problems else Markup(""),
     )
+
+
+def _heading(game: Game, name: str, page_size: str, words: Words) -> dict[str, Any]:
+    """The sheet's heading fields: the game's name (shortened to fit, in full when it does
+    not, and in the running head), the players (and their names short enough for a column
+    heading on this page size) and how they were seated."""
+    _ = words.gettext
+    players = list(game.players)
+    return {
+        "name": _shorten(name, SHOWN_NAME_LIMIT),
+        "full_name": _shorten(name, FULL_NAME_LIMIT) if len(name) > SHOWN_NAME_LIMIT else "",
+        "running_name": _shorten(name, 70),
+        "players": players,
+        "short_names": [_shorten(p, _heading_limit(page_size, len(players))) for p in players],
+        "seating": _(
+            "Seated clockwise: %(players)s; first to deal: %(dealer)s.",
+            players=", ".join(players),
+            dealer=game.first_dealer,
+        ),
+    }
+
+
+def _settlement(sheet: Sheet, result: Settlement, words: Words) -> dict[str, Any]:
+    """The settlement's fields: each player's line, the amnesty, the hill's rate, the divisor,
+    each pair's whists and who pays whom."""
+    currency = sheet.game.options.currency
+    return {
+        "settlement": _settlement_rows(sheet, result, words),
+        "amnesty": words.amount(result.amnesty),
+        "hill_rate": words.whists(sheet.game.options.hill_whists),
+        "divisor": result.divisor,
+        "pairs": _pairs(result, words),
+        "payments": [words.payment(p.payer, p.payee, p.amount, currency) for p in result.payments],
+    }
 
 
 def _log_rows(

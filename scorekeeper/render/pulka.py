@@ -112,6 +112,21 @@ def pulka_svg(
     words = words.at_table(sheet.game)
     players = sheet.players
     layouts = LAYOUTS[len(players)]
+    root = _paper(sheet, title, css_class, words)
+    ET.SubElement(root, _SECTORS)
+    _draw_frame(root)
+    _draw_target(root, sheet.options.pool_target)
+    sectors = "".join(
+        _sector_svg(players, seat, layout, sheet.closed(player), sheet.game.hussar, chains)
+        for seat, (player, layout) in enumerate(zip(players, layouts, strict=True))
+        for chains in [_chains(sheet, player, words)]
+    )
+    return ET.tostring(root, encoding="unicode").replace(f"<{_SECTORS} />", sectors, 1)
+
+
+def _paper(sheet: Sheet, title: str | None, css_class: str, words: Words) -> ET.Element:
+    """The SVG document with its title and description (each read once by a screen reader)
+    and the blank paper, nothing drawn on it yet."""
     uid = _uid(sheet, title)
     root = ET.Element(
         "svg",
@@ -144,15 +159,7 @@ def pulka_svg(
             "stroke": "none",
         },
     )
-    ET.SubElement(root, _SECTORS)
-    _draw_frame(root)
-    _draw_target(root, sheet.options.pool_target)
-    sectors = "".join(
-        _sector_svg(players, seat, layout, sheet.closed(player), sheet.game.hussar, chains)
-        for seat, (player, layout) in enumerate(zip(players, layouts, strict=True))
-        for chains in [_chains(sheet, player, words)]
-    )
-    return ET.tostring(root, encoding="unicode").replace(f"<{_SECTORS} />", sectors, 1)
+    return root
 
 
 _SECTORS = "pulka-sectors-go-here"
