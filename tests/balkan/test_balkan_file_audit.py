@@ -235,3 +235,49 @@ def test_an_unknown_family_is_the_one_problem_said(
     shown = json.dumps(family, ensure_ascii=False)
     data = {**partija([FOLLOWED]), "family": family}
     assert refused(tmp_path, capsys, data) == [f"unknown family {shown} (russian, balkan)"]
+
+
+def test_four_players_json_with_the_settlement_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """§B2, §B10 12., §B12: with four players the dealer sits out; `left`/`right` are the
+    previous and the next player of the list (cyclically); `--settle` writes off now
+    (S = 384 among 4: 96 each) without writing it on the sheet."""
+    data = partija(
+        [
+            played("Ana", "karo", followers=[]),
+            played("Dejan", "tref", {"Dejan": 7, "Boža": 3}, followers=["Boža"], dealer="Ana"),
+        ],
+        players=("Ana", "Boža", "Ceca", "Dejan"),
+        first_dealer="Dejan",
+    )
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert main(["score", str(path), "--settle"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["sum_bule"] == "384" and report["finished"] is False
+    sheet = report["sheet"]
+    assert [sheet[p]["column"] for p in data["players"]] == [
+        ["100", "94"],
+        ["100"],
+        ["100"],
+        ["100", "90"],
+    ]
+    assert sheet["Boža"]["supe_on"] == {"Ana": "0", "Ceca": "0", "Dejan": "30"}
+    assert (sheet["Boža"]["left"], sheet["Boža"]["right"]) == ("0", "0")
+    assert (sheet["Dejan"]["left"], sheet["Dejan"]["right"]) == ("0", "0")
+    settlement = report["settlement"]
+    assert settlement["ended_by"] == "now"
+    assert settlement["write_off"] == {"Ana": "96", "Boža": "96", "Ceca": "96", "Dejan": "96"}
+    assert settlement["result"] == {"Ana": "-20", "Boža": "10", "Ceca": "40", "Dejan": "-30"}
+    assert settlement["money"] == {
+        "Ana": "20.00",
+        "Boža": "-10.00",
+        "Ceca": "-40.00",
+        "Dejan": "30.00",
+    }
+    assert settlement["payments"] == [
+        {"from": "Ceca", "to": "Dejan", "amount": "30.00"},
+        {"from": "Boža", "to": "Ana", "amount": "10.00"},  # ties: the seating order
+        {"from": "Ceca", "to": "Ana", "amount": "10.00"},
+    ]
