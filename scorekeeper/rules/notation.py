@@ -65,11 +65,7 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
     the full reading below says what is wrong). Most deals of a long game take this path."""
     kind = raw.get("type")
     if kind == "penalty":
-        offender, code = raw.get("player"), raw.get("contract")
-        if len(raw) != 3 or type(offender) is not str or offender not in players:
-            return None
-        fine = _CONTRACTS.get(code) if type(code) is str else None
-        return Penalty(offender, fine) if fine is not None else None
+        return _well_formed_penalty(raw, players)
     if kind not in ("contract", "misere", "allpass"):
         return None
     keys = raw.keys()
@@ -78,17 +74,9 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
     dealer = raw.get("dealer")
     if dealer is not None and (type(dealer) is not str or dealer not in players):
         return None
-    tricks: dict[str, int] = {}
-    if "tricks" in raw:
-        given = raw["tricks"]
-        if type(given) is not dict:
-            return None
-        for name, count in given.items():
-            if type(name) is not str or name not in players:
-                return None
-            if type(count) is not int or not 0 <= count <= 10:
-                return None
-            tricks[name] = count
+    tricks = _well_formed_tricks(raw["tricks"], players) if "tricks" in raw else {}
+    if tricks is None:
+        return None
     if kind == "allpass":
         return AllPassDeal(tricks, dealer)
     declarer = raw["declarer"]
@@ -98,17 +86,9 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
         return MisereDeal(declarer, tricks, dealer)
     if not _talon_sound(talon := raw.get("talon_tricks")):
         return None
-    code = raw["contract"]
-    contract = _CONTRACTS.get(code) if type(code) is str else None
+    contract = _well_formed_contract(raw["contract"])
     if contract is None:
-        if type(code) is not str or len(code) > 10:
-            return None
-        try:
-            contract = Contract.parse(code)
-        except ContractError:
-            return None
-        if len(_CONTRACTS) < 200:
-            _CONTRACTS[code] = contract
+        return None
     given_answers = raw["answers"]
     if type(given_answers) is not dict:
         return None
@@ -119,6 +99,44 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
             return None
         answers[name] = answer
     return ContractDeal(declarer, contract, answers, tricks, dealer, talon)
+
+
+def _well_formed_penalty(raw: dict[str, Any], players: Sequence[str]) -> Penalty | None:
+    """A penalty of a player of the game, fined a contract already read; else None."""
+    offender, code = raw.get("player"), raw.get("contract")
+    if len(raw) != 3 or type(offender) is not str or offender not in players:
+        return None
+    fine = _CONTRACTS.get(code) if type(code) is str else None
+    return Penalty(offender, fine) if fine is not None else None
+
+
+def _well_formed_tricks(given: Any, players: Sequence[str]) -> dict[str, int] | None:
+    """A deal's tricks: players of the game, each 0 to 10; else None."""
+    if type(given) is not dict:
+        return None
+    tricks: dict[str, int] = {}
+    for name, count in given.items():
+        if type(name) is not str or name not in players:
+            return None
+        if type(count) is not int or not 0 <= count <= 10:
+            return None
+        tricks[name] = count
+    return tricks
+
+
+def _well_formed_contract(code: Any) -> Contract | None:
+    """A contract's code read (and remembered, up to 200 codes); None if it is not one."""
+    contract = _CONTRACTS.get(code) if type(code) is str else None
+    if contract is None:
+        if type(code) is not str or len(code) > 10:
+            return None
+        try:
+            contract = Contract.parse(code)
+        except ContractError:
+            return None
+        if len(_CONTRACTS) < 200:
+            _CONTRACTS[code] = contract
+    return contract
 
 
 def _talon_sound(talon: Any) -> bool:
