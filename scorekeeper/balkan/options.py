@@ -72,7 +72,8 @@ class ResultSign(StrEnum):
 
 PRESETS_NAMES: tuple[str, ...] = tuple(p.value for p in Preset)
 MAX_BULE = 100_000
-MAX_REFE = 100
+MAX_REFE = 10_000
+"""More refe than a partija of the most entries (5000) could ever write: no limit in practice."""
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def test_refused_players_are_said_once_not_again_in_every_entry(
         ({"bule": "60"}, 'Bule at the start: must be a whole number from 2 to 100,000, not "60"'),
         ({"bule": 61}, "Bule at the start: must be an even number, not 61"),
         ({"bule": 0}, "Bule at the start: must be a whole number from 2 to 100,000, not 0"),
-        ({"refe_max": -1}, "Most refe: must be a whole number from 0 to 100, not -1"),
+        ({"refe_max": -1}, "Most refe: must be a whole number from 0 to 10,000, not -1"),
         ({"kontra_max": 5}, "Highest kontra: must be a whole number from 0 to 4, not 5"),
         (
             {"follower_quota": "both"},

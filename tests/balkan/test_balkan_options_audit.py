@@ -112,6 +112,7 @@ def test_nobody_follows_on_an_own_refa_passes_it() -> None:
     ("options", "written"),
     [
         ({"refe_max": None}, 5),
+        ({"refe_max": 1000}, 5),
         ({"refe_max": 0}, 0),
         ({"refe_max": 1}, 1),
         ({"refe_max": 3}, 3),
@@ -119,7 +120,8 @@ def test_nobody_follows_on_an_own_refa_passes_it() -> None:
     ],
 )
 def test_refe_max_counts_refa_entries(options: dict[str, object], written: int) -> None:
-    """§B5: `written` counts refa entries that wrote refe; `null` is no limit; 0 none."""
+    """§B5, §B9 (`refe_max` int ≥ 0 or null): `written` counts refa entries that wrote refe;
+    `null` is no limit, nor is a number larger than any partija; 0 writes none."""
     s = sheet_of([REFA] * 5, options=options)
     assert [len(s.refe(p)) for p in s.players] == [written] * 3
 
