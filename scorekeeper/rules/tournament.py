@@ -143,24 +143,7 @@ def standings(
     `tables` is each table's results (player → net whists) over all the tours played; a
     roster player who sat at no table yet has zeros. A name not on the roster is an error.
     """
-    known = set(roster)
-    if len(known) != len(roster):
-        raise TournamentError("a name appears twice in the roster")
-    total_points = {p: Fraction(0) for p in roster}
-    total_whists = {p: Fraction(0) for p in roster}
-    tours = dict.fromkeys(roster, 0)
-    wins = dict.fromkeys(roster, 0)
-    for results in tables:
-        for player in results:
-            if player not in known:
-                raise TournamentError(f"{player!r} is not on the roster")
-        scored = table_points(results, bands, rule)
-        for player, result in results.items():
-            total_points[player] += scored[player]
-            total_whists[player] += result
-            tours[player] += 1
-        for player in winners(results):
-            wins[player] += 1
+    total_points, total_whists, tours, wins = _tally(roster, tables, bands, rule)
 
     def key(p: str) -> tuple[Fraction, Fraction, int]:
         return (total_points[p], total_whists[p], wins[p])
@@ -183,6 +166,35 @@ def standings(
             )
         )
     return out
+
+
+def _tally(
+    roster: Sequence[str],
+    tables: Iterable[Mapping[str, Fraction]],
+    bands: Sequence[Band],
+    rule: str | None,
+) -> tuple[dict[str, Fraction], dict[str, Fraction], dict[str, int], dict[str, int]]:
+    """Each roster player's points, whists, tables played and table wins over every table;
+    raises TournamentError for a name twice on the roster or one not on it."""
+    known = set(roster)
+    if len(known) != len(roster):
+        raise TournamentError("a name appears twice in the roster")
+    total_points = {p: Fraction(0) for p in roster}
+    total_whists = {p: Fraction(0) for p in roster}
+    tours = dict.fromkeys(roster, 0)
+    wins = dict.fromkeys(roster, 0)
+    for results in tables:
+        for player in results:
+            if player not in known:
+                raise TournamentError(f"{player!r} is not on the roster")
+        scored = table_points(results, bands, rule)
+        for player, result in results.items():
+            total_points[player] += scored[player]
+            total_whists[player] += result
+            tours[player] += 1
+        for player in winners(results):
+            wins[player] += 1
+    return total_points, total_whists, tours, wins
 
 
 def swiss_tables(ordered: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
