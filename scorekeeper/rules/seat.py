@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .contracts import LEVELS, Contract, Suit
 from .deals import OFF_TABLE_KINDS, WHISTING, Answer
+from .game import Game
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
 
@@ -225,26 +226,8 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
     players = game.players
     results = sheet.results
     editing = position is not None and 1 <= position <= len(results)
-    if editing:
-        assert position is not None
-        before = results[: position - 1]
-        dealt = sum(1 for r in before if r.dealer is not None)
-        dealer = players[(players.index(game.first_dealer) + dealt) % len(players)]
-        streak = results[position - 1].allpass_streak
-        finished = False
-    else:
-        dealt = sheet.deal_count()
-        dealer = sheet.next_dealer
-        streak = sheet.allpass_streak
-        finished = sheet.finished
-    if finished:
-        kinds: tuple[str, ...] = ()
-    elif game.hussar:
-        kinds = ("contract", "misere", "redeal", *OFF_TABLE_KINDS)
-    elif opts.allpass_mode == AllpassMode.NONE:
-        kinds = ("contract", "misere", *OFF_TABLE_KINDS)
-    else:
-        kinds = ("contract", "misere", "allpass", *OFF_TABLE_KINDS)
+    dealt, dealer, streak, finished = _as_it_stood(sheet, position if editing else None)
+    kinds = _kinds(game, finished)
     progression = opts.allpass_progression
     multiplier: int | None = None
     if not game.hussar and opts.allpass_mode != AllpassMode.NONE and progression:
@@ -273,3 +256,29 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
         allpass_dealer_tricks=sits_out and opts.allpass_dealer_talon,
         deal_limit=opts.deal_limit,
     )
+
+
+def _as_it_stood(sheet: Sheet, position: int | None) -> tuple[int, str, int, bool]:
+    """The table before the deal at `position` (1-based, in the log) was played, or before
+    the next deal when None: the deals dealt, the dealer, the all-pass streak, and whether
+    the game is finished (never, for a deal being edited)."""
+    if position is None:
+        return sheet.deal_count(), sheet.next_dealer, sheet.allpass_streak, sheet.finished
+    game = sheet.game
+    players = game.players
+    before = sheet.results[: position - 1]
+    dealt = sum(1 for r in before if r.dealer is not None)
+    dealer = players[(players.index(game.first_dealer) + dealt) % len(players)]
+    return dealt, dealer, sheet.results[position - 1].allpass_streak, False
+
+
+def _kinds(game: Game, finished: bool) -> tuple[str, ...]:
+    """The kinds of deal the table may enter next: none once the game is finished; Hussar
+    redeals instead of all-passes, and a game without all-passes has none."""
+    if finished:
+        return ()
+    if game.hussar:
+        return ("contract", "misere", "redeal", *OFF_TABLE_KINDS)
+    if game.options.allpass_mode == AllpassMode.NONE:
+        return ("contract", "misere", *OFF_TABLE_KINDS)
+    return ("contract", "misere", "allpass", *OFF_TABLE_KINDS)
