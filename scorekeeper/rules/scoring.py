@@ -441,18 +441,7 @@ class _Scorer:
         opts = self.opts = game.options
         self.players = game.players
         self.hussar = game.hussar
-        if start is None:
-            self.totals = _Totals.empty(game)
-            self.streak = 0
-            self.ended_after: int | None = None
-            self.results: list[DealResult] = []
-            self.problems: list[Problem] = []
-        else:
-            self.totals = start._totals.copy()
-            self.streak = start.allpass_streak
-            self.ended_after = start.ended_after
-            self.results = list(start.results)
-            self.problems = list(start.problems)
+        self._start_from(start)
         self.pools = self.totals.pool
         self.number = 0
         self.written: list[Entry] = []
@@ -468,7 +457,29 @@ class _Scorer:
         sits_out = len(self.players) >= 4 and not self.hussar
         self._dealer_whists = sits_out and opts.dealer_whist
         self._dealer_talon = sits_out and opts.allpass_dealer_talon
-        # Amounts that depend only on the contract's level, worked out once per game.
+        self._ask_once(opts)
+        self._active: dict[str | None, list[str]] = {}
+        self._defenders: dict[tuple[str | None, str], list[str]] = {}
+
+    def _start_from(self, start: Sheet | None) -> None:
+        """The totals, all-pass streak, end, results and problems the replay starts from: a
+        blank sheet's, or a copy of `start`'s (to score deals after it)."""
+        if start is None:
+            self.totals = _Totals.empty(self.game)
+            self.streak = 0
+            self.ended_after: int | None = None
+            self.results: list[DealResult] = []
+            self.problems: list[Problem] = []
+        else:
+            self.totals = start._totals.copy()
+            self.streak = start.allpass_streak
+            self.ended_after = start.ended_after
+            self.results = list(start.results)
+            self.problems = list(start.problems)
+
+    def _ask_once(self, opts: Options) -> None:
+        """What the options decide, worked out once per game: the amounts that depend only on
+        the contract's level, and each choice (an enum member is slow to look up)."""
         self._value: dict[int, Num] = dict(VALUE)
         self._per_trick = {lv: _num(v * opts.whist_scale) for lv, v in VALUE.items()}
         self._remise_per = {lv: _num(v * opts.remise_scale) for lv, v in VALUE.items()}
@@ -477,7 +488,6 @@ class _Scorer:
         }
         self._short_per = {lv: _num(v * opts.shortfall_rate) for lv, v in VALUE.items()}
         self._overflow_per = _num(Fraction(opts.pool_whists, opts.hill_whists))
-        # The options' choices, asked once per game (an enum member is slow to look up).
         self._any_exits_allpass = opts.allpass_exit_on == AllpassExitOn.ANY
         self._keep_overflow = opts.overflow == Overflow.KEEP
         self._split_always = opts.whist_split == WhistSplit.GENTLEMAN
@@ -488,8 +498,6 @@ class _Scorer:
         self._end_all_closed = opts.end == EndRule.ALL_CLOSED
         self._end_pool_sum = opts.end == EndRule.POOL_SUM
         self._stalingrad = opts.stalingrad and not self.hussar  # no Stalingrad at two (§9)
-        self._active: dict[str | None, list[str]] = {}
-        self._defenders: dict[tuple[str | None, str], list[str]] = {}
 
     @property
     def dealer_index(self) -> int:
