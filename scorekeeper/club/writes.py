@@ -189,7 +189,13 @@ def link_seat(
 def merge(store: Store, token: str, from_id: int, into_id: int) -> ClubRecord:
     """Merge a directory player into another; a cycle or two seats of a table refused."""
     club = Clubs(store).get(token)
-    if any(m.from_id == from_id for m in club.merges) or from_id == into_id:
+    if any(m.from_id == from_id for m in club.merges):
+        # season.md §2, §6.1: an id is merged at most once; undoing the merge frees it.
+        name = next((p.name for p in club.players if p.id == from_id), str(from_id))
+        raise ClubRefused(
+            "merge", N_("%(name)s is merged already: undo that merge first."), name=name
+        )
+    if from_id == into_id:
         raise ClubRefused("merge", N_("This merge would make a cycle."))
     directory = _directory(club, {from_id: into_id})
     try:
