@@ -16,9 +16,10 @@ from scorekeeper.store import GameNotFound, GameRecord
 from scorekeeper.store.tournaments import TableOf
 from scorekeeper.tournament.service import table_of
 
-from . import recent
+from . import recent, table_names
 from .errors import read_only_game, tour_closed_message, tour_closed_said
 from .flashes import Said, flash_said, said, shown
+from .i18n import words
 from .storage import get_store
 
 
@@ -56,8 +57,7 @@ def open_game(mode: str, token: str) -> Loaded:
         # A table of a closed tour: its result counts in the standings, it no longer changes.
         record = dataclasses.replace(record, access="view", edit_token="")
         flash_said(tour_closed_said(*closed))
-    loaded = load(record)
-    g.loaded = loaded
+    loaded = g.loaded = _load_named(record)
     recent.remember(token)
     return loaded
 
@@ -73,9 +73,20 @@ def edit_game(token: str) -> Loaded:
     closed = _closed_tour(record)
     if closed is not None and request.endpoint not in _CLOSED_LINK_PAGES and not _resent(record):
         abort(read_only_game(tour_closed_message(*closed), "tour_closed"))
-    loaded = load(record)
-    g.loaded = loaded
+    loaded = g.loaded = _load_named(record)
     return loaded
+
+
+def _load_named(record: GameRecord) -> Loaded:
+    """The game, a tournament table's named in this page's language (web/table_names.py):
+    the state is kept with the stored name (its game file's), the page gets its own."""
+    loaded = load(record)
+    if not table_names.may_be_composed(record.name):
+        return loaded  # no table's name: its tournament is not asked
+    named = table_names.in_language(record, tour_table_of(record.id), words())
+    if named == record.name:
+        return loaded
+    return load(dataclasses.replace(record, name=named))  # the same state, kept: no replay
 
 
 def remember_loaded(loaded: Loaded) -> None:

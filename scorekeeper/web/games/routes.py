@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -329,7 +330,7 @@ def _pdf_data(loaded: Loaded, edited: set[int]) -> bytes:
             balkan_views.sheet_of(loaded), name=record.name, locale=words().locale
         )
     return pdf_render.sheet_pdf(
-        loaded.game,
+        dataclasses.replace(loaded.game, name=record.name),  # a table's, in the page's words
         created_at=record.created_at,
         updated_at=record.updated_at,
         edited_deals=edited,

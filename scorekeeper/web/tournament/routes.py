@@ -36,7 +36,7 @@ from scorekeeper.tournament import text as ttext
 from scorekeeper.tournament.service import OnRoster, TournamentRefused, TypedSeating
 from scorekeeper.tournament.text import bands_text
 
-from .. import belongs, errors, recent
+from .. import belongs, errors, recent, table_names
 from .. import options as opts
 from ..flashes import flash_said
 from ..i18n import get_locale, words
@@ -272,12 +272,7 @@ def seat(token: str) -> Response | tuple[str, int]:
         return back(token)
 
     def table_name(tour: int, table: int) -> str:
-        return _(
-            "%(name)s — tour %(tour)s, table %(table)s",
-            name=record.name or _("Tournament"),
-            tour=tour,
-            table=table,
-        )
+        return table_names.table_name(words(), record.name, tour, table)
 
     try:
         service.seat(
