@@ -219,13 +219,7 @@ class Companies:
                 raise GameInOtherCompany("this game already belongs to another company")
             if self.engine.rows(_CLUBS_OF, [game_id, row["id"]]):
                 raise GameInAClub("the game is in a club on its own, the company in a club")
-            ids: dict[str, int] = {}
-            for name, who in players.items():
-                if isinstance(who, str):
-                    ids[name] = self._add_player(row["id"], who, now)
-                else:
-                    self._player_row(row["id"], who)
-                    ids[name] = who
+            ids = self._seat_ids(row["id"], players, now)
             game_rows = self.engine.rows("SELECT created_at FROM games WHERE id = ?", [game_id])
             if not game_rows:
                 raise GameNotFound("no game has this link")
@@ -250,6 +244,20 @@ class Companies:
             )
 
         return self._write(token, change)
+
+    def _seat_ids(
+        self, company_id: int, players: Mapping[str, int | str], now: str
+    ) -> dict[str, int]:
+        """Each seat's roster id: an id checked to be on the roster, a name added as a new
+        player; raises PlayerNotFound."""
+        ids: dict[str, int] = {}
+        for name, who in players.items():
+            if isinstance(who, str):
+                ids[name] = self._add_player(company_id, who, now)
+            else:
+                self._player_row(company_id, who)
+                ids[name] = who
+        return ids
 
     def attach_rematch(self, game_id: int, rematch_id: int, played_on: str) -> bool:
         """Attach a rematch to the company of the game it follows, with the same players
@@ -427,35 +435,8 @@ class Companies:
                 [company_id],
             )
         ]
-        games = []
-        # A deleted game leaves the company's evenings (and comes back if it is restored).
-        for link in self.engine.rows(
-            "SELECT l.* FROM company_games AS l JOIN games AS g ON g.id = l.game_id"
-            " WHERE l.company_id = ? AND g.deleted_at IS NULL ORDER BY l.game_id",
-            [company_id],
-        ):
-            game = self.store.game_record(link["game_id"], access)
-            games.append(
-                CompanyGame(
-                    game, json.loads(link["players"]), link["played_on"], link["attached_at"]
-                )
-            )
-        games.sort(key=lambda g: (g.played_on, g.game.created_at, g.game.id))
-        payments = [
-            PaymentRecord(
-                id=r["id"],
-                payer=r["payer"],
-                payee=r["payee"],
-                amount=Decimal(r["amount"]),
-                paid_on=r["paid_on"],
-                game_id=r["game_id"],
-                created_at=r["created_at"],
-            )
-            for r in self.engine.rows(
-                "SELECT * FROM company_payments WHERE company_id = ? ORDER BY paid_on, id",
-                [company_id],
-            )
-        ]
+        games = self._evenings(company_id, access)
+        payments = self._payments(company_id)
         return CompanyRecord(
             id=company_id,
             name=row["name"],
@@ -470,3 +451,39 @@ class Companies:
             games=games,
             payments=payments,
         )
+
+    def _evenings(self, company_id: int, access: Access) -> list[CompanyGame]:
+        """The company's games with their seats' roster ids, by the day played (then made)."""
+        games = []
+        # A deleted game leaves the company's evenings (and comes back if it is restored).
+        for link in self.engine.rows(
+            "SELECT l.* FROM company_games AS l JOIN games AS g ON g.id = l.game_id"
+            " WHERE l.company_id = ? AND g.deleted_at IS NULL ORDER BY l.game_id",
+            [company_id],
+        ):
+            game = self.store.game_record(link["game_id"], access)
+            games.append(
+                CompanyGame(
+                    game, json.loads(link["players"]), link["played_on"], link["attached_at"]
+                )
+            )
+        games.sort(key=lambda g: (g.played_on, g.game.created_at, g.game.id))
+        return games
+
+    def _payments(self, company_id: int) -> list[PaymentRecord]:
+        """The company's payments, by the day paid (then written)."""
+        return [
+            PaymentRecord(
+                id=r["id"],
+                payer=r["payer"],
+                payee=r["payee"],
+                amount=Decimal(r["amount"]),
+                paid_on=r["paid_on"],
+                game_id=r["game_id"],
+                created_at=r["created_at"],
+            )
+            for r in self.engine.rows(
+                "SELECT * FROM company_payments WHERE company_id = ? ORDER BY paid_on, id",
+                [company_id],
+            )
+        ]
