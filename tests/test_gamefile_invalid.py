@@ -250,11 +250,6 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
             'unknown key "answers" in a misere deal',
         ),
         (
-            "redeal_outside_hussar",
-            with_deal({"type": "redeal"}),
-            "deal 2: a redeal is only recorded in Hussar",
-        ),
-        (
             "allpass_in_hussar",
             game_file([allpass(A=5, B=5)], convention="hussar"),
             "deal 1: there is no all-pass in Hussar",

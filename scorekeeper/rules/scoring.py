@@ -623,11 +623,9 @@ class _Scorer:
         if isinstance(deal, Correction | Unreadable | Penalty):
             return
         if isinstance(deal, Redeal):
-            if not self.hussar:
-                self._problem(
-                    N_("a redeal is only recorded in Hussar; here everyone passing is an all-pass"),
-                    "type",
-                )
+            # game-format.md: a redeal (a misdeal dealt again; Hussar's both passing) writes
+            # nothing and passes the deal, in every convention (the format's own example is
+            # a Sochi game ending in one); it leaves an all-pass streak as it was.
             return
         active = self.active(dealer)
         if isinstance(deal, AllPassDeal):
