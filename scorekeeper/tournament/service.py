@@ -424,15 +424,8 @@ def seat(
     rng = rng or random.SystemRandom()
     record = tournaments(store).get(token)
     view = overview(record)
-    if view.playing:
-        raise TourPlaying()
-    if record.over:
-        raise TournamentOver()  # the last planned tour is played: no tour after it
-    if view.report is None:
-        raise Unscorable()
+    report = _seatable(record, view)
     active = view.active
-    if len(active) < MIN_PLAYERS:
-        raise TooFewPlayers()
     number = view.next_number
     if typed is not None:
         if number != 1:
@@ -445,7 +438,7 @@ def seat(
         elif number == 1:
             tables = draw_seating(active, record.table_size, rng)
         else:
-            tables = [list(t) for t in view.report["next_tour"]]
+            tables = [list(t) for t in report["next_tour"]]
     except TournamentError as error:
         raise TooFewPlayers() from error
     new = []
@@ -458,6 +451,21 @@ def seat(
     return tournaments(store).seat(
         token, base_version, number, new, convention=record.convention, options=options
     )
+
+
+def _seatable(record: TournamentRecord, view: Overview) -> dict[str, Any]:
+    """The standings' report the next tour is seated by; refuses to seat a tour while one is
+    playing, after the last planned one, while the standings cannot be scored, or with too
+    few players still playing."""
+    if view.playing:
+        raise TourPlaying()
+    if record.over:
+        raise TournamentOver()  # the last planned tour is played: no tour after it
+    if view.report is None:
+        raise Unscorable()
+    if len(view.active) < MIN_PLAYERS:
+        raise TooFewPlayers()
+    return view.report
 
 
 def as_on_roster(typed: Sequence[Sequence[str]], active: Sequence[str]) -> list[list[str]]:
