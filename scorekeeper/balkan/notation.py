@@ -59,6 +59,13 @@ class _Reader(_DealReader):
     NOT_AN_OBJECT = N_('an entry must be an object like {{"type": "played", ...}}')
     UNKNOWN_TYPE = N_("unknown entry type {kind} (played, refa, correction, writeoff)")
 
+    def player(self, key: str, value: Any) -> str | None:
+        """A player of the game; a name left null is shown as the file writes it."""
+        if value is None:
+            self.bad(N_("{key}: {name} is not a player of this game"), key, key=key, name="null")
+            return None
+        return super().player(key, value)
+
     def balkan_entry(self, kind: str, raw: dict[str, Any]) -> Entry | None:
         if kind == "correction":
             return self.balkan_correction(raw)

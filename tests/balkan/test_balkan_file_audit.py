@@ -179,6 +179,11 @@ def test_a_key_written_twice_is_refused_at_its_entry(
         ({"type": "allpass"}, 'unknown entry type "allpass" (played, refa, correction, writeoff)'),
         ({"type": "refa", "dealer": "Boža"}, "dealer: Boža does not deal now; Ana does"),
         ({"type": "writeoff", "left": "Dejan"}, 'left: "Dejan" is not a player of this game'),
+        ({"type": "writeoff", "left": None}, "left: null is not a player of this game"),
+        (
+            played("Ana", "tref", followers=[], invited=None),
+            "invited: null is not a player of this game",
+        ),
         ({"type": "correction", "entries": []}, "a correction needs a non-empty list of entries"),
         (
             {"type": "correction", "entries": [{"player": "Ana", "supe_on": "Ana", "amount": 1}]},
