@@ -90,5 +90,7 @@ def test_the_format_example_imports_through_the_web(web: Web, client: FlaskClien
     token = response.headers["Location"].rsplit("/", 1)[-1]
     assert client.get(f"/g/{token}").status_code == 200
     assert client.get(f"/g/{token}/log").status_code == 200
+    pdf = client.get(f"/g/{token}/pulka.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     again = json.loads(client.get(f"/g/{token}/game.json").data)
     assert again["deals"][-1] == REDEAL
