@@ -180,6 +180,15 @@ def test_a_key_written_twice_is_refused_at_its_entry(
         ({"type": "refa", "dealer": "Boža"}, "dealer: Boža does not deal now; Ana does"),
         ({"type": "writeoff", "left": "Dejan"}, 'left: "Dejan" is not a player of this game'),
         ({"type": "writeoff", "left": None}, "left: null is not a player of this game"),
+        ({"type": "refa", "dealer": True}, "dealer: true is not a player of this game"),
+        (
+            played("Ana", "tref", {"Ana": 6, "Boža": 4}, followers=["Boža"], kontra=None),
+            "kontra must be a whole number from 0 to 4, not null",
+        ),
+        (
+            played("Ana", None, followers=[]),
+            "contract: null is not one of pik, karo, herc, tref, betl, sans",
+        ),
         (
             played("Ana", "tref", followers=[], invited=None),
             "invited: null is not a player of this game",
