@@ -65,7 +65,7 @@ _COMPANY = (
     " ORDER BY t.id, cg.played_on, g.id"
 )
 _TOURNAMENT = (
-    _SELECT + " NULL AS day, NULL AS company, tt.tour, tt.table_no,"
+    _SELECT + " NULL AS day, NULL AS company, tt.tour, tt.table_no, g.created_at AS made,"
     " n.view_token AS tournament, n.version AS t_version, n.updated_at AS t_updated"
     " FROM club_things AS t JOIN tournaments AS n ON n.id = t.thing_id"
     " JOIN tournament_tables AS tt ON tt.tournament_id = n.id"
@@ -104,6 +104,8 @@ class Reported:
     report: dict[str, Any]
     state: tuple[Any, ...] = ()
     """The tournament's state it was made from (its row's and its tables' versions)."""
+    valid: bool = True
+    """Its tournament file passes its checks (else no season file could carry it)."""
 
 
 @dataclass(frozen=True)
@@ -243,8 +245,14 @@ def club_events(store: Store, club: ClubRecord) -> list[Held]:
 
 
 def _tournament(store: Store, rows: list[Any]) -> Held | None:
-    """A tournament's tables on its day (season.md §1: the day its first tour began, read as
-    the earliest first deal of its tables) unless the director wrote one, and its report."""
+    """A tournament's tables on its day (docs/season.md: the day tour 1 was seated, when its
+    tables' games were made) unless the director wrote one, and its report. A tournament
+    whose file fails its checks counts nowhere (None), as a game that no longer replays:
+    the season file could not carry it (`scorekeeper season` refuses a tournament its own
+    format refuses), and the page shows what the file gives back."""
+    reported = _reported(store, rows)
+    if not reported.valid:
+        return None
     tables = []
     for row in rows:
         kept = _result(store, row["game_id"], row)
@@ -252,9 +260,9 @@ def _tournament(store: Store, rows: list[Any]) -> Held | None:
             tables.append(_table(row, kept[1], kept[0]))
     if not tables:
         return None
-    day = rows[0]["moved"] or min(t.played_on for t in tables).isoformat()
-    on = datetime.date.fromisoformat(day)
-    return Held(tuple(replace(t, played_on=on) for t in tables), _reported(store, rows))
+    seated = [r["made"] for r in rows if r["tour"] == 1] or [r["made"] for r in rows]
+    on = datetime.date.fromisoformat(rows[0]["moved"] or str(min(seated))[:10])
+    return Held(tuple(replace(t, played_on=on) for t in tables), reported)
 
 
 def _reported(store: Store, rows: list[Any]) -> Reported:
@@ -269,9 +277,11 @@ def _reported(store: Store, rows: list[Any]) -> Reported:
     kept = _TOURNAMENTS.get(key)
     if kept is None:
         record = Tournaments(store).get(first["tournament"])
-        found = overview(record).report or {"standings": [], "tours": []}
+        checked = overview(record).report
+        found = checked or {"standings": [], "tours": []}
         shown = {k: v for k, v in found.items() if k != "next_tour"}
-        kept = Reported(record.view_token, record.name, tuple(record.roster), shown, key)
+        roster = tuple(record.roster)
+        kept = Reported(record.view_token, record.name, roster, shown, key, checked is not None)
         _TOURNAMENTS.put(key, kept)
     return kept
 
@@ -447,6 +457,17 @@ def thing_names(store: Store, club: ClubRecord) -> dict[int, str]:
             players = " · ".join(json.loads(row["players"])) if row["players"] else ""
             out[int(row["id"])] = str(row["name"] or players)
     return out
+
+
+def left_out(store: Store, club: ClubRecord) -> frozenset[int]:
+    """The attached tournaments (by their club thing's id) that count nowhere: their
+    tournament file fails its checks (the director's page says so beside each)."""
+    rows = store.engine.rows(_TOURNAMENT, [club.id])
+    return frozenset(
+        int(thing)
+        for thing, group in groupby(rows, key=lambda r: r["thing"])
+        if not _reported(store, list(group)).valid
+    )
 
 
 @dataclass(frozen=True)

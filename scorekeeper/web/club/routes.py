@@ -23,6 +23,7 @@ from scorekeeper.club.season import (
     build,
     companies,
     latest,
+    left_out,
     season_file,
     thing_names,
     unattached,
@@ -140,6 +141,7 @@ def _page(club: ClubRecord, template: str, **more: Any) -> str:
         more.setdefault("club_companies", companies(get_store(), club))
     if club.access == "edit":
         more.setdefault("thing_names", names)
+        more.setdefault("left_out", left_out(get_store(), club))
         more.setdefault(
             "thing_of_seat", {(t.kind, t.thing_id): names.get(t.id) for t in club.things}
         )
