@@ -3,8 +3,11 @@ main statistics, and the problems of a season file, in the language of `words`."
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+
+from babel.numbers import format_decimal
 
 from scorekeeper.season.file import SeasonProblem
 from scorekeeper.tournament import text as tournament_text
@@ -39,6 +42,14 @@ def columns(rows: list[list[str]], left: int = 1) -> list[str]:
     ]
 
 
+def rating(words: Words, text: str) -> str:
+    """A rating as the report writes it (two decimals, season.md §6.2), signed, the language's
+    way: "+15.50", "−200.00", "+2,37"."""
+    value = Decimal(text)
+    digits = str(format_decimal(abs(value), format="#,##0.00", locale=words.locale))
+    return ("−" if value < 0 else "+" if value > 0 else "") + digits
+
+
 def text_report(out: dict[str, Any], *, words: Words = ENGLISH) -> str:
     """The season report (the JSON object) for people."""
     _ = words.gettext
@@ -57,7 +68,7 @@ def text_report(out: dict[str, Any], *, words: Words = ENGLISH) -> str:
         [
             "" if s["place"] is None else str(s["place"]),
             s["player"],
-            words.points(Fraction(s["rating"])),
+            rating(words, s["rating"]),
             "" if s["category"] is None else str(s["category"]),
             str(s["games"]) if not s["provisional"] else _("%(games)s of 7", games=s["games"]),
             str(s["deals"]),

@@ -14,6 +14,8 @@ import pytest
 
 from scorekeeper.season import compute
 from scorekeeper.season import file as sf
+from scorekeeper.season.text import text_report
+from scorekeeper.wording import words_for
 
 from .build import net_game, season
 
@@ -187,3 +189,13 @@ def test_the_command_refuses_a_bad_name_with_exit_2(tmp_path: Path):
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == ["club must be text of at most 200 characters"]
+
+
+def test_the_text_report_writes_ratings_with_two_decimals():
+    """§6.2 "ratings with two decimals", for people too: −175.00, not −175."""
+    out = compute.report(sf.parse(by_hand()))
+    lines = text_report(out).splitlines()
+    assert any(line.split()[:3] == ["1", "Anna", "+24.19"] for line in lines), lines
+    assert any(line.split()[:2] == ["Boris", "−175.00"] for line in lines), lines
+    ru = text_report(out, words=words_for("ru")).splitlines()
+    assert any(line.split()[:2] == ["Boris", "−175,00"] for line in ru), ru
