@@ -7,11 +7,8 @@ the Flask test client on an SQLite file."""
 from __future__ import annotations
 
 import html
-import io
 import json
 import re
-from pathlib import Path
-from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -19,18 +16,9 @@ from scorekeeper import games
 from scorekeeper.store import Store
 
 from ..harness import Web
+from ..test_web_balkan_end import PETAK, _imported
 
-PETAK = Path(__file__).parent.parent / "balkan" / "petak.json"
 OPTIONS = {"refe_max": 5, "double_fall": True}
-
-
-def _imported(web: Web, client: FlaskClient, **changes: Any) -> str:
-    data = json.loads(PETAK.read_text()) | changes
-    upload = web.get("/import").form("").data()
-    body = io.BytesIO(json.dumps(data).encode())
-    response = client.post("/import", data={**upload, "file": (body, "petak.json")})
-    assert response.status_code == 302, response.get_data(as_text=True)[:800]
-    return str(response.headers["Location"].rsplit("/", 1)[-1])
 
 
 def _text(page: str) -> str:
