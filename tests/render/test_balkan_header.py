@@ -1,6 +1,6 @@
 """A Balkan partija's header names the options the table changed from its preset (as a
 Russian sheet's header does), in every language: on the PDF (read back with pdftotext) and
-on the game page. docs/balkan.md, "Options"."""
+on the game page. docs/balkan.md, "Options and presets"."""
 
 from __future__ import annotations
 

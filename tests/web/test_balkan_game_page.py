@@ -1,7 +1,7 @@
 """A Balkan partija's game page (templates/balkan/game.html): its header names the options
 changed from the preset, as a Russian game's does, and it has the Russian page's "Finish now"
 under the paper, which asks first with the write-off it would make and then writes exactly
-that write-off, nothing else (docs/balkan.md §B7: "finished" is a final write-off). Through
+that write-off, nothing else (docs/balkan.md, "The end": finished is a final write-off). Through
 the Flask test client on an SQLite file."""
 
 from __future__ import annotations
