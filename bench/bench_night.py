@@ -106,6 +106,7 @@ class Stats:
     requests: Counter[str] = field(default_factory=Counter)
     follower_bytes: int = 0
     follower_requests: int = 0
+    ridden: int = 0  # wait answers that carried the page or answers part the page needed
 
     def record(self, kind: str, seconds: float, size: int, follower: bool) -> None:
         self.latencies.setdefault(kind, []).append(seconds)
@@ -318,6 +319,7 @@ class Page:
         tag = FOLLOW.search(text)
         self.follow = attributes(tag.group(0)) if tag else {}
         self.only_answers = False  # the last answer of the follow: only the answers changed
+        self.ridden: str | None = None  # what rode with the last answer of the follow
 
     @property
     def seen(self) -> str:
@@ -594,12 +596,28 @@ class Night:
         """The long poll: ask with what the page shows; answered when that changed, or
         after the hold with the same."""
         sep = "&" if "?" in wait else "?"
-        url = f"{wait}{sep}since={urllib.parse.quote(page.seen)}"
-        status, _, body = await page.phone.request("wait", "GET", url, timeout=TIMEOUT + 60)
+        url = f"{wait}{sep}since={urllib.parse.quote(page.seen)}{self.rides(page, wait)}"
+        status, headers, body = await page.phone.request("wait", "GET", url, timeout=TIMEOUT + 60)
         expect(status, 200, "wait", body)
-        d = json.loads(body)
+        said = headers.get("x-wait")
+        d = json.loads(said or body)
+        page.ridden = body if said else None
+        if said:
+            self.stats.ridden += 1
         page.only_answers = d.get("only") == "answers"
         return self.seen_of(page, d)
+
+    @staticmethod
+    def rides(page: Page, wait: str) -> str:
+        """app.js's rides: what the page would fetch after a change, asked to ride along."""
+        if not re.search(r"/v/[^/]+/wait\Z", wait):
+            return ""
+        more = ""
+        if page.follow.get("data-answers"):
+            more += "&answers=" + urllib.parse.quote(page.follow["data-answers"], safe="")
+        if page.follow.get("data-follow") == "swap" and "?" not in page.url:
+            more += "&page=" + urllib.parse.quote(page.url, safe="")
+        return more
 
     @staticmethod
     def seen_of(page: Page, d: dict[str, int]) -> str:
@@ -608,7 +626,12 @@ class Night:
         return str(d["version"])
 
     async def swap(self, page: Page) -> Page:
-        status, _, text = await page.phone.request("swap", "GET", page.url, extra={"X-Follow": "1"})
+        if page.ridden is not None:  # the page came with the wait's answer
+            status, text, page.ridden = 200, page.ridden, None
+        else:
+            status, _, text = await page.phone.request(
+                "swap", "GET", page.url, extra={"X-Follow": "1"}
+            )
         expect(status, 200, "page swapped in", text)
         fresh = Page(page.phone, page.url, text, page.kind)
         if not fresh.follow:
@@ -619,7 +642,10 @@ class Night:
         """Only the parts that show the answers (app.js's swapAnswers); drawn at another
         version (a deal came meanwhile): the whole page."""
         url = page.follow["data-answers"]
-        status, _, text = await page.phone.request("answers", "GET", url)
+        if page.ridden is not None:  # the part came with the wait's answer
+            status, text, page.ridden = 200, page.ridden, None
+        else:
+            status, _, text = await page.phone.request("answers", "GET", url)
         expect(status, 200, "answers swapped in", text)
         part = ANSWERS_PART.search(text)
         if part is None or part.group(1) != page.follow.get("data-version"):
@@ -748,7 +774,11 @@ def start_servers(args: argparse.Namespace, db: str, folder: Path) -> list[subpr
             env.pop("SCOREKEEPER_THREADS", None)
         (folder / f"host{host}").mkdir(exist_ok=True)
         log = (folder / f"server{host}.log").open("wb")
-        server = subprocess.Popen(deploy_command(), stdout=log, stderr=subprocess.STDOUT, env=env)
+        command = deploy_command()
+        if args.cprofile:  # every thread of each worker under cProfile (bench/profiled.py)
+            command = [sys.executable, str(ROOT / "bench" / "profiled.py"), args.cprofile]
+            command += deploy_command()[1:]
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         server.port = port  # type: ignore[attr-defined]
         servers.append(server)
     for server in servers:
@@ -914,6 +944,11 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--logs", default="", help="copy the servers' logs into this folder")
     parser.add_argument(
         "--profile", default="", help="py-spy a worker for 60 s mid-night, stacks to this file"
+    )
+    parser.add_argument(
+        "--cprofile",
+        default="",
+        help="cProfile every thread of each worker, written to PATH.<pid> as it ends",
     )
     return parser.parse_args()
 
@@ -1119,7 +1154,8 @@ def report(
         print(
             "per deal: "
             + ", ".join(f"{k} {s.requests[k] / deals:.1f}" for k in kinds)
-            + f" requests; server CPU {1000 * cpu / deals:.0f} ms"
+            + f" requests (waits that carried the part or page: {s.ridden / deals:.1f})"
+            + f"; server CPU {1000 * cpu / deals:.0f} ms"
             + (f", with PostgreSQL's {1000 * both / deals:.0f} ms" if args.db_cpu else "")
         )
     print(

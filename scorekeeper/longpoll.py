@@ -10,6 +10,16 @@ live game, 400 for a malformed one. A tournament's pages (its page, the board) w
 way on `GET /tv/<view token>/wait?since=3.41`: the tournament's version and its tables'
 (`Tournaments.states_of`), answered when a deal is saved at any table.
 
+What the page would fetch after a change rides with the answer, so a change costs a phone
+one request: a game's page names its answers part (`&answers=/v/<token>/answers`) and, if it
+swaps itself in, its own address (`&page=/v/<token>`). When the game changed, the Router asks
+the Flask app for the one the change calls for (the answers part when only they changed,
+else the page, as the follow asks it: X-Follow) with the phone's own headers (its cookies,
+language, encodings), in the pool of the pages, and answers with it: its status, headers and
+(compressed) body, the JSON in an `X-Wait` header. Only a game's page or part under the
+wait's own path prefix rides; anything else, or an answer other than 200, and the wait
+answers its JSON alone (the page then fetches what it needs, as it did before).
+
 Nothing is kept per host that another host's write could make stale: one thread per process
 looks every LOOK_SECONDS whether anyone committed anything (SQLite's data_version of the
 file, PostgreSQL's notification sent by every write as it commits), and after a commit
@@ -34,7 +44,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs
 
 from scorekeeper.metrics import long_poll
@@ -42,10 +52,11 @@ from scorekeeper.store import Store, StoreError
 from scorekeeper.store.confirmations import Confirmations
 from scorekeeper.store.tournaments import Tournaments
 
-HOLD_SECONDS = 25.0
-"""A waiting request is answered "no change" after this long: under every proxy's read
-timeout (nginx's is 60 s), and soon enough that a connection a phone lost while asleep is
-noticed."""
+HOLD_SECONDS = 50.0
+"""A waiting request is answered "no change" after 40 to 50 s (spread): under every proxy's
+read timeout (nginx's is 60 s, Caddy's none), and soon enough that a connection a phone lost
+while asleep is noticed. Every renewal is a request: at 25 s they were half of all the
+requests of a club night."""
 LOOK_SECONDS = 0.04
 """How often the reader looks whether anyone committed anything (SQLite's data_version, a
 PostgreSQL notification: no table is read), while phones wait."""
@@ -58,6 +69,9 @@ SURE_SECONDS = 5.0
 """Every waited-on game is read at least this often, whatever the looks say."""
 PATH = re.compile(r"/(v|tv)/([A-Za-z0-9_-]{1,64})/wait\Z")
 """A game's held request (`/v/`), or a tournament's (`/tv/`: its pages, the board)."""
+RIDE = re.compile(r"/(?:g|v)/[A-Za-z0-9_-]{1,64}(?:/answers)?\Z")
+"""What may ride with a game's wait answer: the page (`page=`) or its answers part
+(`answers=`), a game's own addresses only, under the wait's own path prefix."""
 TOURNAMENT = "tv:"
 """What a tournament's token is waited on as (a game's token is waited on as it is)."""
 SINCE = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?\Z")
@@ -66,6 +80,8 @@ LOG = logging.getLogger("scorekeeper.longpoll")
 State = tuple[int, int]
 """(version, stamp of the table's answers) of a game."""
 Scope = MutableMapping[str, Any]
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+"""An HTTP answer: status, headers (lower-case names), body."""
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
@@ -332,7 +348,22 @@ class Threaded:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
-    def _answer(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    async def fetch(self, scope: Scope, path: str, follow: bool) -> Answer:
+        """A GET of `path` by the app, as the phone of `scope` (its cookies, language and
+        encodings) would ask it (`follow`: as a follow swaps a page in, X-Follow)."""
+        from a2wsgi.wsgi import build_environ
+
+        headers = [h for h in scope.get("headers", ()) if h[0] != b"x-follow"]
+        if follow:
+            headers.append((b"x-follow", b"1"))
+        asked = {**scope, "path": path, "raw_path": path.encode(), "query_string": b""}
+        asked["headers"] = headers
+        environ: dict[str, Any] = dict(build_environ(asked, io.BytesIO()))  # type: ignore[arg-type]
+        environ[WAITING] = True
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool, self._answer, environ)
+
+    def _answer(self, environ: dict[str, Any]) -> Answer:
         started: list[tuple[str, list[tuple[str, str]]]] = []
         chunks: list[bytes] = []
 
@@ -426,36 +457,78 @@ class Router:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         since = (query.get("since") or [""])[0]
         body: dict[str, object]
+        ridden: Answer | None = None
         if not SINCE.match(since):
             status, body = 400, {"error": "since"}
         else:
-            # Spread over a fifth of the hold: phones that began together do not ask together.
-            hold = HOLD_SECONDS * random.uniform(0.8, 1.0)
-            waiting = asyncio.ensure_future(self.watch.wait(token, since, hold))
-            gone = asyncio.ensure_future(_disconnected(receive))
-            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
-            gone.cancel()
-            if not waiting.done():  # the phone went away: nobody to answer
-                waiting.cancel()
+            state = await self._held(token, since, receive)
+            if state is False:  # the phone went away: nobody to answer
                 return
-            state = waiting.result()
             if state is None:
                 status, body = 404, {"error": "game"}
             else:
                 status, body = 200, {"version": state[0], "seen": state[1]}
                 if answers_only(since, state) and not token.startswith(TOURNAMENT):
                     body["only"] = "answers"
+                if shown(state, "." in since) != since and not token.startswith(TOURNAMENT):
+                    ridden = await self._ridden(scope, query, "only" in body)
         data = json.dumps(body).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(data)).encode()),
-            (b"cache-control", b"no-store"),
-            (b"x-content-type-options", b"nosniff"),
-            (b"referrer-policy", b"no-referrer"),
-        ]
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": data})
+        if ridden is None:
+            await _send(send, (status, [(b"content-type", b"application/json")], data))
+        else:  # the JSON rides too, in a header
+            status, data = ridden[0], ridden[2]
+            await _send(send, ridden, ((b"x-wait", json.dumps(body).encode()),))
         self.log(_environ(scope), when, str(status), len(data), time.perf_counter() - started)
+
+    async def _held(
+        self, token: str, since: str, receive: Receive
+    ) -> State | None | Literal[False]:
+        """The watch's answer (None: no such game), or False when the phone went away."""
+        # Spread over a fifth of the hold: phones that began together do not ask together.
+        hold = HOLD_SECONDS * random.uniform(0.8, 1.0)
+        waiting = asyncio.ensure_future(self.watch.wait(token, since, hold))
+        gone = asyncio.ensure_future(_disconnected(receive))
+        await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+        gone.cancel()
+        if not waiting.done():
+            waiting.cancel()
+            return False
+        return waiting.result()
+
+    async def _ridden(
+        self, scope: Scope, query: dict[str, list[str]], only_answers: bool
+    ) -> Answer | None:
+        """What the page fetches next, fetched here and sent as the wait's answer (the JSON
+        in its X-Wait header): the answers part when only they changed and the page named
+        it (`answers=`), else the page itself as a follow swaps it in (`page=`). None when
+        the page named nothing, or the app did not answer 200 (a game gone): the page
+        then fetches what it needs itself, as without a ride."""
+        part = "answers" if only_answers and "answers" in query else "page"
+        path = (query.get(part) or [""])[0]
+        found = PATH.search(scope["path"])
+        prefix = scope["path"][: found.start()] if found else ""
+        if not path.startswith(prefix) or not RIDE.match(path[len(prefix) :]):
+            return None
+        if (part == "answers") != path.endswith("/answers"):
+            return None
+        answer = await self.wsgi.fetch(scope, path, follow=part == "page")
+        return answer if answer[0] == 200 else None
+
+
+_OWN = (b"cache-control", b"x-content-type-options", b"referrer-policy")
+
+
+async def _send(send: Send, answer: Answer, more: tuple[tuple[bytes, bytes], ...] = ()) -> None:
+    """Send an answer of the long poll: never kept by a cache on its way, and framed."""
+    status, headers, data = answer
+    headers = [h for h in headers if h[0] not in (*_OWN, b"content-length")]
+    headers += [
+        *more,
+        (b"content-length", str(len(data)).encode()),
+        *zip(_OWN, (b"no-store", b"nosniff", b"no-referrer"), strict=True),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -199,12 +199,15 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
     const main = $("main");
     main.insertBefore(note, main.firstChild);
   }
-  function swap() {
-    return fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { "X-Follow": "1" } })
-      .then(function (r) {
-        if (!r.ok) { location.reload(); return null; }
-        return r.text();
-      })
+  // The page as the server sent it with the wait's answer (`ridden`), else fetched.
+  function swap(ridden) {
+    const got = typeof ridden === "string" ? Promise.resolve(ridden) :
+      fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { "X-Follow": "1" } })
+        .then(function (r) {
+          if (!r.ok) { location.reload(); return null; }
+          return r.text();
+        });
+    return got
       .then(function (html) {
         if (html === null) return;
         const fresh = new DOMParser().parseFromString(html, "text/html");
@@ -239,9 +242,11 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
   // Drawn at another version (a deal came meanwhile), or a page whose parts differ: the
   // whole page, so a page never shows less than the server has.
   const ANSWER_PARTS = ["#confirmations, .confirmations-none", "#confirm"];
-  function swapAnswers() {
-    return fetch(el.getAttribute("data-answers"), { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : null; })
+  function swapAnswers(ridden) {
+    const got = typeof ridden === "string" ? Promise.resolve(ridden) :
+      fetch(el.getAttribute("data-answers"), { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; });
+    return got
       .then(function (html) {
         const part = html === null ? null : $("#answers-part", new DOMParser().parseFromString(html, "text/html"));
         if (!part || part.getAttribute("data-version") !== el.getAttribute("data-version")) return swap();
@@ -295,14 +300,14 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
     const a = document.activeElement;
     return !!(a && a.closest("#confirm") && a.matches("input"));
   }
-  function changed(now, answersOnly) {
+  function changed(now, answersOnly, ridden) {
     if (leaving || noting()) return null;
     if (el.getAttribute("data-follow") === "banner" || typing()) {
       version = now;
       banner();
       return null;
     }
-    return answersOnly && el.hasAttribute("data-answers") ? swapAnswers() : swap();
+    return answersOnly && el.hasAttribute("data-answers") ? swapAnswers(ridden) : swap(ridden);
   }
   // How the page learns of a change: it holds one request open (data-wait), answered as soon
   // as the game changes (or after a while with no change: then it asks again at once), so a
@@ -320,13 +325,29 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
   function current(d) {
     return el.hasAttribute("data-seen") ? d.version + "." + (d.seen || 0) : String(d.version);
   }
+  // A game's page asks for what it would fetch after a change to ride with the answer: its
+  // answers part (answers=) and, on a page that swaps, the page itself (page=). The answer
+  // is then that part or page, the wait's JSON in its X-Wait header: one request a change.
+  function rides() {
+    let more = "";
+    if (!/\/v\/[^/]+\/wait$/.test(el.getAttribute("data-wait"))) return more;
+    if (el.hasAttribute("data-answers")) more += "&answers=" + encodeURIComponent(el.getAttribute("data-answers"));
+    if (el.getAttribute("data-follow") === "swap" && !location.search) more += "&page=" + encodeURIComponent(location.pathname);
+    return more;
+  }
   function ask() {
     waiting = new AbortController();
     const wait = el.getAttribute("data-wait");
-    const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version);
+    const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version) + rides();
     // The answer's Date is when it was answered: now, however long it was held.
     return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: waiting.signal })
       .then(function (r) { Clock.heard(r, Date.now()); return r; });
+  }
+  // The wait's answer: its JSON, with what rode along as `ridden` (the HTML).
+  function answered(r) {
+    const said = r.headers.get("X-Wait");
+    if (!said) return r.json();
+    return r.text().then(function (html) { const d = JSON.parse(said); d.ridden = html; return d; });
   }
   function tick() {
     if (busy || document.hidden || !el) return;
@@ -337,12 +358,12 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
         NetState.online();
         if (r.status === 404 || r.status === 410) { gone(); return null; }
         failures = r.ok ? 0 : failures + 1;  // a refusal: asked less often
-        return r.ok ? r.json() : null;
+        return r.ok ? answered(r) : null;
       })
       .then(function (d) {
         const now = d && current(d);
         if (d && now !== version) {
-          return Promise.resolve(changed(now, d.only === "answers")).then(function () { settled = version === now; });
+          return Promise.resolve(changed(now, d.only === "answers", d.ridden)).then(function () { settled = version === now; });
         }
         return null;
       })

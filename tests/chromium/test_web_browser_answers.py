@@ -1,6 +1,7 @@
 """A follower's page in Chromium, on the deploy's server (the long poll): another follower's
-answer is swapped in alone (the parts that show the answers, fetched from /answers), not
-the whole page; a deal saved after it is the whole page again."""
+answer is swapped in alone (the parts that show the answers, riding with the held request's
+answer: nothing fetched after it), not the whole page; a deal saved after it is the whole
+page again, riding the same way."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
         assert after != before and after is not None
         assert after.split(".")[0] == (before or "").split(".")[0]
         later = asked[opened:]
-        assert [u for u in later if u.endswith(f"/v/{view}/answers")], later
+        assert [u for u in later if "/wait?" in u and "answers=" in u], later
+        assert not [u for u in later if u.endswith(f"/v/{view}/answers")], later  # it rode
         assert not [u for u in later if u.endswith(f"/v/{view}")], later  # no whole page
         # The follower's ask card is there again, drawn by confirm.js, with the answer in it.
         assert page.locator("#confirm").count() == 1
@@ -58,6 +60,7 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
         )
         assert page.evaluate("() => window.shownMain !== document.querySelector('main')")
         assert "Anna" in page.inner_text("#confirmations")
+        assert not [u for u in asked[opened:] if u.endswith(f"/v/{view}")]  # it rode too
         assert not problems, problems
     finally:
         context.close()
