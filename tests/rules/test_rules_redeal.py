@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import gamefile, report, rules
 from scorekeeper.rules import InvalidGame
+from scorekeeper.store import Store
 
 from ..harness import Web
 from ..helpers import allpass, contract
@@ -82,7 +83,7 @@ def test_redeals_count_toward_the_round_limit():
     assert scored(data)["finished"] is True
 
 
-def test_the_format_example_imports_through_the_web(web: Web, client: FlaskClient):
+def test_the_format_example_imports_through_the_web(web: Web, client: FlaskClient, store: Store):
     upload = web.get("/import").form("").data()
     body = json.dumps(the_format_example()).encode()
     response = client.post("/import", data={**upload, "file": (io.BytesIO(body), "g.json")})
@@ -93,4 +94,6 @@ def test_the_format_example_imports_through_the_web(web: Web, client: FlaskClien
     pdf = client.get(f"/g/{token}/pulka.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     again = json.loads(client.get(f"/g/{token}/game.json").data)
+    last = store.get_game(token).deals[-1].id
+    assert client.get(f"/g/{token}/deal/{last}/edit").status_code == 200
     assert again["deals"][-1] == REDEAL
