@@ -10,9 +10,10 @@ from typing import Any
 
 from flask import flash
 
+from scorekeeper.rules.problems import Label, Problem
 from scorekeeper.wording import SAID
 
-from .i18n import translation
+from .i18n import translation, words
 
 #: A message to say later: {"said": message id, "params": {...}}, and for a plural
 #: "plural" (its other form) and "num" (the number that chooses the form).
@@ -37,6 +38,21 @@ def said_entry(kind: str, what: str, number: int) -> Said:
     return said(SAID[kind, what], number=number)
 
 
+def said_problem(problem: Problem) -> Said:
+    """A problem of the input (its template, values and deal), to say later as the page's
+    words say problems. One whose values are more than texts, numbers and labels is said
+    now, in this request's language."""
+    params: dict[str, Any] = {}
+    for key, value in problem.params.items():
+        if isinstance(value, Label):
+            params[key] = {"label": value.text}
+        elif isinstance(value, bool | int | str):
+            params[key] = value
+        else:
+            return said(words().problem(problem))
+    return {"problem": problem.template, "params": params, "deal": problem.deal}
+
+
 def flash_said(message: str | Said, category: str = "message", **params: Any) -> None:
     """Flash a message (an id marked N_, with its parameters, or a Said) for the next page,
     which says it in its own language."""
@@ -46,6 +62,8 @@ def flash_said(message: str | Said, category: str = "message", **params: Any) ->
 
 def shown(message: Any) -> str:
     """A flashed message in the language of this request."""
+    if isinstance(message, dict) and isinstance(message.get("problem"), str):
+        return _problem(message)
     if not (isinstance(message, dict) and isinstance(message.get("said"), str)):
         return str(message)
     params = {k: shown(v) if isinstance(v, dict) else v for k, v in message["params"].items()}
@@ -58,6 +76,16 @@ def shown(message: Any) -> str:
         return text % params if params else text
     except (KeyError, TypeError, ValueError):  # a message the catalogue words otherwise
         return text
+
+
+def _problem(message: Said) -> str:
+    params = {
+        k: Label(str(v["label"])) if isinstance(v, dict) else v
+        for k, v in dict(message.get("params") or {}).items()
+    }
+    deal = message.get("deal")
+    problem = Problem(message["problem"], params, None, deal if isinstance(deal, int) else None)
+    return words().problem(problem)
 
 
 def _kept(value: Any) -> Any:

@@ -6,12 +6,15 @@ Through the Flask test client on an SQLite file."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.rules.problems import Label, Problem
 from scorekeeper.web import flashes
+from scorekeeper.wording import words_for
 
 from ..harness import Web
 
@@ -78,3 +81,23 @@ def test_plural_and_translated_parameters_are_said_when_shown(app: Flask) -> Non
         app.preprocess_request()
         assert flashes.shown(unfinished).startswith("5 tables have not finished")
         assert flashes.shown(evening) == "The game Game is now an evening of the company."
+
+
+def test_a_problem_is_kept_as_its_template_and_said_in_the_showing_pages_language(
+    app: Flask,
+) -> None:
+    problem = Problem(
+        "{option}: must be an even number, not {value}",
+        {"option": Label("Bule at the start"), "value": "3"},
+        "options.bule",
+        4,
+    )
+    kept = flashes.said_problem(problem)
+    assert json.loads(json.dumps(kept)) == kept  # the session keeps it as it is
+    with app.test_request_context("/?lang=ru"):
+        app.preprocess_request()
+        said = flashes.shown(kept)
+    assert said == words_for("ru").problem(problem) and "Бул" in said, said
+    with app.test_request_context("/?lang=en"):
+        app.preprocess_request()
+        assert flashes.shown(kept) == "deal 4: Bule at the start: must be an even number, not 3"

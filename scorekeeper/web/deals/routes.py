@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.games import Check, Loaded, check_delete, writes
@@ -28,7 +28,7 @@ from scorekeeper.store import DealRecord
 from .. import balkan as balkan_views
 from .. import errors
 from ..context import edit_game
-from ..flashes import flash_said, said_entry, shown
+from ..flashes import flash_said, said_entry, said_problem, shown
 from ..i18n import words
 from ..storage import get_store
 from ..widgets import WriteForm
@@ -233,7 +233,7 @@ def restore(token: str, revision_id: int) -> Response:
     except writes.Invalid as invalid:
         flash_said(N_("This version cannot be put back:"))
         for problem in invalid.check.problems + invalid.check.later:
-            flash(words().problem(problem))
+            flash_said(said_problem(problem))
         return redirect(history)
     if done.deal_id is None:
         return redirect(history)  # the same tap sent again
