@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from scorekeeper.rules.problems import N_
 from scorekeeper.store import GameRecord
-from scorekeeper.store.records import TableOf
+from scorekeeper.store.tournaments import TableOf
 from scorekeeper.wording import Words, words_for
 
 from .i18n import LANGUAGES
