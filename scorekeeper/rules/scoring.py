@@ -623,7 +623,7 @@ class _Scorer:
         if isinstance(deal, Correction | Unreadable | Penalty):
             return
         if isinstance(deal, Redeal):
-            # game-format.md: a redeal (a misdeal dealt again; Hussar's both passing) writes
+            # docs/game-format.md: a redeal (a misdeal dealt again; Hussar's both passing) writes
             # nothing and passes the deal, in every convention (the format's own example is
             # a Sochi game ending in one); it leaves an all-pass streak as it was.
             return

@@ -244,7 +244,7 @@ def test_optional_fields_left_out_and_decomposed_names_are_read(
 def test_an_unknown_family_is_the_one_problem_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], family: Any
 ) -> None:
-    """§B11 "family: absent or "russian" means rules.md": any other family is neither's, so
+    """§B11 "family: absent or "russian" means docs/rules.md": any other family is neither's, so
     the file's preset and entries are not judged by the Russian reader's words."""
     shown = json.dumps(family, ensure_ascii=False)
     data = {**partija([FOLLOWED]), "family": family}

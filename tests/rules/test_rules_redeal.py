@@ -1,6 +1,6 @@
 """A redeal in any convention (docs/game-format.md: "`redeal` — nothing else"; "a `redeal`
 does [pass the deal]"; its first example is a Sochi game that ends in one): it writes
-nothing, passes the deal, counts toward a round (rules.md §5) and leaves an all-pass streak
+nothing, passes the deal, counts toward a round (docs/rules.md §5) and leaves an all-pass streak
 and its lowest contract as they were (§4.5: only a contract or a misère resets it)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..oracle.independent import score_file
 from .test_rules_oracle import game
 
 REDEAL = {"type": "redeal"}
-FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "game-format.md"
+FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs/game-format.md"
 
 
 def the_format_example() -> dict[str, Any]:
