@@ -6,8 +6,10 @@ loopback to PostgreSQL, so the count matters).
     SCOREKEEPER_TEST_PG=postgresql://... .venv/bin/python -m bench.bench_statements
 
 Counts every statement the driver runs (BEGIN/COMMIT included) during one request, after a
-warm-up request of the same kind (so the kept states are what a busy server has). The time
-is the sum of the driver's calls during the request (network and server included).
+warm-up request of the same kind (so the kept states are what a busy server has), and on
+PostgreSQL the round trips (statements sent together in psycopg's pipeline mode are one:
+a write's BEGIN with its first statement, the statements nobody waits for with its COMMIT).
+The time is the sum of the driver's calls during the request (network and server included).
 """
 
 from __future__ import annotations
@@ -79,11 +81,15 @@ def _patch_psycopg() -> None:
 
 @contextmanager
 def counted() -> Iterator[list[Any]]:
+    from scorekeeper.store.engine import round_trips
+
     _COUNT[:] = [0, 0.0]
     result: list[Any] = []
+    trips = round_trips()
     start = time.perf_counter()
     yield result
-    result.extend([_COUNT[0], _COUNT[1], time.perf_counter() - start])
+    elapsed = time.perf_counter() - start
+    result.extend([_COUNT[0], _COUNT[1], elapsed, round_trips() - trips])
 
 
 def pages(web: Web) -> dict[str, Any]:
@@ -136,7 +142,10 @@ def run(location: str, label: str) -> None:
     web = Web(app.test_client())
     kinds = pages(web)
     print(f"\n{label}")
-    print(f"  {'page':30} {'statements':>10} {'db ms (p50)':>12} {'request ms':>11}")
+    print(
+        f"  {'page':30} {'statements':>10} {'round trips':>11} {'db ms (p50)':>12}"
+        f" {'request ms':>11}"
+    )
     for name, page in kinds.items():
         prepare, act = page if isinstance(page, tuple) else (lambda: None, lambda _, p=page: p())
         act(prepare())  # warm
@@ -146,8 +155,10 @@ def run(location: str, label: str) -> None:
             with counted() as got:
                 act(ready)
             runs.append(got)
+        trips = runs[-1][3] or "-"  # SQLite: no network
         print(
-            f"  {name:30} {runs[-1][0]:>10} {statistics.median(r[1] for r in runs) * 1000:>12.2f}"
+            f"  {name:30} {runs[-1][0]:>10} {trips:>11}"
+            f" {statistics.median(r[1] for r in runs) * 1000:>12.2f}"
             f" {statistics.median(r[2] for r in runs) * 1000:>11.2f}"
         )
 

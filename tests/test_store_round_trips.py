@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 
-from scorekeeper.store import GameRecord, Store
+from scorekeeper.store import GameRecord, Store, StoreError
 from scorekeeper.store import engine as engine_module
 from scorekeeper.store.confirmations import ConfirmationRefused, Confirmations
 from scorekeeper.store.store import _KEPT_DEALS
@@ -51,14 +51,24 @@ def _counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     the engine's own: not counted)."""
     statements: list[str] = []
     engine = store.engine
-    for name in ("rows", "value", "execute"):
-        real = getattr(engine, name)
+    inside = [False]  # a call made by another counted call (SQLite's send runs execute)
 
-        def counted(sql: str, params: Sequence[Any] = (), _real: Any = real) -> Any:
-            statements.append(sql)
-            return _real(sql, params)
+    def counting(real: Any) -> Any:
+        def counted(*args: Any) -> Any:
+            outer = not inside[0]
+            if outer:
+                many = args[0] if real.__name__ == "rows_each" else [args]
+                statements.extend(sql for sql, *_ in many)
+            inside[0] = True
+            try:
+                return real(*args)
+            finally:
+                inside[0] = not outer
 
-        monkeypatch.setattr(engine, name, counted)
+        return counted
+
+    for name in ("rows", "value", "execute", "send", "rows_each"):
+        monkeypatch.setattr(engine, name, counting(getattr(engine, name)))
     return statements
 
 
@@ -120,6 +130,52 @@ def _use_every_connection(url: str) -> None:
     stores = [Store(url) for _ in range(size)]
     for store in stores:
         store.close()
+
+
+def test_on_postgresql_a_save_is_three_round_trips_and_a_page_one(pg_url: str) -> None:
+    """The write's BEGIN goes with the game's lock and the key's look-up (the key's run by
+    the server once the lock is held), the deal's INSERT answers its id, and the revision,
+    the version and the key go with the COMMIT; the game's page reads it, the tournament,
+    the company and the answers' stamp in one statement."""
+    with Store(pg_url) as store:
+        game = new_game(store, [ALLPASS])
+        before = engine_module.round_trips()
+        after, deal, created = store.add_deal(
+            game.edit_token, MISERE, base_version=game.version, request_key="k1"
+        )
+        assert created and engine_module.round_trips() - before == 3
+        before = engine_module.round_trips()
+        again, same, created = store.add_deal(
+            game.edit_token, MISERE, base_version=game.version, request_key="k1"
+        )
+        assert not created and same.id == deal.id and engine_module.round_trips() - before == 2
+        before = engine_module.round_trips()
+        page = store.get_game(game.edit_token)
+        assert engine_module.round_trips() - before == 1 and page == again
+        assert page.around is not None and page.around.table is None
+        assert page.around.company is None and page.around.stamp == 0
+
+
+def test_a_statement_sent_with_the_commit_that_fails_rolls_the_whole_write_back(
+    store: Store,
+) -> None:
+    """A statement nobody waits for (engine.send) fails at the COMMIT it went with: the
+    write raises, nothing of it stays, and the connection serves the next one."""
+    game = new_game(store, [ALLPASS])
+    store.add_deal(game.edit_token, MISERE, base_version=game.version, request_key="k1")
+    now = store.engine.now()
+    with pytest.raises(StoreError):
+        with store.engine.writing():
+            store.engine.send("UPDATE games SET name = ? WHERE id = ?", ["Saturday", game.id])
+            store.engine.send(
+                "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [game.id, "k1", "add_deal", None, now],
+            )
+    assert store.get_game(game.edit_token).name == "Friday"
+    with store.engine.writing():
+        store.engine.send("UPDATE games SET name = ? WHERE id = ?", ["Sunday", game.id])
+    assert store.get_game(game.edit_token).name == "Sunday"
 
 
 def test_a_connection_just_given_back_is_handed_out_without_a_look(

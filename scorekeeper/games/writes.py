@@ -219,7 +219,8 @@ def check_open(store: Store, loaded: Loaded, request_key: str | None = None) -> 
     same check again, where a "Close tour" cannot slip in between), or None for an ordinary
     game. A tap sent again (its one-time key already wrote) passes both: the store answers
     it as the first time and writes nothing."""
-    table = Tournaments(store).of_game(loaded.record.id)
+    around = loaded.record.around  # read with the game when it was looked up
+    table = around.table if around else Tournaments(store).of_game(loaded.record.id)
     if table is None:
         return None
     if table.closed and not (

@@ -118,8 +118,11 @@ class Companies:
     def for_tokens(self, tokens: Iterable[str]) -> list[CompanyRecord]:
         """The companies these tokens open (edit wins), newest first; unknown ones ignored."""
         found: dict[int, tuple[Row, Access]] = {}
+        wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))
+        if not wanted:
+            return []  # none known: no transaction (on PostgreSQL two round trips)
         with self.engine.reading():
-            for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
+            for token in wanted:
                 try:
                     row, access = self._find(token)
                 except CompanyNotFound:

@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .around import STAMP_COLUMNS, stamp_of
 from .engine import SqliteEngine
 from .errors import GameNotFound, ReadOnlyAccess, StoreError
 from .store import Store
@@ -50,11 +51,6 @@ ANSWERS_PER_DEAL = 20
 link may write only this, so what it can write is bounded."""
 
 
-#: The tries refused because another phone holds the seat (seat_claims), as a column of a
-#: query over games g: added to the stamp, so the scorer's page learns of a seat claimed twice.
-_REFUSED_TRIES = "(SELECT sum(s.others) FROM seat_claims s WHERE s.game_id = g.id)"
-
-
 class Confirmations:
     """The confirmations of games, through a Store's engine (its connection)."""
 
@@ -67,12 +63,11 @@ class Confirmations:
         tries refused for a seat another phone holds: it changes with every answer and every
         such try, so the phones following the game (the scorer's too) know to look again."""
         rows = self.engine.rows(
-            "SELECT (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id)"
-            f" AS stamp, {_REFUSED_TRIES} AS tries FROM games g"
+            f"SELECT {STAMP_COLUMNS} FROM games g"
             " WHERE g.edit_token = ? OR g.view_token = ? LIMIT 1",
             [token, token],
         )
-        return 0 if not rows else int(rows[0]["stamp"] or 0) + int(rows[0]["tries"] or 0)
+        return stamp_of(rows[0]) if rows else 0
 
     def version_seen(self, token: str) -> tuple[int, str, int]:
         """(version, updated_at, stamp) of the game with this token in one query: what the
@@ -81,15 +76,13 @@ class Confirmations:
         if isinstance(token, str) and token:
             rows = self.engine.rows(
                 "SELECT g.version AS version, g.updated_at AS updated_at,"
-                " (SELECT max(c.id) FROM deal_confirmations c WHERE c.game_id = g.id) AS stamp,"
-                f" {_REFUSED_TRIES} AS tries FROM games g"
+                f" {STAMP_COLUMNS} FROM games g"
                 " WHERE (g.edit_token = ? OR g.view_token = ?) AND g.deleted_at IS NULL LIMIT 1",
                 [token, token],
             )
             if rows:
                 row = rows[0]
-                stamp = int(row["stamp"] or 0) + int(row["tries"] or 0)
-                return int(row["version"]), str(row["updated_at"]), stamp
+                return int(row["version"]), str(row["updated_at"]), stamp_of(row)
         raise GameNotFound("no game has this link")
 
     def versions_seen(self, view_tokens: list[str]) -> dict[str, tuple[int, int]]:

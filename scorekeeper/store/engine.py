@@ -77,6 +77,18 @@ class Engine:
     def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
         raise NotImplementedError
 
+    def rows_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        """The rows of each statement, run one after the other (on PostgreSQL in one round
+        trip: the server still runs each after the one before has ended, a lock it waits
+        for included, and each sees what was committed before it began)."""
+        return [self.rows(sql, params) for sql, params in statements]
+
+    def send(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement whose answer nobody reads (no rows, no rowcount): inside a
+        transaction on PostgreSQL it goes to the server with the next statement that is
+        answered, or with the COMMIT, in one round trip (PostgresEngine.send)."""
+        self.execute(sql, params)
+
     def insert(self, table: str, values: Mapping[str, Any]) -> int:
         """Insert one row into a table with an `id` primary key; the new row's id."""
         columns = ", ".join(values)
@@ -666,6 +678,10 @@ class PostgresEngine(Engine):
         self._bound = statement_seconds() + 2
         self._depth = 0
         self._broken = False
+        self._pending: list[tuple[str, list[Any] | None]] = []
+        """Statements sent with the next one answered (send, and a transaction's BEGIN)."""
+        self._begin_pending = False
+        """The outermost transaction's BEGIN is still in _pending: nothing was sent yet."""
         self.connection: psycopg.Connection[Any] | None = None
         with self.translated():
             try:
@@ -715,64 +731,125 @@ class PostgresEngine(Engine):
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         with self.translated():
-            cursor = self._conn().execute(_pg_sql(sql), list(params))
+            cursor = self._run(_pg_sql(sql), list(params))
             return list(cursor.fetchall()) if cursor.description is not None else []
 
     def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
         with self.translated():
-            row = self._conn().execute(_pg_sql(sql), list(params)).fetchone()
+            row = self._run(_pg_sql(sql), list(params)).fetchone()
         return None if row is None else next(iter(row.values()))
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         with self.translated():
-            return self._conn().execute(_pg_sql(sql), list(params)).rowcount
+            return self._run(_pg_sql(sql), list(params)).rowcount
 
     def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
-        with self.translated(), self._conn().cursor() as cursor:
-            cursor.executemany(_pg_sql(sql), [list(p) for p in seq])
+        with self.translated():
+            self._run_pending()
+            with self._conn().cursor() as cursor:
+                cursor.executemany(_pg_sql(sql), [list(p) for p in seq])
+
+    def rows_each(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Row]]:
+        *first, (sql, params) = statements
+        self._pending.extend((_pg_sql(kept), list(args)) for kept, args in first)
+        with self.translated():
+            cursors = self._run_all(_pg_sql(sql), list(params))[-len(statements) :]
+            return [list(c.fetchall()) if c.description is not None else [] for c in cursors]
+
+    def send(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Inside a transaction, keep the statement to send with the next one answered (or
+        the COMMIT): psycopg's pipeline mode sends them together and waits once. An error
+        of a kept statement is raised there, and the transaction rolls back as for any."""
+        if self._depth == 0:
+            self.execute(sql, params)
+        else:
+            self._pending.append((_pg_sql(sql), list(params)))
+
+    def _run(self, sql: str, params: list[Any] | None) -> psycopg.Cursor[Any]:
+        """Run one statement, after the kept ones (send) in the same round trip."""
+        if not self._pending:
+            return self._conn().execute(sql, params)
+        return self._run_all(sql, params)[-1]
+
+    def _run_all(self, sql: str, params: list[Any] | None) -> list[psycopg.Cursor[Any]]:
+        """The kept statements and this one in one pipeline: the cursor of each."""
+        conn = self._conn()
+        pending, self._pending, self._begin_pending = self._pending, [], False
+        with conn.pipeline() as pipeline:
+            cursors = [conn.execute(kept, args) for kept, args in pending]
+            cursors.append(conn.execute(sql, params))
+            pipeline.sync()
+        return cursors
+
+    def _run_pending(self) -> None:
+        """Send the kept statements now (before one that cannot go in a pipeline)."""
+        if self._pending:
+            conn = self._conn()
+            pending, self._pending, self._begin_pending = self._pending, [], False
+            with conn.pipeline():
+                for kept, args in pending:
+                    conn.execute(kept, args)
 
     def in_transaction(self) -> bool:
         return self._depth > 0
 
     @contextlib.contextmanager
-    def _transaction(self, begin: str) -> Iterator[None]:
+    def _transaction(self, begin: list[str]) -> Iterator[None]:
+        """One transaction (nested: a savepoint). The outermost one's BEGIN is kept to go
+        with its first statement (one round trip, not two); one that ran no statement sends
+        nothing at all."""
         conn = self._conn()
         nested = self._depth > 0
-        with self.translated():
-            conn.execute(f"SAVEPOINT s{self._depth}" if nested else begin)
+        if nested:
+            with self.translated():
+                self._run(f"SAVEPOINT s{self._depth}", None)
+        else:
+            self._pending = [(statement, None) for statement in begin]
+            self._begin_pending = True
         self._depth += 1
         try:
             yield
         except BaseException:
             self._depth -= 1
-            with contextlib.suppress(Exception), self.translated():
-                if nested:
-                    conn.execute(f"ROLLBACK TO SAVEPOINT s{self._depth}")
-                    conn.execute(f"RELEASE SAVEPOINT s{self._depth}")
-                else:
-                    conn.execute("ROLLBACK")
+            unsent, self._begin_pending = self._begin_pending and not nested, False
+            self._pending = []
+            if not unsent:
+                self._roll_back(nested)
             raise
         self._depth -= 1
+        if not nested and self._begin_pending and len(self._pending) == len(begin):
+            self._pending, self._begin_pending = [], False  # nothing ran: nothing to send
+            return
         with self.translated():
             try:
-                conn.execute(f"RELEASE SAVEPOINT s{self._depth}" if nested else "COMMIT")
+                self._run(f"RELEASE SAVEPOINT s{self._depth}" if nested else "COMMIT", None)
             except BaseException:
+                self._pending, self._begin_pending = [], False
                 if not nested:
                     with contextlib.suppress(Exception):
                         conn.execute("ROLLBACK")
                 raise
+
+    def _roll_back(self, nested: bool) -> None:
+        conn = self._conn()
+        with contextlib.suppress(Exception), self.translated():
+            if nested:
+                conn.execute(f"ROLLBACK TO SAVEPOINT s{self._depth}")
+                conn.execute(f"RELEASE SAVEPOINT s{self._depth}")
+            else:
+                conn.execute("ROLLBACK")
 
     @contextlib.contextmanager
     def writing(self, *, lazy_commit: bool = False) -> Iterator[None]:
         outermost = self._depth == 0
         # Every write says so at its commit (NOTIFY is sent only if it commits), to each
         # host's long poll reader listening (_Notified): one round trip with the BEGIN.
-        lazy = "SET LOCAL synchronous_commit = off; " if lazy_commit and outermost else ""
-        with self._transaction(f"BEGIN; {lazy}NOTIFY {CHANGES_CHANNEL}"):
+        lazy = ["SET LOCAL synchronous_commit = off"] if lazy_commit and outermost else []
+        with self._transaction(["BEGIN", *lazy, f"NOTIFY {CHANGES_CHANNEL}"]):
             yield
 
     def reading(self) -> contextlib.AbstractContextManager[None]:
-        return self._transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return self._transaction(["BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"])
 
     def lock_row(self, table: str, row_id: int) -> None:
         self.execute(f"SELECT id FROM {table} WHERE id = ? FOR UPDATE", [row_id])

@@ -37,6 +37,29 @@ class Revision:
 
 
 @dataclass(frozen=True)
+class TableOf:
+    """The tournament a game is a table of, as the game's pages name it."""
+
+    name: str
+    view_token: str
+    tour: int
+    table_no: int
+    closed: bool
+    """Its tour is closed: the game may no longer change."""
+
+
+@dataclass(frozen=True)
+class Around:
+    """What a game's pages show beside the game, read in the same statement as its row (on
+    PostgreSQL one round trip where it was four): the tournament it is a table of, the
+    company it is an evening of (name, view token), and its answers' stamp."""
+
+    table: TableOf | None
+    company: tuple[str, str] | None
+    stamp: int
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A game's settings and its live deals in order, as seen through one of its tokens."""
 
@@ -55,3 +78,6 @@ class GameRecord:
     view_token: str
     access: Access
     deals: list[DealRecord] = field(default_factory=list)
+    # Read with the game (Store.get_game), None when the record was made otherwise (after a
+    # write): then each is asked on its own. Not part of the game's equality.
+    around: Around | None = field(default=None, compare=False, repr=False)

@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 
 from scorekeeper.kept import Kept
 
+from .around import FIND_AROUND, around_of_row
 from .engine import (
     Contention,
     Engine,
@@ -48,6 +49,11 @@ Change = Callable[[Row, str, int], int | None]
 # A check run inside a game's write transaction, once its row is locked: (store, game id);
 # it raises (a StoreError) to refuse the write (e.g. the table's tour is closed).
 Guard = Callable[["Store", int], None]
+
+_FIND = (
+    "SELECT * FROM games WHERE (edit_token = ? OR view_token = ?) AND deleted_at IS NULL LIMIT 1"
+)
+"""The game's row by either of its tokens (a deleted game is not found)."""
 
 DELETED_KEEP_DAYS = 7
 """A deleted game can be restored through its edit link this long, then it is purged."""
@@ -356,12 +362,12 @@ class Store:
         own snapshot, with no transaction around it (on PostgreSQL a BEGIN and a COMMIT are
         two more round trips); a state not kept is read whole in one snapshot."""
         if not self.engine.in_transaction():
-            game, access = self._find(token)
+            game, access = self._find(token, around=True)
             deals = _KEPT_DEALS.states.get(_state(game))
             if deals is not None:
                 return self._record(game["id"], access, game, deals)
         with self._reading():
-            game, access = self._find(token)
+            game, access = self._find(token, around=True)
             return self._record(game["id"], access, game)
 
     def game_version(self, token: str) -> tuple[int, str]:
@@ -375,23 +381,36 @@ class Store:
         wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))
         if not wanted:
             return []
-        access: dict[int, Access] = {}
-        with self._reading():
-            for start in range(0, len(wanted), _IN_CHUNK):
-                chunk = wanted[start : start + _IN_CHUNK]
-                marks = ", ".join("?" * len(chunk))
-                rows = self.engine.rows(
-                    f"SELECT id, edit_token FROM games WHERE (edit_token IN ({marks})"
-                    f" OR view_token IN ({marks})) AND deleted_at IS NULL",
-                    [*chunk, *chunk],
-                )
-                for row in rows:
-                    if row["edit_token"] in chunk:
-                        access[row["id"]] = "edit"  # the edit token wins over the view token
-                    else:
-                        access.setdefault(row["id"], "view")
-            records = [self._record(game_id, how) for game_id, how in access.items()]
+        found = None if self.engine.in_transaction() else self._games_of(wanted)
+        kept = [_KEPT_DEALS.states.get(_state(row)) for row, _ in found or []]
+        if found is not None and all(deals is not None for deals in kept):
+            # every game's deals kept: the rows alone, in one statement (its own snapshot)
+            records = [
+                self._record(row["id"], how, row, deals)
+                for (row, how), deals in zip(found, kept, strict=True)
+            ]
+        else:
+            with self._reading():  # deals to read: the rows and the deals in one snapshot
+                records = [self._record(r["id"], how, r) for r, how in self._games_of(wanted)]
         return sorted(records, key=lambda game: (game.created_at, game.id), reverse=True)
+
+    def _games_of(self, tokens: list[str]) -> list[tuple[Row, Access]]:
+        """The rows of the live games these tokens open, each once (the edit token wins)."""
+        found: dict[int, tuple[Row, Access]] = {}
+        for start in range(0, len(tokens), _IN_CHUNK):
+            chunk = tokens[start : start + _IN_CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            rows = self.engine.rows(
+                f"SELECT * FROM games WHERE (edit_token IN ({marks})"
+                f" OR view_token IN ({marks})) AND deleted_at IS NULL",
+                [*chunk, *chunk],
+            )
+            for row in rows:
+                if row["edit_token"] in chunk:
+                    found[row["id"]] = (row, "edit")  # the edit token wins over the view token
+                else:
+                    found.setdefault(row["id"], (row, "view"))
+        return list(found.values())
 
     def set_finished(
         self,
@@ -750,15 +769,14 @@ class Store:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _find(self, token: str, *, lock: bool = False) -> tuple[Row, Access]:
+    def _find(self, token: str, *, lock: bool = False, around: bool = False) -> tuple[Row, Access]:
         """Return the game row for an edit or view token and which one it is (a deleted
-        game is not found); with lock, inside a write, the row is held until it ends."""
+        game is not found); with lock, inside a write, the row is held until it ends; with
+        around, the row also says what the game's pages show beside it (store/around.py)."""
         if isinstance(token, str) and token:
-            rows = self.engine.rows(
-                "SELECT * FROM games WHERE (edit_token = ? OR view_token = ?)"
-                " AND deleted_at IS NULL LIMIT 1" + (self.engine.for_update if lock else ""),
-                [token, token],
-            )
+            lock_clause = self.engine.for_update if lock else ""
+            sql = FIND_AROUND if around and not lock else _FIND + lock_clause
+            rows = self.engine.rows(sql, [token, token])
             if rows:
                 return rows[0], "edit" if rows[0]["edit_token"] == token else "view"
         raise GameNotFound("no game has this link")
@@ -796,10 +814,9 @@ class Store:
 
         def write() -> tuple[GameRecord, int | None, bool]:
             with self._writing():
-                game, access = self._find(token, lock=True)
+                game, access, used, now = self._locked_with_key(token, request_key)
                 if access != "edit":
                     raise ReadOnlyAccess("this link only shows the game; use the edit link")
-                used, now = self._used_key_now(game["id"], request_key)
                 if used is not None:
                     if used["action"] != action:
                         raise RequestKeyReused(
@@ -823,13 +840,14 @@ class Store:
     ) -> tuple[GameRecord, int | None, bool]:
         version = game["version"] + 1
         deal_id = change(game, now, version)
-        # Plain SQL on the write path: the write lock is held for as short as can be.
-        self.engine.execute(
+        # Plain SQL on the write path: the write lock is held for as short as can be; sent
+        # with the COMMIT (one round trip on PostgreSQL: engine.send).
+        self.engine.send(
             "UPDATE games SET version = ?, updated_at = ? WHERE id = ?",
             [version, now, game["id"]],
         )
         if request_key is not None:
-            self.engine.execute(
+            self.engine.send(
                 "INSERT INTO request_keys (game_id, request_key, action, deal_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 [game["id"], request_key, action, deal_id, now],
@@ -846,17 +864,33 @@ class Store:
             used = self._used_key(game["id"], request_key)
         return None if used is None else (str(used["action"]), used["deal_id"])
 
-    def _used_key_now(self, game_id: int, request_key: str | None) -> tuple[Row | None, str]:
-        """_used_key's row (or None) and the time (engine.now()), in one statement: asked
-        once the game's row is locked, so it sees what the writer before committed."""
+    def _locked_with_key(
+        self, token: str, request_key: str | None
+    ) -> tuple[Row, Access, Row | None, str]:
+        """The game's row locked for the write (as _find), which token opened it, what its
+        one-time key already wrote (_used_key's row, or None) and the time (engine.now()).
+
+        Two statements in one round trip on PostgreSQL (engine.rows_each): the key's is run
+        by the server once the lock is held, so it sees what the writer before committed."""
+        if not (isinstance(token, str) and token):
+            raise GameNotFound("no game has this link")
         column, params = self.engine.now_column()
-        row = self.engine.rows(
-            f"SELECT {column} AS now, k.action AS action, k.deal_id AS deal_id"
-            " FROM (SELECT 1 AS one) AS o"
-            " LEFT JOIN request_keys AS k ON k.game_id = ? AND k.request_key = ?",
-            [*params, game_id, request_key],
-        )[0]
-        return (row if row["action"] is not None else None), str(row["now"])
+        found, (key,) = self.engine.rows_each(
+            [
+                (_FIND + self.engine.for_update, [token, token]),
+                (
+                    f"SELECT {column} AS now, k.action AS action, k.deal_id AS deal_id"
+                    " FROM (SELECT 1 AS one) AS o"
+                    " LEFT JOIN request_keys AS k ON k.request_key = ? AND k.game_id ="
+                    f" ({_FIND.replace('*', 'id', 1)})",
+                    [*params, request_key, token, token],
+                ),
+            ]
+        )
+        if not found:
+            raise GameNotFound("no game has this link")
+        access: Access = "edit" if found[0]["edit_token"] == token else "view"
+        return found[0], access, (key if key["action"] is not None else None), str(key["now"])
 
     def _used_key(self, game_id: int, request_key: str | None) -> Row | None:
         """Return the request_keys row for a key already used on this game, if any."""
@@ -904,6 +938,7 @@ class Store:
             view_token=row["view_token"],
             access=access,
             deals=list(deals),
+            around=around_of_row(row),
         )
 
     def _deal_record(self, game: GameRecord, deal_id: int) -> DealRecord:
@@ -989,8 +1024,9 @@ class Store:
         at: str,
         game_version: int,
     ) -> None:
-        """Record one change to one deal (data and previous are JSON text or None)."""
-        self.engine.execute(
+        """Record one change to one deal (data and previous are JSON text or None): sent
+        with the write's next statement or its COMMIT (engine.send)."""
+        self.engine.send(
             "INSERT INTO deal_revisions"
             " (game_id, deal_id, action, data, previous, at, game_version)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .around import table_of_row
 from .errors import GameNotFound, ReadOnlyAccess, StoreError, VersionConflict
 from .records import Access, GameRecord
+from .records import TableOf as TableOf  # where the pages import it from
 from .store import Row, Store, _dump, new_token
 
 
@@ -61,18 +63,6 @@ class TableRecord:
     tour: int
     table_no: int
     game: GameRecord
-
-
-@dataclass(frozen=True)
-class TableOf:
-    """The tournament a game is a table of, as the game's pages name it."""
-
-    name: str
-    view_token: str
-    tour: int
-    table_no: int
-    closed: bool
-    """Its tour is closed: the game may no longer change."""
 
 
 @dataclass(frozen=True)
@@ -183,8 +173,11 @@ class Tournaments:
     def for_tokens(self, tokens: Iterable[str]) -> list[TournamentRecord]:
         """The tournaments these tokens open (edit wins), newest first; unknown ones ignored."""
         found: dict[int, tuple[Row, Access]] = {}
+        wanted = list(dict.fromkeys(t for t in tokens if isinstance(t, str) and t))
+        if not wanted:
+            return []  # none known: no transaction (on PostgreSQL two round trips)
         with self.engine.reading():
-            for token in dict.fromkeys(t for t in tokens if isinstance(t, str) and t):
+            for token in wanted:
                 try:
                     row, access = self._find(token)
                 except TournamentNotFound:
@@ -197,21 +190,13 @@ class Tournaments:
     def of_game(self, game_id: int) -> TableOf | None:
         """The tournament a game is a table of (one indexed look-up), or None."""
         rows = self.engine.rows(
-            "SELECT t.name, t.view_token, l.tour, l.table_no, l.tour <= t.tours_closed AS closed"
+            "SELECT t.name AS tour_name, t.view_token AS tour_view, l.tour AS tour,"
+            " l.table_no AS table_no, l.tour <= t.tours_closed AS closed"
             " FROM tournament_tables AS l JOIN tournaments AS t ON t.id = l.tournament_id"
             " WHERE l.game_id = ?",
             [game_id],
         )
-        if not rows:
-            return None
-        r = rows[0]
-        return TableOf(
-            str(r["name"]),
-            str(r["view_token"]),
-            int(r["tour"]),
-            int(r["table_no"]),
-            bool(r["closed"]),
-        )
+        return table_of_row(rows[0]) if rows else None
 
     def view_token_of_game(self, game_view_token: str) -> str | None:
         """The read-only token of the tournament whose table is the game of this read-only

@@ -33,7 +33,8 @@ def company_of(loaded: Loaded) -> tuple[str, str] | None:
     game attached to a company later is the same state of the game."""
     if not loaded.editable:
         return None
-    found = Companies(get_store()).of_game(loaded.record.id)
+    around = loaded.record.around  # read with the game when it was looked up
+    found = around.company if around else Companies(get_store()).of_game(loaded.record.id)
     if found is None:
         return None
     name, view_token = found

@@ -119,6 +119,13 @@ def tour_table_of(game_id: int) -> TableOf | None:
     return found[1]
 
 
+def _remember_around(record: GameRecord) -> None:
+    """What the game's look-up read beside it (store/around.py): the tournament it is a table
+    of is then not asked again in this request."""
+    if record.around is not None:
+        g.tour_table = (record.id, record.around.table)
+
+
 def _resent(record: GameRecord) -> bool:
     """The write's one-time key already wrote on this game (a deal saved before the close,
     sent again by its phone): it goes on to get its first answer, and writes nothing."""
@@ -166,7 +173,7 @@ def _get_game(token: str, mode: str) -> GameRecord:
     /v/ its view token ViewDeleted."""
     store = get_store()
     try:
-        return store.get_game(token)
+        record = store.get_game(token)
     except GameNotFound:
         deleted = store.deleted_game(token, view=mode != "g")
         if deleted is not None and mode == "g":
@@ -176,6 +183,8 @@ def _get_game(token: str, mode: str) -> GameRecord:
         if store.replaced_link(token):
             raise LinkReplaced("this link was replaced") from None
         raise
+    _remember_around(record)
+    return record
 
 
 def forms_not_stored(response: Response) -> Response:

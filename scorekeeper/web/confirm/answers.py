@@ -14,7 +14,10 @@ from ..storage import get_store
 def seen(token: str) -> int:
     """The game's confirmation stamp, asked once per request (the page drawn for it shows it)."""
     if "confirm_seen" not in g:
-        g.confirm_seen = confirmations.stamp(get_store(), token)
+        loaded: Loaded | None = g.get("loaded")
+        around = loaded.record.around if loaded is not None and loaded.token == token else None
+        # read with the game when it was looked up: no second question
+        g.confirm_seen = around.stamp if around else confirmations.stamp(get_store(), token)
     return int(g.confirm_seen)
 
 
