@@ -60,11 +60,12 @@ requests of a club night."""
 LOOK_SECONDS = 0.04
 """How often the reader looks whether anyone committed anything (SQLite's data_version, a
 PostgreSQL notification: no table is read), while phones wait."""
-READ_SECONDS = 0.1
+READ_SECONDS = 0.25
 """Every waited-on game is read again at most this often, and only after a commit: a change
 reaches a waiting phone within this, a look and one read. Under 1,000 tables something is
-committed every few ms, so the games are read ten times a second (each read of a thousand
-games costs a few ms); with nothing committed, never."""
+committed every few ms, so the games are read four times a second (each read of a thousand
+games costs a few ms, of 3,000 three times that: at 0.1 s, a tenth of a core per process);
+with nothing committed, never."""
 SURE_SECONDS = 5.0
 """Every waited-on game is read at least this often, whatever the looks say."""
 PATH = re.compile(r"/(v|tv)/([A-Za-z0-9_-]{1,64})/wait\Z")

@@ -10,6 +10,7 @@ import re
 import threading
 import urllib.parse
 
+from .harness import until
 from .test_longpoll import deploy, follow_of, view_of  # noqa: F401  (deploy: a fixture)
 from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
 
@@ -91,6 +92,9 @@ def test_a_follower_learns_of_a_save_and_of_an_answer_with_one_request_each(
     assert found.groups() == (fresh["data-version"], f"{said['version']}.{said['seen']}")
     assert follower.asked == [f"GET /v/{view}/wait"]  # the one request: no part fetched after
     # The server's log: each held request one line, what rode with it one line of its own.
+    # (written once each answer is sent, by either process: waited for as events)
+    until(lambda: deploy.log.read_text().count("GET /v/***/wait") >= 2, "the waits' lines")
+    until(lambda: "GET /v/***/answers" in deploy.log.read_text(), "the ridden part's line")
     logged = deploy.logged()
     assert logged.count("GET /v/***/wait") == 2
     assert logged.count("GET /v/***/answers") == 1

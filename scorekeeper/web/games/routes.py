@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import re
+import threading
 from collections.abc import Callable
 
 from flask import (
@@ -85,16 +86,32 @@ def show(mode: str, token: str) -> str | bytes | Response:
     )
     # Kept as the UTF-8 the phones are sent: half a drawn page's size in memory (a page with
     # one character past Latin-1 is two bytes a character as a str), not encoded per phone.
-    pages: dict[tuple[object, ...], bytes] = loaded.kept("pages", dict)
-    page = pages.get(key)
-    if page is None:
-        page = _draw(loaded).encode()
-        for old in [k for k in list(pages) if k[-1] != said]:
-            pages.pop(old, None)  # drawn before the last confirmation: never shown again
-        if len(pages) < KEPT_PAGES:
-            pages[key] = page
+    page = _kept_once(loaded, "pages", key, lambda: _draw(loaded).encode())
     keep_compressed()  # the same bytes for every follower: compressed once, not per phone
     return page
+
+
+def _kept_once(
+    loaded: Loaded, kind: str, key: tuple[object, ...], draw: Callable[[], bytes]
+) -> bytes:
+    """A follower's page or part of this state (`key` ends with the answers' stamp), drawn
+    once: the followers a change wakes together ask for it at the same moment (it rides
+    with their held requests' answers), and one thread of the process draws it while the
+    others wait for it. What was drawn before the last answer of the table goes."""
+    kept: dict[tuple[object, ...], bytes] = loaded.kept(kind, dict)
+    found = kept.get(key)
+    if found is not None:
+        return found
+    locks: dict[tuple[object, ...], threading.Lock] = loaded.kept(kind + " drawn", dict)
+    with locks.setdefault(key, threading.Lock()):
+        found = kept.get(key)
+        if found is None:
+            found = draw()
+            for old in [k for k in list(kept) if k[-1] != key[-1]]:
+                kept.pop(old, None)  # drawn before the last confirmation: never shown again
+            if len(kept) < KEPT_PAGES:
+                kept[key] = found
+    return found
 
 
 KEPT_PAGES = 12
@@ -159,16 +176,9 @@ def answers(mode: str, token: str) -> Response:
     part: str | bytes
     if loaded.editable:
         part = _answers_part(loaded)
-    else:
+    else:  # kept as sent, like a follower's page
         key = ("answers", request.url_root, get_locale(), said)
-        parts: dict[tuple[object, ...], bytes] = loaded.kept("answer parts", dict)
-        part = parts.get(key) or b""
-        if not part:
-            part = _answers_part(loaded).encode()  # kept as sent, like a follower's page
-            for old in [k for k in list(parts) if k[-1] != said]:
-                parts.pop(old, None)  # drawn before the last confirmation: never asked again
-            if len(parts) < KEPT_PAGES:
-                parts[key] = part
+        part = _kept_once(loaded, "answer parts", key, lambda: _answers_part(loaded).encode())
         keep_compressed()  # the same bytes for every follower: compressed once
     response = Response(part, mimetype="text/html")
     response.headers["Cache-Control"] = "no-store"
