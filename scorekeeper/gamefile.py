@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from scorekeeper.rules import (
     PLAYER_COUNTS,
@@ -30,7 +31,10 @@ from scorekeeper.rules.text import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Protocol
+    from collections.abc import Callable
+    from typing import Any, Protocol, TypeVar
+
+    _Read = TypeVar("_Read")
 
 FORMAT = "scorekeeper-game/1"
 KNOWN_FORMATS = (FORMAT,)
@@ -60,7 +64,75 @@ FORMAT_MAX_DEALS = 5000
 
 def loads(text: str | bytes, *, max_deals: int = MAX_DEALS) -> Game:
     """Read a game file's text; raises InvalidGame naming every problem."""
-    return load(parsed(text), max_deals=max_deals)
+    data = parsed(text)
+    return once_each(text, lambda: load(data, max_deals=max_deals))
+
+
+def once_each(
+    text: str | bytes,
+    read: Callable[[], _Read],
+    entries: str = "deals",
+    place: Callable[[Problem], Problem] | None = None,
+) -> _Read:
+    """What `read` reads from the file's text, which must write each key of an object once:
+    a key written twice is refused at its entry of `entries` (said there by `place`), with
+    read's problems, in entry order."""
+    twice = written_twice(text, entries)
+    if place is not None:
+        twice = [place(p) for p in twice]
+    try:
+        game = read()
+    except InvalidGame as invalid:
+        raise InvalidGame(sorted(twice + invalid.problems, key=lambda p: p.deal or 0)) from None
+    if twice:
+        raise InvalidGame(twice)
+    return game
+
+
+class _Keys(dict[str, "Any"]):
+    """A JSON object that remembers the keys its text wrote more than once."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        seen: set[str] = set()
+        self.twice: list[str] = []
+        for key, _ in pairs:
+            folded = unicodedata.normalize("NFC", key)
+            if folded in seen and folded not in self.twice:
+                self.twice.append(folded)
+            seen.add(folded)
+
+
+def written_twice(text: str | bytes, entries: str | None = "deals") -> list[Problem]:
+    """Every key an object of a JSON file writes twice (JSON keeps the last one only: the file
+    would quietly mean less than it says, docs/game-format.md), at its entry: an item of the
+    top object's `entries` list is numbered as the problem's deal, and a key inside it named
+    by its path from there ("tricks"); elsewhere by its path from the top ("options")."""
+    out: list[Problem] = []
+    _twice_in(json.loads(text, object_pairs_hook=_Keys), "", None, entries, out)
+    return out
+
+
+def _twice_in(
+    value: Any, where: str, deal: int | None, entries: str | None, out: list[Problem]
+) -> None:
+    if isinstance(value, _Keys):
+        for key in value.twice:
+            shown = json.dumps(key, ensure_ascii=False)
+            if where:
+                template = N_("{where}: the key {key} is written twice")
+                out.append(Problem(template, {"where": where, "key": shown}, where, deal))
+            else:
+                template = N_("the key {key} is written twice")
+                out.append(Problem(template, {"key": shown}, None, deal))
+        for key, item in value.items():
+            _twice_in(item, f"{where}.{key}" if where else key, deal, entries, out)
+    elif isinstance(value, list):
+        for n, item in enumerate(value, start=1):
+            if where == entries and deal is None:
+                _twice_in(item, "", n, entries, out)
+            else:
+                _twice_in(item, f"{where}.{n}", deal, entries, out)
 
 
 def parsed(text: str | bytes) -> Any:

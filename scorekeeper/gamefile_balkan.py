@@ -5,7 +5,6 @@ a file with no family, or "russian", is read by `gamefile.load` exactly as befor
 from __future__ import annotations
 
 import json
-import unicodedata
 
 from scorekeeper import gamefile
 from scorekeeper.balkan import (
@@ -39,15 +38,8 @@ def loads_any(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Game
     data = gamefile.parsed(text)
     if not is_balkan(data):
         _refuse_unknown_family(data)
-        return gamefile.load(data, max_deals=max_deals)
-    twice = written_twice(text)
-    try:
-        game = load(data, max_deals=max_deals)
-    except InvalidGame as invalid:
-        raise InvalidGame(sorted(twice + invalid.problems, key=lambda p: p.deal or 0)) from None
-    if twice:
-        raise InvalidGame(twice)
-    return game
+        return gamefile.once_each(text, lambda: gamefile.load(data, max_deals=max_deals))
+    return gamefile.once_each(text, lambda: load(data, max_deals=max_deals))
 
 
 def _refuse_unknown_family(data: Any) -> None:
@@ -58,55 +50,6 @@ def _refuse_unknown_family(data: Any) -> None:
         problems, bad = gamefile.problem_notes()
         gamefile._check_family(family, bad)
         raise InvalidGame(problems)
-
-
-class _Keys(dict[str, "Any"]):
-    """A JSON object that remembers the keys its text wrote more than once."""
-
-    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
-        super().__init__(pairs)
-        seen: set[str] = set()
-        self.twice: list[str] = []
-        for key, _ in pairs:
-            folded = unicodedata.normalize("NFC", key)
-            if folded in seen and folded not in self.twice:
-                self.twice.append(folded)
-            seen.add(folded)
-
-
-def written_twice(text: str | bytes) -> list[Problem]:
-    """Every key an object of the file writes twice, at its entry (JSON keeps the last one
-    only: the file would quietly mean less than it says, docs/balkan.md "The game file")."""
-    out: list[Problem] = []
-    _twice_in(json.loads(text, object_pairs_hook=_Keys), "", None, out)
-    return out
-
-
-def _twice_in(value: Any, where: str, deal: int | None, out: list[Problem]) -> None:
-    if isinstance(value, _Keys):
-        for key in value.twice:
-            shown = json.dumps(key, ensure_ascii=False)
-            if where:
-                out.append(
-                    Problem(
-                        N_("{where}: the key {key} is written twice"),
-                        {"where": where, "key": shown},
-                        where,
-                        deal,
-                    )
-                )
-            else:
-                out.append(
-                    Problem(N_("the key {key} is written twice"), {"key": shown}, None, deal)
-                )
-        for key, item in value.items():
-            _twice_in(item, f"{where}.{key}" if where else key, deal, out)
-    elif isinstance(value, list):
-        for n, item in enumerate(value, start=1):
-            if where == "deals" and deal is None:
-                _twice_in(item, "", n, out)
-            else:
-                _twice_in(item, f"{where}.{n}", deal, out)
 
 
 def load(

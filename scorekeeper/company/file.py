@@ -123,7 +123,15 @@ def loads(text: str | bytes) -> CompanyFile:
         raise InvalidGame([Problem(N_("not valid JSON: {error}"), {"error": str(error)})]) from None
     except RecursionError:
         raise InvalidGame([Problem(N_("not valid JSON: nested too deeply"))]) from None
-    return load_file(gamefile.readable(data))
+    return gamefile.once_each(text, lambda: load_file(gamefile.readable(data)), "games", _at_game)
+
+
+def _at_game(problem: Problem) -> Problem:
+    """A problem placed at an entry of `games`, said as the company file says a game's."""
+    if problem.deal is None:
+        return problem
+    inner = Problem(problem.template, problem.params, problem.field)
+    return Problem(N_("game {number}: {problem}"), {"number": problem.deal, "problem": inner})
 
 
 class _Bad(Protocol):

@@ -93,7 +93,19 @@ def loads(text: str | bytes) -> Season:
         raise InvalidSeason(
             [SeasonProblem(Problem(N_("not valid JSON: nested too deeply")))]
         ) from None
-    return parse(data)
+    twice = [_at_event(p) for p in gamefile.written_twice(text, "events")]
+    try:
+        season = parse(data)
+    except InvalidSeason as invalid:
+        raise InvalidSeason(twice + invalid.problems) from None
+    if twice:
+        raise InvalidSeason(twice)
+    return season
+
+
+def _at_event(problem: Problem) -> SeasonProblem:
+    """A problem the game file's reader placed at an entry of `events`, placed at its event."""
+    return SeasonProblem(Problem(problem.template, problem.params, problem.field), problem.deal)
 
 
 def parse(data: Any) -> Season:

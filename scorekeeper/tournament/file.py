@@ -263,7 +263,30 @@ def loads(text: str | bytes, *, max_deals: int = gamefile.MAX_DEALS) -> Tourname
         raise InvalidTournament(
             [Located(Problem(N_("not valid JSON: nested too deeply")))]
         ) from None
-    return parse_tournament(data, max_deals=max_deals)
+    twice = written_twice(text)
+    try:
+        tournament = parse_tournament(data, max_deals=max_deals)
+    except InvalidTournament as invalid:
+        raise InvalidTournament(twice + invalid.located) from None
+    if twice:
+        raise InvalidTournament(twice)
+    return tournament
+
+
+def written_twice(text: str | bytes) -> list[Located]:
+    """Every key the file's text writes twice in one object, at its tour (JSON would keep
+    the last one only); the text is known to be JSON."""
+    return [
+        Located(Problem(p.template, p.params, p.field), p.deal)
+        for p in gamefile.written_twice(text, "tours")
+    ]
+
+
+def refuse_twice(text: str | bytes) -> None:
+    """Raise InvalidTournament if the file's text writes a key twice in one object."""
+    twice = written_twice(text)
+    if twice:
+        raise InvalidTournament(twice)
 
 
 def parse_tournament(data: object, *, max_deals: int = gamefile.MAX_DEALS) -> Tournament:

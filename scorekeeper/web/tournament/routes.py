@@ -500,6 +500,7 @@ def import_tournament() -> str | Response | tuple[str, int]:
             problems = tfile.NESTED_TOO_DEEPLY.problems
         else:
             try:
+                tfile.refuse_twice(raw)  # a key written twice: refused, not the last one kept
                 record = service.import_file(get_store(), data)
             except RecursionError:
                 problems = tfile.NESTED_TOO_DEEPLY.problems
