@@ -39,7 +39,7 @@ def with_deal(deal: Any, **kw: Any) -> dict[str, Any]:
         ),
         ("unknown_format", {**game_file([]), "format": "other/9"}, "unknown format"),
         ("unknown_convention", game_file([], convention="moscow"), "unknown convention"),
-        ("unknown_option", game_file([], options={"pool_size": 20}), "unknown option 'pool_size'"),
+        ("unknown_option", game_file([], options={"pool_size": 20}), 'unknown option "pool_size"'),
         (
             "bad_option_type",
             game_file([], options={"pool_target": "ten"}),

@@ -4,11 +4,9 @@ limits of the options) is checked when the entry is replayed (`scoring`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
-from scorekeeper.rules.notation import _DealReader
-from scorekeeper.rules.notation import _show as _python_show
+from scorekeeper.rules.notation import _DealReader, _show
 from scorekeeper.rules.problems import N_, Problem
 
 from .deals import (
@@ -54,28 +52,12 @@ def unread(raw: Any) -> Unread:
     return Unread(kind if isinstance(kind, str) else "")
 
 
-def _show(value: Any) -> str:
-    """A bad value for a message: null, true and false as the file writes them."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return _python_show(value)
-
-
 class _Reader(_DealReader):
     """The Russian reader's players, tricks and reason, with the Balkan entries."""
 
     KEYS = _KEYS
     NOT_AN_OBJECT = N_('an entry must be an object like {{"type": "played", ...}}')
     UNKNOWN_TYPE = N_("unknown entry type {kind} (played, refa, correction, writeoff)")
-
-    def player(self, key: str, value: Any) -> str | None:
-        """A player of the game; null or true where a name belongs is shown as written."""
-        if value is None or isinstance(value, bool):
-            self.bad(
-                N_("{key}: {name} is not a player of this game"), key, key=key, name=_show(value)
-            )
-            return None
-        return super().player(key, value)
 
     def balkan_entry(self, kind: str, raw: dict[str, Any]) -> Entry | None:
         if kind == "correction":

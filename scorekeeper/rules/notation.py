@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -71,8 +72,8 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
     keys = raw.keys()
     if not (keys <= _ALLOWED[kind] and _KEYS[kind][0] <= keys):
         return None
-    dealer = raw.get("dealer")
-    if dealer is not None and (type(dealer) is not str or dealer not in players):
+    dealer = raw.get("dealer")  # null is no dealer: the full reading refuses it as written
+    if "dealer" in raw and (type(dealer) is not str or dealer not in players):
         return None
     tricks = _well_formed_tricks(raw["tricks"], players) if "tricks" in raw else {}
     if tricks is None:
@@ -84,7 +85,8 @@ def _well_formed(raw: dict[str, Any], players: Sequence[str]) -> Deal | None:
         return None
     if kind == "misere":
         return MisereDeal(declarer, tricks, dealer)
-    if not _talon_sound(talon := raw.get("talon_tricks")):
+    talon = raw.get("talon_tricks")
+    if "talon_tricks" in raw and not _talon_sound(talon):
         return None
     contract = _well_formed_contract(raw["contract"])
     if contract is None:
@@ -140,8 +142,8 @@ def _well_formed_contract(code: Any) -> Contract | None:
 
 
 def _talon_sound(talon: Any) -> bool:
-    """No talon_tricks, or 0 to 3 of them (§4.9)."""
-    return talon is None or (type(talon) is int and 0 <= talon <= MAX_TALON_TRICKS)
+    """0 to 3 talon_tricks (§4.9)."""
+    return type(talon) is int and 0 <= talon <= MAX_TALON_TRICKS
 
 
 class _DealReader:
@@ -473,7 +475,10 @@ def _entry_dict(entry: CorrectionEntry) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
-    """A short, safe rendering of a bad value for a message."""
+    """A short, safe rendering of a bad value for a message: null, true and false as the file
+    writes them (never Python's None, True, False)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     if isinstance(value, str):
         # A control character (a newline, ESC) is shown escaped: one problem, one line.
         text = f'"{value[:40]}"' if value[:40].isprintable() else repr(value[:40])

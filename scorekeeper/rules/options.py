@@ -365,7 +365,7 @@ def resolve_options(convention: str, overrides: Mapping[str, Any]) -> tuple[Opti
             problems.append(
                 Problem(
                     N_("unknown option {option}"),
-                    {"option": repr(key)[:40]},
+                    {"option": json.dumps(str(key)[:40], ensure_ascii=False)},
                     field=f"options.{str(key)[:40]}",
                 )
             )
@@ -423,7 +423,10 @@ def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
 
 
 def _show(value: Any) -> str:
-    """A short rendering of a bad value for a message (never a huge one)."""
+    """A short rendering of a bad value for a message (never a huge one): null, true and
+    false as the file writes them."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     text = value if isinstance(value, str) and value.isprintable() else repr(value)
     return text if len(text) <= 24 else text[:21] + "..."
 
