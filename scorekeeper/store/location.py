@@ -19,6 +19,7 @@ holding it (as Docker secrets are given to a container).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import urllib.parse
@@ -92,6 +93,14 @@ def _scheme_only(text: str) -> str:
 
 
 def _parsed(text: str) -> dict[str, str]:
+    """What libpq reads in a setting (a new dict each time: callers take items out of it)."""
+    return dict(_parsed_once(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_once(text: str) -> tuple[tuple[str, str], ...]:
+    """_parsed's items, parsed once per setting: every request on PostgreSQL names its
+    database (its engine's printable name, its kind) and libpq's parse costs a host CPU."""
     from psycopg import ProgrammingError
     from psycopg.conninfo import conninfo_to_dict
 
@@ -106,14 +115,19 @@ def _parsed(text: str) -> dict[str, str]:
             ),
             db=_scheme_only(text) if _URL.match(text) else "key=value",
         ) from None
-    return {k: str(v) for k, v in found.items() if v is not None}
+    return tuple((k, str(v)) for k, v in found.items() if v is not None)
 
 
 def printable(setting: str | os.PathLike[str]) -> str:
     """The setting as every line that names the database shows it: a path as it is; a
     PostgreSQL setting as a URL with its password replaced by ***; one that cannot be read
     as its scheme alone. Never raises."""
-    text = os.fspath(setting)
+    return _printable(os.fspath(setting))
+
+
+@functools.lru_cache(maxsize=64)
+def _printable(text: str) -> str:
+    """printable's answer, made once per setting (each request's engine names its database)."""
     if not _is_postgresql(text):
         return _scheme_only(text) if _URL.match(text) else text
     try:
