@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .contracts import LEVELS, Contract, Suit
-from .deals import OFF_TABLE_KINDS, WHISTING, Answer
+from .deals import OFF_TABLE_KINDS, WHISTING, Answer, Redeal
 from .game import Game
 from .options import AllpassMode
 from .scoring import Sheet, active_players, defenders, is_stalingrad, min_level, sitting_out
@@ -47,7 +47,8 @@ class Seat:
     """The progression step an all-pass now would be played at, or None if there is none."""
     kinds: tuple[str, ...]
     """Deal kinds that may be recorded now: "contract", "misere", "allpass" (not in Hussar),
-    "redeal" (Hussar only), "penalty", "correction"; empty when the game is over."""
+    "redeal" (Hussar; elsewhere only when the deal edited is a redeal), "penalty",
+    "correction"; empty when the game is over."""
     half_whist_levels: tuple[int, ...]
     stalingrad: bool
     """A 6♠ must be whisted by both defenders (§7)."""
@@ -228,6 +229,8 @@ def seat(sheet: Sheet, position: int | None = None) -> Seat:
     editing = position is not None and 1 <= position <= len(results)
     dealt, dealer, streak, finished = _as_it_stood(sheet, position if editing else None)
     kinds = _kinds(game, finished)
+    if editing and position is not None and isinstance(game.deals[position - 1], Redeal):
+        kinds = _with_redeal(kinds)
     progression = opts.allpass_progression
     multiplier: int | None = None
     if not game.hussar and opts.allpass_mode != AllpassMode.NONE and progression:
@@ -270,6 +273,15 @@ def _as_it_stood(sheet: Sheet, position: int | None) -> tuple[int, str, int, boo
     dealt = sum(1 for r in before if r.dealer is not None)
     dealer = players[(players.index(game.first_dealer) + dealt) % len(players)]
     return dealt, dealer, sheet.results[position - 1].allpass_streak, False
+
+
+def _with_redeal(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The kinds, a redeal among the deals at the table: a redeal written in the file (of any
+    convention, docs/game-format.md) stays one when it is edited."""
+    if "redeal" in kinds:
+        return kinds
+    at_table = tuple(k for k in kinds if k not in OFF_TABLE_KINDS)
+    return (*at_table, "redeal", *(k for k in kinds if k in OFF_TABLE_KINDS))
 
 
 def _kinds(game: Game, finished: bool) -> tuple[str, ...]:
