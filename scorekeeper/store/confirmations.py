@@ -14,7 +14,7 @@ It uses the Store's connection and transactions::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .around import STAMP_COLUMNS, stamp_of
@@ -171,84 +171,98 @@ class Confirmations:
         request_key: str,
         phone: str,
     ) -> tuple[Confirmation, bool]:
-        engine = self.engine
-        with engine.writing(lazy_commit=True):
-            game = self._game(token)
-            game_id = int(game["id"])
-            found = self._looked_up(game_id, deal_id, player, request_key)
-            if found["id"] is not None:
-                answer = _confirmation(found)
-                same = (answer.deal_id, answer.revision, answer.player, answer.verdict)
-                if same == (deal_id, revision, player, verdict) and answer.note == note:
-                    return answer, False
-                raise ConfirmationRefused("key", "this request key was used for another answer")
+        with self.engine.writing(lazy_commit=True):
+            game, found = self._locked_and_looked_up(token, deal_id, player, request_key)
+            if found["id"] is not None:  # the key's answer, sent again: written before
+                return _same_answer(found, deal_id, revision, player, verdict, note), False
             if player not in json.loads(game["players"]):
                 raise ConfirmationRefused("player", f"{player!r} does not play this game")
             _check_deal(found, revision)
-            now = str(found["now"])
-            if phone and not claim_seat(self.store, game_id, player, phone, now, found["held"]):
-                claimed = False
-            else:
-                claimed = True
-                answer_id = engine.insert(
-                    "deal_confirmations",
-                    {
-                        "game_id": game_id,
-                        "deal_id": deal_id,
-                        "revision": revision,
-                        "player": player,
-                        "verdict": verdict,
-                        "note": note,
-                        "at": now,
-                        "request_key": request_key,
-                    },
-                )
-                answer = Confirmation(
-                    id=answer_id,
-                    deal_id=deal_id,
-                    revision=revision,
-                    player=player,
-                    verdict=verdict,
-                    note=note,
-                    at=now,
-                )
+            now, game_id = str(found["now"]), int(game["id"])
+            claimed = not phone or claim_seat(
+                self.store, game_id, player, phone, now, found["held"]
+            )
+            if claimed:
+                given = Confirmation(0, deal_id, revision, player, verdict, note, now)
+                answer = self._insert(game_id, given, request_key)
         if not claimed:  # refused after the commit: the other phone's try is counted
             raise ConfirmationRefused("claimed", "another phone answers for this seat")
         return answer, True
 
-    def _game(self, token: str) -> dict[str, Any]:
-        """The game's row, locked (PostgreSQL) so that a change to the deal and an answer
-        on it are one after the other; raises GameNotFound."""
+    def _insert(self, game_id: int, answer: Confirmation, request_key: str) -> Confirmation:
+        """Write one answer; the answer with its id."""
+        answer_id = self.engine.insert(
+            "deal_confirmations",
+            {
+                "game_id": game_id,
+                "deal_id": answer.deal_id,
+                "revision": answer.revision,
+                "player": answer.player,
+                "verdict": answer.verdict,
+                "note": answer.note,
+                "at": answer.at,
+                "request_key": request_key,
+            },
+        )
+        return replace(answer, id=answer_id)
+
+    def _locked_and_looked_up(
+        self, token: str, deal_id: int, player: str, request_key: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The game's row (id, players), locked (PostgreSQL) so that a change to the deal
+        and an answer on it are one after the other, and what the answer is checked against
+        (_LOOKED_UP), asked by the server once the lock is held: one round trip on
+        PostgreSQL (engine.rows_each). Raises GameNotFound."""
         if isinstance(token, str) and token:
-            rows = self.engine.rows(
-                "SELECT id, players FROM games WHERE (edit_token = ? OR view_token = ?)"
-                " AND deleted_at IS NULL LIMIT 1" + self.engine.for_update,
-                [token, token],
+            column, params = self.engine.now_column()
+            game, (found,) = self.engine.rows_each(
+                [
+                    (f"SELECT id, players{_GAME}{self.engine.for_update}", [token, token]),
+                    (
+                        _LOOKED_UP.format(now=column),
+                        [token, token, *params, deal_id, deal_id, deal_id, player, player]
+                        + [request_key],
+                    ),
+                ]
             )
-            if rows:
-                return rows[0]
+            if game:
+                return game[0], found
         raise GameNotFound("no game has this link")
 
-    def _looked_up(
-        self, game_id: int, deal_id: int, player: str, request_key: str
-    ) -> dict[str, Any]:
-        """What an answer is checked against, in one statement once the game's row is
-        locked (on PostgreSQL one round trip, not six): the answer its key already wrote
-        (its columns, id None if none), whether the deal is deleted (None: no such deal), its
-        latest revision, the player's answers on it, the phone holding the seat, and now."""
-        column, params = self.engine.now_column()
-        return self.engine.rows(
-            f"SELECT k.*, {column} AS now,"
-            " (SELECT deleted FROM deals WHERE id = ? AND game_id = ?) AS deleted,"
-            " (SELECT max(id) FROM deal_revisions WHERE deal_id = ?) AS current,"
-            " (SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?)"
-            " AS given,"
-            " (SELECT phone FROM seat_claims WHERE game_id = ? AND player = ?) AS held"
-            " FROM (SELECT 1 AS one) AS o"
-            " LEFT JOIN deal_confirmations AS k ON k.game_id = ? AND k.request_key = ?",
-            [*params, deal_id, game_id, deal_id, deal_id, player, game_id, player]
-            + [game_id, request_key],
-        )[0]
+
+_GAME = " FROM games WHERE (edit_token = ? OR view_token = ?) AND deleted_at IS NULL LIMIT 1"
+
+_LOOKED_UP = (
+    f"WITH g AS (SELECT id{_GAME})"
+    " SELECT k.*, {now} AS now,"
+    " (SELECT deleted FROM deals WHERE id = ? AND game_id = (SELECT id FROM g)) AS deleted,"
+    " (SELECT max(id) FROM deal_revisions WHERE deal_id = ?) AS current,"
+    " (SELECT count(*) FROM deal_confirmations WHERE deal_id = ? AND player = ?) AS given,"
+    " (SELECT phone FROM seat_claims WHERE game_id = (SELECT id FROM g) AND player = ?) AS held"
+    " FROM (SELECT 1 AS one) AS o"
+    " LEFT JOIN deal_confirmations AS k ON k.game_id = (SELECT id FROM g) AND k.request_key = ?"
+)
+"""What an answer is checked against, in one statement (one round trip, not six): the answer
+its key already wrote (its columns, id None if none), whether the deal is deleted (None: no
+such deal), its latest revision, the player's answers on it, the phone holding the seat, and
+now."""
+
+
+def _same_answer(
+    found: dict[str, Any], deal_id: int, revision: int, player: str, verdict: str, note: str
+) -> Confirmation:
+    """The answer a one-time key already wrote, when it is this very answer sent again;
+    refused ("key") when the key wrote another."""
+    answer = _confirmation(found)
+    if (answer.deal_id, answer.revision, answer.player, answer.verdict, answer.note) == (
+        deal_id,
+        revision,
+        player,
+        verdict,
+        note,
+    ):
+        return answer
+    raise ConfirmationRefused("key", "this request key was used for another answer")
 
 
 _TABLE = (
@@ -269,7 +283,7 @@ s (a seat claim, first claimed first), each with the columns it needs."""
 
 def _check_deal(found: dict[str, Any], revision: int) -> None:
     """Refuse an answer on a deal not on the sheet, changed since it was shown, or answered
-    too often (found: Confirmations._looked_up's row)."""
+    too often (found: _LOOKED_UP's row)."""
     if found["deleted"] is None or found["deleted"]:
         raise ConfirmationRefused("deal", "the deal is not on the sheet")
     if found["current"] != revision:
@@ -313,8 +327,8 @@ def claim_seat(
     `held`, the phone that holds it, read in the transaction), True; or another phone holds
     it, False, and the try is counted on the claim."""
     engine = store.engine
-    if held is None:
-        engine.execute(
+    if held is None:  # sent with the answer's INSERT (engine.send)
+        engine.send(
             "INSERT INTO seat_claims (game_id, player, phone, claimed_at, others)"
             " VALUES (?, ?, ?, ?, 0)",
             [game_id, player, phone, now],
@@ -322,7 +336,7 @@ def claim_seat(
         return True
     if held == phone:
         return True
-    engine.execute(
+    engine.send(  # with the COMMIT
         "UPDATE seat_claims SET others = others + 1, other_at = ? WHERE game_id = ? AND player = ?",
         [now, game_id, player],
     )

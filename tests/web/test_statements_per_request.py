@@ -21,7 +21,7 @@ BOUNDS = {
     "save (the POST alone)": (10, 4),
     "answers (a follower's part)": (1, 1),
     "answer key (a follower)": (1, 1),
-    "answer (a follower's POST)": (7, 4),
+    "answer (a follower's POST)": (7, 3),
     "home": (1, 1),
     "game page (edit)": (2, 2),
     "game page (view)": (1, 1),
