@@ -16,8 +16,8 @@ swaps itself in, its own address (`&page=/v/<token>`). When the game changed, th
 the Flask app for the one the change calls for (the answers part when only they changed,
 else the page, as the follow asks it: X-Follow) with the phone's own headers (its cookies,
 language, encodings), in the pool of the pages, and answers with it: its status, headers and
-(compressed) body, the JSON in an `X-Wait` header. Only a game's page or part under the
-wait's own path prefix rides; anything else, or an answer other than 200, and the wait
+(compressed) body, the JSON in an `X-Wait` header. Only a game's page or part rides, asked
+under the wait's own path prefix; anything else, or an answer other than 200, and the wait
 answers its JSON alone (the page then fetches what it needs, as it did before).
 
 Nothing is kept per host that another host's write could make stale: one thread per process
@@ -72,7 +72,7 @@ PATH = re.compile(r"/(v|tv)/([A-Za-z0-9_-]{1,64})/wait\Z")
 """A game's held request (`/v/`), or a tournament's (`/tv/`: its pages, the board)."""
 RIDE = re.compile(r"/(?:g|v)/[A-Za-z0-9_-]{1,64}(?:/answers)?\Z")
 """What may ride with a game's wait answer: the page (`page=`) or its answers part
-(`answers=`), a game's own addresses only, under the wait's own path prefix."""
+(`answers=`), a game's own addresses only, asked under the wait's own path prefix."""
 TOURNAMENT = "tv:"
 """What a tournament's token is waited on as (a game's token is waited on as it is)."""
 SINCE = re.compile(r"[0-9]{1,12}(\.[0-9]{1,12})?\Z")
@@ -506,13 +506,12 @@ class Router:
         then fetches what it needs itself, as without a ride."""
         part = "answers" if only_answers and "answers" in query else "page"
         path = (query.get(part) or [""])[0]
-        found = PATH.search(scope["path"])
-        prefix = scope["path"][: found.start()] if found else ""
-        if not path.startswith(prefix) or not RIDE.match(path[len(prefix) :]):
+        ride, wait = RIDE.search(path), PATH.search(scope["path"])
+        if ride is None or wait is None or (part == "answers") != path.endswith("/answers"):
             return None
-        if (part == "answers") != path.endswith("/answers"):
-            return None
-        answer = await self.wsgi.fetch(scope, path, follow=part == "page")
+        # Under the wait's own prefix, whatever the page named (a proxy may pass it or not).
+        asked = scope["path"][: wait.start()] + ride.group(0)
+        answer = await self.wsgi.fetch(scope, asked, follow=part == "page")
         return answer if answer[0] == 200 else None
 
 

@@ -9,10 +9,14 @@ import json
 import re
 import threading
 import urllib.parse
+from pathlib import Path
+
+from scorekeeper.store import Store
 
 from .harness import until
 from .test_longpoll import deploy, follow_of, view_of  # noqa: F401  (deploy: a fixture)
 from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
+from .test_store import new_game as store_game
 
 ANSWERS_PART = re.compile(r'<div id="answers-part" data-version="(\d+)" data-seen="([\d.]+)">')
 
@@ -101,14 +105,38 @@ def test_a_follower_learns_of_a_save_and_of_an_answer_with_one_request_each(
 
 
 def test_a_wait_names_only_a_games_own_addresses_to_ride(deploy: Server) -> None:  # noqa: F811
-    """A page= or answers= that is no game page or part, or under another prefix: the wait
-    answers its JSON alone, as without a ride."""
+    """A page= or answers= that is no game page or part, or one the app does not answer with
+    200: the wait answers its JSON alone, as without a ride."""
     scorer, follower = Phone(deploy.port), Phone(deploy.port)
     token = new_game(scorer)
     view = view_of(scorer, token)
     shown = follow_of(follower.get(f"/v/{view}").html)
-    for page in ("/new", f"/v/{view}/log", f"/elsewhere/v/{view}", "https://example.com/v/x"):
+    for page in ("/new", f"/v/{view}/log", f"/v/{view}/wait", "/v/nosuchgame0123456789abcdef"):
         url = rides(shown, page).replace("since=" + shown["data-seen"], "since=0.0")
         reply = follower.get(url)
         assert reply.status == 200 and "X-Wait" not in reply.headers, page
         assert json.loads(reply.body)["version"] == int(shown["data-version"])
+
+
+def test_under_a_path_prefix_the_page_rides_whether_the_proxy_passes_the_prefix_or_not(
+    tmp_path: Path,
+) -> None:
+    """Served under /pulka (SCOREKEEPER_PREFIX): the page names its addresses with the
+    prefix; a proxy that passes the prefix on and one that strips it both get the page."""
+    env = {"SCOREKEEPER_PREFIX": "/pulka"}
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", env=env).start()
+    try:
+        with Store(str(tmp_path / "games.sqlite"), create=False) as store:
+            view = store_game(store).view_token
+        follower = Phone(server.port)
+        shown = follow_of(follower.get(f"/pulka/v/{view}").html)
+        assert shown["data-wait"] == f"/pulka/v/{view}/wait"
+        behind = rides(shown, f"/pulka/v/{view}").replace(
+            "since=" + shown["data-seen"], "since=0.0"
+        )
+        for url in (behind, behind.removeprefix("/pulka")):  # passed on, stripped
+            reply = follower.get(url)
+            assert reply.status == 200 and "X-Wait" in reply.headers, url
+            assert follow_of(reply.html)["data-wait"] == f"/pulka/v/{view}/wait"
+    finally:
+        server.stop()
