@@ -71,3 +71,34 @@ def test_the_club_page_fits_a_phone(real_server: Any, phone: Any) -> None:
     no_overflow(page)
     assert sticking_out(page) == []
     assert problems == []
+
+
+def test_the_standings_with_categories_fit_a_phone_without_scrolling(
+    real_server: Any, phone: Any
+) -> None:
+    """docs/season.md "The rating": established players show their category beside their
+    rating; the standings, a long name and the Russian "Категория" heading included, still fit
+    a 375 px phone without scrolling sideways in their box."""
+    page, url, problems = phone
+    rng = random.Random(12)
+    names = ["Дмитрий Константинович", "Анна", "Борис"]
+    with Store(real_server.db) as store:
+        club = service.new_club(store, "Клуб «Пуля»")
+        for _ in range(8):
+            game = stored_game(store, rng, names, deals=12)
+            service.attach_link(store, club.edit_token, game.edit_token)
+        game = stored_game(store, rng, ["Глеб", "Анна", "Борис"], deals=12)
+        service.attach_link(store, club.edit_token, game.edit_token)
+    page.goto(f"{url}/kv/{club.view_token}?lang=ru")
+    page.wait_for_selector("table.standings")
+    shot(page, "club-standings-categories")
+    no_overflow(page)
+    assert page.locator("table.standings thead abbr").get_attribute("title") == "Категория"
+    cells = page.locator("table.standings tbody tr:first-child td").all_inner_texts()
+    assert cells[0] == "1" and cells[3].strip().isdigit()
+    wide = page.evaluate(
+        """() => { const box = document.querySelector('.club-standings .scroll');
+                   return [box.scrollWidth, box.clientWidth]; }"""
+    )
+    assert wide[0] <= wide[1], wide
+    assert problems == []
