@@ -20,14 +20,14 @@ from ..club_sample import stored_game
 from ..harness import Web
 from ..test_club import new_club, post
 
-HEADERS = {
-    "en": ("Cat.", "Category"),
-    "ru": ("Кат.", "Категория"),
-    "uk": ("Кат.", "Категорія"),
-    "sr_Latn": ("Kat.", "Kategorija"),
-    "sr_Cyrl": ("Кат.", "Категорија"),
-    "hr": ("Kat.", "Kategorija"),
-}
+HEADERS = [  # the language, the column's heading, its title (the word in full)
+    ("en", "Cat.", "Category"),
+    ("ru", "Кат.", "Категория"),
+    ("uk", "Кат.", "Категорія"),
+    ("sr_Latn", "Kat.", "Kategorija"),
+    ("sr_Cyrl", "Кат.", "Категорија"),
+    ("hr", "Kat.", "Kategorija"),
+]
 
 
 def rows(page_html: str) -> list[list[str]]:
@@ -41,9 +41,9 @@ def rows(page_html: str) -> list[list[str]]:
     return [[" ".join(words) for words in row] for row in out if len(row) > 1]
 
 
-@pytest.mark.parametrize("lang", HEADERS)
+@pytest.mark.parametrize(("lang", "short", "full"), HEADERS)
 def test_established_players_show_their_category_the_provisional_none(
-    web: Web, store: Store, lang: str
+    web: Web, store: Store, lang: str, short: str, full: str
 ) -> None:
     """docs/season.md "The rating": eight games of Анна, Борис and Вера make them
     established, each with the category of his shown rating; Глеб, one game, is provisional:
@@ -59,7 +59,6 @@ def test_established_players_show_their_category_the_provisional_none(
     standings = report(build(store, club).season)["standings"]
     page = web.get(f"/kv/{club.view_token}?lang={lang}").html
     shown = rows(page)
-    short, full = HEADERS[lang]
     assert shown[0][:5] == ["#", shown[0][1], shown[0][2], short, shown[0][4]]
     assert f'<abbr title="{full}">{short}</abbr>' in page  # the heading's word in full
     by_player = {row[1].split(" ")[0]: row for row in shown[1:]}
