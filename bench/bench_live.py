@@ -273,6 +273,7 @@ PHONE_HEADERS = (
 """What a phone's browser sends with each request besides the path (the same both ways)."""
 FOLLOW = re.compile(r'<div hidden id="follow"[^>]*>')
 ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
+ANSWERS_PART = re.compile(r'<div id="answers-part" data-version="\d+" data-seen="([\d.]+)">')
 FOLLOW_PERIOD, FOLLOW_QUIET, FOLLOW_IDLE_MAX = 1.0, 30.0, 4.0
 """static/app.js's constants for a page that asks for the version (before: every page)."""
 
@@ -342,7 +343,8 @@ class ScriptPhone(threading.Thread):
     """A phone on a table's read-only link doing what static/app.js does: where the page
     offers it (data-wait) one held request after another, else the version polled (every
     second, every 4 s at most after half a minute without a change); on a change, the page
-    fetched again (X-Follow). Each request is noted: (when, bytes sent, bytes received)."""
+    fetched again (X-Follow), or taken from the held request's answer when it rode along
+    (page=, answers=). Each request is noted: (when, bytes sent, bytes received)."""
 
     def __init__(self, port: int, view: str, stop: threading.Event) -> None:
         super().__init__(daemon=True)
@@ -385,10 +387,30 @@ class ScriptPhone(threading.Thread):
         finally:
             self.wire.close()
 
+    def _rides(self) -> str:
+        """app.js's rides: what the page would fetch after a change, asked to ride along."""
+        more = "&page=" + urllib.parse.quote(f"/v/{self.view}", safe="")
+        if "data-answers" in self.shown:
+            more += "&answers=" + urllib.parse.quote(self.shown["data-answers"], safe="")
+        return more
+
+    def _ridden(self, body: bytes) -> None:
+        """What rode with the wait's answer, shown: the page, or only its answers part."""
+        text = body.decode()
+        tag = FOLLOW.search(text)
+        if tag is not None:
+            self.shown = dict(ATTRIBUTE.findall(tag.group(0)))
+            self.seen[int(self.shown["data-version"])] = time.monotonic()
+            return
+        part = ANSWERS_PART.search(text)
+        assert part is not None, "the wait's answer carried neither the page nor its answers"
+        self.shown["data-seen"] = part.group(1)
+
     def _wait(self) -> None:
         while not self.stop.is_set():
-            status, _, body = self._get(f"{self.shown['data-wait']}?since={self._showing()}")
-            said = json.loads(body) if status == 200 else {}
+            wait = f"{self.shown['data-wait']}?since={self._showing()}{self._rides()}"
+            status, answer, body = self._get(wait)
+            said = json.loads(answer.get("x-wait") or body) if status == 200 else {}
             now = (
                 f"{said.get('version')}.{said.get('seen', 0)}"
                 if "." in self._showing()
@@ -397,6 +419,8 @@ class ScriptPhone(threading.Thread):
             if status != 200:
                 self.errors += 1
                 self.stop.wait(1.0)
+            elif now != self._showing() and "x-wait" in answer:
+                self._ridden(body)
             elif now != self._showing():
                 self._page(**{"X-Follow": "1"})
 
