@@ -103,7 +103,7 @@ def test_the_season_file_holds_the_tournament_and_gives_the_page_back(
     assert tours == {None, 1, 2}  # the games' lines, and the tournament's by tour
     page = web.get(f"/kv/{club.view_token}?period=season&sort=games").html
     assert rows(page, "club-standings") == [
-        [str(s["place"] or ""), s["player"], s["rating"], str(s["games"])]
+        [str(s["place"] or ""), s["player"], s["rating"], str(s["category"] or ""), str(s["games"])]
         for s in read["standings"]
     ]
     stats = read["statistics"]["club"]
