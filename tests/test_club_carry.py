@@ -60,7 +60,10 @@ def shown_standings(page: str) -> list[list[str]]:
 
 
 def as_rows(standings: list[dict[str, Any]]) -> list[list[str]]:
-    return [[str(s["place"] or ""), s["player"], s["rating"], str(s["games"])] for s in standings]
+    return [
+        [str(s["place"] or ""), s["player"], s["rating"], str(s["category"] or ""), str(s["games"])]
+        for s in standings
+    ]
 
 
 def test_the_form_offers_both_choices(web: Web, store: Store) -> None:
