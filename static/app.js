@@ -451,7 +451,12 @@ function fitTotals() {
     if (box.classList.contains("totals") || (box.classList.contains("scroll") && !box.hasAttribute("data-fit"))) return;
     table.classList.remove("tight");
     box.classList.remove("scroll");
-    const wide = function () { return table.getBoundingClientRect().width > box.clientWidth + 1; };
+    // measured against the box's inside: a table over a card's padding sticks out of the card
+    const wide = function () {
+      const style = getComputedStyle(box);
+      const inside = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return table.getBoundingClientRect().width > inside + 1;
+    };
     if (wide()) table.classList.add("tight");
     if (wide()) { box.classList.add("scroll"); box.setAttribute("data-fit", ""); }
   });

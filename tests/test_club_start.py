@@ -90,7 +90,7 @@ def test_the_latest_events_name_the_players_results_and_a_tournaments_winners(
     assert sum("Winners:" in i for i in items) == 1 and sum("Friendly" in i for i in items) == 1
     results = [re.findall(r'<b class="num">([^<]+)</b>', i) for i in items if "Winners" not in i]
     for shown in results:
-        values = [float(v) for v in shown]
+        values = [float(v.replace("−", "-").replace(",", "")) for v in shown]
         assert len(values) == 3 and values == sorted(values, reverse=True)
         assert abs(sum(values)) < 0.02  # a game's results sum to zero
 

@@ -94,11 +94,11 @@ def _number(value: Any) -> float:
 
 
 def shown(value: Any) -> str:
-    """A statistic as shown: whole numbers as they are, exact ones to hundredths."""
+    """A statistic as shown in the page's language: whole numbers as they are, exact ones to
+    hundredths ("−47,33" in Russian: its decimal comma and a true minus sign)."""
     if isinstance(value, int):
-        return str(value)
-    exact = Fraction(value)
-    return str(exact.numerator) if exact.denominator == 1 else f"{float(exact):.2f}"
+        return words().amount(value)
+    return words().points(Fraction(value)).removeprefix("+")
 
 
 def column_names() -> dict[str, str]:
