@@ -1,0 +1,149 @@
+"""Browser tier: the pages a person reaches, looked at on a small phone with large text.
+
+At 320 × 568 and 360 × 640 with the text 1.5× larger (the root font size, as a phone's text
+setting does) and at 375 × 667, in Russian, Ukrainian, Serbian (Latin) and English: no page
+scrolls sideways (a club's latest results with a long name), a number is never written down a
+column digit by digit (the settlement's totals), a table keeps inside its card or scrolls in
+its own box, the Balkan deal form's contract words stand whole, and every link is a 44 px tap
+(the Balkan game's files, a club's sort, player, company and season links).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper import club as service
+from scorekeeper import gamefile, gamefile_balkan, games
+from scorekeeper.sample import NAMES, random_game
+from scorekeeper.store import Store
+
+from ..browser import small_targets, sticking_out
+from ..chromium.test_web_browser_club import served_club
+from ..chromium.test_web_browser_screens import _CUT_JS, text_scale
+
+pytestmark = pytest.mark.browser
+
+PETAK = Path(__file__).parents[1] / "balkan" / "petak.json"
+LONG = ["Александра", "Константин", "Владислава"]
+SMALL = (320, 568, 1.5)
+MIDDLE = (360, 640, 1.5)
+USUAL = (375, 667, 1.0)
+
+
+def _finished_game(store: Store) -> str:
+    """A finished Sochi game of three long names, its totals in thirds (the settlement's)."""
+    data = random_game(random.Random(7), 40, convention="sochi", players=3, corrections=False)
+    data["finished"] = True
+    text = json.dumps(data, ensure_ascii=False)
+    for old, new in zip(NAMES, LONG, strict=False):
+        text = text.replace(json.dumps(old), json.dumps(new, ensure_ascii=False))
+    return games.create_from_game(store, gamefile.loads(text)).edit_token
+
+
+@pytest.fixture(scope="module")
+def pages(real_server: Any) -> dict[str, str]:
+    """The addresses looked at, their things put straight into the served database."""
+    view, edit = served_club(real_server)
+    with Store(real_server.db) as store:
+        petak = json.loads(PETAK.read_text())
+        petak["deals"] = petak["deals"][:-1]  # the partija goes on: its deal form opens
+        balkan = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(petak)))
+        finished = _finished_game(store)
+        service.add_player(store, edit, "Дмитрий Константинович")
+    return {
+        "club": f"/kv/{view}",
+        "director": f"/k/{edit}",
+        "settlement": f"/g/{finished}/settlement",
+        "finished": f"/g/{finished}",
+        "balkan": f"/g/{balkan.edit_token}",
+        "balkan-deal": f"/g/{balkan.edit_token}/deal/new",
+    }
+
+
+@pytest.fixture
+def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
+    """Open a page of the served instance at a size, a text scale and a language."""
+    contexts: list[Any] = []
+
+    def open_page(path: str, lang: str, size: tuple[int, int, float]) -> Any:
+        width, height, scale = size
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        text_scale(context, scale)
+        page = context.new_page()
+        page.goto(f"{real_server.url}{path}?lang={lang}", wait_until="load")
+        page.wait_for_function("document.readyState === 'complete'")
+        return page
+
+    try:
+        yield open_page
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "sr_Latn"])
+def test_no_page_scrolls_sideways_on_a_small_phone_with_large_text(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    wide = {}
+    for name, path in pages.items():
+        for size in (SMALL, MIDDLE):
+            page = looking(path, lang, size)
+            width = page.evaluate("document.scrollingElement.scrollWidth")
+            if width > size[0]:
+                wide[f"{name} {size[0]}"] = width
+    assert wide == {}
+
+
+_BROKEN_NUMBERS_JS = """() => Array.from(document.querySelectorAll('main td.num'))
+  .filter(td => td.getClientRects().length && !td.closest('[hidden]'))
+  .filter(td => {
+    // each line of the cell (a <br> starts one of its own) is drawn on one line
+    const lines = td.innerText.split('\\n').filter(s => s.trim()).length;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
+      .map(r => Math.round(r.top)));
+    return tops.size > lines;
+  })
+  .map(td => td.innerText.replace(/\\s+/g, ' '))"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "en"])
+def test_a_number_is_never_broken_and_no_table_sticks_out_of_its_card(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    for name in ("settlement", "finished"):
+        for size in (SMALL, (375, 667, 1.5)):
+            page = looking(pages[name], lang, size)
+            where = f"{name} {size}"
+            assert page.evaluate(_BROKEN_NUMBERS_JS) == [], where
+            assert sticking_out(page) == [], where
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "sr_Latn", "en"])
+def test_the_balkan_contract_words_stand_whole(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    for size in (SMALL, MIDDLE, USUAL):
+        page = looking(pages["balkan-deal"], lang, size)
+        words = page.locator("#contract .tap span")
+        assert words.count() == 6
+        assert page.evaluate(_CUT_JS) == [], f"{lang} {size}"
+        tops = {round(box["y"]) for box in (w.bounding_box() for w in words.all()) if box}
+        assert len(tops) == 2, f"six contracts in two rows of three at {size}: {tops}"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_link_is_a_thumbs_tap(pages: dict[str, str], looking: Any, lang: str) -> None:
+    for name in ("club", "director", "balkan"):
+        for size in (SMALL, USUAL):
+            page = looking(pages[name], lang, size)
+            assert small_targets(page) == [], f"{name} {size}"
