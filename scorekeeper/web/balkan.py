@@ -21,6 +21,7 @@ from scorekeeper.rules.problems import N_, Problem
 from scorekeeper.store import DealRecord
 
 from . import errors
+from .context import remember_loaded
 from .flashes import flash_said
 from .i18n import words
 from .storage import get_store
@@ -221,7 +222,7 @@ def _save(
             return _refused_json(loaded, entered, 422)
         return _form_page(loaded, deal, form, raw, entered), 422
     except (writes.Conflict, writes.AlreadySaved) as refused:
-        now = refused.now or loaded
+        now = remember_loaded(refused.now or loaded)
         form.fresh(now.record.version)
         if errors.wants_json():  # the form keeps its input, with a new key and version
             again = {"request_key": form.request_key.data, "base_version": now.record.version}

@@ -80,7 +80,12 @@ def edit_game(token: str) -> Loaded:
 def _load_named(record: GameRecord) -> Loaded:
     """The game, a tournament table's named in this page's language (web/table_names.py):
     the state is kept with the stored name (its game file's), the page gets its own."""
-    loaded = load(record)
+    return _named(load(record))
+
+
+def _named(loaded: Loaded) -> Loaded:
+    """The state with a tournament table's name in this page's language."""
+    record = loaded.record
     if not table_names.may_be_composed(record.name):
         return loaded  # no table's name: its tournament is not asked
     named = table_names.in_language(record, tour_table_of(record.id), words())
@@ -89,9 +94,12 @@ def _load_named(record: GameRecord) -> Loaded:
     return load(dataclasses.replace(record, name=named))  # the same state, kept: no replay
 
 
-def remember_loaded(loaded: Loaded) -> None:
-    """The game this request shows from now on (after a write: its new state)."""
-    g.loaded = loaded
+def remember_loaded(loaded: Loaded) -> Loaded:
+    """The game this request shows from now on (after a write: its new state; after a
+    refused one: the state the service found), a table's named in this page's language as
+    the game's pages name it; returned to draw the page with."""
+    named = g.loaded = _named(loaded)
+    return named
 
 
 _LINK_PAGES = frozenset(

@@ -203,8 +203,7 @@ def _not_written(
         return _Shown(loaded, deal, seat, Reading())
     # Nothing was written (another phone first, or the form already saved): the input is
     # kept, as read and checked against the game as it is now (the service did so).
-    now, found = outcome.now or loaded, outcome.entered
-    remember_loaded(now)
+    now, found = remember_loaded(outcome.now or loaded), outcome.entered
     if deal is not None:
         deal = writes.live_deal(now, deal.id)
     elif (why := full(now)) is not None:
