@@ -20,8 +20,12 @@ import pytest
 
 from scorekeeper import club as service
 from scorekeeper import gamefile, gamefile_balkan, games
+from scorekeeper.rules.options import PRESETS
 from scorekeeper.sample import NAMES, random_game
 from scorekeeper.store import Store
+from scorekeeper.store.companies import Companies
+from scorekeeper.tournament.sample import random_tournament
+from scorekeeper.tournament.service import import_file
 
 from ..browser import small_targets, sticking_out
 from ..chromium.test_web_browser_club import served_club
@@ -56,6 +60,19 @@ def pages(real_server: Any) -> dict[str, str]:
         balkan = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(petak)))
         finished = _finished_game(store)
         service.add_player(store, edit, "Дмитрий Константинович")
+        cup = import_file(store, random_tournament(random.Random(3), players=6, tours=2))
+        company = Companies(store).create(
+            name="Пятницы",
+            convention="sochi",
+            options=PRESETS["sochi"].to_json(),
+            roster=LONG,
+        )
+        evening = _finished_game(store)
+        Companies(store).attach(
+            company.edit_token,
+            store.get_game(evening).id,
+            {p.name: p.id for p in company.roster},
+        )
     return {
         "club": f"/kv/{view}",
         "director": f"/k/{edit}",
@@ -63,6 +80,8 @@ def pages(real_server: Any) -> dict[str, str]:
         "finished": f"/g/{finished}",
         "balkan": f"/g/{balkan.edit_token}",
         "balkan-deal": f"/g/{balkan.edit_token}/deal/new",
+        "tournament": f"/tv/{cup.view_token}",
+        "company": f"/cv/{company.view_token}",
     }
 
 
@@ -147,3 +166,35 @@ def test_every_link_is_a_thumbs_tap(pages: dict[str, str], looking: Any, lang: s
         for size in (SMALL, USUAL):
             page = looking(pages[name], lang, size)
             assert small_targets(page) == [], f"{name} {size}"
+
+
+_WORD_IN_TWO_JS = """() => {
+  // each word of a table's heading or name, drawn on more than one line ("Мест" / "о")
+  const out = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const cell = n.parentElement.closest('thead th, tbody th');
+    if (!cell || !cell.getClientRects().length || cell.closest('[hidden], .sr-only')) continue;
+    for (const m of n.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
+        .map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk", "hr"])
+def test_headings_and_names_stay_whole_in_standings(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    for name in ("tournament", "company", "club"):
+        for size in (USUAL, SMALL):
+            page = looking(pages[name], lang, size)
+            where = f"{name} {size}"
+            assert page.evaluate(_WORD_IN_TWO_JS) == [], where
+            assert page.evaluate(_CUT_JS) == [], where
