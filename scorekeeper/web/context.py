@@ -94,6 +94,20 @@ def _named(loaded: Loaded) -> Loaded:
     return load(dataclasses.replace(record, name=named))  # the same state, kept: no replay
 
 
+def listed(records: list[GameRecord]) -> list[GameRecord]:
+    """Games a page lists (home's recent games), a tournament table's named in this page's
+    language as its own pages name it (its tournament asked only for a name that may be a
+    table's)."""
+    return [_listed(record) for record in records]
+
+
+def _listed(record: GameRecord) -> GameRecord:
+    if not table_names.may_be_composed(record.name):
+        return record
+    table = table_of(get_store(), record.id)
+    return dataclasses.replace(record, name=table_names.in_language(record, table, words()))
+
+
 def remember_loaded(loaded: Loaded) -> Loaded:
     """The game this request shows from now on (after a write: its new state; after a
     refused one: the state the service found), a table's named in this page's language as

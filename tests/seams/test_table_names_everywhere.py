@@ -99,3 +99,18 @@ def test_a_late_save_a_confirm_card_and_a_closed_tour_name_the_table_in_english(
     refusal = _text(read_only.get_data(as_text=True))
     assert "Tour 1 is closed" in refusal and "тур 1" not in refusal
     _named(_text(client.get(f"/g/{token}").get_data(as_text=True)), "the closed table")
+
+
+def test_the_home_list_names_a_table_in_the_pages_language(
+    web: Web, client: FlaskClient, store: Store
+) -> None:
+    """The phone's recent games on the home page name a table as its own pages do; a game
+    of another name is listed as stored."""
+    _tournament, token = _seated_in_russian(web, store)
+    assert client.get(f"/g/{token}").status_code == 200  # now known to this phone
+    other = web.new_game(["Anna", "Boris", "Vera"])
+    home = _text(client.get("/?lang=en").get_data(as_text=True))
+    _named(home, "the home page")
+    assert store.get_game(other).name in home
+    russian = _text(client.get("/?lang=ru").get_data(as_text=True))
+    assert RUSSIAN in russian and ENGLISH not in russian

@@ -27,7 +27,7 @@ from scorekeeper.version import __version__
 
 from .. import belongs, families, recent
 from .. import options as opts
-from ..context import edit_game
+from ..context import edit_game, listed
 from ..flashes import flash_said
 from ..gameforms import NewGameBase
 from ..i18n import words
@@ -41,7 +41,7 @@ bp = Blueprint("main", __name__.rsplit(".", 1)[0])
 
 @bp.route("/")
 def home() -> str:
-    games = get_store().games_for_tokens(recent.known())
+    games = listed(get_store().games_for_tokens(recent.known()))
     return render_template(
         "home.html",
         games=games,
