@@ -40,10 +40,11 @@ MIDDLE = (360, 640, 1.5)
 USUAL = (375, 667, 1.0)
 
 
-def _finished_game(store: Store) -> str:
-    """A finished Sochi game of three long names, its totals in thirds (the settlement's)."""
-    data = random_game(random.Random(7), 40, convention="sochi", players=3, corrections=False)
-    data["finished"] = True
+def _finished_game(store: Store, *, deals: int = 40, finished: bool = True) -> str:
+    """A finished Sochi game of three long names, its totals in thirds (the settlement's);
+    or one going on, its deal form open."""
+    data = random_game(random.Random(7), deals, convention="sochi", players=3, corrections=False)
+    data["finished"] = finished
     text = json.dumps(data, ensure_ascii=False)
     for old, new in zip(NAMES, LONG, strict=False):
         text = text.replace(json.dumps(old), json.dumps(new, ensure_ascii=False))
@@ -59,6 +60,7 @@ def pages(real_server: Any) -> dict[str, str]:
         petak["deals"] = petak["deals"][:-1]  # the partija goes on: its deal form opens
         balkan = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(petak)))
         finished = _finished_game(store)
+        going_on = _finished_game(store, deals=2, finished=False)
         service.add_player(store, edit, "Дмитрий Константинович")
         cup = import_file(store, random_tournament(random.Random(3), players=6, tours=2))
         company = Companies(store).create(
@@ -80,6 +82,7 @@ def pages(real_server: Any) -> dict[str, str]:
         "finished": f"/g/{finished}",
         "balkan": f"/g/{balkan.edit_token}",
         "balkan-deal": f"/g/{balkan.edit_token}/deal/new",
+        "russian-deal": f"/g/{going_on}/deal/new",
         "tournament": f"/tv/{cup.view_token}",
         "company": f"/cv/{company.view_token}",
     }
@@ -158,6 +161,20 @@ def test_the_balkan_contract_words_stand_whole(
         assert page.evaluate(_CUT_JS) == [], f"{lang} {size}"
         tops = {round(box["y"]) for box in (w.bounding_box() for w in words.all()) if box}
         assert len(tops) == 2, f"six contracts in two rows of three at {size}: {tops}"
+
+
+@pytest.mark.parametrize("lang", ["sr_Latn", "hr", "en", "uk"])
+def test_every_contract_key_holds_its_label(pages: dict[str, str], looking: Any, lang: str) -> None:
+    """10♠, 10NT, "6 sans" (Serbian, Croatian) inside their key at 320–375 px with large text."""
+    for size in (SMALL, MIDDLE, (375, 667, 1.5), USUAL):
+        page = looking(pages["russian-deal"], lang, size)
+        assert page.locator("#contract .tap").count() == 25
+        cut = page.evaluate(
+            """() => Array.from(document.querySelectorAll('#contract .tap span'))
+              .filter(s => s.scrollWidth > s.clientWidth + 1 || s.scrollHeight > s.clientHeight + 1)
+              .map(s => s.textContent.trim())"""
+        )
+        assert cut == [], f"{lang} {size}"
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
