@@ -122,6 +122,22 @@ def _answers_part(follower: Follower, answerer: Phone, player: str) -> None:
     assert found is not None and found.group(2) == f"{said['version']}.{said['seen']}"
 
 
+def _answered_ended_deleted(
+    follower: Follower, scorer: Phone, token: str, answerer: Phone, player: str
+) -> None:
+    """An answer of the table (the part rides), Finish (the page with its end card rides),
+    the game deleted (404, then its page 410)."""
+    follower.hold()
+    _answers_part(follower, answerer, player)
+    follower.page = follower.phone.get(f"/v/{follower.view}").html
+    follower.hold()
+    _finished(scorer, token)
+    assert 'class="card finished' in follower.new_page()
+    follower.hold()
+    _deleted(scorer, token)
+    _gone(follower)
+
+
 def test_a_follower_of_a_russian_game_is_answered_with_each_change(served: Server) -> None:
     scorer, other = Phone(served.port), Phone(served.port)
     token = new_game(scorer)
@@ -141,15 +157,7 @@ def test_a_follower_of_a_russian_game_is_answered_with_each_change(served: Serve
     _undone(scorer, token)
     page = follower.new_page()
     assert "Saved-second" not in page and len(_deal_ids(page)) == 1
-    follower.hold()
-    _answers_part(follower, other, "Anna")
-    follower.page = follower.phone.get(f"/v/{follower.view}").html
-    follower.hold()
-    _finished(scorer, token)
-    assert 'class="card finished' in follower.new_page()
-    follower.hold()
-    _deleted(scorer, token)
-    _gone(follower)
+    _answered_ended_deleted(follower, scorer, token, other, "Anna")
 
 
 def _balkan(scorer: Phone, deals: int) -> str:
@@ -174,12 +182,4 @@ def test_a_follower_of_a_balkan_partija_is_answered_with_each_change(served: Ser
     follower.hold()
     _undone(scorer, token)
     assert len(_deal_ids(follower.new_page())) == before
-    follower.hold()
-    _answers_part(follower, other, "Ana")
-    follower.page = follower.phone.get(f"/v/{follower.view}").html
-    follower.hold()
-    _finished(scorer, token)
-    assert "bk-finished" in follower.new_page()
-    follower.hold()
-    _deleted(scorer, token)
-    _gone(follower)
+    _answered_ended_deleted(follower, scorer, token, other, "Ana")
