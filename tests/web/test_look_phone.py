@@ -215,3 +215,18 @@ def test_headings_and_names_stay_whole_in_standings(
             where = f"{name} {size}"
             assert page.evaluate(_WORD_IN_TWO_JS) == [], where
             assert page.evaluate(_CUT_JS) == [], where
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_a_corrections_names_stand_whole_in_their_keys(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    """Large text puts a correction row's word above its keys, which then take the whole row:
+    "Александра" never spills out of its key."""
+    for size in (SMALL, MIDDLE):
+        page = looking(pages["russian-deal"], lang, size)
+        page.locator('#kind .tap[data-value="correction"]').click()
+        page.wait_for_selector("#corr_player_0 .tap")
+        assert page.evaluate(_CUT_JS) == [], f"{lang} {size}"
+        key = page.locator("#corr_player_0 .tap").first.bounding_box()
+        assert key and key["width"] > size[0] / 2, "the keys take the row under their word"
