@@ -37,15 +37,20 @@ def served(store_location: str, tmp_path: Path) -> Iterator[Server]:
 class Follower:
     """A follower's phone showing a game's page, asking as static/app.js does."""
 
-    def __init__(self, port: int, view: str) -> None:
+    def __init__(self, port: int, view: str, prefix: str = "") -> None:
         self.phone = Phone(port)
         self.view = view
-        self.page = self.phone.get(f"/v/{view}").html
+        self.prefix = prefix  # the server's SCOREKEEPER_PREFIX
+        self.page = self.phone.get(f"{prefix}/v/{view}").html
         self._answer: list[Reply] = []
         self._thread: threading.Thread | None = None
 
-    def hold(self) -> None:
-        url = rides(follow_of(self.page), f"/v/{self.view}")
+    def hold(self, stripped: bool = False) -> None:
+        """Hold the wait as the page asks it (`stripped`: by a proxy that strips the
+        prefix)."""
+        url = rides(follow_of(self.page), f"{self.prefix}/v/{self.view}")
+        if stripped:
+            url = url.removeprefix(self.prefix)
         self._answer = []
         self._thread = threading.Thread(
             target=lambda: self._answer.append(self.phone.get(url)), daemon=True
