@@ -2,7 +2,7 @@
 
 At 320 × 568 and 360 × 640 with the text 1.5× larger (the root font size, as a phone's text
 setting does) and at 375 × 667, in Russian, Ukrainian, Serbian (Latin) and English: no page
-scrolls sideways (a club's latest results with a long name), a number is never written down a
+scrolls sideways (a club's latest results with a long name, a company's periods), a number is never written down a
 column digit by digit (the settlement's totals), a table keeps inside its card or scrolls in
 its own box, the Balkan deal form's contract words stand whole, and every link is a 44 px tap
 (the Balkan game's files, a club's sort, player, company and season links).
@@ -110,7 +110,7 @@ def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
             context.close()
 
 
-@pytest.mark.parametrize("lang", ["ru", "sr_Latn"])
+@pytest.mark.parametrize("lang", ["ru", "sr_Latn", "hr"])
 def test_no_page_scrolls_sideways_on_a_small_phone_with_large_text(
     pages: dict[str, str], looking: Any, lang: str
 ) -> None:
