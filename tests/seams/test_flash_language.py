@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.store import Store
 from scorekeeper.web import create_app
 from scorekeeper.web.flashes import said, said_entry, shown
 
@@ -114,3 +115,26 @@ def test_a_flash_waits_through_wrong_passwords_and_the_lock_out_said_in_the_page
     assert "Too many wrong passwords" not in said_why[-1]  # said in Ukrainian
     wait = said_why[-1]
     assert re.search(r"\d+ секунд", wait), wait[-2000:]
+
+
+def test_a_balkan_save_that_came_too_late_says_so_in_the_pages_language(
+    app: Flask, web: Web, client: FlaskClient, store: Store
+) -> None:
+    """Two forms of the same Balkan partija: the first saved, the second answered 409 with
+    the form kept and why, in Serbian, at the partija as it now is."""
+    token = _partija(web, client, 0)
+    first = web.get(f"/g/{token}?lang=sr_Latn")
+    second = web.get(f"/g/{token}")
+    for page in (first, second):
+        form = page.form("bk-next").set(dalje="1")
+        answer = client.post(page.form("bk-next").action, data=form.data())
+        assert answer.status_code == (302 if page is first else 409)
+    told = _flashes(answer.get_data(as_text=True))
+    assert told == [
+        _said_in(app, "sr_Latn", said("Another phone changed this game in the meantime"))
+    ]
+    now = store.get_game(token)
+    assert len(now.deals) == 1  # the first form's entry, once
+    assert f'name="base_version" type="hidden" value="{now.version}"' in answer.get_data(
+        as_text=True
+    ) or f'name="base_version" value="{now.version}"' in answer.get_data(as_text=True)
