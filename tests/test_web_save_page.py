@@ -45,10 +45,11 @@ def test_the_script_gets_a_small_answer_naming_the_page_to_load(
     # No page inside the answer: the deal's number and where to go, nothing more.
     assert answer == {"saved": True, "deal": 1, "next": f"/g/{token}"}
     assert len(store.get_game(token).deals) == 1
-    page = web.get(answer["next"])
+    russian = {"Accept-Language": "ru"}
+    page = web.get(answer["next"], headers=russian)
     assert "Раздача 1 записана." in page.html  # the Save's message, on the page it names ...
     assert f'data-version="{store.get_game(token).version}"' in page.html
-    assert "Раздача 1 записана." not in web.get(f"/g/{token}").html  # ... once
+    assert "Раздача 1 записана." not in web.get(f"/g/{token}", headers=russian).html  # ... once
 
 
 def test_without_the_script_the_same_endpoint_redirects(web: Web, store: Store, token: str) -> None:
