@@ -185,6 +185,19 @@ def test_every_link_is_a_thumbs_tap(pages: dict[str, str], looking: Any, lang: s
             assert small_targets(page) == [], f"{name} {size}"
 
 
+@pytest.mark.parametrize("lang", ["ru", "uk", "hr"])
+def test_the_deal_kinds_are_thumb_wide_in_one_row_at_320(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    """Игра, Гра, Igra: 44 px wide like every key, the five kinds still in one row."""
+    page = looking(pages["russian-deal"], lang, (320, 568, 1.0))
+    assert small_targets(page) == []
+    tops = {
+        round(b["y"]) for b in (k.bounding_box() for k in page.locator("#kind .tap").all()) if b
+    }
+    assert len(tops) == 1, tops
+
+
 _WORD_IN_TWO_JS = """() => {
   // each word of a table's heading or name, drawn on more than one line ("Мест" / "о")
   const out = [];
