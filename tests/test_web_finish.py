@@ -196,3 +196,21 @@ def test_the_game_over_card_has_one_primary_action(web: Web, ended: str) -> None
     assert _primaries_of_the_card(web.get(f"/g/{ended}").html) == [
         "Rematch: same players and rules"
     ]
+
+
+def test_play_on_out_of_bounds_is_said_in_the_language_of_the_page_that_shows_it(
+    web: Web, store: Store, ended: str
+) -> None:
+    """A refused "Play on" (a pool out of its bounds, a page older than the form) leaves its
+    reason for the next page, which says it in its own language, numbers written its way."""
+    page = web.get(f"/g/{ended}", headers={"Accept-Language": "ru"})
+    version = store.get_game(ended).version
+    form = page.form("/extend").set(pool_target="100001")
+    web.client.post(form.action, data=form.data(), headers={"Accept-Language": "ru"})
+    shown = web.get(f"/g/{ended}", headers={"Accept-Language": "en"}).text()
+    assert "Write a whole number from 1 to 100,000" in shown
+    assert "Напишите" not in shown and store.get_game(ended).version == version
+    stale = page.form("/extend").set(pool_target="12", request_key="")
+    web.client.post(stale.action, data=stale.data(), headers={"Accept-Language": "en"})
+    shown = web.get(f"/g/{ended}", headers={"Accept-Language": "ru"}).text()
+    assert "Страница устарела" in shown and store.get_game(ended).version == version

@@ -60,8 +60,16 @@ def flash_said(message: str | Said, category: str = "message", **params: Any) ->
     flash(kept, category)  # type: ignore[arg-type]  # Flask keeps any JSON value
 
 
+def amount(number: int) -> Said:
+    """A number of a message, written when shown as that page's language writes it
+    ("100 000", "100,000")."""
+    return {"amount": number}
+
+
 def shown(message: Any) -> str:
     """A flashed message in the language of this request."""
+    if isinstance(message, dict) and isinstance(message.get("amount"), int):
+        return str(words().amount(message["amount"]))
     if isinstance(message, dict) and isinstance(message.get("problem"), str):
         return _problem(message)
     if not (isinstance(message, dict) and isinstance(message.get("said"), str)):

@@ -23,6 +23,8 @@ class RescoreForm(WriteForm):
 
 
 _MAX_POOL = int(OPTION_BOUNDS["pool_target"].high)
+POOL_BOUNDS = (1, _MAX_POOL)
+"""The pool "Play on" may be raised to: at least 1, at most the option's bound."""
 
 
 class ExtendForm(WriteForm):

@@ -14,7 +14,6 @@ from flask import (
     Blueprint,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -37,13 +36,13 @@ from .. import belongs
 from ..confirm.answers import answers_of, seen
 from ..context import edit_game, forms_not_stored, open_game
 from ..errors import error_page
-from ..flashes import flash_said
+from ..flashes import amount, flash_said
 from ..i18n import get_locale, time_zone, words
 from ..limits import PdfSlots, give_back_memory
 from ..storage import get_store
 from ..widgets import RematchForm, WriteForm
 from ..wire import keep_compressed, style_inline
-from .forms import ExtendForm, FinishForm, ReopenForm, RescoreForm
+from .forms import POOL_BOUNDS, ExtendForm, FinishForm, ReopenForm, RescoreForm
 from .view import (
     evening_chart_svg,
     fragment,
@@ -480,6 +479,18 @@ def reopen(token: str) -> Response:
     return redirect(url_for("games.show", mode="g", token=token))
 
 
+def _flash_extend_refused(form: ExtendForm) -> None:
+    """Why "Play on" was refused, said in the language of the page that shows it: the pool
+    out of its bounds, or else a page older than the form."""
+    if form.pool_target.errors:
+        low, high = POOL_BOUNDS
+        flash_said(
+            N_("Write a whole number from %(min)s to %(max)s"), min=amount(low), max=amount(high)
+        )
+    else:
+        flash_said(N_("The page is out of date: reload it and try again."))
+
+
 @bp.route("/g/<tok:token>/extend", methods=["POST"])
 def extend(token: str) -> Response:
     """Raise the pool target of a game whose end rule was met, and reopen it: the log is
@@ -488,9 +499,7 @@ def extend(token: str) -> Response:
     form = ExtendForm()
     back = redirect(url_for("games.show", mode="g", token=token))
     if not form.validate_on_submit():
-        for errors in form.errors.values():
-            for error in errors:
-                flash(str(error))
+        _flash_extend_refused(form)
         return back
     target = form.pool_target.data
     assert target is not None
