@@ -36,6 +36,7 @@ from .forms import (
     KIND_LABELS,
     SEATS,
     DealBase,
+    DealForm,
     Reading,
     contract_label,
 )
@@ -78,16 +79,22 @@ def fields(
     loaded: Loaded, form: DealBase, seat: Seat, deal: DealRecord | None, reading: Reading | None
 ) -> Markup:
     """The form's fields (templates/_deal_fields.html), with the choices the table allows at
-    this seat; kept when the form is blank."""
+    this seat; kept when the form is blank. A blank form's page binds only the fields every
+    deal form has (blank_form): its fields are drawn, when not kept, from a whole blank form."""
     offer(form, seat)
 
-    def draw() -> Markup:
-        html = render_template("_deal_fields.html", form=form, seat=seat, reading=reading)
+    def draw(drawn: DealBase) -> Markup:
+        html = render_template("_deal_fields.html", form=drawn, seat=seat, reading=reading)
         return Markup(html)
 
+    def draw_blank() -> Markup:
+        whole = DealForm()
+        offer(whole, seat)
+        return draw(whole)
+
     if request.method != "GET" or reading is not None or deal is not None:
-        return draw()
-    return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw)
+        return draw(form)
+    return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw_blank)
 
 
 def usual_whist(loaded: Loaded, seat: Seat) -> str:

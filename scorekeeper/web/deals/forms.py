@@ -186,6 +186,12 @@ def sent_form(kind: str | None, version: int) -> DealBase:
     return cls(version=version)
 
 
+def blank_form(version: int) -> DealBase:
+    """The form of a blank deal page: only the fields every deal form has (the page's own
+    hidden fields; its deal fields are drawn once per seat and kept, drawn.fields)."""
+    return DealBase(version=version)
+
+
 # -- reading the form ------------------------------------------------------------------------
 
 

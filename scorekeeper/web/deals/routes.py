@@ -34,7 +34,7 @@ from ..storage import get_store
 from ..widgets import WriteForm
 from . import answer
 from .answer import Page
-from .forms import DealBase, DealForm, entered, seat_for, sent_form
+from .forms import DealBase, DealForm, blank_form, entered, seat_for, sent_form
 
 bp = Blueprint("deals", __name__.rsplit(".", 1)[0])
 
@@ -128,13 +128,14 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
     seat = seat_for(loaded.sheet, position)
     version = loaded.record.version
     script = request.method == "POST" and errors.wants_json()
-    form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
     if request.method == "GET":
+        form = DealForm(version=version) if deal is not None else blank_form(version)
         if key:
             form.request_key.data = key
         if deal is not None:
             form.fill(deal.data, seat.players)
         return answer.page(loaded, form, seat, deal, None, None)
+    form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
     if not script and request.form.get("action") != "save":
         reading, result = answer.evaluate(loaded, form, seat, position)
         return answer.page(loaded, form, seat, deal, reading, result)
