@@ -243,3 +243,14 @@ def test_a_corrections_names_stand_whole_in_their_keys(
         assert page.evaluate(_CUT_JS) == [], f"{lang} {size}"
         key = page.locator("#corr_player_0 .tap").first.bounding_box()
         assert key and key["width"] > size[0] / 2, "the keys take the row under their word"
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_trick_keys_are_thumb_wide_at_large_text(
+    pages: dict[str, str], looking: Any, lang: str
+) -> None:
+    """All-pass at 320 px with 1.5× text: the eleven trick keys, six a row, each 44 px."""
+    page = looking(pages["russian-deal"], lang, SMALL)
+    page.locator('#kind .tap[data-value="allpass"]').click()
+    page.wait_for_selector("#trickpad .num")
+    assert small_targets(page) == []
