@@ -40,7 +40,7 @@ MIDDLE = (360, 640, 1.5)
 USUAL = (375, 667, 1.0)
 
 
-def _finished_game(store: Store, *, deals: int = 40, finished: bool = True) -> str:
+def _sochi_game(store: Store, *, deals: int = 40, finished: bool = True) -> str:
     """A finished Sochi game of three long names, its totals in thirds (the settlement's);
     or one going on, its deal form open."""
     data = random_game(random.Random(7), deals, convention="sochi", players=3, corrections=False)
@@ -59,8 +59,8 @@ def pages(real_server: Any) -> dict[str, str]:
         petak = json.loads(PETAK.read_text())
         petak["deals"] = petak["deals"][:-1]  # the partija goes on: its deal form opens
         balkan = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(petak)))
-        finished = _finished_game(store)
-        going_on = _finished_game(store, deals=2, finished=False)
+        finished = _sochi_game(store)
+        going_on = _sochi_game(store, deals=2, finished=False)
         service.add_player(store, edit, "Дмитрий Константинович")
         cup = import_file(store, random_tournament(random.Random(3), players=6, tours=2))
         company = Companies(store).create(
@@ -69,7 +69,7 @@ def pages(real_server: Any) -> dict[str, str]:
             options=PRESETS["sochi"].to_json(),
             roster=LONG,
         )
-        evening = _finished_game(store)
+        evening = _sochi_game(store)
         Companies(store).attach(
             company.edit_token,
             store.get_game(evening).id,
