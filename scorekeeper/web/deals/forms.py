@@ -155,11 +155,13 @@ def contract_label(level: int, suit: Suit) -> str:
     return words().contract(Contract(level, suit))
 
 
-def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type[DealBase]:
+def _deal_form_class(
+    name: str, *, play: bool = True, rows: bool = True, seats: int = SEATS
+) -> type[DealBase]:
     attrs: dict[str, Any] = {}
     if play:
         attrs["talon_tricks"] = RadioField(_l("Quick tricks in the talon"), validate_choice=False)
-    for i in range(SEATS if play else 0):
+    for i in range(seats if play else 0):
         attrs[f"answer_{i}"] = RadioField(validate_choice=False)
         attrs[f"tricks_{i}"] = RadioField(validate_choice=False)
     for j in range(CORRECTION_ROWS if rows else 0):
@@ -174,15 +176,17 @@ def _deal_form_class(name: str, *, play: bool = True, rows: bool = True) -> type
 
 DealForm = _deal_form_class("DealForm")
 """The whole form, as the page draws it: every kind's fields."""
-_PlayForm = _deal_form_class("PlayForm", rows=False)
+#: A played deal's form by the table's number of players (its answer and tricks rows).
+_PLAY_FORMS = {n: _deal_form_class("PlayForm", rows=False, seats=n) for n in range(1, SEATS + 1)}
 _CorrectionForm = _deal_form_class("CorrectionForm", play=False)
 
 
-def sent_form(kind: str | None, version: int) -> DealBase:
+def sent_form(kind: str | None, version: int, players: int = SEATS) -> DealBase:
     """The form of a deal the page's script sends (a preview, a Save), read with only the
-    fields its kind has: binding the forty fields of every kind took a fifth of the server's
-    time per deal."""
-    cls = _CorrectionForm if kind == "correction" else _PlayForm
+    fields its kind has, and a played deal's rows only for the table's players (entered reads
+    no other; they have no validators): binding the forty fields of every kind took a fifth
+    of the server's time per deal."""
+    cls = _CorrectionForm if kind == "correction" else _PLAY_FORMS[players]
     return cls(version=version)
 
 

@@ -116,7 +116,7 @@ def check(token: str, deal_id: int | None = None) -> Response:
         )
     position = None if deal_id is None else live_deal(loaded, deal_id).position
     seat = seat_for(loaded.sheet, position)
-    form = sent_form(request.form.get("kind"), loaded.record.version)
+    form = sent_form(request.form.get("kind"), loaded.record.version, len(seat.players))
     return jsonify(answer.preview(*answer.evaluate(loaded, form, seat, position)))
 
 
@@ -135,7 +135,8 @@ def _deal_page(loaded: Loaded, deal: DealRecord | None, key: str = "") -> Page:
         if deal is not None:
             form.fill(deal.data, seat.players)
         return answer.page(loaded, form, seat, deal, None, None)
-    form = sent_form(request.form.get("kind"), version) if script else DealForm(version=version)
+    kind = request.form.get("kind")
+    form = sent_form(kind, version, len(seat.players)) if script else DealForm(version=version)
     if not script and request.form.get("action") != "save":
         reading, result = answer.evaluate(loaded, form, seat, position)
         return answer.page(loaded, form, seat, deal, reading, result)
