@@ -20,12 +20,7 @@ NEAR = 50
 """A function of NEAR to LIMIT lines is most often two things glued together: it needs a reason
 in REASONS. The limit is a guard, not a target (issue 52): split by meaning, never to fit."""
 
-REASONS: dict[tuple[str, str], str] = {
-    ("store/confirmations.py", "_add"): (
-        "engineer pg's, changing in the same round as this guard (issue 52): to be split by"
-        " meaning, then this line dropped"
-    ),
-}
+REASONS: dict[tuple[str, str], str] = {}
 """Functions of NEAR to LIMIT lines, as (path inside the package, name): why each is one thing."""
 
 
