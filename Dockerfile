@@ -7,7 +7,7 @@
 
 # An exact Python release on an exact Debian: a rebuild gets the same system. Where that image
 # cannot be pulled, any Debian bookworm with python3, pip and the packages below will do:
-#   docker build --build-arg BASE=localhost/bookworm-python .   (tests/test_deploy_compose.py)
+#   docker build --build-arg BASE=localhost/bookworm-python .   (tests/deploy/test_deploy_compose.py)
 ARG BASE=python:3.11.14-slim-bookworm
 FROM ${BASE} AS build
 WORKDIR /src

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from scorekeeper.render.export import export_pdf  # noqa: E402
 from scorekeeper.render.pdf import TEMPLATES, sheet_html  # noqa: E402
-from tests.test_render_pdf import long_game  # noqa: E402
+from tests.render.test_render_pdf import long_game  # noqa: E402
 
 TIME_TARGET = 2.0
 SIZE_TARGET = 300 * 1024

@@ -7,4 +7,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export FUZZ_EXAMPLES="${FUZZ_EXAMPLES:-10000}"
-exec .venv/bin/pytest -q -s -p no:cacheprovider tests/test_fuzz_web.py tests/test_fuzz_cli.py "$@"
+exec .venv/bin/pytest -q -s -p no:cacheprovider tests/attacks/test_fuzz_web.py tests/attacks/test_fuzz_cli.py "$@"

@@ -72,9 +72,10 @@ AREAS = {
     "services": (
         "scorekeeper/games/writes.py scorekeeper/company/writes.py "
         "scorekeeper/tournament/service.py scorekeeper/club/writes.py",
-        "tests/test_games_service.py tests/test_company_writes.py tests/test_club.py "
-        "tests/test_tournament_roster.py tests/test_tournament_late.py "
-        "tests/test_tournament_service.py -k 'not postgresql'",
+        "tests/games/test_games_service.py tests/company/test_company_writes.py "
+        "tests/club/test_club.py tests/tournament/test_tournament_roster.py "
+        "tests/tournament/test_tournament_late.py tests/tournament/test_tournament_service.py "
+        "-k 'not postgresql'",
     ),
 }
 

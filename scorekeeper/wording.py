@@ -97,7 +97,8 @@ STORAGE_REASONS: tuple[str, ...] = (
 )
 
 #: What the proxy in front of several hosts answers when none can (deploy/Caddyfile.hosted,
-#: in every language; tests/test_deploy_hosted.py checks it says these words as translated).
+#: in every language; tests/deploy/test_deploy_hosted.py checks it says these words as
+#: translated).
 PROXY_UNAVAILABLE: tuple[str, str] = (
     N_("The score sheet cannot be reached"),
     N_(

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/missing_translations.py ru uk      # the same for other languages
     .venv/bin/python scripts/missing_translations.py --add FILE # put translations in
 
-The list is extracted as tests/test_i18n_complete.py does (pybabel extract, into a temporary
+The list is extracted as tests/i18n/test_i18n_complete.py does (pybabel extract, into a temporary
 folder: never onto the repository's files) and kept, numbered, in /tmp/missing_sr_hr.json.
 FILE holds one line a message, by that number (list again only after adding: a message the
 others add meanwhile renumbers the list) or by its English (a plural's singular):

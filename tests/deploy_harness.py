@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from .harness import ROOT
-from .test_safety_server import NET_ERRORS, Phone, free_port
+from .serving.test_safety_server import NET_ERRORS, Phone, free_port
 
 CADDYFILE_HOSTED = ROOT / "deploy" / "Caddyfile.hosted"
 

@@ -25,7 +25,7 @@ from scorekeeper.serving import listening_socket
 from scorekeeper.store import Store
 
 from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
-from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
+from .serving.test_safety_server import Phone, Reply, Server, checked, correction, new_game
 
 T = TypeVar("T")
 
@@ -273,7 +273,7 @@ def test_a_tournaments_board_holds_its_request_until_a_table_saves(tmp_path: Pat
     """A tournament's pages follow it the same way (`/tv/<token>/wait`): the board holds one
     request, answered when a deal is saved at one of its tables, with the state the board
     drawn after it shows."""
-    from .test_tournament_server import new_tournament, table_tokens
+    from .tournament.test_tournament_server import new_tournament, table_tokens
 
     db = tmp_path / "games.sqlite"
     server = Server(db, tmp_path / "server.log").start()

@@ -14,8 +14,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.confirmations import Confirmations
 
 from .harness import START_SECONDS
+from .store.test_store import SEVEN_SPADES, new_game
 from .test_longpoll import run_in_its_own_thread
-from .test_store import SEVEN_SPADES, new_game
 
 
 def test_the_watch_answers_a_write_from_another_store_on_each_engine(store_location: str) -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from .serving.test_safety_server import Phone, Server, checked, correction, new_game
 from .test_longpoll import DEPLOY, follow_of, view_of
-from .test_safety_server import Phone, Server, checked, correction, new_game
-from .test_tournament_server import by_script
+from .tournament.test_tournament_server import by_script
 
 
 def scrape(port: int, **headers: str) -> tuple[int, str]:

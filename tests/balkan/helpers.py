@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile_balkan
 from scorekeeper.balkan import Sheet, score
 
 ABC = ("Ana", "Boža", "Ceca")
+
+#: The worked partija of docs/balkan.md, as a game file.
+PETAK = Path(__file__).with_name("petak.json")
+
+
+def petak_file() -> dict[str, Any]:
+    """The worked partija's game file, read afresh (a test may change its copy)."""
+    data: dict[str, Any] = json.loads(PETAK.read_text(encoding="utf-8"))
+    return data
 
 
 def partija(

@@ -11,9 +11,8 @@ import pytest
 
 from scorekeeper.cli import main
 
-from .helpers import partija, played, set_bule
+from .helpers import PETAK, partija, played, set_bule
 
-PETAK = Path(__file__).with_name("petak.json")
 NAMES = ["Ana", "Boža", "Ceca"]
 
 

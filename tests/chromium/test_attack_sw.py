@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..test_serve_https_proxy import Browser, Served
+from ..serving.test_serve_https_proxy import Browser, Served
 from .test_web_offline import cached_urls, launch, trusting  # noqa: F401 - fixtures
 
 

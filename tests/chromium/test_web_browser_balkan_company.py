@@ -7,19 +7,17 @@ tests/artifacts/."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile_balkan, games
 from scorekeeper.store import Store
 
+from ..balkan.helpers import petak_file
 from ..browser import no_overflow, served_store, shot, table_phone  # noqa: F401
-
-PETAK = Path(__file__).parents[1] / "balkan" / "petak.json"
 
 
 def _finished_partija(store: Store, deals: list[dict[str, Any]]) -> str:
-    data = json.loads(PETAK.read_text()) | {"deals": deals}
+    data = petak_file() | {"deals": deals}
     record = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(data)))
     return record.edit_token
 
@@ -40,7 +38,7 @@ def _new_company(page: Any, server: str) -> None:
 
 def test_a_balkan_company_and_its_finished_partija_at_375(phone: Any, store: Store) -> None:
     page, server, problems = phone
-    petak = json.loads(PETAK.read_text())["deals"]
+    petak = petak_file()["deals"]
     links = [_finished_partija(store, petak), _finished_partija(store, petak[:3] + petak[5:])]
     _new_company(page, server)
     for link in links:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from ..browser import SMALL_PHONE, shot
+from ..serving.test_safety_server import Phone, Server, checked, correction, new_game
 from ..test_longpoll import DEPLOY
-from ..test_safety_server import Phone, Server, checked, correction, new_game
 
 
 @pytest.fixture(params=[DEPLOY, ()], ids=["deploy", "serve"])

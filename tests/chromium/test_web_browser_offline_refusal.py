@@ -19,7 +19,7 @@ from scorekeeper.store import Store
 
 from ..browser import enter_deal, new_game, shot
 from ..harness import until
-from ..test_serve_https_proxy import Served
+from ..serving.test_serve_https_proxy import Served
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
 from .test_web_offline import launch, trusting  # noqa: F401 (the HTTPS server and phone)
 

@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.render.pulka import PAD, WIDTH, pulka_svg
 
-from ..test_render_pulka import game
+from ..render.test_render_pulka import game
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from ..browser import ARGS, CHROMIUM, SMALL_PHONE
-from ..test_serve_https_proxy import Browser, Served
+from ..serving.test_serve_https_proxy import Browser, Served
 
 
 @pytest.fixture

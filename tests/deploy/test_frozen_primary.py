@@ -1,0 +1,108 @@
+"""A primary that hangs rather than dies (every process of it stopped: SIGSTOP, as a frozen
+VM or a partition leaves it: its connections stay open and nothing answers on them), under
+two serving hosts on libpq's multi-host URL, with a synchronous standby (tests/pgcluster.py).
+
+/healthz says 503 within its bound on both hosts (a balancer stops sending phones there),
+the standby is promoted, and the Saves are taken again on every host: each call to the frozen
+server is cut off by the client (store/deadline.py), the pool checks what it hands out, and
+new connections skip the frozen host after connect_timeout. Every acknowledged Save is on
+the promoted standby, once. The recovery time is printed (the note reports it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from ..pgcluster import Pair, PgNode
+from ..serving.test_safety_server import Phone, Server, new_game
+from . import test_failover
+from .test_failover import QueuedTable, all_done, all_saving, every_ack_once_on_the_standby
+
+TABLES = 4
+
+
+def processes(node: PgNode) -> list[int]:
+    """The postmaster of a server and its children."""
+    postmaster = int((node.data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                children.append(int(entry.name))
+    return [postmaster, *children]
+
+
+def freeze(node: PgNode) -> list[int]:
+    """Stop every process of the server (the postmaster first: it forks no new one)."""
+    frozen = processes(node)
+    for pid in frozen:
+        os.kill(pid, signal.SIGSTOP)
+    return frozen
+
+
+class TimedTable(QueuedTable):
+    """A table's phone that notes when each of its Saves was acknowledged."""
+
+    def __init__(self, number: int, port: int, token: str) -> None:
+        super().__init__(number, port, token)
+        self.times: list[float] = []
+
+    def _send_until_taken(self, fields: dict[str, list[str]]) -> None:
+        super()._send_until_taken(fields)
+        self.times.append(time.monotonic())
+
+
+pair = test_failover.pair  # a primary and its synchronous standby, removed after the test
+
+
+def unhealthy(port: int) -> int:
+    """/healthz's status once it answers (it must answer, frozen database or not)."""
+    return Phone(port).get("/healthz").status
+
+
+def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
+    pair: Pair, tmp_path: Path
+) -> None:
+    hosts = [Server(pair.url(), tmp_path / f"host-{n}.log") for n in "ab"]  # type: ignore[arg-type]
+    frozen: list[int] = []
+    try:
+        for host in hosts:
+            host.start()
+        tables = [
+            TimedTable(n, hosts[n % 2].port, new_game(Phone(hosts[n % 2].port)))
+            for n in range(TABLES)
+        ]
+        for table in tables:
+            table.thread.start()
+        all_saving(list(tables))
+        frozen = freeze(pair.primary)
+        frozen_at = time.monotonic()
+        for table in tables:
+            table.after_failover.set()
+        # Both hosts tell the balancer at once (within the health check's bound).
+        assert [unhealthy(host.port) for host in hosts] == [503, 503]
+        pair.standby.promote()
+        promoted_at = time.monotonic()
+        statuses = all_done(list(tables))
+        every_ack_once_on_the_standby(pair, list(tables))
+        first = [min(t for t in table.times if t > promoted_at) for table in tables]
+        print(
+            f"\nfrozen primary: health 503 on both hosts {promoted_at - frozen_at:.1f} s after"
+            f" the freeze; Saves taken again on every table {max(first) - promoted_at:.1f} s"
+            f" after the promotion ({max(first) - frozen_at:.1f} s after the freeze);"
+            f" {sum(len(t.acked) for t in tables)} acknowledged, 0 lost; {dict(statuses)}"
+        )
+        assert [unhealthy(host.port) for host in hosts] == [200, 200]
+    finally:
+        for pid in frozen:  # never woken: it would take writes again (fencing, docs/deploy.md)
+            os.kill(pid, signal.SIGKILL)
+        for host in hosts:
+            host.stop()
+    for host in hosts:
+        assert "Traceback" not in host.log.read_text(errors="replace")

@@ -1,0 +1,372 @@
+"""`scorekeeper serve` as deployed: behind a TLS proxy, over its own HTTPS, with its log.
+
+Every test runs the real server as its own process and talks HTTP(S) to it from 127.0.0.1,
+because what matters here (forwarded headers through a real server, TLS, the access log)
+never shows through Flask's test client. (The log's format: test_serve_processes.py.)
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import ssl
+import subprocess
+import urllib.parse
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from ..harness import ANSWER_SECONDS, ROOT, Form, forms_of, wait_for_start
+from .test_safety_server import fill_new_game, free_port
+
+CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
+PLAYERS = ["Anna", "Boris", "Vera"]
+FORWARDED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "pulka.example.org",
+    "X-Forwarded-For": "203.0.113.9",
+}
+
+
+class Served:
+    """`scorekeeper serve` in a process of its own, with its own instance folder."""
+
+    def __init__(self, tmp: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.instance = tmp / "instance"
+        self.out = tmp / f"serve-{self.port}.out"
+        self.err = tmp / f"serve-{self.port}.err"
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+        self.https = "--https" in args
+        with self.out.open("wb") as out, self.err.open("wb") as err:
+            self.process = subprocess.Popen(
+                [CLI, "serve", "--host", "127.0.0.1", "--port", str(self.port), *args]
+                + ["--db", str(tmp / "games.sqlite")],
+                stdout=out,
+                stderr=err,
+                env={**clean, "SCOREKEEPER_INSTANCE": str(self.instance), **(env or {})},
+            )
+
+    def connection(self) -> http.client.HTTPConnection:
+        if self.https:
+            context = ssl.create_default_context(cafile=str(self.instance / "tls" / "cert.pem"))
+            return http.client.HTTPSConnection(
+                "localhost", self.port, context=context, timeout=ANSWER_SECONDS
+            )
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
+
+    def wait(self) -> Served:
+        try:
+            wait_for_start(
+                lambda: Browser(self).request("GET", "/healthz")[0] > 0,  # any answer
+                self.process,
+                self.err.read_text,
+            )
+        except AssertionError:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=20)
+
+
+class Browser:
+    """Cookies and fixed extra headers (those a proxy adds); no redirect is followed."""
+
+    def __init__(self, served: Served, headers: dict[str, str] | None = None) -> None:
+        self.served = served
+        self.headers = headers or {}
+        self.cookies: dict[str, str] = {}
+        self.set_cookies: list[str] = []
+
+    def request(
+        self, method: str, path: str, body: bytes = b"", kind: str = ""
+    ) -> tuple[int, http.client.HTTPMessage, str]:
+        headers = dict(self.headers)
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if kind:
+            headers["Content-Type"] = kind
+        conn = self.served.connection()
+        try:
+            conn.request(method, path, body=body or None, headers=headers)
+            response = conn.getresponse()
+            status, reply_headers, text = (
+                response.status,
+                response.headers,
+                response.read().decode("utf-8", "replace"),
+            )
+        finally:
+            conn.close()
+        for cookie in reply_headers.get_all("Set-Cookie") or []:
+            self.set_cookies.append(cookie)
+            name, _, value = cookie.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
+        return status, reply_headers, text
+
+    def form(self, path: str, form_id: str) -> Form:
+        status, _, html = self.request("GET", path)
+        assert status == 200, html[:500]
+        return next(f for f in forms_of(html) if f.id == form_id)
+
+    def new_game(self) -> str:
+        form = fill_new_game(self.form("/new", "new-game"), PLAYERS)
+        body = urllib.parse.urlencode(form.data(), doseq=True).encode()
+        status, headers, html = self.request(
+            "POST", "/new", body, "application/x-www-form-urlencoded"
+        )
+        assert status == 302, html[:800]
+        return urllib.parse.urlsplit(headers["Location"]).path.rsplit("/", 1)[-1]
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    started: list[Served] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> Served:
+        served = Served(tmp_path, *args, env=env)
+        started.append(served)
+        return served.wait()
+
+    yield start
+    for served in started:
+        served.stop()
+
+
+def view_link(html: str) -> str:
+    found = re.search(r"(https?://[^\"'<\s]+/v/[A-Za-z0-9_-]+)", html)
+    assert found, "no view link on the game page"
+    return found.group(1)
+
+
+def test_behind_a_proxy_the_real_server_uses_the_forwarded_scheme_host_and_client(
+    serve: Callable[..., Served],
+) -> None:
+    served = serve(env={"SCOREKEEPER_PROXY": "1"})
+    phone = Browser(served, FORWARDED)
+    token = phone.new_game()
+    status, _, html = phone.request("GET", f"/g/{token}")
+    assert status == 200
+    # The QR code and the view link name the public https address, not 127.0.0.1.
+    assert view_link(html).startswith("https://pulka.example.org/v/")
+    assert "127.0.0.1" not in html
+    assert phone.set_cookies
+    for cookie in phone.set_cookies:
+        assert "secure" in [a.strip().lower() for a in cookie.split(";")[1:]], cookie
+
+
+def test_without_proxy_mode_forwarded_headers_are_ignored(serve: Callable[..., Served]) -> None:
+    served = serve()
+    phone = Browser(served, FORWARDED)
+    token = phone.new_game()
+    _, _, html = phone.request("GET", f"/g/{token}")
+    assert view_link(html).startswith(f"http://127.0.0.1:{served.port}/v/")
+    for cookie in phone.set_cookies:
+        assert "secure" not in cookie.lower(), cookie
+
+
+def test_proxy_mode_trusts_only_the_configured_proxy_address(serve: Callable[..., Served]) -> None:
+    # The proxy is said to be elsewhere: headers from 127.0.0.1 are a stranger's and dropped.
+    served = serve(env={"SCOREKEEPER_PROXY": "1", "SCOREKEEPER_TRUSTED_PROXY": "10.9.9.9"})
+    phone = Browser(served, FORWARDED)
+    token = phone.new_game()
+    _, _, html = phone.request("GET", f"/g/{token}")
+    assert view_link(html).startswith(f"http://127.0.0.1:{served.port}/v/")
+
+
+def test_https_serves_tls_with_a_certificate_made_once_and_kept(
+    serve: Callable[..., Served],
+) -> None:
+    served = serve("--https")
+    out = served.err.read_text()  # the banner is the server's own (stdout: the access log)
+    assert f"https://127.0.0.1:{served.port}/" in out
+    # hypercorn's own English banner is not shown: serve said it in the user's words.
+    assert "CTRL + C" not in out + served.err.read_text()
+    cert = served.instance / "tls" / "cert.pem"
+    key = served.instance / "tls" / "key.pem"
+    assert cert.is_file() and key.stat().st_mode & 0o077 == 0  # the key is the owner's only
+    phone = Browser(served)  # verifies the server against the kept certificate
+    token = phone.new_game()
+    status, _, html = phone.request("GET", f"/g/{token}")
+    assert status == 200 and view_link(html).startswith(f"https://localhost:{served.port}/v/")
+    assert phone.set_cookies and all("Secure" in c for c in phone.set_cookies)
+    first = cert.read_bytes()
+    # A phone can fetch it to install and trust it (README).
+    status, headers, body = Browser(served).request("GET", "/scorekeeper.crt")
+    assert status == 200 and body.encode() == first
+    assert headers["Content-Type"] == "application/x-x509-ca-cert"
+    assert f"https://127.0.0.1:{served.port}/scorekeeper.crt" in out
+    served.stop()
+    again = serve("--https")
+    assert cert.read_bytes() == first  # kept, not made anew: phones trust it once
+    assert Browser(again).request("GET", f"/v/{token}")[0] == 200
+    # Plain HTTP to the TLS port is not served as a page.
+    plain = http.client.HTTPConnection("127.0.0.1", again.port, timeout=10)
+    try:
+        plain.request("GET", "/")
+        assert plain.getresponse().status == 400
+    except (OSError, http.client.HTTPException):
+        pass
+    finally:
+        plain.close()
+
+
+def test_health_endpoint_says_the_database_answers(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    served = serve()
+    status, headers, body = Browser(served).request("GET", "/healthz")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    from scorekeeper import __version__
+
+    assert json.loads(body) == {"status": "ok", "version": __version__}
+
+
+def test_health_endpoint_is_503_when_the_database_cannot_be_used(tmp_path: Path) -> None:
+    from scorekeeper.web import create_app
+
+    (tmp_path / "a-folder.sqlite").mkdir()
+    app = create_app({"DATABASE": str(tmp_path / "a-folder.sqlite"), "SECRET_KEY": "s"})
+    response = app.test_client().get("/healthz")
+    assert response.status_code == 503 and response.json
+    assert response.json["status"] == "unavailable"
+    # Why, for the operator who asks it by hand: a few words, never the database's path.
+    assert response.json["reason"].startswith("the database"), response.json
+    assert str(tmp_path) not in response.get_data(as_text=True)
+
+
+def test_import_prints_paths_unless_the_public_address_is_configured(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    game.write_text(
+        json.dumps(
+            {
+                "format": "scorekeeper-game/1",
+                "convention": "sochi",
+                "players": PLAYERS,
+                "first_dealer": "Anna",
+                "deals": [],
+            }
+        )
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    db = str(tmp_path / "games.sqlite")
+    bare = subprocess.run(
+        [CLI, "import", str(game), "--db", db], capture_output=True, text=True, env=clean
+    )
+    assert bare.returncode == 0, bare.stderr
+    assert re.search(r"^edit: /g/\S+$", bare.stdout, re.M), bare.stdout
+    assert re.search(r"^view: /v/\S+$", bare.stdout, re.M)
+    assert "http" not in bare.stdout.replace("SCOREKEEPER_BASE_URL", "")
+    configured = subprocess.run(
+        [CLI, "import", str(game), "--db", db],
+        capture_output=True,
+        text=True,
+        env={**clean, "SCOREKEEPER_BASE_URL": "https://pulka.example.org/"},
+    )
+    assert re.search(r"^edit: https://pulka\.example\.org/g/\S+$", configured.stdout, re.M)
+    assert re.search(r"^view: https://pulka\.example\.org/v/\S+$", configured.stdout, re.M)
+
+
+def caddy_buffering() -> str:
+    """How the Caddy on this machine names request body buffering (deploy/Caddyfile's
+    CADDY_BUFFERING): `request_buffers` from Caddy 2.6.4 on, `buffer_requests` before."""
+    import re as _re
+
+    done = subprocess.run(["caddy", "version"], capture_output=True, text=True, timeout=30)
+    found = _re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
+    version = tuple(int(n) for n in found.groups()) if found else (2, 10, 0)
+    if version >= (2, 6, 4):
+        return "request_buffers 3MB"
+    return "buffer_requests\nmax_buffer_size 3145728"
+
+
+class Caddy:
+    """Caddy with the shipped deploy/Caddyfile, TLS from its own local authority, in front of
+    a server; its state (the authority, certificates) kept in the test's folder."""
+
+    def __init__(self, tmp: Path, upstream_port: int) -> None:
+        self.port = free_port()
+        self.home = tmp / "caddy"
+        self.home.mkdir()
+        self.log = tmp / "caddy.log"
+        env = {
+            **os.environ,
+            "HOME": str(self.home),
+            "XDG_DATA_HOME": str(self.home),
+            "XDG_CONFIG_HOME": str(self.home),
+            "SCOREKEEPER_SITE": f"https://localhost:{self.port}",
+            "SCOREKEEPER_UPSTREAM": f"127.0.0.1:{upstream_port}",
+            # No admin API (tests run side by side), no change to the machine's trust store.
+            "CADDY_GLOBAL": "admin off\nskip_install_trust\nauto_https disable_redirects",
+            "CADDY_BUFFERING": caddy_buffering(),
+        }
+        with self.log.open("wb") as out:
+            self.process = subprocess.Popen(
+                ["caddy", "run", "--config", str(ROOT / "deploy" / "Caddyfile")]
+                + ["--adapter", "caddyfile"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+
+    @property
+    def root(self) -> Path:
+        return self.home / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+
+    def connection(self) -> http.client.HTTPConnection:
+        context = ssl.create_default_context(cafile=str(self.root))
+        return http.client.HTTPSConnection(
+            "localhost", self.port, context=context, timeout=ANSWER_SECONDS
+        )
+
+    def wait(self) -> Caddy:
+        def answers() -> bool:
+            if not self.root.is_file():
+                return False
+            conn = self.connection()
+            try:
+                conn.request("GET", "/healthz")
+                return conn.getresponse().status == 200
+            finally:
+                conn.close()
+
+        wait_for_start(answers, self.process, self.log.read_text, "Caddy")
+        return self
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def test_behind_caddy_with_the_shipped_caddyfile_links_and_cookies_are_https(
+    serve: Callable[..., Served], tmp_path: Path
+) -> None:
+    served = serve(env={"SCOREKEEPER_PROXY": "1"})
+    caddy = Caddy(tmp_path, served.port)
+    try:
+        caddy.wait()
+        phone = Browser(served)
+        phone.served = caddy  # type: ignore[assignment]  (talk to Caddy, not to the app)
+        token = phone.new_game()
+        status, _, html = phone.request("GET", f"/g/{token}")
+        assert status == 200
+        assert view_link(html).startswith(f"https://localhost:{caddy.port}/v/")
+        assert phone.set_cookies
+        for cookie in phone.set_cookies:
+            assert "secure" in [a.strip().lower() for a in cookie.split(";")[1:]], cookie
+        status, _, _ = phone.request("GET", f"/v/{token}")
+        assert status == 200
+    finally:
+        caddy.stop()
+    served.stop()
+    assert '"GET /g/*** HTTP/1.1" 200 ' in served.out.read_text()
