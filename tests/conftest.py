@@ -3,7 +3,7 @@ the real forms of its pages (tests/harness.py); the browser tier's Chromium and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +105,38 @@ def real_server(tmp_path_factory: pytest.TempPathFactory, catalogues: None) -> I
         yield server
     finally:
         server.stop()
+
+
+# -- the real server in a process of its own (tests/served.py) -------------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Any]:
+    """`scorekeeper serve` running on a fresh database file (a `served.Server`)."""
+    from .served import Server
+
+    running = Server(tmp_path / "games.sqlite", tmp_path / "server.log")
+    try:
+        yield running.start()
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Start `scorekeeper serve` with these arguments (and environment), each with its own
+    instance folder (a `served.Served`, answering); all stopped after the test."""
+    from .served import Served
+
+    started: list[Served] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> Served:
+        started.append(Served(tmp_path, *args, env=env))
+        return started[-1].wait()
+
+    yield start
+    for served in started:
+        served.stop()
 
 
 # -- PostgreSQL (tests/pg.py): the store's tests run on both engines ------------------------

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 from .harness import ROOT
-from .serving.test_safety_server import NET_ERRORS, Phone, free_port
+from .ports import free_port
+from .served import NET_ERRORS, Phone
 
 CADDYFILE_HOSTED = ROOT / "deploy" / "Caddyfile.hosted"
 

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .serving.test_safety_server import free_port
+from .ports import free_port
 
 
 def _bin_dir() -> Path:

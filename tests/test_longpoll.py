@@ -25,7 +25,7 @@ from scorekeeper.serving import listening_socket
 from scorekeeper.store import Store
 
 from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
-from .serving.test_safety_server import Phone, Reply, Server, checked, correction, new_game
+from .served import Phone, Reply, Server, checked, correction, new_game
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .serving.test_safety_server import Phone, Server, checked, correction, new_game
+from .served import Phone, Server, checked, correction, new_game
 from .test_longpoll import DEPLOY, follow_of, view_of
 from .tournament.test_tournament_server import by_script
 

@@ -23,7 +23,7 @@ from scorekeeper.company import file as company_file
 from scorekeeper.store import Store
 
 from ..harness import ROOT
-from ..serving.test_safety_server import Phone, Server
+from ..served import Phone, Server
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_company_import import company_data  # noqa: E402

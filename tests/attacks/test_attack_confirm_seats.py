@@ -15,14 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..serving.test_safety_server import (
-    Phone,
-    Server,
-    checked,
-    correction,
-    new_game,
-    save,
-)
+from ..served import Phone, Server, checked, correction, new_game, save
 
 
 @pytest.fixture(scope="module")

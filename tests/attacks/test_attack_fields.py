@@ -19,7 +19,7 @@ import pytest
 
 from scorekeeper.web.options import preset_values
 
-from ..serving.test_safety_server import PLAYERS, Phone, Server, fill_new_game, new_game
+from ..served import PLAYERS, Phone, Server, fill_new_game, new_game
 
 DIGITS = ["²", "٩", "１２", "7٩"]
 #: The numeric fields of the house rules (new game, new company, the company's rules).

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from ..harness import Form
-from ..serving.test_safety_server import PLAYERS, Phone, Server, fill_new_game, new_game
+from ..served import PLAYERS, Phone, Server, fill_new_game, new_game
 
 INVISIBLE = ["A\u200eB", "\ufeffEve", "Ni\x00ght", "\u202eevening", "zero\u200bwidth", "two\nlines"]
 

@@ -23,7 +23,7 @@ from scorekeeper.store import Store, StoreError
 from scorekeeper.store.companies import Companies
 
 from ..harness import ROOT
-from ..serving.test_safety_server import CLI, Phone, Server, checked, correction, new_game, save
+from ..served import CLI, Phone, Server, checked, correction, new_game, save
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_company_import import company_data  # noqa: E402

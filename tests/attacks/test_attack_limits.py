@@ -18,7 +18,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
 
-from ..serving.test_safety_server import CLI, PLAYERS, Phone, Server
+from ..served import CLI, PLAYERS, Phone, Server
 
 ALLPASS = json.dumps({"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}})
 

@@ -12,13 +12,13 @@ import signal
 import socket
 import ssl
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from ..harness import START_SECONDS, wait_until_read
-from ..serving.test_serve_https_proxy import Served
+from ..served import Served
 from ..serving.test_serve_logs import Started
 from ..serving.test_serve_processes import GUNICORN
 
@@ -66,19 +66,6 @@ def exchange(port: int, data: bytes, tls: bool = False, wait: float = 10.0) -> t
 
 def head(received: bytes) -> str:
     return received.split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def start(*args: str) -> Served:
-        started.append(Served(tmp_path, *args))
-        return started[-1].wait()
-
-    yield start
-    for served in started:
-        served.stop()
 
 
 @pytest.mark.parametrize("args", [(), ("--workers", "2"), ("--https",)], ids=str)

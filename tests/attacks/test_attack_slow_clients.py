@@ -19,15 +19,7 @@ from pathlib import Path
 import pytest
 
 from ..harness import ROOT
-from ..serving.test_safety_server import (
-    Phone,
-    Server,
-    checked,
-    correction,
-    new_game,
-    reasons_of,
-    save,
-)
+from ..served import Phone, Server, checked, correction, new_game, reasons_of, save
 from ..serving.test_serve_processes import GUNICORN
 
 sys.path.insert(0, str(ROOT / "bench"))

@@ -23,17 +23,7 @@ import pytest
 from scorekeeper.company import file as company_file
 from scorekeeper.store import Store
 
-from ..serving.test_safety_server import (
-    CLI,
-    PLAYERS,
-    Phone,
-    Server,
-    checked,
-    correction,
-    new_game,
-    save,
-    version_of,
-)
+from ..served import CLI, PLAYERS, Phone, Server, checked, correction, new_game, save, version_of
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

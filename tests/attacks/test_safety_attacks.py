@@ -21,15 +21,7 @@ from typing import Any
 import pytest
 
 from ..harness import cpu_seconds, forms_of, until
-from ..serving.test_safety_server import (
-    PLAYERS,
-    Phone,
-    Reply,
-    Server,
-    checked,
-    fill_new_game,
-    new_game,
-)
+from ..served import PLAYERS, Phone, Reply, Server, checked, fill_new_game, new_game
 
 GOOD = {
     "format": "scorekeeper-game/1",

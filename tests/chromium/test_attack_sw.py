@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ..serving.test_serve_https_proxy import Browser, Served
-from .test_web_offline import cached_urls, launch, trusting  # noqa: F401 - fixtures
+from ..served import Browser, Served
+from .test_web_offline import cached_urls
 
 
 def paths(page: Any) -> set[str]:
@@ -38,10 +38,10 @@ def view_token(page: Any) -> str:
 
 
 def test_replaced_forgotten_and_deleted_games_leave_the_offline_shell(
-    launch: Callable[..., Served],  # noqa: F811
-    trusting: Any,  # noqa: F811
+    serve: Callable[..., Served],
+    trusting: Any,
 ) -> None:
-    served = launch("--https")
+    served = serve("--https")
     browser = Browser(served)
     token, other = browser.new_game(), browser.new_game()
     base = f"https://127.0.0.1:{served.port}"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ..browser import SMALL_PHONE
-from ..serving.test_safety_server import Server
+from ..served import Server
 from .test_web_browser_follow import answer, deploy, first_deal, save  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser

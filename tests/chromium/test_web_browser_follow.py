@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ..browser import SMALL_PHONE, shot
-from ..serving.test_safety_server import Phone, Server, checked, correction, new_game
+from ..served import Phone, Server, checked, correction, new_game
 from ..test_longpoll import DEPLOY
 
 

@@ -19,20 +19,19 @@ from scorekeeper.store import Store
 
 from ..browser import enter_deal, new_game, shot
 from ..harness import until
-from ..serving.test_serve_https_proxy import Served
+from ..served import Served
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
-from .test_web_offline import launch, trusting  # noqa: F401 (the HTTPS server and phone)
 
 pytestmark = pytest.mark.browser
 
 
 def _saved_offline_and_reloaded(request: pytest.FixtureRequest) -> tuple[Any, Any, str]:
-    """On the HTTPS server with the offline shell (test_web_offline's fixtures), a deal
+    """On the HTTPS server with the offline shell (the `serve` and `trusting` fixtures), a deal
     entered and saved with no network, then the page reloaded with none (the shell shows the
     form as last seen, the deal still waiting): the phone (its browser context), the page and
     the game's token."""
     context = request.getfixturevalue("trusting")
-    served: Served = request.getfixturevalue("launch")("--https")
+    served: Served = request.getfixturevalue("serve")("--https")
     base = f"https://127.0.0.1:{served.port}"
     page = context.new_page()
     try:  # a browser just started may see its network "change" once (ERR_NETWORK_CHANGED)

@@ -8,40 +8,13 @@ trusted it (README): with a certificate error a browser allows no service worker
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from ..browser import ARGS, CHROMIUM, SMALL_PHONE
-from ..serving.test_serve_https_proxy import Browser, Served
-
-
-@pytest.fixture
-def launch(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    """Start `scorekeeper serve` with these arguments; stopped after the test."""
-    started: list[Served] = []
-
-    def start(*args: str) -> Served:
-        started.append(Served(tmp_path, *args))
-        return started[-1].wait()
-
-    yield start
-    for served in started:
-        served.stop()
-
-
-@pytest.fixture
-def trusting(chromium: Any) -> Iterator[Any]:
-    """Chromium that trusts the server's certificate, in a phone-sized window."""
-    browser = chromium.browser_type.launch(
-        executable_path=CHROMIUM, args=[*ARGS, "--ignore-certificate-errors"]
-    )
-    try:
-        yield browser.new_context(viewport=SMALL_PHONE)
-    finally:
-        browser.close()
+from ..browser import SMALL_PHONE
+from ..served import Browser, Served
 
 
 def cached_urls(page: Any) -> list[str]:
@@ -52,9 +25,9 @@ def cached_urls(page: Any) -> list[str]:
 
 
 def test_a_reload_without_network_shows_the_game_as_last_seen(
-    launch: Callable[..., Served], trusting: Any
+    serve: Callable[..., Served], trusting: Any
 ) -> None:
-    served = launch("--https")
+    served = serve("--https")
     token = Browser(served).new_game()
     base = f"https://127.0.0.1:{served.port}"
     page = trusting.new_page()
@@ -92,8 +65,8 @@ def test_a_reload_without_network_shows_the_game_as_last_seen(
     trusting.set_offline(False)
 
 
-def test_no_service_worker_over_plain_http(launch: Callable[..., Served], chromium: Any) -> None:
-    served = launch()
+def test_no_service_worker_over_plain_http(serve: Callable[..., Served], chromium: Any) -> None:
+    served = serve()
     context = chromium.new_context(viewport=SMALL_PHONE)
     try:
         page = context.new_page()

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 from ..helpers import allpass, game_file
-from ..serving.test_safety_server import CLI
+from ..served import CLI
 
 
 def piped(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:

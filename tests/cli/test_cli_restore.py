@@ -22,7 +22,7 @@ from scorekeeper.games import file_data
 from scorekeeper.store import GameNotFound, Store
 
 from ..harness import ROOT
-from ..serving.test_safety_server import Phone, Server
+from ..served import Phone, Server
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 

@@ -38,7 +38,7 @@ import yaml
 
 from ..deploy_harness import requests_answered
 from ..harness import ANSWER_SECONDS, ROOT, until
-from ..serving.test_safety_server import Phone, checked, correction, new_game, reasons_of
+from ..served import Phone, checked, correction, new_game, reasons_of
 
 CONTAINERS = ROOT / "tests" / "containers"
 DEPLOY = ROOT / "deploy"

@@ -11,28 +11,14 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from ..harness import ROOT
-from ..serving.test_serve_https_proxy import Browser, Served, view_link
+from ..served import Browser, Served, view_link
 
 UNIT = ROOT / "deploy" / "scorekeeper.service"
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def start(*args: str, env: dict[str, str] | None = None) -> Served:
-        started.append(Served(tmp_path, *args, env=env))
-        return started[-1].wait()
-
-    yield start
-    for served in started:
-        served.stop()
 
 
 def directives(text: str) -> dict[str, list[str]]:

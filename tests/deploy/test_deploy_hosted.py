@@ -18,15 +18,8 @@ from scorekeeper.wording import PROXY_UNAVAILABLE
 
 from ..deploy_harness import HostedCaddy, requests_answered, status_or_none
 from ..harness import ANSWER_SECONDS, ROOT, until
-from ..serving.test_safety_server import (
-    Phone,
-    Server,
-    checked,
-    correction,
-    free_port,
-    new_game,
-    reasons_of,
-)
+from ..ports import free_port
+from ..served import Phone, Server, checked, correction, new_game, reasons_of
 
 
 def compose() -> dict[str, Any]:

@@ -17,7 +17,7 @@ import pytest
 
 from ..harness import until
 from ..pgcluster import Pair
-from ..serving.test_safety_server import NET_ERRORS, Phone, Server, checked, correction, new_game
+from ..served import NET_ERRORS, Phone, Server, checked, correction, new_game
 
 TABLES = 6
 SAVES_AFTER = 3  # Saves each table gets acknowledged after the failover

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from ..pgcluster import Pair, PgNode
-from ..serving.test_safety_server import Phone, Server, new_game
+from ..served import Phone, Server, new_game
 from . import test_failover
 from .test_failover import QueuedTable, all_done, all_saving, every_ack_once_on_the_standby
 

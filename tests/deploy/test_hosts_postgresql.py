@@ -19,7 +19,7 @@ import pytest
 from ..deploy_harness import HostedCaddy
 from ..harness import until
 from ..pgcluster import PgNode
-from ..serving.test_safety_server import (
+from ..served import (
     NET_ERRORS,
     Phone,
     Reply,

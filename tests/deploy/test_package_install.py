@@ -24,7 +24,8 @@ import pytest
 
 from ..harness import ANSWER_SECONDS, ROOT, START_SECONDS, forms_of, wait_for_start
 from ..helpers import game_file
-from ..serving.test_safety_server import fill_new_game, free_port
+from ..ports import free_port
+from ..served import fill_new_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -11,142 +11,19 @@ import http.client
 import json
 import os
 import re
-import ssl
 import subprocess
-import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from ..harness import ANSWER_SECONDS, ROOT, Form, forms_of, wait_for_start
-from .test_safety_server import fill_new_game, free_port
-
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
-PLAYERS = ["Anna", "Boris", "Vera"]
-FORWARDED = {
-    "X-Forwarded-Proto": "https",
-    "X-Forwarded-Host": "pulka.example.org",
-    "X-Forwarded-For": "203.0.113.9",
-}
-
-
-class Served:
-    """`scorekeeper serve` in a process of its own, with its own instance folder."""
-
-    def __init__(self, tmp: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.instance = tmp / "instance"
-        self.out = tmp / f"serve-{self.port}.out"
-        self.err = tmp / f"serve-{self.port}.err"
-        clean = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
-        self.https = "--https" in args
-        with self.out.open("wb") as out, self.err.open("wb") as err:
-            self.process = subprocess.Popen(
-                [CLI, "serve", "--host", "127.0.0.1", "--port", str(self.port), *args]
-                + ["--db", str(tmp / "games.sqlite")],
-                stdout=out,
-                stderr=err,
-                env={**clean, "SCOREKEEPER_INSTANCE": str(self.instance), **(env or {})},
-            )
-
-    def connection(self) -> http.client.HTTPConnection:
-        if self.https:
-            context = ssl.create_default_context(cafile=str(self.instance / "tls" / "cert.pem"))
-            return http.client.HTTPSConnection(
-                "localhost", self.port, context=context, timeout=ANSWER_SECONDS
-            )
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=ANSWER_SECONDS)
-
-    def wait(self) -> Served:
-        try:
-            wait_for_start(
-                lambda: Browser(self).request("GET", "/healthz")[0] > 0,  # any answer
-                self.process,
-                self.err.read_text,
-            )
-        except AssertionError:
-            self.stop()
-            raise
-        return self
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=20)
-
-
-class Browser:
-    """Cookies and fixed extra headers (those a proxy adds); no redirect is followed."""
-
-    def __init__(self, served: Served, headers: dict[str, str] | None = None) -> None:
-        self.served = served
-        self.headers = headers or {}
-        self.cookies: dict[str, str] = {}
-        self.set_cookies: list[str] = []
-
-    def request(
-        self, method: str, path: str, body: bytes = b"", kind: str = ""
-    ) -> tuple[int, http.client.HTTPMessage, str]:
-        headers = dict(self.headers)
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if kind:
-            headers["Content-Type"] = kind
-        conn = self.served.connection()
-        try:
-            conn.request(method, path, body=body or None, headers=headers)
-            response = conn.getresponse()
-            status, reply_headers, text = (
-                response.status,
-                response.headers,
-                response.read().decode("utf-8", "replace"),
-            )
-        finally:
-            conn.close()
-        for cookie in reply_headers.get_all("Set-Cookie") or []:
-            self.set_cookies.append(cookie)
-            name, _, value = cookie.split(";", 1)[0].partition("=")
-            self.cookies[name.strip()] = value.strip()
-        return status, reply_headers, text
-
-    def form(self, path: str, form_id: str) -> Form:
-        status, _, html = self.request("GET", path)
-        assert status == 200, html[:500]
-        return next(f for f in forms_of(html) if f.id == form_id)
-
-    def new_game(self) -> str:
-        form = fill_new_game(self.form("/new", "new-game"), PLAYERS)
-        body = urllib.parse.urlencode(form.data(), doseq=True).encode()
-        status, headers, html = self.request(
-            "POST", "/new", body, "application/x-www-form-urlencoded"
-        )
-        assert status == 302, html[:800]
-        return urllib.parse.urlsplit(headers["Location"]).path.rsplit("/", 1)[-1]
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def start(*args: str, env: dict[str, str] | None = None) -> Served:
-        served = Served(tmp_path, *args, env=env)
-        started.append(served)
-        return served.wait()
-
-    yield start
-    for served in started:
-        served.stop()
-
-
-def view_link(html: str) -> str:
-    found = re.search(r"(https?://[^\"'<\s]+/v/[A-Za-z0-9_-]+)", html)
-    assert found, "no view link on the game page"
-    return found.group(1)
+from ..served import (
+    CLI,
+    FORWARDED,
+    PLAYERS,
+    Browser,
+    Caddy,
+    Served,
+    view_link,
+)
 
 
 def test_behind_a_proxy_the_real_server_uses_the_forwarded_scheme_host_and_client(
@@ -275,77 +152,6 @@ def test_import_prints_paths_unless_the_public_address_is_configured(tmp_path: P
     )
     assert re.search(r"^edit: https://pulka\.example\.org/g/\S+$", configured.stdout, re.M)
     assert re.search(r"^view: https://pulka\.example\.org/v/\S+$", configured.stdout, re.M)
-
-
-def caddy_buffering() -> str:
-    """How the Caddy on this machine names request body buffering (deploy/Caddyfile's
-    CADDY_BUFFERING): `request_buffers` from Caddy 2.6.4 on, `buffer_requests` before."""
-    import re as _re
-
-    done = subprocess.run(["caddy", "version"], capture_output=True, text=True, timeout=30)
-    found = _re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
-    version = tuple(int(n) for n in found.groups()) if found else (2, 10, 0)
-    if version >= (2, 6, 4):
-        return "request_buffers 3MB"
-    return "buffer_requests\nmax_buffer_size 3145728"
-
-
-class Caddy:
-    """Caddy with the shipped deploy/Caddyfile, TLS from its own local authority, in front of
-    a server; its state (the authority, certificates) kept in the test's folder."""
-
-    def __init__(self, tmp: Path, upstream_port: int) -> None:
-        self.port = free_port()
-        self.home = tmp / "caddy"
-        self.home.mkdir()
-        self.log = tmp / "caddy.log"
-        env = {
-            **os.environ,
-            "HOME": str(self.home),
-            "XDG_DATA_HOME": str(self.home),
-            "XDG_CONFIG_HOME": str(self.home),
-            "SCOREKEEPER_SITE": f"https://localhost:{self.port}",
-            "SCOREKEEPER_UPSTREAM": f"127.0.0.1:{upstream_port}",
-            # No admin API (tests run side by side), no change to the machine's trust store.
-            "CADDY_GLOBAL": "admin off\nskip_install_trust\nauto_https disable_redirects",
-            "CADDY_BUFFERING": caddy_buffering(),
-        }
-        with self.log.open("wb") as out:
-            self.process = subprocess.Popen(
-                ["caddy", "run", "--config", str(ROOT / "deploy" / "Caddyfile")]
-                + ["--adapter", "caddyfile"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=env,
-            )
-
-    @property
-    def root(self) -> Path:
-        return self.home / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-
-    def connection(self) -> http.client.HTTPConnection:
-        context = ssl.create_default_context(cafile=str(self.root))
-        return http.client.HTTPSConnection(
-            "localhost", self.port, context=context, timeout=ANSWER_SECONDS
-        )
-
-    def wait(self) -> Caddy:
-        def answers() -> bool:
-            if not self.root.is_file():
-                return False
-            conn = self.connection()
-            try:
-                conn.request("GET", "/healthz")
-                return conn.getresponse().status == 200
-            finally:
-                conn.close()
-
-        wait_for_start(answers, self.process, self.log.read_text, "Caddy")
-        return self
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=20)
 
 
 def test_behind_caddy_with_the_shipped_caddyfile_links_and_cookies_are_https(

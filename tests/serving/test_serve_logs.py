@@ -23,7 +23,8 @@ import pytest
 from scorekeeper import __version__
 
 from ..harness import ANSWER_SECONDS, ROOT, START_SECONDS, wait_for_text
-from .test_safety_server import CLI, Phone, free_port, new_game
+from ..ports import free_port
+from ..served import CLI, Phone, new_game
 from .test_serve_processes import CLF, GUNICORN
 
 GOACCESS = shutil.which("goaccess")

@@ -20,7 +20,7 @@ import subprocess
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import brotli
@@ -37,18 +37,20 @@ from ..harness import (
     wait_for_text,
     wait_until_read,
 )
-from .test_safety_server import (
+from ..ports import free_port
+from ..served import (
     CLI,
+    Browser,
+    Caddy,
     Phone,
     Reply,
+    Served,
     Server,
     checked,
     correction,
     fill_new_game,
-    free_port,
     new_game,
 )
-from .test_serve_https_proxy import Browser, Caddy, Served
 
 # -- stopping: SIGTERM answers the Save in flight ----------------------------------------------
 
@@ -175,19 +177,6 @@ def test_two_pdfs_at_a_time_is_a_limit_of_the_whole_server(tmp_path: Path) -> No
 
 
 # -- HTTPS: a silent client holds up no one ----------------------------------------------------
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def start(*args: str, env: dict[str, str] | None = None) -> Served:
-        started.append(Served(tmp_path, *args, env=env))
-        return started[-1].wait()
-
-    yield start
-    for served in started:
-        served.stop()
 
 
 def still_open(sock: socket.socket) -> bool:

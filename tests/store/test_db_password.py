@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ..pgcluster import PgNode
-from ..serving.test_safety_server import CLI
+from ..served import CLI
 
 RIGHT, WRONG = "Right-pw-71", "Wrong-pw-93"
 

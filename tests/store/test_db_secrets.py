@@ -21,7 +21,7 @@ from scorekeeper.store import Store
 
 from ..harness import ROOT, wait_for_start
 from ..ports import free_port
-from ..serving.test_safety_server import CLI, Phone
+from ..served import CLI, Phone
 
 PLANTED = "Pl4nted-S3cret"
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")

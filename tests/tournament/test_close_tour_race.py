@@ -15,7 +15,7 @@ import pytest
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from ..serving.test_safety_server import Phone, Server
+from ..served import Phone, Server
 from .test_tournament_server import (
     TablePhone,
     _revisions_after,

@@ -22,7 +22,7 @@ from scorekeeper.store.tournaments import Tournaments
 
 from ..harness import START_SECONDS, until
 from ..helpers import count
-from ..serving.test_safety_server import CLI, NET_ERRORS, Phone, Server, correction
+from ..served import CLI, NET_ERRORS, Phone, Server, correction
 
 NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 

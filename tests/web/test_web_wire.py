@@ -5,8 +5,7 @@ from __future__ import annotations
 import gzip
 import http.client
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import brotli
 import pytest
@@ -14,28 +13,15 @@ from flask.testing import FlaskClient
 
 from ..harness import Web
 from ..helpers import STYLESHEET
-from ..serving.test_serve_https_proxy import Browser, Served
-
-
-@pytest.fixture
-def launch(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[Served] = []
-
-    def start(*args: str) -> Served:
-        started.append(Served(tmp_path, *args))
-        return started[-1].wait()
-
-    yield start
-    for served in started:
-        served.stop()
+from ..served import Browser, Served
 
 
 def test_a_following_phone_polls_on_one_kept_alive_connection(
-    launch: Callable[..., Served],
+    serve: Callable[..., Served],
 ) -> None:
     """Under gunicorn (serve --workers, the Docker image): a 304 keeps the connection (a
     tool's poll of the version; the pages hold one request instead)."""
-    served = launch("--workers", "2")
+    served = serve("--workers", "2")
     token = Browser(served).new_game()
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
     try:
