@@ -20,7 +20,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from .harness import ROOT, DealWords, seats, wait_for_start
+from .harness import ROOT, DealWords, seats, stop_process, wait_for_start
 from .ports import free_port
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -86,13 +86,7 @@ class RealServer:
 
     def stop(self) -> None:
         """Stop the process and close its log."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process, 10)
         self._log.close()
 
 

@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .harness import ROOT
+from .harness import ROOT, stop_process
 from .ports import free_port
 from .served import NET_ERRORS, Phone
 
@@ -55,13 +55,7 @@ class HostedCaddy:
         raise AssertionError(f"Caddy did not answer:\n{self.log.read_text()}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=20)
+        stop_process(self.process)
 
 
 def requests_answered(log: Path, path_part: str = "") -> int:

@@ -69,6 +69,17 @@ def wait_for_start(
     raise AssertionError(f"{what} exited with status {status} before it answered:\n{log()}")
 
 
+def stop_process(process: subprocess.Popen[Any], seconds: float = 20) -> None:
+    """Stop a process politely (SIGTERM), then not (SIGKILL) if it has not ended in time."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=seconds)
+
+
 def until(condition: Callable[[], bool], what: str, pause: float = 0.05) -> None:
     """Wait for an event: until `condition()` holds. The bound (START_SECONDS) only ends a
     test whose event never comes, saying which (`what`, the event awaited); it is no measure
@@ -254,6 +265,24 @@ class _FormParser(HTMLParser):
             self.text += data
 
 
+def with_rules(data: dict[str, list[str]], **more: str) -> dict[str, list[str]]:
+    """A form's data with the Sochi preset's house rules filled in as the page shows them
+    (a checkbox ticked is "y", one not ticked is absent), then these fields set."""
+    from scorekeeper.web.options import preset_values
+
+    out = {k: list(v) for k, v in data.items()}
+    for name, value in preset_values("sochi").items():
+        if isinstance(value, bool):
+            out.pop(name, None)
+            if value:
+                out[name] = ["y"]
+        elif isinstance(value, list):
+            out[name] = [str(v) for v in value]
+        else:
+            out[name] = [str(value)]
+    return out | {name: [value] for name, value in more.items()}
+
+
 def forms_of(html: str) -> list[Form]:
     """Every form of a page."""
     parser = _FormParser()
@@ -355,6 +384,19 @@ class Web:
         assert result.status == 302, result.errors() or result.text()[:800]
         location = result.response.headers["Location"]
         return location.rsplit("/", 1)[-1]
+
+    def send_new_game(self, **fields: str) -> Page:
+        """The new game form of a Sochi game of Anna, Boris and Vera, named "x", with these
+        fields changed, sent: the answer, whatever it is (a refusal is a 422 page)."""
+        from scorekeeper.web.options import preset_values
+
+        page = self.get("/new")
+        form = page.form("new-game")
+        for field, value in preset_values("sochi").items():
+            form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
+        form.set(name="x", player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
+        form.set(**fields)
+        return self.submit(page, form)
 
     def record(self, token: str, store: Store) -> GameRecord:
         """The game as stored."""

@@ -32,6 +32,7 @@ from .harness import (
     ROOT,
     Form,
     forms_of,
+    stop_process,
     wait_for_start,
     wait_for_text,
 )
@@ -113,13 +114,7 @@ class Server:
         """Stop it (politely, then not)."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=20)
+        stop_process(self.process)
         self.process = None
 
 
@@ -335,13 +330,7 @@ class Served:
         return self
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=20)
+        stop_process(self.process)
 
 
 class Browser:

@@ -73,18 +73,6 @@ def test_the_cli_refuses_an_escape_in_a_name(tmp_path: Path, command: str) -> No
     assert not (tmp_path / "db.sqlite").exists()
 
 
-def _new_game(web: Web, **fields: str):  # type: ignore[no-untyped-def]
-    from scorekeeper.web.options import preset_values
-
-    page = web.get("/new")
-    form = page.form("new-game")
-    for field, value in preset_values("sochi").items():
-        form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
-    form.set(name="x", player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
-    form.set(**fields)
-    return web.submit(page, form)
-
-
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
@@ -100,14 +88,14 @@ def _new_game(web: Web, **fields: str):  # type: ignore[no-untyped-def]
 def test_the_new_game_form_refuses_bad_text(
     web: Web, store: Store, fields: dict[str, str], message: str
 ) -> None:
-    result = _new_game(web, **fields)
+    result = web.send_new_game(**fields)
     assert result.status == 422
     assert any(message in e for e in result.errors()), result.errors()
     assert newest_game(store) is None
 
 
 def test_the_new_game_form_keeps_names_composed(web: Web, store: Store) -> None:
-    result = _new_game(web, player_0=DECOMPOSED, name=DECOMPOSED)
+    result = web.send_new_game(player_0=DECOMPOSED, name=DECOMPOSED)
     assert result.status == 302
     game = newest_game(store)
     assert game is not None and game.players[0] == COMPOSED

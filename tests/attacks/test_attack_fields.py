@@ -17,8 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scorekeeper.web.options import preset_values
-
+from ..harness import with_rules
 from ..served import PLAYERS, Phone, Server, fill_new_game, new_game
 
 DIGITS = ["²", "٩", "１２", "7٩"]
@@ -72,21 +71,6 @@ def error_next_to(html: str, field: str) -> str:
     """The messages shown next to a field (its errors list), joined."""
     found = re.search(rf'<ul class="errors" id="{field}-errors">(.*?)</ul>', html, re.S)
     return re.sub(r"<[^>]+>", " ", found.group(1)).strip() if found else ""
-
-
-def with_rules(form_data: dict[str, list[str]], **more: str) -> dict[str, list[str]]:
-    out = dict(form_data)
-    for name, value in preset_values("sochi").items():
-        if isinstance(value, bool):
-            out.pop(name, None)
-            if value:
-                out[name] = ["y"]
-        elif isinstance(value, list):
-            out[name] = [str(v) for v in value]
-        else:
-            out[name] = [str(value)]
-    out.update({k: [v] for k, v in more.items()})
-    return out
 
 
 def company(phone: Phone, roster: str = "Anna\nBoris\nVera") -> str:

@@ -29,7 +29,7 @@ from scorekeeper.web import create_app
 from scorekeeper.web.options import preset_values
 
 from ..fuzzing import FUZZ_EXAMPLES, hostile_file, hostile_text, to_json
-from ..harness import SEVEN_DOWN_TWO, Web, forms_of
+from ..harness import SEVEN_DOWN_TWO, Web, forms_of, with_rules
 from ..helpers import count
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -127,22 +127,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             if key.endswith(action):
                 return data
         raise AssertionError(f"no form {action} on the company page: {sorted(forms)}")
-
-    def with_rules(data: dict[str, list[str]], **more: str) -> dict[str, list[str]]:
-        """A form's data with the preset's house rules filled in, as the page shows them."""
-        out = {k: list(v) for k, v in data.items()}
-        for name, value in preset_values("sochi").items():
-            if isinstance(value, bool):
-                out.pop(name, None)
-                if value:
-                    out[name] = ["y"]
-            elif isinstance(value, list):
-                out[name] = [str(v) for v in value]
-            else:
-                out[name] = [str(value)]
-        for name, value in more.items():
-            out[name] = [value]
-        return out
 
     csrf = deal_fields["csrf_token"]
     version = str(store_version(db, game))

@@ -63,18 +63,6 @@ def test_the_cli_refuses_a_huge_amount_at_once(tmp_path: Any) -> None:
     assert "must be a number from −1,000,000 to 1,000,000" in run.stderr
 
 
-def _new_game_with(web: Web, **fields: str) -> Any:
-    from scorekeeper.web.options import preset_values
-
-    page = web.get("/new")
-    form = page.form("new-game")
-    for field, value in preset_values("sochi").items():
-        form.set(**{field: ("y" if value else None) if isinstance(value, bool) else value})
-    form.set(name="x", player_0="Anna", player_1="Boris", player_2="Vera", first_dealer="0")
-    form.set(**fields)
-    return web.submit(page, form)
-
-
 @pytest.mark.parametrize(
     ("field", "value"),
     [
@@ -89,7 +77,7 @@ def _new_game_with(web: Web, **fields: str) -> Any:
 def test_the_new_game_form_refuses_huge_numbers_next_to_the_field(
     web: Web, store: Store, field: str, value: str
 ) -> None:
-    result = _new_game_with(web, **{field: value})
+    result = web.send_new_game(**{field: value})
     assert result.status == 422
     shown = result.html.split(f'id="{field}-errors"')[1].split("</ul>")[0]
     assert re.search(r"1,?000|100", shown), result.errors()
