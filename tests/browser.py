@@ -12,13 +12,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Unpack
-
-import pytest
-
-from scorekeeper.store import Store
 
 from .harness import ROOT, DealWords, seats, stop_process, wait_for_start
 from .ports import free_port
@@ -392,24 +387,3 @@ _CONTRAST_JS = """() => {
 def low_contrast(page: Any) -> list[str]:
     """Text whose colour against what is behind it is under WCAG AA (4.5:1, large text 3:1)."""
     return list(page.evaluate(_CONTRAST_JS))
-
-
-@pytest.fixture(name="store")
-def served_store(real_server: Any) -> Iterator[Store]:
-    """The served database, read as the server wrote it."""
-    with Store(real_server.db) as s:
-        yield s
-
-
-@pytest.fixture(name="phone")
-def table_phone(real_server: Any, chromium: Any) -> Iterator[tuple[Any, str, list[str]]]:
-    """A 375 × 667 page on the real server that keeps downloads, collecting console errors."""
-    context = chromium.new_context(viewport=SMALL_PHONE, accept_downloads=True)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    try:
-        yield page, real_server.url, problems
-    finally:
-        context.close()

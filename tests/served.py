@@ -39,6 +39,8 @@ from .harness import (
 from .ports import free_port
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
+GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
+"""The deploy's command (the Dockerfile's and the systemd unit's), as `Server` args."""
 PLAYERS = ["Anna", "Boris", "Vera"]
 FOUR = ["Anna", "Boris", "Vera", "Gleb"]
 NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid-answer

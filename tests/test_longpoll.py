@@ -25,12 +25,10 @@ from scorekeeper.serving import listening_socket
 from scorekeeper.store import Store
 
 from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
-from .served import Phone, Reply, Server, checked, correction, new_game
+from .served import GUNICORN, Phone, Reply, Server, checked, correction, new_game
 
 T = TypeVar("T")
 
-DEPLOY = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
-"""The Dockerfile's command."""
 FOLLOW = re.compile(r'<div hidden id="follow"[^>]*>')
 
 
@@ -42,7 +40,7 @@ def follow_of(page: str) -> dict[str, str]:
 
 @pytest.fixture
 def deploy(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=DEPLOY).start()
+    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=GUNICORN).start()
     try:
         yield server
     finally:
@@ -171,7 +169,7 @@ def test_serve_holds_a_followers_request_until_a_save(
 
 
 @pytest.mark.parametrize(
-    "args", [(), ("--workers", "2"), DEPLOY], ids=["serve", "workers-2", "deploy"]
+    "args", [(), ("--workers", "2"), GUNICORN], ids=["serve", "workers-2", "deploy"]
 )
 def test_sigterm_answers_the_held_requests_and_serve_exits_0(
     tmp_path: Path, args: tuple[str, ...]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from .served import Phone, Server, checked, correction, new_game
-from .test_longpoll import DEPLOY, follow_of, view_of
+from .served import GUNICORN, Phone, Server, checked, correction, new_game
+from .test_longpoll import follow_of, view_of
 from .tournament.test_tournament_server import by_script
 
 
@@ -83,7 +83,7 @@ def test_the_deploys_workers_are_added_up_on_postgresql(
     tmp_path: Path, pg_url: str, started: list[Server]
 ) -> None:
     env = {"SCOREKEEPER_METRICS": "1", "SCOREKEEPER_WORKERS": "2"}
-    server = Server(pg_url, tmp_path / "server.log", env=env, args=DEPLOY)  # type: ignore[arg-type]
+    server = Server(pg_url, tmp_path / "server.log", env=env, args=GUNICORN)  # type: ignore[arg-type]
     started.append(server.start())
     scorer = Phone(server.port)
     token = new_game(scorer)

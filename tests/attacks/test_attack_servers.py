@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 
 from ..harness import START_SECONDS, wait_until_read
-from ..served import Served
+from ..served import GUNICORN, Served
 from ..serving.test_serve_logs import Started
-from ..serving.test_serve_processes import GUNICORN
 
 FRAMED_TWICE = (
     b"POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n"

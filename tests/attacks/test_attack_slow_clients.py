@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 
 from ..harness import ROOT
-from ..served import Phone, Server, checked, correction, new_game, reasons_of, save
-from ..serving.test_serve_processes import GUNICORN
+from ..served import GUNICORN, Phone, Server, checked, correction, new_game, reasons_of, save
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_slow_clients import Attackers, start_caddy  # noqa: E402

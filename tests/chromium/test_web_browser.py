@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -32,6 +33,14 @@ def server(app: Flask) -> Iterator[str]:
         httpd.shutdown()
         thread.join()
         httpd.server_close()
+
+
+@pytest.fixture
+def store(db_path: Path, app: Flask) -> Iterator[Store]:
+    """The app's own database: this file serves the app in a thread, not `scorekeeper serve`
+    (whose database is the `store` of this folder's conftest.py)."""
+    with Store(db_path) as s:
+        yield s
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ import pytest
 
 from ..browser import SMALL_PHONE
 from ..served import Server
-from .test_web_browser_follow import answer, deploy, first_deal, save  # noqa: F401 (the fixture)
+from .test_web_browser_follow import answer, first_deal, save
 
 pytestmark = pytest.mark.browser
 
 
 def test_another_followers_answer_is_swapped_in_without_the_whole_page(
-    deploy: Server,  # noqa: F811
+    deploy: Server,
     chromium: Any,
 ) -> None:
     scorer, token, view = first_deal(deploy.port)

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, served_store, table_phone, tap_choice  # noqa: F401
+from ..browser import new_game, tap_choice
 from .test_web_browser_screens import axe_violations
 
 pytestmark = pytest.mark.browser

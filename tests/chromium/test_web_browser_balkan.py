@@ -9,7 +9,7 @@ from typing import Any
 from scorekeeper import balkan, gamefile_balkan, games, report_balkan
 from scorekeeper.store import Store
 
-from ..browser import no_overflow, served_store, shot, table_phone  # noqa: F401
+from ..browser import no_overflow, shot
 
 PLAYERS = ["Ana", "Boža", "Ceca"]
 

@@ -13,7 +13,7 @@ from scorekeeper import gamefile_balkan, games
 from scorekeeper.store import Store
 
 from ..balkan.helpers import petak_file
-from ..browser import no_overflow, served_store, shot, table_phone  # noqa: F401
+from ..browser import no_overflow, shot
 
 
 def _finished_partija(store: Store, deals: list[dict[str, Any]]) -> str:

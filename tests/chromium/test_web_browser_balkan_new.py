@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import no_overflow, served_store, shot, table_phone  # noqa: F401
+from ..browser import no_overflow, shot
 
 RUSSIAN_ONLY = ("#convention", "details.house", ".players > .help")
 

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.store import Store
 
-from ..browser import no_overflow, served_store, shot, table_phone  # noqa: F401
+from ..browser import no_overflow, shot
 from .test_web_browser_balkan import _new_balkan_game
 from .test_web_browser_screens import text_scale
 

@@ -16,7 +16,6 @@ from scorekeeper.tournament.sample import random_tournament
 from scorekeeper.tournament.service import import_file
 
 from ..browser import no_overflow, shot, sticking_out
-from ..browser import table_phone as table_phone  # the phone fixture
 from ..club_sample import stored_game
 
 pytestmark = pytest.mark.browser

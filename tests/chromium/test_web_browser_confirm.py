@@ -13,13 +13,11 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (  # noqa: F401 (the store and phone fixtures)
+from ..browser import (
     SMALL_PHONE,
     enter_deal,
     new_game,
-    served_store,
     shot,
-    table_phone,
 )
 
 pytestmark = pytest.mark.browser

@@ -15,7 +15,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, save_deal, served_store, shot, table_phone, tap_choice  # noqa: F401
+from ..browser import new_game, save_deal, shot, tap_choice
 from .test_web_browser_screens import text_scale
 
 pytestmark = pytest.mark.browser

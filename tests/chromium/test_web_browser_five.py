@@ -17,16 +17,13 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (  # noqa: F401 (the store and phone fixtures)
-    SMALL_PHONE,
+from ..browser import (
     enter_deal,
     new_game,
     no_overflow,
     save_deal,
-    served_store,
     shot,
     small_targets,
-    table_phone,
 )
 from .test_web_browser_evening import download, settlement_from_the_cli, settlement_on_the_page
 from .test_web_browser_table import everything_in_view, open_form

@@ -13,7 +13,7 @@ import pytest
 
 from ..browser import SMALL_PHONE
 from ..served import Phone, Server
-from .test_web_browser_follow import answer, deploy, first_deal, save  # noqa: F401 (the fixture)
+from .test_web_browser_follow import answer, first_deal, save
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def _swapped(page: Any, attribute: str, before: str | None) -> str:
 
 
 def test_focus_stays_on_its_control_after_each_swap(
-    deploy: Server,  # noqa: F811
+    deploy: Server,
     chromium: Any,
 ) -> None:
     scorer, token, view = first_deal(deploy.port, ["Anna", "Boris", "Vera", "Gleb"])

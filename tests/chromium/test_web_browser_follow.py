@@ -7,25 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from ..browser import SMALL_PHONE, shot
 from ..served import Phone, Server, checked, correction, new_game
-from ..test_longpoll import DEPLOY
-
-
-@pytest.fixture(params=[DEPLOY, ()], ids=["deploy", "serve"])
-def deploy(tmp_path: Path, catalogues: None, request: Any) -> Iterator[Server]:
-    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=request.param)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def save(phone: Phone, token: str, reason: str) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, served_store  # noqa: F401 (the store fixture)
+from ..browser import new_game
 from .test_web_browser_bars import Eye
 from .test_web_browser_screens import text_scale
 

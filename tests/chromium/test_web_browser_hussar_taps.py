@@ -16,7 +16,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, new_game, served_store, shot  # noqa: F401 (the store fixture)
+from ..browser import SMALL_PHONE, new_game, shot
 from .test_web_browser_bars import Eye, _enter
 
 pytestmark = pytest.mark.browser

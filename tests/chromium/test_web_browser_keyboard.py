@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, served_store, shot, table_phone  # noqa: F401 (fixtures)
+from ..browser import new_game, shot
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, new_game, served_store, shot, table_phone  # noqa: F401
+from ..browser import SMALL_PHONE, new_game, shot
 
 pytestmark = pytest.mark.browser
 

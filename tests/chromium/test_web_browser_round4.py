@@ -17,14 +17,12 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (  # noqa: F401 (the store and phone fixtures)
+from ..browser import (
     SMALL_PHONE,
     enter_deal,
     new_game,
     save_deal,
-    served_store,
     shot,
-    table_phone,
 )
 
 pytestmark = pytest.mark.browser

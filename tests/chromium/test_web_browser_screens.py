@@ -23,7 +23,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (  # noqa: F401 (the store fixture)
+from ..browser import (
     ROOT,
     _Thumb,
     enter_deal,
@@ -31,7 +31,6 @@ from ..browser import (  # noqa: F401 (the store fixture)
     new_game,
     no_overflow,
     save_deal,
-    served_store,
     shot,
     sticking_out,
 )

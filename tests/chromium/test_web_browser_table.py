@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, enter_deal, new_game, save_deal, served_store, shot, table_phone  # noqa: F401 (the store and phone fixtures)
+from ..browser import enter_deal, new_game, save_deal, shot
 from ..harness import DealWords
 
 pytestmark = pytest.mark.browser

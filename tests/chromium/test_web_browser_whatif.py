@@ -10,14 +10,12 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (  # noqa: F401 (the store and phone fixtures)
+from ..browser import (
     enter_deal,
     new_game,
     no_overflow,
     save_deal,
-    served_store,
     shot,
-    table_phone,
 )
 from ..harness import SEVEN_DOWN_TWO, DealWords
 

@@ -24,8 +24,8 @@ from scorekeeper import __version__
 
 from ..harness import ANSWER_SECONDS, ROOT, START_SECONDS, wait_for_text
 from ..ports import free_port
-from ..served import CLI, Phone, new_game
-from .test_serve_processes import CLF, GUNICORN
+from ..served import CLI, GUNICORN, Phone, new_game
+from .test_serve_processes import CLF
 
 GOACCESS = shutil.which("goaccess")
 

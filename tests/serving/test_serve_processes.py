@@ -40,6 +40,7 @@ from ..harness import (
 from ..ports import free_port
 from ..served import (
     CLI,
+    GUNICORN,
     Browser,
     Caddy,
     Phone,
@@ -53,10 +54,6 @@ from ..served import (
 )
 
 # -- stopping: SIGTERM answers the Save in flight ----------------------------------------------
-
-
-GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
-"""The Dockerfile's and the systemd unit's command."""
 
 
 @pytest.mark.parametrize(
