@@ -31,7 +31,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.store import Store
 
-from ..club.test_club import new_club
+from ..flows import new_club
 from ..harness import ROOT, Form, Page, Web
 from ..helpers import STYLE_SOURCE, STYLESHEET, count
 

@@ -21,23 +21,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Page, Web, forms_of
-
-
-def new_club(web: Web, name: str = "Пуля") -> str:
-    """Create a club on the home page's way; its edit token."""
-    page = web.get("/club/new")
-    done = web.submit(page, page.form().set(name=name))
-    assert done.status == 302
-    return done.response.headers["Location"].rsplit("/", 1)[-1].split("#")[0]
-
-
-def post(web: Web, token: str, action: str, **values: str) -> tuple[int, list[str]]:
-    """Post one of the director's forms as the page draws it; the status and the errors."""
-    page = web.get(f"/k/{token}")
-    response = web.submit(page, page.form(f"/k/{token}/{action}").set(**values))
-    shown = Page(response.response, response.url)
-    return shown.status, shown.errors()
 
 
 def test_a_club_attaches_by_edit_links_and_refuses_the_rest(web: Web, store: Store) -> None:
@@ -321,7 +306,7 @@ def test_a_game_in_a_club_on_its_own_is_no_evening_of_a_company_in_a_club(
     from scorekeeper.company import writes
     from scorekeeper.store.companies import Companies
 
-    from ..web.test_web_company import new_company
+    from ..flows import new_company
 
     rng = random.Random(48)
     first, second = new_club(web), new_club(web, "Вторая")

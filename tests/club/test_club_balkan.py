@@ -19,8 +19,8 @@ from scorekeeper.store.clubs import Clubs
 
 from ..balkan.helpers import PETAK
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Web
-from .test_club import new_club, post
 
 NAMES = {"Ana": "Анна", "Boža": "Борис", "Ceca": "Вера"}
 

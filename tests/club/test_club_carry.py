@@ -17,8 +17,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Web
-from .test_club import new_club, post
 from .test_club_season_file import rows
 
 DAYS = ("2025-03-02", "2025-03-09", "2025-04-06", "2025-10-05", "2026-02-01")

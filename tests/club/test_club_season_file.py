@@ -21,8 +21,8 @@ from scorekeeper.tournament import service as tournaments
 from scorekeeper.tournament.sample import random_tournament
 
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Web
-from .test_club import new_club, post
 
 CUP = ["Анна", "Борис", "Вера", "Глеб", "Дима", "Ефим"]
 

@@ -14,8 +14,8 @@ from scorekeeper.store.clubs import Clubs
 from scorekeeper.store.companies import Companies
 
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Page, Web
-from .test_club import new_club, post
 
 ROSTER = "Анна\nБорис\nВера\nГлеб\nДима\nЕфим"
 

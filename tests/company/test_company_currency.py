@@ -8,8 +8,8 @@ from scorekeeper.company.table import overview
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
+from ..flows import finish, new_company, play_some
 from ..harness import Web
-from ..web.test_web_company import finish, new_company, play_some
 
 
 def test_two_currencies_are_the_same_only_when_they_read_the_same() -> None:

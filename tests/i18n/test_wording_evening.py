@@ -495,7 +495,7 @@ def test_errors_speak_the_language_too(
 
 def _company_texts(web: Web, store: Store, lang: str) -> dict[str, str]:
     """A company with a finished five-deal evening, a payment and a rules page."""
-    from ..web.test_web_company import finish, new_company, play_some, start_evening
+    from ..flows import finish, new_company, play_some, start_evening
 
     token = new_company(web, roster=("Анна", "Борис", "Вера", "Глеб"))
     web.get(f"/?lang={lang}")

@@ -25,8 +25,8 @@ from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from ..flows import new_tournament, play, seat, tables
 from ..harness import Page, Web
-from ..web.test_web_tournament import new_tournament, play, seat, tables
 
 #: A Sochi evening holding every entry the issue quotes: a remise two down, a penalty on a
 #: seven, an all-pass where the fewest tricks are free, whists written by defenders.
@@ -284,7 +284,7 @@ def _tournament_texts(web: Web, store: Store, lang: str) -> dict[str, str]:
 
 
 def _company_texts(web: Web, store: Store, lang: str) -> dict[str, str]:
-    from ..web.test_web_company import finish, new_company, play_some, start_evening
+    from ..flows import finish, new_company, play_some, start_evening
 
     web.get(f"/?lang={lang}")
     token = new_company(web, roster=("Анна", "Борис", "Вера"))

@@ -591,7 +591,7 @@ def test_a_tournament_table_s_progress_is_said_alike_on_the_director_s_page(
 ) -> None:
     """The director's page once said «раздача 5 из 6» where the table's own page said «круг 2
     из 2, раздача 2 из 3»: both say the round and the deal in it now."""
-    from ..web.test_web_tournament import new_tournament, play, seat, tables
+    from ..flows import new_tournament, play, seat, tables
 
     token = new_tournament(web, rounds="2")
     seat(web, token)

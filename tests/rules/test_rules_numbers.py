@@ -1,5 +1,5 @@
 """Numbers as the rules read them (rules/numbers.py, rules/options.py): one parser, no exponents,
-sane bounds. The files, the forms and the CLI that use it are in test_numbers.py."""
+sane bounds. The files, the forms and the CLI that use it are in tests/input/test_numbers.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Text as the rules read it (rules/text.py): NFC, and no control, zero-width, bidi or blank
-characters. The files, the forms and the CLI that use it are in test_text_input.py."""
+characters. The files, the forms and the CLI that use it are in tests/input/test_text_input.py."""
 
 from __future__ import annotations
 

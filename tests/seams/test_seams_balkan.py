@@ -34,14 +34,22 @@ from ..attacks.test_safety_hostile import crawl
 from ..balkan.helpers import PETAK, petak_file
 from ..balkan.test_balkan_oracle import random_partija
 from ..cli.test_cli_restore import run as cli_run
-from ..club.test_club import new_club, post
 from ..club_sample import stored_game
+from ..flows import (
+    NINE,
+    new_club,
+    new_company,
+    new_tournament,
+    play,
+    play_some,
+    post,
+    seat,
+    start_evening,
+)
 from ..harness import ROOT, Web, forms_of
 from ..i18n.test_i18n_complete import UNTRANSLATED, catalogue, latin_words
-from ..web.test_web_company import new_company, play_some, start_evening
 from ..web.test_web_company_balkan import _balkan_company as balkan_company
 from ..web.test_web_company_balkan import _two_evenings as two_evenings
-from ..web.test_web_tournament import NINE, new_tournament, play, seat
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 LANGS = ("en", "ru", "uk", "sr_Latn", "sr_Cyrl", "hr")

@@ -29,11 +29,9 @@ from scorekeeper.web import create_app
 from scorekeeper.web.options import preset_values
 
 from ..cli.test_cli_restore import run
-from ..club.test_club import new_club, post
+from ..flows import new_club, new_company, new_tournament, play, post, seat, start_evening
 from ..harness import Web
 from ..i18n.test_i18n_complete import UNTRANSLATED, latin_words
-from ..web.test_web_company import new_company, start_evening
-from ..web.test_web_tournament import new_tournament, play, seat
 from .test_seams_balkan import cli_json
 
 EIGHT = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan"]

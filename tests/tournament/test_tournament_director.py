@@ -11,16 +11,8 @@ import subprocess
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from ..flows import NINE, downloaded, new_tournament, play, play_tour, seat, tables
 from ..harness import Web
-from ..web.test_web_tournament import (
-    NINE,
-    downloaded,
-    new_tournament,
-    play,
-    play_tour,
-    seat,
-    tables,
-)
 
 
 def close(web: Web, token: str, early: bool = False) -> None:

@@ -13,8 +13,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
+from ..flows import NINE, downloaded, new_tournament, play_tour, seat, tables
 from ..harness import Web
-from ..web.test_web_tournament import NINE, downloaded, new_tournament, play_tour, seat, tables
 from .test_tournament_director import close
 
 SIX = NINE[:6]

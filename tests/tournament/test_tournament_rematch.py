@@ -7,8 +7,8 @@ import re
 
 from scorekeeper.store import Store
 
+from ..flows import new_tournament, play_tour, seat, tables
 from ..harness import Web
-from ..web.test_web_tournament import new_tournament, play_tour, seat, tables
 
 
 def _rematch(web: Web, token: str) -> tuple[int, str]:

@@ -12,9 +12,9 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
+from ..flows import NINE, downloaded, new_tournament, play, seat, tables
 from ..harness import Web
 from ..helpers import count
-from ..web.test_web_tournament import NINE, downloaded, new_tournament, play, seat, tables
 
 
 def _import(web: Web, data: object) -> str:

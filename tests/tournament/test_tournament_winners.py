@@ -10,8 +10,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web.i18n import words_for
 
+from ..flows import new_tournament, play_tour, seat
 from ..harness import Web
-from ..web.test_web_tournament import new_tournament, play_tour, seat
 from .test_tournament_director import close
 
 

@@ -201,7 +201,7 @@ def test_a_company_of_russian_evenings_refuses_a_balkan_game(
 ) -> None:
     from scorekeeper.store.companies import Companies
 
-    from .test_web_company import new_company
+    from ..flows import new_company
 
     company = new_company(web, roster=("Ana", "Boža", "Ceca"))
     token = _imported(web, client, [])

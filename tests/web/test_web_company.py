@@ -13,53 +13,9 @@ from scorekeeper.rules import settle
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
+from ..flows import finish, new_company, play_some, start_evening
 from ..harness import Web
 from ..helpers import count
-
-
-def new_company(web: Web, roster=("Anna", "Boris", "Vera", "Gleb"), **fields) -> str:
-    """Create a company through its form; returns its edit token."""
-    page = web.get("/company/new")
-    form = page.form("new-company")
-    form.set(name="Fridays", roster="\n".join(roster), **fields)
-    result = web.submit(page, form)
-    assert result.status == 302, result.errors() or result.text()[:800]
-    return result.response.headers["Location"].rsplit("/", 1)[-1].split("#")[0]
-
-
-def start_evening(web: Web, store: Store, token: str, players: list[str]) -> str:
-    """Tap "New evening" with these roster players ticked, then "Start"; the game's token."""
-    company = web.get(f"/c/{token}")
-    form = company.form("evening")
-    ids = [str(p.id) for p in Companies(store).get(token).roster if p.name in players]
-    form.set(player=ids)
-    query = "&".join(f"player={i}" for i in form.fields["player"])
-    page = web.get(f"/c/{token}/evening?{query}")
-    started = web.submit(page, page.form("evening-form"))
-    assert started.status == 302, started.errors() or started.text()[:800]
-    return started.response.headers["Location"].rsplit("/", 1)[-1]
-
-
-def finish(web: Web, game_token: str) -> None:
-    page = web.get(f"/g/{game_token}")
-    asked = web.submit(page, page.form("/finish"))  # Finish asks first
-    assert web.submit(asked, asked.form("finish-confirm")).status == 302
-
-
-def play_some(web: Web, store: Store, game_token: str) -> None:
-    """Two deals: the first active player makes a six nobody whists, the next a misère."""
-    seats = store.get_game(game_token).players
-    active = load(store.get_game(game_token)).sheet.next_active
-    web.play(
-        game_token,
-        seats,
-        "contract",
-        declarer=active[0],
-        contract="6S",
-        answers={active[1]: "pass", active[2]: "pass"},
-    )
-    active = load(store.get_game(game_token)).sheet.next_active
-    web.play(game_token, seats, "misere", declarer=active[1], tricks={active[1]: 0})
 
 
 def money_of(store: Store, token: str) -> dict[str, Decimal]:

@@ -19,8 +19,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 from scorekeeper.web import create_app
 
+from ..flows import new_company, start_evening
 from ..harness import Page, Web
-from .test_web_company import new_company, start_evening
 
 ROSTER = ("Ana", "Boža", "Ceca", "Dule")
 TABLE = ["Ana", "Boža", "Ceca"]

@@ -7,8 +7,8 @@ import datetime
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
+from ..flows import finish, new_company, play_some
 from ..harness import Web
-from .test_web_company import finish, new_company, play_some
 
 ROSTER = ("Anna", "Boris", "Vera", "Gleb", "Dmitri")
 

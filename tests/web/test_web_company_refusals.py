@@ -16,8 +16,8 @@ from scorekeeper.store.companies import Companies
 from scorekeeper.web.storage import close_kept
 
 from ..attacks.test_safety_faults import assert_unavailable_page, locked
+from ..flows import new_company
 from ..harness import Page, Web
-from .test_web_company import new_company
 
 
 def next_to(page: Page, field_id: str) -> str:

@@ -9,8 +9,8 @@ from pathlib import Path
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
+from ..flows import finish, new_company, play_some, start_evening
 from ..harness import ROOT, Web
-from .test_web_company import finish, new_company, play_some, start_evening
 
 STORE_WRITES = {
     "add_deal",

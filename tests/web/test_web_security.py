@@ -143,7 +143,7 @@ HOSTILE = [
     '"><img src=x onerror=alert(1)>',
     'O\'Brien & "Sons"',
     "🂡 Ace ♠",
-    "evil ✓",  # a bidi override ("\u202eevil") is refused at entry: tests/test_text_input.py
+    "evil ✓",  # a bidi override ("\u202eevil") is refused at entry: tests/input/test_text_input.py
     "שרה",
 ]
 

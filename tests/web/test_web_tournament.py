@@ -14,62 +14,9 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
-from ..harness import Page, Web
+from ..flows import NINE, downloaded, new_tournament, play, play_tour, seat, tables
+from ..harness import Web
 from ..helpers import count
-
-NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
-CONTRACTS = ["6S", "7S", "8S", "6C"]
-
-
-def new_tournament(web: Web, roster=NINE, **fields) -> str:
-    """Create a tournament through its form; returns its edit token."""
-    page = web.get("/tournament/new")
-    form = page.form("new-tournament")
-    values = {"name": "December cup", "roster": "\n".join(roster), "rounds": "1"}
-    values.update(fields)
-    form.set(**values)
-    result = web.submit(page, form)
-    assert result.status == 302, result.errors() or result.text()[:800]
-    return result.response.headers["Location"].rsplit("/", 1)[-1].split("#")[0]
-
-
-def seat(web: Web, token: str) -> Page:
-    page = web.get(f"/t/{token}")
-    done = web.submit(page, page.form("/seat"))
-    assert done.status == 302
-    return web.get(f"/t/{token}")
-
-
-def play(web: Web, store: Store, game_token: str, deals: int, shift: int = 0) -> None:
-    """Save deals at a table: each time the next active player declares a contract that
-    both others pass (a different one each deal, so the table's results differ)."""
-    for i in range(deals):
-        record = store.get_game(game_token)
-        active = load(record).sheet.next_active
-        web.play(
-            game_token,
-            list(record.players),
-            "contract",
-            declarer=active[0],
-            contract=CONTRACTS[(i + shift) % len(CONTRACTS)],
-            answers={active[1]: "pass", active[2]: "pass"},
-        )
-
-
-def tables(store: Store, token: str, tour: int):
-    return Tournaments(store).get(token).tour(tour)
-
-
-def play_tour(web: Web, store: Store, token: str, tour: int) -> None:
-    for table in tables(store, token, tour):
-        play(web, store, table.game.edit_token, len(table.game.players), shift=table.table_no)
-
-
-def downloaded(web: Web, token: str) -> dict:
-    response = web.client.get(f"/t/{token}/tournament.json")
-    assert response.status_code == 200
-    assert "attachment" in response.headers["Content-Disposition"]
-    return json.loads(response.get_data(as_text=True))
 
 
 def test_a_tournament_from_creation_to_the_second_tour(web: Web, store: Store) -> None:

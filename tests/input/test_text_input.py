@@ -16,9 +16,9 @@ from scorekeeper import gamefile
 from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 
-from .harness import ROOT, Web
-from .helpers import game_file, newest_game
-from .rules.test_rules_text import BAD, COMPOSED, DECOMPOSED
+from ..harness import ROOT, Web
+from ..helpers import game_file, newest_game
+from ..rules.test_rules_text import BAD, COMPOSED, DECOMPOSED
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -115,7 +115,7 @@ def test_a_correction_reason_is_checked_on_the_deal_form(
 
 
 def test_the_web_import_refuses_bad_names(web: Web, store: Store) -> None:
-    from .web.test_web_files import upload
+    from ..web.test_web_files import upload
 
     data = json.dumps(game_file([], players=["Anna", "Anna\u200b", "Anna\u200c"])).encode()
     response = upload(web, data).response

@@ -9,7 +9,7 @@ import unicodedata
 
 from scorekeeper import gamefile
 
-from .harness import ROOT
+from ..harness import ROOT
 
 DECOMPOSED = "Е\u0308ва"
 
