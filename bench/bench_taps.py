@@ -34,9 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.*
 from scorekeeper.games import load  # noqa: E402
 from scorekeeper.sample import random_deal  # noqa: E402
 from scorekeeper.store import Store  # noqa: E402
-from tests.browser import RealServer, launch, new_game  # noqa: E402
+from tests.browser import RealServer, launch, new_game, text_scale  # noqa: E402
 from tests.chromium.test_web_browser_bars import Eye, _enter  # noqa: E402
-from tests.chromium.test_web_browser_screens import text_scale  # noqa: E402
 
 #: (name, convention, players).
 EVENINGS = [

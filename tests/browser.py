@@ -387,3 +387,74 @@ _CONTRAST_JS = """() => {
 def low_contrast(page: Any) -> list[str]:
     """Text whose colour against what is behind it is under WCAG AA (4.5:1, large text 3:1)."""
     return list(page.evaluate(_CONTRAST_JS))
+
+
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core from the npm registry, fetched by scripts/setup.sh --test."""
+
+
+NAMES = {
+    "en": ["Anna", "Dmitri", "Konstantin"],
+    "ru": ["Анна", "Дмитрий", "Константин"],
+    "uk": ["Ганна", "Дмитро", "Костянтин"],
+}
+
+
+def text_scale(context: Any, scale: float) -> None:
+    """The phone's text made `scale` × larger: the root font size (and the body's) of every page."""
+    if scale != 1:
+        context.add_init_script(
+            "document.addEventListener('DOMContentLoaded', () => {"
+            f" document.documentElement.style.fontSize = '{16 * scale}px';"
+            f" document.body.style.fontSize = '{17 * scale}px'; }});"
+        )
+
+
+CONTROL_ROLES = {"button", "link", "radio", "textbox", "checkbox", "combobox", "spinbutton"}
+
+
+def ax_controls(page: Any, selector: str) -> list[tuple[str, str]]:
+    """(role, name) of every control under the element, as Chromium's accessibility tree says."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        backend = cdp.send("DOM.describeNode", {"nodeId": node})["node"]["backendNodeId"]
+        tree = cdp.send(
+            "Accessibility.getPartialAXTree", {"backendNodeId": backend, "fetchRelatives": False}
+        )
+        full = cdp.send("Accessibility.getFullAXTree")
+    finally:
+        cdp.detach()
+    inside = {n["nodeId"] for n in tree["nodes"]}
+    nodes = {n["nodeId"]: n for n in full["nodes"]}
+    # Everything under the form: walk down from it.
+    start = [n["nodeId"] for n in tree["nodes"] if n.get("backendDOMNodeId") == backend]
+    todo, seen = list(start or inside), set()
+    out = []
+    while todo:
+        nid = todo.pop()
+        if nid in seen or nid not in nodes:
+            continue
+        seen.add(nid)
+        n = nodes[nid]
+        todo.extend(n.get("childIds", []))
+        role = n.get("role", {}).get("value")
+        if n.get("ignored") or role not in CONTROL_ROLES:
+            continue
+        out.append((role, (n.get("name", {}).get("value") or "").strip()))
+    return out
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's WCAG 2.1 A/AA findings on the page as it stands."""
+    assert AXE.exists(), "axe-core is fetched by scripts/setup.sh --test (npm install)"
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())  # run as the page's own code; the page's CSP is not asked
+    result = page.evaluate(
+        """() => axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+             .then(r => ({ passed: r.passes.length, violations: r.violations.map(v => v.id + ': '
+               + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')) }))"""
+    )
+    assert result["passed"] >= 10  # axe did look at the page
+    return list(result["violations"])

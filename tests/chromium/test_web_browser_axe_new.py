@@ -11,8 +11,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, tap_choice
-from .test_web_browser_screens import axe_violations
+from ..browser import axe_violations, new_game, tap_choice
 
 pytestmark = pytest.mark.browser
 

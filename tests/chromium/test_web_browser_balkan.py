@@ -78,7 +78,7 @@ def test_a_refa_and_a_followed_contract_by_taps(phone: Any, store: Store) -> Non
 
 
 def test_the_paper_and_the_deal_form_fit_small_phones(chromium: Any, real_server: Any) -> None:
-    from .test_web_browser_screens import text_scale
+    from ..browser import text_scale
 
     for width, height, scale in ((320, 568, 1.0), (360, 640, 1.5)):
         context = chromium.new_context(viewport={"width": width, "height": height})

@@ -14,9 +14,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.store import Store
 
-from ..browser import no_overflow, shot
+from ..browser import no_overflow, shot, text_scale
 from .test_web_browser_balkan import _new_balkan_game
-from .test_web_browser_screens import text_scale
 
 SIZES = ((375, 667, 1.0), (360, 640, 1.5), (320, 568, 1.0))
 

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from ..browser import _tap_tricks, _Thumb, new_game, save_deal, shot
+from ..browser import NAMES, _tap_tricks, _Thumb, new_game, save_deal, shot, text_scale
 from ..harness import seats
-from .test_web_browser_screens import NAMES, text_scale
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import new_game, tap_choice
-from .test_web_browser_screens import NAMES, ax_controls
+from ..browser import NAMES, ax_controls, new_game, tap_choice
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, save_deal, shot, tap_choice
-from .test_web_browser_screens import text_scale
+from ..browser import new_game, save_deal, shot, tap_choice, text_scale
 
 pytestmark = pytest.mark.browser
 

@@ -13,9 +13,8 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game
+from ..browser import new_game, text_scale
 from .test_web_browser_bars import Eye
-from .test_web_browser_screens import text_scale
 
 pytestmark = pytest.mark.browser
 

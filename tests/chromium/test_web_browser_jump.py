@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from ..browser import shot
+from ..browser import shot, text_scale
 from .test_web_browser_phone import stored_game
-from .test_web_browser_screens import text_scale
 
 pytestmark = pytest.mark.browser
 

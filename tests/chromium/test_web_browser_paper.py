@@ -11,8 +11,7 @@ import pytest
 
 from scorekeeper.games import paper
 
-from ..browser import shot
-from .test_web_browser_screens import text_scale
+from ..browser import shot, text_scale
 
 pytestmark = pytest.mark.browser
 

@@ -230,7 +230,7 @@ def test_the_deal_head_wraps_rather_than_widening_the_page(
     chromium: Any, real_server: Any, width: int, height: int, scale: float
 ) -> None:
     """Issue 30 item 5: a ten-letter dealer's name at large text keeps the page its width."""
-    from .test_web_browser_screens import text_scale
+    from ..browser import text_scale
 
     context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
     text_scale(context, scale)

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import read_mo
-from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import Flask
 
@@ -25,17 +24,13 @@ from scorekeeper.store import Store
 from scorekeeper.web import templating
 
 from ..harness import ROOT, SEVEN_DOWN_TWO, TRANSLATIONS, Web, load_script
+from .words import UNTRANSLATED, catalogue, latin_words
 
 LANGS = ["ru", "uk"]
 #: Serbian in both scripts and Croatian: complete too (tests/i18n/test_i18n_serbian_croatian.py: more).
 CATALOGUES = [*LANGS, "sr_Latn", "sr_Cyrl", "hr"]
 PYBABEL = Path(sys.executable).with_name("pybabel")
 PLAYERS = ["Anna", "Boris", "Vera"]
-
-
-def catalogue(lang: str) -> Catalog:
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return read_po(f, locale=lang)
 
 
 @pytest.fixture(scope="module")
@@ -143,24 +138,6 @@ def test_setup_compiles_and_git_ignores_the_compiled_catalogues() -> None:
 
 
 # -- the pages, the PDF and the forms speak the language -------------------------------------
-
-#: Words that stay as they are in every language: the switcher and the file formats.
-UNTRANSLATED = {"EN", "RU", "UK", "SR", "HR", "English", "Srpski", "Hrvatski"}
-UNTRANSLATED |= {"PDF", "JSON", "json", "UTC", "QR", "QR-"}
-
-
-def latin_words(html: str) -> set[str]:
-    """Latin words a person reads on a page: its text and its labels for screen readers."""
-    import html as html_module
-
-    body = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
-    labels = re.findall(
-        r'(?:title|aria-label|placeholder|alt|data-will|data-nothing|data-missing|data-changed)="([^"]*)"',
-        body,
-    )
-    text = re.sub(r"<[^>]+>", " ", body) + " " + " ".join(labels)
-    text = re.sub(r"https?://\S+", " ", html_module.unescape(text))
-    return set(re.findall(r"[A-Za-z][A-Za-z'-]+", text))
 
 
 @pytest.fixture

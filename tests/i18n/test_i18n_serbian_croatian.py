@@ -27,7 +27,8 @@ from scorekeeper.wording import known_locale, words_for
 
 from ..harness import ROOT, TRANSLATIONS, Web, load_script
 from . import test_i18n_complete as complete
-from .test_i18n_complete import PLAYERS, UNTRANSLATED, catalogue, latin_words
+from .test_i18n_complete import PLAYERS
+from .words import UNTRANSLATED, catalogue, latin_words
 
 #: The fixtures of the Russian and Ukrainian tests: the extracted messages, an evening's game.
 template = complete.template

@@ -36,7 +36,7 @@ from scorekeeper.store import Store
 
 from ..harness import ROOT, Page, Web
 from .test_glossary import _catalog
-from .test_i18n_complete import latin_words
+from .words import latin_words
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 LANGS = ("ru", "uk")

@@ -47,7 +47,7 @@ from ..flows import (
     start_evening,
 )
 from ..harness import ROOT, Web, forms_of
-from ..i18n.test_i18n_complete import UNTRANSLATED, catalogue, latin_words
+from ..i18n.words import UNTRANSLATED, catalogue, latin_words
 from ..web.test_web_company_balkan import _balkan_company as balkan_company
 from ..web.test_web_company_balkan import _two_evenings as two_evenings
 

@@ -31,7 +31,7 @@ from scorekeeper.web.options import preset_values
 from ..cli.test_cli_restore import run
 from ..flows import new_club, new_company, new_tournament, play, post, seat, start_evening
 from ..harness import Web
-from ..i18n.test_i18n_complete import UNTRANSLATED, latin_words
+from ..i18n.words import UNTRANSLATED, latin_words
 from .test_seams_balkan import cli_json
 
 EIGHT = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan"]

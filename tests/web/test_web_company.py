@@ -226,7 +226,7 @@ def test_a_broken_company_file_says_why_and_creates_nothing(web, store, client):
 
 
 def test_company_pages_speak_russian_and_ukrainian(web, store):
-    from ..i18n.test_i18n_complete import UNTRANSLATED, latin_words
+    from ..i18n.words import UNTRANSLATED, latin_words
 
     token = new_company(web, roster=("Anna", "Boris", "Vera"))
     game_token = start_evening(web, store, token, ["Anna", "Boris", "Vera"])
