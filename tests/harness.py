@@ -4,6 +4,7 @@ scorer sees, and posts them. The fixtures that hand it out are in conftest.py.""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html as html_module
 import http.client
@@ -11,10 +12,11 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -465,3 +467,12 @@ def load_script(name: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+T = TypeVar("T")
+
+
+def run_in_its_own_thread(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """asyncio.run in a thread of its own: the browser tier's Playwright keeps a loop in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()

@@ -10,6 +10,7 @@ for one test and stop them after it.
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import os
@@ -459,3 +460,31 @@ class Caddy:
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=20)
+
+
+# -- what a following page is told --------------------------------------------------------------
+
+FOLLOW = re.compile(r'<div hidden id="follow"[^>]*>')
+
+
+def follow_of(page: str) -> dict[str, str]:
+    """The attributes of the page's #follow: what its script follows, and how."""
+    tag = FOLLOW.search(page)
+    assert tag is not None, "the page has no #follow"
+    return {k: html.unescape(v) for k, v in re.findall(r'([\w-]+)="([^"]*)"', tag.group(0))}
+
+
+def view_of(phone: Phone, token: str) -> str:
+    """The read-only link's token, as the game page shows it."""
+    found = re.search(r"/v/([A-Za-z0-9_-]+)", phone.get(f"/g/{token}").html)
+    assert found is not None
+    return found.group(1)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """`scorekeeper` run for real with these arguments, with no SCOREKEEPER_ setting of this
+    machine and LANG=C: its exit status and its output."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    return subprocess.run(
+        [CLI, *args], capture_output=True, text=True, timeout=120, env={**env, "LANG": "C"}
+    )

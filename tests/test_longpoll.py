@@ -5,17 +5,14 @@ the page itself say; and the watch behind it, on a real database file."""
 from __future__ import annotations
 
 import asyncio
-import html
 import http.client
 import json
 import re
 import signal
 import socket
 import threading
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 from flask import Flask
@@ -24,18 +21,18 @@ from scorekeeper.longpoll import Watch
 from scorekeeper.serving import listening_socket
 from scorekeeper.store import Store
 
-from .harness import START_SECONDS, Web, wait_for_text, wait_until_read
-from .served import GUNICORN, Phone, Reply, Server, checked, correction, new_game
-
-T = TypeVar("T")
-
-FOLLOW = re.compile(r'<div hidden id="follow"[^>]*>')
-
-
-def follow_of(page: str) -> dict[str, str]:
-    tag = FOLLOW.search(page)
-    assert tag is not None, "the page has no #follow"
-    return {k: html.unescape(v) for k, v in re.findall(r'([\w-]+)="([^"]*)"', tag.group(0))}
+from .harness import START_SECONDS, Web, run_in_its_own_thread, wait_for_text, wait_until_read
+from .served import (
+    GUNICORN,
+    Phone,
+    Reply,
+    Server,
+    checked,
+    correction,
+    follow_of,
+    new_game,
+    view_of,
+)
 
 
 @pytest.fixture
@@ -53,12 +50,6 @@ def waiting(phone: Phone, url: str) -> tuple[threading.Thread, list[Reply]]:
     thread = threading.Thread(target=lambda: answer.append(phone.get(url)), daemon=True)
     thread.start()
     return thread, answer
-
-
-def view_of(phone: Phone, token: str) -> str:
-    found = re.search(r"/v/([A-Za-z0-9_-]+)", phone.get(f"/g/{token}").html)
-    assert found is not None
-    return found.group(1)
 
 
 def test_a_saved_deal_answers_the_waiting_follower_with_the_versions_of_the_page(
@@ -229,12 +220,6 @@ def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_
     assert changed == (2, 0)
     assert gone is None
     assert watch.reads >= 2
-
-
-def run_in_its_own_thread(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """asyncio.run in a thread of its own: the browser tier's Playwright keeps a loop in this one."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(lambda: asyncio.run(main())).result()
 
 
 def view_of_store(db_path: Path, token: str) -> str:

@@ -13,9 +13,8 @@ from scorekeeper.longpoll import Watch
 from scorekeeper.store import Store
 from scorekeeper.store.confirmations import Confirmations
 
-from .harness import START_SECONDS
+from .harness import START_SECONDS, run_in_its_own_thread
 from .store.test_store import SEVEN_SPADES, new_game
-from .test_longpoll import run_in_its_own_thread
 
 
 def test_the_watch_answers_a_write_from_another_store_on_each_engine(store_location: str) -> None:

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .served import GUNICORN, Phone, Server, checked, correction, new_game
-from .test_longpoll import follow_of, view_of
+from .served import GUNICORN, Phone, Server, checked, correction, follow_of, new_game, view_of
 from .tournament.test_tournament_server import by_script
 
 

@@ -12,7 +12,6 @@ import json
 import os
 import sqlite3
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from scorekeeper.games import file_data
 from scorekeeper.store import GameNotFound, Store
 
 from ..harness import ROOT
-from ..served import Phone, Server
+from ..served import Phone, Server, run_cli
 
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 
@@ -37,18 +36,11 @@ def _game(name: str) -> dict[str, object]:
     }
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
-    return subprocess.run(
-        [CLI, *args], capture_output=True, text=True, timeout=120, env={**env, "LANG": "C"}
-    )
-
-
 def imported(tmp: Path, db: Path, name: str) -> str:
     """Import a game into db through the CLI; its edit token."""
     file = tmp / f"{name}.json"
     file.write_text(json.dumps(_game(name)))
-    result = run("import", str(file), "--db", str(db))
+    result = run_cli("import", str(file), "--db", str(db))
     assert result.returncode == 0, result.stderr
     return next(line.rsplit("/", 1)[-1] for line in result.stdout.splitlines() if "/g/" in line)
 
@@ -74,7 +66,7 @@ def backed_up(tmp_path: Path) -> tuple[Path, Path, str]:
     db = tmp_path / "live" / "games.sqlite"
     token = imported(tmp_path, db, "Friday")
     backup = tmp_path / "backups" / "friday.sqlite"
-    result = run("backup", str(backup), "--db", str(db))
+    result = run_cli("backup", str(backup), "--db", str(db))
     assert result.returncode == 0, result.stderr
     return db, backup, token
 
@@ -93,7 +85,7 @@ def test_restore_onto_a_missing_file_gives_back_every_game(
     if os.geteuid() == 0:  # root restoring for the service's user
         os.chown(folder, 10001, 10001)
     target = folder / "games.sqlite"
-    result = run("restore", str(backup), "--db", str(target))
+    result = run_cli("restore", str(backup), "--db", str(target))
     assert result.returncode == 0, result.stderr
     assert f"restored {backup} into {target}" in result.stdout
     assert files_of(target) == files_of(db)
@@ -111,13 +103,13 @@ def test_restore_refuses_a_database_with_games_unless_forced(
     db, backup, token = backed_up
     later = imported(tmp_path, db, "Saturday")  # written after the backup
     before = files_of(db)
-    result = run("restore", str(backup), "--db", str(db))
+    result = run_cli("restore", str(backup), "--db", str(db))
     assert result.returncode == 2
     assert "already holds games: nothing was restored" in result.stderr
     assert "--force" in result.stderr
     assert files_of(db) == before
     mode = stat.S_IMODE(db.stat().st_mode)
-    result = run("restore", str(backup), "--db", str(db), "--force")
+    result = run_cli("restore", str(backup), "--db", str(db), "--force")
     assert result.returncode == 0, result.stderr
     restored = files_of(db)
     assert list(restored) == [token] and later not in restored
@@ -170,7 +162,7 @@ def test_restore_refuses_a_file_that_is_not_a_sound_backup_and_writes_nothing(
     make(bad, backup)  # type: ignore[operator]
     before = db.read_bytes()
     for target, forced in ((db, ("--force",)), (tmp_path / "live" / "new.sqlite", ())):
-        result = run("restore", str(bad), "--db", str(target), *forced)
+        result = run_cli("restore", str(bad), "--db", str(target), *forced)
         assert result.returncode == 2, result.stdout + result.stderr
         assert said in result.stderr
         assert "Traceback" not in result.stderr
@@ -187,7 +179,7 @@ def test_a_running_server_shows_the_restored_games_on_its_next_request(
         phone = Phone(server.port)
         later = imported(tmp_path, db, "Saturday")
         assert phone.get(f"/g/{later}").status == 200
-        result = run("restore", str(backup), "--db", str(db), "--force")
+        result = run_cli("restore", str(backup), "--db", str(db), "--force")
         assert result.returncode == 0, result.stderr
         assert phone.get(f"/g/{later}").status == 404
         assert phone.get(f"/g/{token}").status == 200

@@ -14,7 +14,7 @@ import pytest
 from scorekeeper.tournament import file as tf
 from scorekeeper.tournament.sample import random_tournament
 
-from ..tournament.test_tournament_file import base, seat
+from ..tournament.helpers import base, seat
 from ..tournament.test_tournament_late import late
 
 SCOREKEEPER = shutil.which("scorekeeper", path=str(Path(sys.executable).parent)) or "scorekeeper"

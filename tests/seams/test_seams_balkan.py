@@ -30,10 +30,8 @@ from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
 from scorekeeper.wording import words_for
 
-from ..attacks.test_safety_hostile import crawl
 from ..balkan.helpers import PETAK, petak_file
 from ..balkan.test_balkan_oracle import random_partija
-from ..cli.test_cli_restore import run as cli_run
 from ..club_sample import stored_game
 from ..flows import (
     NINE,
@@ -47,7 +45,9 @@ from ..flows import (
     start_evening,
 )
 from ..harness import ROOT, Web, forms_of
+from ..hygiene import crawl
 from ..i18n.words import UNTRANSLATED, catalogue, latin_words
+from ..served import run_cli
 from ..web.test_web_company_balkan import _balkan_company as balkan_company
 from ..web.test_web_company_balkan import _two_evenings as two_evenings
 
@@ -259,7 +259,7 @@ def test_the_same_things_copied_to_postgresql_answer_every_route_as_on_sqlite(
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return cli_run(*args)
+    return run_cli(*args)
 
 
 def pdf_text(path: Path) -> str:

@@ -28,10 +28,10 @@ from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
 from scorekeeper.web.options import preset_values
 
-from ..cli.test_cli_restore import run
 from ..flows import new_club, new_company, new_tournament, play, post, seat, start_evening
 from ..harness import Web
 from ..i18n.words import UNTRANSLATED, latin_words
+from ..served import run_cli
 from .test_seams_balkan import cli_json
 
 EIGHT = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan"]
@@ -123,7 +123,7 @@ def test_a_fspr_tournament_caps_each_table_s_deals_at_its_deal_limit(
     assert file["options"]["deal_limit"] == 5 and file["convention"] == "fspr"
     path = Path(store.location).parent / "cup.json"
     path.write_text(json.dumps(file, ensure_ascii=False), encoding="utf-8")
-    printed = run("tournament", str(path), "--format", "json")
+    printed = run_cli("tournament", str(path), "--format", "json")
     assert printed.returncode == 0, printed.stderr
     again = upload(web.client, "/tournament/import", file, "cup.json")
     back = json.loads(web.client.get(f"/t/{again}/tournament.json").get_data(as_text=True))
@@ -206,7 +206,7 @@ def test_a_fspr_game_file_goes_out_and_in_on_postgresql_and_sqlite(
         assert client.get(f"/g/{token}/what-if?convention=leningrad").status_code == 200
     path = tmp_path / "fspr.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    done = run("import", str(path), "--db", pg_url)
+    done = run_cli("import", str(path), "--db", pg_url)
     assert done.returncode == 0, done.stderr
     token = re.search(r"/g/([\w-]+)", done.stdout)
     assert token is not None

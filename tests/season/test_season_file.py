@@ -19,7 +19,7 @@ from scorekeeper.season import compute
 from scorekeeper.season import file as sf
 
 from ..fuzzing import FUZZ_EXAMPLES, hostile_file, to_json
-from ..tournament.test_tournament_file import base
+from ..tournament.helpers import base
 from .build import game_event, net_game, season
 
 SCOREKEEPER = shutil.which("scorekeeper", path=str(Path(sys.executable).parent)) or "scorekeeper"

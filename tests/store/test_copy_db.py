@@ -21,8 +21,8 @@ from scorekeeper.store.engine import close_pools
 from scorekeeper.tournament import service as tournament_service
 from scorekeeper.tournament.sample import random_tournament
 
-from ..cli.test_cli_restore import run
 from ..company.test_company import random_company
+from ..served import run_cli
 
 
 def fill(location: str) -> None:
@@ -103,7 +103,7 @@ def test_copy_db_to_postgresql_and_back_keeps_every_row_and_game_file(
     source = str(tmp_path / "club.sqlite")
     fill(source)
     target = pg_server.new_database(migrated=False)  # an empty database, made by the copy
-    done = run("copy-db", source, target)
+    done = run_cli("copy-db", source, target)
     assert done.returncode == 0, done.stderr
     before = rows_of(source)
     games = len(before["games"])
@@ -113,7 +113,7 @@ def test_copy_db_to_postgresql_and_back_keeps_every_row_and_game_file(
     assert rows_of(target) == before
     assert game_files(target) == game_files(source)
     back = str(tmp_path / "back.sqlite")
-    done = run("copy-db", target, back)
+    done = run_cli("copy-db", target, back)
     assert done.returncode == 0, done.stderr
     assert rows_of(back) == before
     assert game_files(back) == game_files(source)
@@ -146,7 +146,7 @@ def test_copy_db_refuses_a_target_that_holds_data_and_says_so(tmp_path: Path, pg
     secret = pg_url.replace("postgres@", "postgres:hunter2@")
     for target in (secret, source):
         other = source if target != source else secret
-        done = run("copy-db", other, target)
+        done = run_cli("copy-db", other, target)
         assert done.returncode == 2, done.stdout + done.stderr
         assert "already holds data (its table games has rows): nothing was copied" in done.stderr
         assert "hunter2" not in done.stdout + done.stderr
@@ -160,7 +160,7 @@ def test_backup_of_postgresql_is_an_sqlite_file_that_restores_anywhere(
     source = pg_server.new_database()
     fill(source)
     backup = tmp_path / "backups" / "club.sqlite"
-    done = run("backup", str(backup), "--db", source)
+    done = run_cli("backup", str(backup), "--db", source)
     assert done.returncode == 0, done.stderr
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600
     before = rows_of(source)
@@ -168,7 +168,7 @@ def test_backup_of_postgresql_is_an_sqlite_file_that_restores_anywhere(
     # onto an empty PostgreSQL database, onto a missing SQLite file
     empty = pg_server.new_database()
     for target in (empty, str(tmp_path / "restored.sqlite")):
-        done = run("restore", str(backup), "--db", target)
+        done = run_cli("restore", str(backup), "--db", target)
         assert done.returncode == 0, done.stderr
         assert rows_of(target) == before
         assert game_files(target) == game_files(source)
@@ -182,22 +182,22 @@ def test_backup_of_postgresql_is_an_sqlite_file_that_restores_anywhere(
             first_dealer="A",
         )
     close_pools()
-    done = run("restore", str(backup), "--db", source)
+    done = run_cli("restore", str(backup), "--db", source)
     assert done.returncode == 2 and "already holds games" in done.stderr
-    done = run("restore", str(backup), "--db", source, "--force")
+    done = run_cli("restore", str(backup), "--db", source, "--force")
     assert done.returncode == 0, done.stderr
     assert rows_of(source) == before
 
 
 def test_copy_db_refuses_a_missing_source_and_a_copy_onto_itself(tmp_path: Path) -> None:
     source = str(tmp_path / "club.sqlite")
-    done = run("copy-db", source, str(tmp_path / "new.sqlite"))
+    done = run_cli("copy-db", source, str(tmp_path / "new.sqlite"))
     assert done.returncode == 2 and f"there is no database at {source}" in done.stderr
     assert not (tmp_path / "new.sqlite").exists()
     fill(source)
     before = rows_of(source)
-    done = run("copy-db", source, str(tmp_path / "." / "club.sqlite"))
+    done = run_cli("copy-db", source, str(tmp_path / "." / "club.sqlite"))
     assert done.returncode == 2 and "are the same database: nothing was copied" in done.stderr
-    done = run("--lang", "ru", "copy-db", source, source)
+    done = run_cli("--lang", "ru", "copy-db", source, source)
     assert done.returncode == 2 and "одна и та же база" in done.stderr
     assert rows_of(source) == before

@@ -19,7 +19,7 @@ from scorekeeper.tournament import file as tf
 from scorekeeper.tournament import text as tt
 from scorekeeper.tournament.sample import random_tournament
 
-from .test_tournament_file import TOUR_1, base, oracle, problems
+from .helpers import TOUR_1, base, oracle, problems
 
 PLAYERS = ["Anna", "Boris", "Vera", "Dmitri", "Olena", "Petro"]
 

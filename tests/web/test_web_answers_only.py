@@ -16,8 +16,8 @@ from flask import Flask
 from scorekeeper.longpoll import Router, Watch, answers_only
 from scorekeeper.store import Store
 
-from ..harness import START_SECONDS, Web
-from ..test_longpoll import follow_of, run_in_its_own_thread
+from ..harness import START_SECONDS, Web, run_in_its_own_thread
+from ..served import follow_of
 from .test_web_confirm import PLAYERS, _allpass, _answer, _asked, _follower
 
 PART = re.compile(r'<div id="answers-part" data-version="(\d+)" data-seen="([\d.]+)">')

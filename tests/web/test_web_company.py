@@ -267,7 +267,7 @@ def test_house_rules_changed_on_the_company_start_the_next_evening(web, store):
 
 
 def test_every_company_page_carries_the_headers_and_no_inline_code(web, store, app):
-    from ..attacks.test_safety_hostile import assert_hygienic, crawl
+    from ..hygiene import assert_hygienic, crawl
 
     token = new_company(web, roster=("Anna", "Boris", "Vera"))
     game_token = start_evening(web, store, token, ["Anna", "Boris", "Vera"])

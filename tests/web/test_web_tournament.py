@@ -312,7 +312,7 @@ def test_tables_of_four_and_the_sizes_of_section_four(web: Web, store: Store) ->
 
 
 def test_every_tournament_page_carries_the_headers_and_no_inline_code(web, store, app) -> None:
-    from ..attacks.test_safety_hostile import assert_hygienic, crawl
+    from ..hygiene import assert_hygienic, crawl
 
     token = new_tournament(web)
     seat(web, token)
