@@ -123,6 +123,18 @@ def server(tmp_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
+def deploy(tmp_path: Path) -> Iterator[Any]:
+    """The deploy's command (gunicorn, `served.GUNICORN`) running on a fresh database file."""
+    from .served import GUNICORN, Server
+
+    running = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=GUNICORN)
+    try:
+        yield running.start()
+    finally:
+        running.stop()
+
+
+@pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """Start `scorekeeper serve` with these arguments (and environment), each with its own
     instance folder (a `served.Served`, answering); all stopped after the test."""

@@ -20,11 +20,11 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 from scorekeeper.tournament import file as tournament_file
 
+from .attacks.test_fuzz_cli import COMPANY_FILE
 from .harness import Web
 from .helpers import allpass, contract, count, game_file
 from .season.build import game_event, season
-from .test_fuzz_cli import COMPANY_FILE
-from .test_tournament_file import base
+from .tournament.helpers import base
 
 DEALS = [contract("A", "6S", {"B": "whist", "C": "pass"}, {"A": 6, "B": 4}), allpass(A=4, B=3, C=3)]
 

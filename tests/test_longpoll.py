@@ -11,7 +11,7 @@ import re
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,15 +33,6 @@ from .served import (
     new_game,
     view_of,
 )
-
-
-@pytest.fixture
-def deploy(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.sqlite", tmp_path / "server.log", args=GUNICORN).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def waiting(phone: Phone, url: str) -> tuple[threading.Thread, list[Reply]]:

@@ -14,8 +14,7 @@ from pathlib import Path
 from scorekeeper.store import Store
 
 from .harness import until
-from .test_longpoll import deploy, follow_of, view_of  # noqa: F401  (deploy: a fixture)
-from .test_safety_server import Phone, Reply, Server, checked, correction, new_game
+from .served import Phone, Reply, Server, checked, correction, follow_of, new_game, view_of
 from .test_store import new_game as store_game
 
 ANSWERS_PART = re.compile(r'<div id="answers-part" data-version="(\d+)" data-seen="([\d.]+)">')
@@ -64,7 +63,7 @@ def answer_deal(phone: Phone, view: str, page: str) -> None:
 
 
 def test_a_follower_learns_of_a_save_and_of_an_answer_with_one_request_each(
-    deploy: Server,  # noqa: F811
+    deploy: Server,
 ) -> None:
     scorer, other = Phone(deploy.port), Phone(deploy.port)
     token = new_game(scorer)
@@ -104,7 +103,7 @@ def test_a_follower_learns_of_a_save_and_of_an_answer_with_one_request_each(
     assert logged.count("GET /v/***/answers") == 1
 
 
-def test_a_wait_names_only_a_games_own_addresses_to_ride(deploy: Server) -> None:  # noqa: F811
+def test_a_wait_names_only_a_games_own_addresses_to_ride(deploy: Server) -> None:
     """A page= or answers= that is no game page or part, or one the app does not answer with
     200: the wait answers its JSON alone, as without a ride."""
     scorer, follower = Phone(deploy.port), Phone(deploy.port)

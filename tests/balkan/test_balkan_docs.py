@@ -10,7 +10,8 @@ import re
 from scorekeeper.balkan import PRESETS, BalkanOptions
 
 from ..harness import ROOT
-from .test_balkan_cli import EXPECTED, PETAK
+from .helpers import PETAK
+from .test_balkan_cli import EXPECTED
 
 BALKAN = (ROOT / "docs" / "balkan.md").read_text()
 FORMAT = (ROOT / "docs/game-format.md").read_text()

@@ -13,12 +13,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (
-    SMALL_PHONE,
-    enter_deal,
-    new_game,
-    shot,
-)
+from ..browser import SMALL_PHONE, enter_deal, new_game, shot
 
 pytestmark = pytest.mark.browser
 

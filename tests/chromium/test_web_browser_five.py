@@ -17,14 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (
-    enter_deal,
-    new_game,
-    no_overflow,
-    save_deal,
-    shot,
-    small_targets,
-)
+from ..browser import enter_deal, new_game, no_overflow, save_deal, shot, small_targets
 from .test_web_browser_evening import download, settlement_from_the_cli, settlement_on_the_page
 from .test_web_browser_table import everything_in_view, open_form
 

@@ -17,12 +17,7 @@ import pytest
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
-from ..browser import (
-    SMALL_PHONE,
-    enter_deal,
-    new_game,
-    shot,
-)
+from ..browser import SMALL_PHONE, enter_deal, new_game, shot
 from ..harness import DealWords
 
 pytestmark = pytest.mark.browser

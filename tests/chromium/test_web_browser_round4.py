@@ -17,13 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (
-    SMALL_PHONE,
-    enter_deal,
-    new_game,
-    save_deal,
-    shot,
-)
+from ..browser import SMALL_PHONE, enter_deal, new_game, save_deal, shot
 
 pytestmark = pytest.mark.browser
 

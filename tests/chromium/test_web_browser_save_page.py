@@ -14,11 +14,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (
-    SMALL_PHONE,
-    enter_deal,
-    new_game,
-)
+from ..browser import SMALL_PHONE, enter_deal, new_game
 
 pytestmark = pytest.mark.browser
 

@@ -10,13 +10,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import (
-    enter_deal,
-    new_game,
-    no_overflow,
-    save_deal,
-    shot,
-)
+from ..browser import enter_deal, new_game, no_overflow, save_deal, shot
 from ..harness import SEVEN_DOWN_TWO, DealWords
 
 pytestmark = pytest.mark.browser

@@ -7,8 +7,8 @@ from __future__ import annotations
 from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 
+from ..flows import new_club, post
 from ..harness import Web
-from ..test_club import new_club, post
 
 
 def test_a_player_merged_already_is_named_and_the_merge_undone_frees_him(

@@ -17,8 +17,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 
 from ..club_sample import stored_game
+from ..flows import new_club, post
 from ..harness import Web
-from ..test_club import new_club, post
 
 HEADERS = [  # the language, the column's heading, its title (the word in full)
     ("en", "Cat.", "Category"),

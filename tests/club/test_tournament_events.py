@@ -21,8 +21,8 @@ from scorekeeper.store.clubs import Clubs
 from scorekeeper.tournament import service as tournaments
 from scorekeeper.tournament.sample import random_tournament
 
+from ..flows import new_club, post
 from ..harness import Web
-from ..test_club import new_club, post
 
 SEATED = "2026-11-01T21:30:00+00:00"  # tour 1 seated late in the evening
 PLAYED = "2026-11-02T00:10:00+00:00"  # its first deals after midnight, tour 2 the next day

@@ -20,9 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..harness import (
-    START_SECONDS,
-)
+from ..harness import START_SECONDS
 from ..served import (
     CLI,
     FOUR,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ..ports import free_port
-from ..store.test_db_secrets import CLI, Run, served
+from ..served import CLI
+from ..store.test_db_secrets import Run, served
 
 WARNING = "warning: --workers 2 listens on 0.0.0.0 with no proxy in front"
 

@@ -264,7 +264,7 @@ class HttpClient:
 
 @pytest.fixture
 def served(pg_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    from ..cli.test_web_cli import free_port
+    from ..ports import free_port
 
     port = free_port()
     server = subprocess.Popen(

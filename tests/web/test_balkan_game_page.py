@@ -7,7 +7,6 @@ the Flask test client on an SQLite file."""
 from __future__ import annotations
 
 import html
-import json
 import re
 
 from flask.testing import FlaskClient
@@ -15,8 +14,9 @@ from flask.testing import FlaskClient
 from scorekeeper import games
 from scorekeeper.store import Store
 
+from ..balkan.helpers import petak_file
 from ..harness import Web
-from ..test_web_balkan_end import PETAK, _imported
+from .test_web_balkan_end import _imported
 
 OPTIONS = {"refe_max": 5, "double_fall": True}
 
@@ -34,7 +34,7 @@ def _head(page: str) -> str:
 def test_the_header_names_the_options_changed_from_the_preset(
     web: Web, client: FlaskClient
 ) -> None:
-    deals = json.loads(PETAK.read_text())["deals"][:2]
+    deals = petak_file()["deals"][:2]
     plain = _head(web.get(f"/g/{_imported(web, client, deals=deals, options={})}").html)
     assert "House rules" not in plain
     petak = _head(web.get(f"/g/{_imported(web, client, deals=deals)}").html)
@@ -49,7 +49,7 @@ def test_the_header_names_the_options_changed_from_the_preset(
 def test_finish_now_is_under_the_paper_asks_first_and_writes_exactly_the_write_off(
     web: Web, client: FlaskClient, store: Store
 ) -> None:
-    token = _imported(web, client, deals=json.loads(PETAK.read_text())["deals"][:2])
+    token = _imported(web, client, deals=petak_file()["deals"][:2])
     before = store.get_game(token)
     loaded = games.load(before)
     now = loaded.family.settle(loaded.sheet)

@@ -15,8 +15,8 @@ from pathlib import Path
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from ..flows import new_tournament
 from ..harness import Web
-from ..test_web_tournament import new_tournament
 
 ROSTER = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
 
