@@ -1,8 +1,10 @@
 """What people do through the pages, by the test client (`harness.Web`): a company and its
-evenings, a tournament created, seated and played, a club and its director's forms."""
+evenings, a tournament created, seated, played and closed, a club and its director's forms,
+a file imported."""
 
 from __future__ import annotations
 
+import io
 import json
 
 from scorekeeper.games import load
@@ -139,3 +141,27 @@ def post(web: Web, token: str, action: str, **values: str) -> tuple[int, list[st
     response = web.submit(page, page.form(f"/k/{token}/{action}").set(**values))
     shown = Page(response.response, response.url)
     return shown.status, shown.errors()
+
+
+# -- a file imported, a tour closed ---------------------------------------------------------
+
+
+def upload(web: Web, data: bytes, name: str = "game.json") -> Page:
+    """Send a file through the import page; the page it answers with."""
+    page = web.get("/import")
+    form = page.form()
+    response = web.client.post(
+        "/import",
+        data={**form.data(), "file": (io.BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+    return Page(response, "/import")
+
+
+def close(web: Web, token: str, early: bool = False) -> None:
+    """The director closes the tour (early: before every table has finished)."""
+    page = web.get(f"/t/{token}")
+    form = page.form("/close")
+    if early:
+        form.set(early="y")
+    assert web.submit(page, form).status == 302

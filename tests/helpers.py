@@ -116,3 +116,17 @@ def newest_game(store: Store) -> GameRecord | None:
         "SELECT edit_token FROM games WHERE deleted_at IS NULL ORDER BY id DESC LIMIT 1"
     )
     return None if token is None else store.get_game(token)
+
+
+def game(
+    convention: str,
+    deals: list[dict[str, Any]],
+    *,
+    players: tuple[str, ...] = ("A", "B", "C"),
+    options: dict[str, Any] | None = None,
+    first_dealer: str | None = None,
+) -> dict[str, Any]:
+    """`game_file` with the convention first, as the rules tier writes it: the last player
+    deals first unless told otherwise."""
+    data = game_file(deals, convention=convention, players=list(players), first_dealer=first_dealer)
+    return {**data, "options": options or {}}

@@ -46,7 +46,7 @@ def test_a_game_file_over_the_limit_is_refused_clearly() -> None:
 
 
 def test_the_web_import_refuses_it(web: Web, store: Store) -> None:
-    from ..web.test_web_files import upload
+    from ..flows import upload
 
     page = upload(web, json.dumps(long_file(301)).encode())
     assert page.status == 400

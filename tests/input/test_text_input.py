@@ -115,7 +115,7 @@ def test_a_correction_reason_is_checked_on_the_deal_form(
 
 
 def test_the_web_import_refuses_bad_names(web: Web, store: Store) -> None:
-    from ..web.test_web_files import upload
+    from ..flows import upload
 
     data = json.dumps(game_file([], players=["Anna", "Anna\u200b", "Anna\u200c"])).encode()
     response = upload(web, data).response

@@ -20,9 +20,8 @@ from scorekeeper import gamefile, report, rules
 from scorekeeper.rules import Answer, Contract, InvalidGame, read_entered, seat
 from scorekeeper.sample import NEWEST_OPTIONS, random_game
 
-from ..helpers import allpass, contract
+from ..helpers import allpass, contract, game
 from ..oracle.independent import score_file
-from .test_rules_oracle import game
 
 FOUR = ("A", "B", "C", "D")
 

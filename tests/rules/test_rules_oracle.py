@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scorekeeper import gamefile, report, rules
 from scorekeeper.sample import random_game, random_options
 
+from ..helpers import game
 from ..oracle.independent import score_file
 
 CONVENTIONS = ("sochi", "leningrad", "rostov", "hussar")
@@ -27,26 +28,6 @@ def engine(data: dict[str, Any]) -> dict[str, Any]:
     out = report.score_report(rules.score(gamefile.load(data)), with_settlement=True)
     del out["rules"]
     return out
-
-
-def game(
-    convention: str,
-    deals: list[dict[str, Any]],
-    *,
-    players: tuple[str, ...] = ("A", "B", "C"),
-    options: dict[str, Any] | None = None,
-    first_dealer: str | None = None,
-) -> dict[str, Any]:
-    """A game file; the last player deals first unless told otherwise."""
-    return {
-        "format": "scorekeeper-game/1",
-        "convention": convention,
-        "options": options or {},
-        "players": list(players),
-        "first_dealer": first_dealer or players[-1],
-        "finished": False,
-        "deals": deals,
-    }
 
 
 def contract(

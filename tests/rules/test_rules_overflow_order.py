@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..helpers import allpass, contract
+from ..helpers import allpass, contract, game
 from .test_rules_fspr import column, scored
-from .test_rules_oracle import game
 
 SOCHI_POOLS = {
     "type": "correction",

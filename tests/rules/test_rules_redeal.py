@@ -19,9 +19,8 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 
 from ..harness import Web
-from ..helpers import allpass, contract
+from ..helpers import allpass, contract, game
 from ..oracle.independent import score_file
-from .test_rules_oracle import game
 
 REDEAL = {"type": "redeal"}
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs/game-format.md"

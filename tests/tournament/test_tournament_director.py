@@ -11,16 +11,8 @@ import subprocess
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from ..flows import NINE, downloaded, new_tournament, play, play_tour, seat, tables
+from ..flows import NINE, close, downloaded, new_tournament, play, play_tour, seat, tables
 from ..harness import Web
-
-
-def close(web: Web, token: str, early: bool = False) -> None:
-    page = web.get(f"/t/{token}")
-    form = page.form("/close")
-    if early:
-        form.set(early="y")
-    assert web.submit(page, form).status == 302
 
 
 def test_after_the_last_tour_the_tournament_is_over(web: Web, store: Store) -> None:

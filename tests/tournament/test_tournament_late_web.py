@@ -13,9 +13,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
-from ..flows import NINE, downloaded, new_tournament, play_tour, seat, tables
+from ..flows import NINE, close, downloaded, new_tournament, play_tour, seat, tables
 from ..harness import Web
-from .test_tournament_director import close
 
 SIX = NINE[:6]
 

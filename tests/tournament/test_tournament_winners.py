@@ -10,9 +10,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web.i18n import words_for
 
-from ..flows import new_tournament, play_tour, seat
+from ..flows import close, new_tournament, play_tour, seat
 from ..harness import Web
-from .test_tournament_director import close
 
 
 def test_the_winners_line_writes_points_as_the_standings(web: Web, store: Store) -> None:

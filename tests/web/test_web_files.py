@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -13,7 +12,8 @@ import pytest
 from scorekeeper import gamefile
 from scorekeeper.store import Store
 
-from ..harness import ROOT, Page, Web
+from ..flows import upload
+from ..harness import ROOT, Web
 from ..helpers import newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -60,17 +60,6 @@ GAME = {
         },
     ],
 }
-
-
-def upload(web: Web, data: bytes, name: str = "game.json") -> Page:
-    page = web.get("/import")
-    form = page.form()
-    response = web.client.post(
-        "/import",
-        data={**form.data(), "file": (io.BytesIO(data), name)},
-        content_type="multipart/form-data",
-    )
-    return Page(response, "/import")
 
 
 @pytest.fixture
