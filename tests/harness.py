@@ -25,6 +25,8 @@ from scorekeeper.store import GameRecord, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+#: The installed `scorekeeper` command (the checkout's .venv), as a subprocess runs it.
+CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 
 #: How long a server may take to start before a test fails: generous, since a loaded machine
 #: (several test runs on two cores) takes 15 s or more for what an idle one does in a second.

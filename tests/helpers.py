@@ -5,13 +5,16 @@ from __future__ import annotations
 import base64
 import hashlib
 import sqlite3
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from scorekeeper import gamefile
-from scorekeeper.rules import Sheet, score
+from scorekeeper.games import load
+from scorekeeper.rules import Sheet, score, settle
 from scorekeeper.store import GameRecord, Store
+from scorekeeper.store.companies import Companies
 from scorekeeper.store.engine import SqliteEngine
 
 #: The app's stylesheet, and the CSP source that allows it inside a page (by its hash).
@@ -130,3 +133,17 @@ def game(
     deals first unless told otherwise."""
     data = game_file(deals, convention=convention, players=list(players), first_dealer=first_dealer)
     return {**data, "options": options or {}}
+
+
+def money_of(store: Store, token: str) -> dict[str, Decimal]:
+    """Each roster name's money summed over the company's finished games (settle each)."""
+    company = Companies(store).get(token)
+    names = {p.id: p.name for p in company.roster}
+    total = {name: Decimal(0) for name in names.values()}
+    for g in company.games:
+        loaded = load(g.game)
+        if loaded.sheet.finished:
+            result = settle(loaded.sheet)
+            for seat, pid in g.players.items():
+                total[names[pid]] += result.money[seat]
+    return total

@@ -30,6 +30,7 @@ from scorekeeper.web.options import preset_values
 
 from .harness import (
     ANSWER_SECONDS,
+    CLI,
     ROOT,
     Form,
     forms_of,
@@ -39,7 +40,6 @@ from .harness import (
 )
 from .ports import free_port
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GUNICORN = ("gunicorn", "--config", "python:scorekeeper.gunicorn_config")
 """The deploy's command (the Dockerfile's and the systemd unit's), as `Server` args."""
 PLAYERS = ["Anna", "Boris", "Vera"]

@@ -25,9 +25,8 @@ from flask import Flask
 from scorekeeper.store import Store
 from scorekeeper.web.storage import close_kept
 
-from ..harness import ROOT, Page, Web
+from ..harness import CLI, Page, Web
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
 GAME = {
     "format": "scorekeeper-game/1",

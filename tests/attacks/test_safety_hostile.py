@@ -29,7 +29,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.store import Store
 
 from ..flows import new_club
-from ..harness import ROOT, Form, Page, Web
+from ..harness import CLI, Form, Page, Web
 from ..helpers import count
 from ..hygiene import assert_hygienic, crawl, markup
 
@@ -924,9 +924,8 @@ def test_a_file_with_a_number_too_long_to_read_is_refused_not_a_crash(
 ) -> None:
     file = tmp_path / "huge.json"
     file.write_bytes(HUGE_NUMBER)
-    cli = str(ROOT / ".venv" / "bin" / "scorekeeper")
     for command in (["score", str(file)], ["import", str(file), "--db", str(db_path)]):
-        result = subprocess.run([cli, *command], capture_output=True, text=True, timeout=60)
+        result = subprocess.run([CLI, *command], capture_output=True, text=True, timeout=60)
         assert result.returncode == 2, result.stderr[-300:]
         assert "Traceback" not in result.stderr
     form = web.get("/import").form().data()

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from scorekeeper import gamefile, sample
-from scorekeeper.games import create_from_game, load
-from scorekeeper.rules import resolve_options, settle
+from scorekeeper.games import create_from_game
+from scorekeeper.rules import resolve_options
 from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies, CompanyRecord
 
@@ -27,6 +27,7 @@ from ..browser import (
     sticking_out,
     unnamed_controls,
 )
+from ..helpers import money_of
 
 pytestmark = pytest.mark.browser
 
@@ -59,16 +60,7 @@ def served_company(server: Any) -> CompanyRecord:
 def money_now(server: Any, token: str) -> dict[str, Decimal]:
     """Each roster player's money over the finished games, summed from their settlements."""
     with Store(server.db) as store:
-        company = Companies(store).get(token)
-        names = {p.id: p.name for p in company.roster}
-        total = dict.fromkeys(names.values(), Decimal(0))
-        for g in company.games:
-            loaded = load(g.game)
-            if loaded.sheet.finished:
-                result = settle(loaded.sheet)
-                for seat, pid in g.players.items():
-                    total[names[pid]] += result.money[seat]
-        return total
+        return money_of(store, token)
 
 
 @pytest.fixture

@@ -13,10 +13,9 @@ from scorekeeper.cli import main
 from scorekeeper.store import Store
 from scorekeeper.store.errors import BackupOntoItself
 
-from ..harness import ROOT
+from ..harness import CLI
 from ..helpers import newest_game
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
     "format": "scorekeeper-game/1",
     "convention": "sochi",

@@ -20,10 +20,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import file_data
 from scorekeeper.store import GameNotFound, Store
 
-from ..harness import ROOT
 from ..served import Phone, Server, run_cli
-
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 
 
 def _game(name: str) -> dict[str, object]:

@@ -12,11 +12,10 @@ from typing import Any
 from scorekeeper.cli import main, serve_urls
 from scorekeeper.store import Store
 
-from ..harness import ROOT, wait_for_start
+from ..harness import CLI, wait_for_start
 from ..helpers import newest_game
 from ..ports import free_port
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
     "format": "scorekeeper-game/1",
     "name": "Friday",

@@ -19,10 +19,8 @@ from scorekeeper.sample import random_game
 from scorekeeper.store import Store
 from scorekeeper.web.games import routes as game_routes
 
-from ..harness import ROOT, Web
+from ..harness import CLI, Web
 from ..helpers import newest_game
-
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 
 
 def long_file(deals: int) -> dict[str, Any]:

@@ -34,11 +34,10 @@ from scorekeeper.games import create_from_game
 from scorekeeper.rules import InvalidGame, options
 from scorekeeper.store import Store
 
-from ..harness import ROOT, Page, Web
+from ..harness import CLI, ROOT, Page, Web
 from .test_glossary import _catalog
 from .words import latin_words
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 LANGS = ("ru", "uk")
 PLAYERS = {"Anna", "Boris", "Vera"}
 

@@ -22,11 +22,10 @@ from scorekeeper.rules.notation import MAX_ENTRIES
 from scorekeeper.rules.numbers import MAX_AMOUNT, MAX_STAKE
 from scorekeeper.store import Store
 
-from ..harness import ROOT, Web
+from ..harness import CLI, Web
 from ..helpers import game_file, newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
-CLI = ROOT / ".venv" / "bin" / "scorekeeper"
 
 
 @pytest.mark.parametrize(

@@ -16,11 +16,10 @@ from scorekeeper import gamefile
 from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 
-from ..harness import ROOT, Web
+from ..harness import CLI, Web
 from ..helpers import game_file, newest_game
 from ..rules.test_rules_text import BAD, COMPOSED, DECOMPOSED
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 PLAYERS = ["Anna", "Boris", "Vera"]
 
 

@@ -44,14 +44,13 @@ from ..flows import (
     seat,
     start_evening,
 )
-from ..harness import ROOT, Web, forms_of
+from ..harness import Web, forms_of
 from ..hygiene import crawl
 from ..i18n.words import UNTRANSLATED, catalogue, latin_words
 from ..served import run_cli
 from ..web.test_web_company_balkan import _balkan_company as balkan_company
 from ..web.test_web_company_balkan import _two_evenings as two_evenings
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 LANGS = ("en", "ru", "uk", "sr_Latn", "sr_Cyrl", "hr")
 BALKAN_NAMES = {"Ana", "Bo", "Ceca", "Petak", "renonce"}  # "Bo" of Boža: latin_words reads ASCII
 

@@ -25,11 +25,10 @@ from scorekeeper.store.location import printable
 from scorekeeper.store.schema import STEPS, TABLES, step_names
 from scorekeeper.store.store import forget_migrated
 
-from ..harness import ROOT, Web
+from ..harness import CLI, Web
 from ..helpers import newest_game
 from ..pg import Server, wait_for
 
-CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 GAME = {
     "format": "scorekeeper-game/1",
     "name": "Friday",

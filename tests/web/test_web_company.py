@@ -8,28 +8,11 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 
-from scorekeeper.games import load
-from scorekeeper.rules import settle
-from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 
 from ..flows import finish, new_company, play_some, start_evening
 from ..harness import Web
-from ..helpers import count
-
-
-def money_of(store: Store, token: str) -> dict[str, Decimal]:
-    """Each roster name's money summed over the company's finished games (settle each)."""
-    company = Companies(store).get(token)
-    names = {p.id: p.name for p in company.roster}
-    total = {name: Decimal(0) for name in names.values()}
-    for g in company.games:
-        loaded = load(g.game)
-        if loaded.sheet.finished:
-            result = settle(loaded.sheet)
-            for seat, pid in g.players.items():
-                total[names[pid]] += result.money[seat]
-    return total
+from ..helpers import count, money_of
 
 
 def test_an_evening_started_from_the_company_takes_its_rules_and_counts_once_over(web, store):

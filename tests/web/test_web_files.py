@@ -13,11 +13,10 @@ from scorekeeper import gamefile
 from scorekeeper.store import Store
 
 from ..flows import upload
-from ..harness import ROOT, Web
+from ..harness import CLI, ROOT, Web
 from ..helpers import newest_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
-CLI = ROOT / ".venv" / "bin" / "scorekeeper"
 
 GAME = {
     "format": "scorekeeper-game/1",
