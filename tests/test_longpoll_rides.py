@@ -15,7 +15,7 @@ from scorekeeper.store import Store
 
 from .harness import until
 from .served import Phone, Reply, Server, checked, correction, follow_of, new_game, view_of
-from .test_store import new_game as store_game
+from .store.test_store import new_game as store_game
 
 ANSWERS_PART = re.compile(r'<div id="answers-part" data-version="(\d+)" data-seen="([\d.]+)">')
 

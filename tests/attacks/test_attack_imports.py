@@ -22,8 +22,8 @@ from scorekeeper.company import file as company_file
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.companies import Companies
 
-from ..harness import ROOT
-from ..served import CLI, Phone, Server, checked, correction, new_game, save
+from ..harness import CLI, ROOT
+from ..served import Phone, Server, checked, correction, new_game, save
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_company_import import company_data  # noqa: E402

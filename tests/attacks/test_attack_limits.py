@@ -18,7 +18,8 @@ from scorekeeper import gamefile
 from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
 
-from ..served import CLI, PLAYERS, Phone, Server
+from ..harness import CLI
+from ..served import PLAYERS, Phone, Server
 
 ALLPASS = json.dumps({"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}})
 

@@ -23,7 +23,8 @@ import pytest
 from scorekeeper.company import file as company_file
 from scorekeeper.store import Store
 
-from ..served import CLI, PLAYERS, Phone, Server, checked, correction, new_game, save, version_of
+from ..harness import CLI
+from ..served import PLAYERS, Phone, Server, checked, correction, new_game, save, version_of
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scorekeeper.cli import main
 
 from ..fuzzing import FUZZ_EXAMPLES, HUGE, hostile_file, to_json
-from ..served import CLI
+from ..harness import CLI
 from .test_fuzz_web import GAME_FILE
 
 COMPANY_FILE = {

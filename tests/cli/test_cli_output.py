@@ -15,8 +15,8 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from ..harness import CLI
 from ..helpers import allpass, game_file
-from ..served import CLI
 
 
 def piped(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -25,9 +25,8 @@ from scorekeeper import gamefile, gamefile_balkan
 from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
 
-from ..harness import Web
+from ..harness import CLI, Web
 from .test_words_rules import (
-    CLI,
     KIND_WORDS,
     NUMBERED,
     _pdf_text,

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from ..test_longpoll import follow_of, view_of
+from ..served import Phone, Reply, Server, checked, correction, follow_of, new_game, view_of
 from ..test_longpoll_rides import ANSWERS_PART, rides
-from ..test_safety_server import Phone, Reply, Server, checked, correction, new_game
 
 PETAK = Path(__file__).parent.parent / "balkan" / "petak.json"
 

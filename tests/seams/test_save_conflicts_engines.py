@@ -8,8 +8,8 @@ tournament table after its tour was closed."""
 
 from __future__ import annotations
 
-from ..test_safety_server import Phone, Server, checked, correction, game_file, new_game
-from ..test_tournament_server import by_script, new_tournament, table_tokens
+from ..served import Phone, Server, checked, correction, game_file, new_game
+from ..tournament.test_tournament_server import by_script, new_tournament, table_tokens
 from .test_follow_both_engines import served  # noqa: F401  (a fixture)
 
 

@@ -20,9 +20,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..harness import START_SECONDS
+from ..harness import CLI, START_SECONDS
 from ..served import (
-    CLI,
     FOUR,
     NET_ERRORS,
     PLAYERS,

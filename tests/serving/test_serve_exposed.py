@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from ..harness import CLI
 from ..ports import free_port
-from ..served import CLI
 from ..store.test_db_secrets import Run, served
 
 WARNING = "warning: --workers 2 listens on 0.0.0.0 with no proxy in front"

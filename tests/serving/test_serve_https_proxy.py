@@ -15,7 +15,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from ..served import CLI, FORWARDED, PLAYERS, Browser, Caddy, Served, view_link
+from ..harness import CLI
+from ..served import FORWARDED, PLAYERS, Browser, Caddy, Served, view_link
 
 
 def test_behind_a_proxy_the_real_server_uses_the_forwarded_scheme_host_and_client(

@@ -22,9 +22,9 @@ import pytest
 
 from scorekeeper import __version__
 
-from ..harness import ANSWER_SECONDS, ROOT, START_SECONDS, wait_for_text
+from ..harness import ANSWER_SECONDS, CLI, ROOT, START_SECONDS, wait_for_text
 from ..ports import free_port
-from ..served import CLI, GUNICORN, Phone, new_game
+from ..served import GUNICORN, Phone, new_game
 from .test_serve_processes import CLF
 
 GOACCESS = shutil.which("goaccess")

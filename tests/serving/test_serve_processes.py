@@ -31,6 +31,7 @@ from scorekeeper.serverlog import MaskedFormatter, mask
 
 from ..harness import (
     ANSWER_SECONDS,
+    CLI,
     ROOT,
     START_SECONDS,
     wait_for_start,
@@ -39,7 +40,6 @@ from ..harness import (
 )
 from ..ports import free_port
 from ..served import (
-    CLI,
     GUNICORN,
     Browser,
     Caddy,

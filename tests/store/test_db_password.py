@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ..harness import CLI
 from ..pgcluster import PgNode
-from ..served import CLI
 
 RIGHT, WRONG = "Right-pw-71", "Wrong-pw-93"
 

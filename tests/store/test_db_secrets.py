@@ -19,9 +19,9 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..harness import ROOT, wait_for_start
+from ..harness import CLI, ROOT, wait_for_start
 from ..ports import free_port
-from ..served import CLI, Phone
+from ..served import Phone
 
 PLANTED = "Pl4nted-S3cret"
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")

@@ -20,9 +20,9 @@ from typing import Any
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from ..harness import START_SECONDS, until
+from ..harness import CLI, START_SECONDS, until
 from ..helpers import count
-from ..served import CLI, NET_ERRORS, Phone, Server, correction
+from ..served import NET_ERRORS, Phone, Server, correction
 
 NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 

@@ -27,9 +27,9 @@ from scorekeeper.store.companies import Companies
 from scorekeeper.tournament.sample import random_tournament
 from scorekeeper.tournament.service import import_file
 
-from ..browser import small_targets, sticking_out
+from ..browser import small_targets, sticking_out, text_scale
 from ..chromium.test_web_browser_club import served_club
-from ..chromium.test_web_browser_screens import _CUT_JS, text_scale
+from ..chromium.test_web_browser_screens import _CUT_JS
 
 pytestmark = pytest.mark.browser
 
