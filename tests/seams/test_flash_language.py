@@ -19,9 +19,8 @@ from scorekeeper.store import Store
 from scorekeeper.web import create_app
 from scorekeeper.web.flashes import said, said_entry, shown
 
+from ..balkan.helpers import petak_file
 from ..harness import Web
-
-PETAK = Path(__file__).parent.parent / "balkan" / "petak.json"
 
 
 def _flashes(page: str) -> list[str]:
@@ -39,7 +38,7 @@ def _said_in(app: Flask, lang: str, message: object) -> str:
 
 
 def _partija(web: Web, client: FlaskClient, deals: int) -> str:
-    data = json.loads(PETAK.read_text())
+    data = petak_file()
     data["deals"] = data["deals"][:deals]
     upload = web.get("/import").form("").data()
     body = io.BytesIO(json.dumps(data).encode())

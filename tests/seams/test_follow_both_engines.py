@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from ..balkan.helpers import petak_file
 from ..served import Phone, Reply, Server, checked, correction, follow_of, new_game, view_of
 from ..test_longpoll_rides import ANSWERS_PART, rides
-
-PETAK = Path(__file__).parent.parent / "balkan" / "petak.json"
 
 
 @pytest.fixture
@@ -165,7 +164,7 @@ def test_a_follower_of_a_russian_game_is_answered_with_each_change(served: Serve
 
 
 def _balkan(scorer: Phone, deals: int) -> str:
-    data = json.loads(PETAK.read_text())
+    data = petak_file()
     data["deals"] = data["deals"][:deals]
     fields = scorer.get("/import").form("").data()
     reply = scorer.upload("/import", fields, "file", json.dumps(data).encode())

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,13 +26,13 @@ from scorekeeper.store.companies import Companies
 from scorekeeper.tournament.sample import random_tournament
 from scorekeeper.tournament.service import import_file
 
+from ..balkan.helpers import petak_file
 from ..browser import small_targets, sticking_out, text_scale
-from ..chromium.test_web_browser_club import served_club
-from ..chromium.test_web_browser_screens import _CUT_JS
+from .test_web_browser_club import served_club
+from .test_web_browser_screens import _CUT_JS
 
 pytestmark = pytest.mark.browser
 
-PETAK = Path(__file__).parents[1] / "balkan" / "petak.json"
 LONG = ["Александра", "Константин", "Владислава"]
 SMALL = (320, 568, 1.5)
 MIDDLE = (360, 640, 1.5)
@@ -56,7 +55,7 @@ def pages(real_server: Any) -> dict[str, str]:
     """The addresses looked at, their things put straight into the served database."""
     view, edit = served_club(real_server)
     with Store(real_server.db) as store:
-        petak = json.loads(PETAK.read_text())
+        petak = petak_file()
         petak["deals"] = petak["deals"][:-1]  # the partija goes on: its deal form opens
         balkan = games.create_from_game(store, gamefile_balkan.loads_any(json.dumps(petak)))
         finished = _sochi_game(store)
