@@ -12,7 +12,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 from scorekeeper.store.tournaments import Tournaments
 
-from .harness import Page, Web
+from .harness import NINE, Page, Web
 
 # -- a company -------------------------------------------------------------------------------
 
@@ -65,7 +65,6 @@ def play_some(web: Web, store: Store, game_token: str) -> None:
 
 # -- a tournament ----------------------------------------------------------------------------
 
-NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 CONTRACTS = ["6S", "7S", "8S", "6C"]
 
 

@@ -25,6 +25,8 @@ from scorekeeper.store import GameRecord, Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+#: A tournament's roster of nine (three tables of three).
+NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 #: The installed `scorekeeper` command (the checkout's .venv), as a subprocess runs it.
 CLI = str(ROOT / ".venv" / "bin" / "scorekeeper")
 

@@ -26,11 +26,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.store import Store
+from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web.options import preset_values
 
 from .harness import (
     ANSWER_SECONDS,
     CLI,
+    NINE,
     ROOT,
     Form,
     forms_of,
@@ -488,3 +491,43 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [CLI, *args], capture_output=True, text=True, timeout=120, env={**env, "LANG": "C"}
     )
+
+
+# -- a tournament at the real server -------------------------------------------------------
+
+
+def new_tournament(phone: Phone, roster: list[str] = NINE) -> str:
+    """Create a tournament through its form and seat tour 1; returns the edit token."""
+    form = phone.get("/tournament/new").form("new-tournament")
+    form.set(name="Race cup", roster="\n".join(roster), rounds="3")
+    made = phone.post("/tournament/new", form.data())
+    assert made.status == 302, made.html[:800]
+    token = made.location.rsplit("/", 1)[-1]
+    seated = phone.post(f"/t/{token}/seat", phone.get(f"/t/{token}").form("/seat").data())
+    assert seated.status == 302, seated.html[:800]
+    return token
+
+
+def table_tokens(db: Path, token: str) -> list[str]:
+    """The edit links of tour 1's table games, as stored."""
+    with Store(db) as store:
+        return [t.game.edit_token for t in Tournaments(store).get(token).tour(1)]
+
+
+def by_script(phone: Phone, url: str, fields: dict[str, list[str]]) -> tuple[int, Any]:
+    """Send a Save as the deal form's script (and its offline queue) does, X-Save: json:
+    the status and the JSON answer."""
+    conn = http.client.HTTPConnection("127.0.0.1", phone.port, timeout=30)
+    try:
+        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        body = urllib.parse.urlencode(fields, doseq=True)
+        headers = {
+            "Cookie": cookie,
+            "X-Save": "json",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+        conn.request("POST", url, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()

@@ -247,7 +247,7 @@ def test_a_tournaments_board_holds_its_request_until_a_table_saves(tmp_path: Pat
     """A tournament's pages follow it the same way (`/tv/<token>/wait`): the board holds one
     request, answered when a deal is saved at one of its tables, with the state the board
     drawn after it shows."""
-    from .tournament.test_tournament_server import new_tournament, table_tokens
+    from .served import new_tournament, table_tokens
 
     db = tmp_path / "games.sqlite"
     server = Server(db, tmp_path / "server.log").start()

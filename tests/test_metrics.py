@@ -15,8 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from .served import GUNICORN, Phone, Server, checked, correction, follow_of, new_game, view_of
-from .tournament.test_tournament_server import by_script
+from .served import (
+    GUNICORN,
+    Phone,
+    Server,
+    by_script,
+    checked,
+    correction,
+    follow_of,
+    new_game,
+    view_of,
+)
 
 
 def scrape(port: int, **headers: str) -> tuple[int, str]:

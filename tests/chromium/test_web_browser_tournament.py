@@ -33,10 +33,10 @@ from ..browser import (
     sticking_out,
     unnamed_controls,
 )
+from ..harness import NINE
 
 pytestmark = pytest.mark.browser
 
-NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
 CONTRACTS = ["6S", "7S", "8S"]
 TV = {"width": 1920, "height": 1080}
 

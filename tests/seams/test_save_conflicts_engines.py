@@ -8,8 +8,17 @@ tournament table after its tour was closed."""
 
 from __future__ import annotations
 
-from ..served import Phone, Server, checked, correction, game_file, new_game
-from ..tournament.test_tournament_server import by_script, new_tournament, table_tokens
+from ..served import (
+    Phone,
+    Server,
+    by_script,
+    checked,
+    correction,
+    game_file,
+    new_game,
+    new_tournament,
+    table_tokens,
+)
 from .test_follow_both_engines import served  # noqa: F401  (a fixture)
 
 

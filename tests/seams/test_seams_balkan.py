@@ -34,7 +34,6 @@ from ..balkan.helpers import PETAK, petak_file
 from ..balkan.test_balkan_oracle import random_partija
 from ..club_sample import stored_game
 from ..flows import (
-    NINE,
     new_club,
     new_company,
     new_tournament,
@@ -44,7 +43,7 @@ from ..flows import (
     seat,
     start_evening,
 )
-from ..harness import Web, forms_of
+from ..harness import NINE, Web, forms_of
 from ..hygiene import crawl
 from ..i18n.words import UNTRANSLATED, catalogue, latin_words
 from ..served import run_cli

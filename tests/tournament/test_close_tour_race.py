@@ -15,15 +15,8 @@ import pytest
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from ..served import Phone, Server
-from .test_tournament_server import (
-    TablePhone,
-    _revisions_after,
-    _until_each_tried_after,
-    new_tournament,
-    stored,
-    table_tokens,
-)
+from ..served import Phone, Server, new_tournament, table_tokens
+from .test_tournament_server import TablePhone, _revisions_after, _until_each_tried_after, stored
 
 TWELVE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara", "Lev"]
 TWELVE += ["Mila", "Nina"]

@@ -11,8 +11,8 @@ import subprocess
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
-from ..flows import NINE, close, downloaded, new_tournament, play, play_tour, seat, tables
-from ..harness import Web
+from ..flows import close, downloaded, new_tournament, play, play_tour, seat, tables
+from ..harness import NINE, Web
 
 
 def test_after_the_last_tour_the_tournament_is_over(web: Web, store: Store) -> None:

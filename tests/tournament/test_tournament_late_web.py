@@ -13,8 +13,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
-from ..flows import NINE, close, downloaded, new_tournament, play_tour, seat, tables
-from ..harness import Web
+from ..flows import close, downloaded, new_tournament, play_tour, seat, tables
+from ..harness import NINE, Web
 
 SIX = NINE[:6]
 

@@ -12,8 +12,8 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.tournament import file as tfile
 
-from ..flows import NINE, downloaded, new_tournament, play, seat, tables
-from ..harness import Web
+from ..flows import downloaded, new_tournament, play, seat, tables
+from ..harness import NINE, Web
 from ..helpers import count
 
 

@@ -8,12 +8,10 @@ database is opened directly only to see what was written.
 
 from __future__ import annotations
 
-import http.client
 import json
 import subprocess
 import threading
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -22,26 +20,7 @@ from scorekeeper.store.tournaments import Tournaments
 
 from ..harness import CLI, START_SECONDS, until
 from ..helpers import count
-from ..served import NET_ERRORS, Phone, Server, correction
-
-NINE = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ivan", "Klara"]
-
-
-def new_tournament(phone: Phone, roster: list[str] = NINE) -> str:
-    """Create a tournament through its form and seat tour 1; returns the edit token."""
-    form = phone.get("/tournament/new").form("new-tournament")
-    form.set(name="Race cup", roster="\n".join(roster), rounds="3")
-    made = phone.post("/tournament/new", form.data())
-    assert made.status == 302, made.html[:800]
-    token = made.location.rsplit("/", 1)[-1]
-    seated = phone.post(f"/t/{token}/seat", phone.get(f"/t/{token}").form("/seat").data())
-    assert seated.status == 302, seated.html[:800]
-    return token
-
-
-def table_tokens(db: Path, token: str) -> list[str]:
-    with Store(db) as store:
-        return [t.game.edit_token for t in Tournaments(store).get(token).tour(1)]
+from ..served import NET_ERRORS, Phone, Server, by_script, correction, new_tournament, table_tokens
 
 
 def stored(db: Path, token: str) -> dict[str, tuple[int, int]]:
@@ -110,25 +89,6 @@ def _until_each_tried_after(tables: list[TablePhone], moment: float) -> None:
         "every table's phone answered twice after the close",
         0.02,
     )
-
-
-def by_script(phone: Phone, url: str, fields: dict[str, list[str]]) -> tuple[int, Any]:
-    """Send a Save as the deal form's script (and its offline queue) does, X-Save: json:
-    the status and the JSON answer."""
-    conn = http.client.HTTPConnection("127.0.0.1", phone.port, timeout=30)
-    try:
-        cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
-        body = urllib.parse.urlencode(fields, doseq=True)
-        headers = {
-            "Cookie": cookie,
-            "X-Save": "json",
-            "Content-Type": "application/x-www-form-urlencoded",
-        }
-        conn.request("POST", url, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        conn.close()
 
 
 def _close_early(director: Phone, token: str) -> None:
