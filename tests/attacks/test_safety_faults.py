@@ -20,11 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 
 from scorekeeper.store import Store
 from scorekeeper.web.storage import close_kept
 
+from ..faults import assert_unavailable_page, locked, new_app
 from ..harness import CLI, Page, Web
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -36,7 +36,6 @@ GAME = {
     "first_dealer": "Vera",
     "deals": [{"type": "misere", "declarer": "Anna", "tricks": {"Anna": 0}}],
 }
-UNAVAILABLE = "The score sheet cannot be reached"
 
 
 # -- making faults -------------------------------------------------------------------------------
@@ -55,18 +54,6 @@ def immutable(path: Path) -> Iterator[Path]:
         yield path
     finally:
         chattr("-i", path)
-
-
-@contextlib.contextmanager
-def locked(db: Path) -> Iterator[Path]:
-    """Another program holds the database's write lock (BEGIN EXCLUSIVE) until the end."""
-    other = sqlite3.connect(db, isolation_level=None)
-    try:
-        other.execute("BEGIN EXCLUSIVE")
-        yield db
-        other.execute("ROLLBACK")
-    finally:
-        other.close()
 
 
 @pytest.fixture
@@ -111,12 +98,6 @@ def full(db: Path) -> Iterator[Path]:
         keeper.close()
 
 
-def new_app(db: Path) -> Flask:
-    from scorekeeper.web import create_app
-
-    return create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": "faults"})
-
-
 def snapshot(db: Path) -> tuple[str, list[tuple[object, ...]]]:
     """Integrity and every row of every table: equal snapshots, nothing was written."""
     with Store(db) as store:
@@ -125,14 +106,6 @@ def snapshot(db: Path) -> tuple[str, list[tuple[object, ...]]]:
         for table in ("games", "deals", "deal_revisions", "request_keys"):
             rows += [(table, *row.values()) for row in store.engine.rows(f"SELECT * FROM {table}")]
     return check, rows
-
-
-def assert_unavailable_page(page: Page, why: str) -> None:
-    assert page.status == 503, (page.status, page.text()[:400])
-    assert UNAVAILABLE in page.text()
-    assert why in page.text()
-    assert "Traceback" not in page.html and 'File "' not in page.html
-    assert page.response.headers["Content-Security-Policy"]
 
 
 def one_line_failure(result: subprocess.CompletedProcess[str], why: str) -> None:

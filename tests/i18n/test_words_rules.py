@@ -320,7 +320,8 @@ def _locked_503(tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> s
     """The 503 page of a database another program holds locked."""
     import functools
 
-    from ..attacks.test_safety_faults import _new_game, locked, new_app
+    from ..attacks.test_safety_faults import _new_game
+    from ..faults import locked, new_app
 
     db = tmp_path / "busy.sqlite"
     web = Web(new_app(db).test_client())
@@ -336,7 +337,7 @@ def _locked_503(tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> s
 
 def _missing_503(tmp_path: Path, lang: str) -> str:
     """The 503 page of a database file that vanished."""
-    from ..attacks.test_safety_faults import new_app
+    from ..faults import new_app
 
     db = tmp_path / "gone.sqlite"
     client = new_app(db).test_client()

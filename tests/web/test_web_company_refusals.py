@@ -15,7 +15,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.companies import Companies
 from scorekeeper.web.storage import close_kept
 
-from ..attacks.test_safety_faults import assert_unavailable_page, locked
+from ..faults import assert_unavailable_page, locked
 from ..flows import new_company
 from ..harness import Page, Web
 
