@@ -389,6 +389,7 @@ class Browser:
 
 
 def view_link(html: str) -> str:
+    """The read-only link a game page shows, whole (scheme and host as the server wrote them)."""
     found = re.search(r"(https?://[^\"'<\s]+/v/[A-Za-z0-9_-]+)", html)
     assert found, "no view link on the game page"
     return found.group(1)
@@ -397,10 +398,8 @@ def view_link(html: str) -> str:
 def caddy_buffering() -> str:
     """How the Caddy on this machine names request body buffering (deploy/Caddyfile's
     CADDY_BUFFERING): `request_buffers` from Caddy 2.6.4 on, `buffer_requests` before."""
-    import re as _re
-
     done = subprocess.run(["caddy", "version"], capture_output=True, text=True, timeout=30)
-    found = _re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
+    found = re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
     version = tuple(int(n) for n in found.groups()) if found else (2, 10, 0)
     if version >= (2, 6, 4):
         return "request_buffers 3MB"
