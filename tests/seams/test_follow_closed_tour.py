@@ -10,9 +10,7 @@ import json
 import re
 import threading
 
-from ..test_longpoll import follow_of, view_of
-from ..test_safety_server import Phone, Reply, Server
-from ..test_tournament_server import new_tournament, table_tokens
+from ..served import Phone, Reply, Server, follow_of, new_tournament, table_tokens, view_of
 from .test_follow_both_engines import Follower, served  # noqa: F401  (served: a fixture)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -19,13 +18,12 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
 
+from ..balkan.helpers import petak_file
+from ..flows import new_company, new_tournament, start_evening
 from ..harness import Web
 from ..rules.test_rules_redeal import the_format_example
-from ..test_web_company import new_company, start_evening
-from ..test_web_tournament import new_tournament
 
 LANGUAGES = ("en", "ru", "sr_Cyrl")
-PETAK = Path(__file__).parent.parent / "balkan" / "petak.json"
 PAGES = ("", "/what-if", "/settlement", "/history", "/pulka.pdf", "/links", "/game.json")
 
 
@@ -62,7 +60,7 @@ def test_every_page_of_every_kind_of_game_answers_on_each_engine(
         company = new_company(web, roster=("Anna", "Boris", "Vera"))
         _answered(client, store, start_evening(web, store, company, ["Anna", "Boris", "Vera"]))
         _answered(client, store, _imported(web, client, the_format_example()))
-        _answered(client, store, _imported(web, client, json.loads(PETAK.read_text())))
+        _answered(client, store, _imported(web, client, petak_file()))
         web.get("/?lang=ru")
         cup = new_tournament(web, name="Зимний кубок")
         page = web.get(f"/t/{cup}")

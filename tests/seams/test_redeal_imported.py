@@ -23,10 +23,9 @@ from scorekeeper.store import Store
 from scorekeeper.store.clubs import Clubs
 from scorekeeper.store.companies import Companies
 
+from ..flows import new_club, new_company, post
 from ..harness import Page, Web
 from ..rules.test_rules_redeal import the_format_example
-from ..test_club import new_club, post
-from ..test_web_company import new_company
 
 WORD = {
     "ru": "пересдача",

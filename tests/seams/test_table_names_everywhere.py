@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 
+from ..flows import new_tournament
 from ..harness import Web
-from ..test_web_tournament import new_tournament
 
 ENGLISH = "Зимний кубок — tour 1, table 1"
 RUSSIAN = "Зимний кубок — тур 1, стол 1"

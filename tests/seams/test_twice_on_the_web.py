@@ -19,9 +19,9 @@ from scorekeeper.store import Store
 from scorekeeper.tournament.sample import random_tournament
 from scorekeeper.web import create_app
 
+from ..flows import new_company
 from ..harness import Page, Web, forms_of
 from ..rules.test_rules_redeal import the_format_example
-from ..test_web_company import new_company
 
 
 def _twice(text: str, key: str) -> str:
