@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import re
 import sqlite3
 from decimal import Decimal
 from fractions import Fraction
@@ -147,3 +149,13 @@ def money_of(store: Store, token: str) -> dict[str, Decimal]:
             for seat, pid in g.players.items():
                 total[names[pid]] += result.money[seat]
     return total
+
+
+#: The game file format's document, whose examples the tests read.
+FORMAT_DOC = Path(__file__).resolve().parent.parent / "docs" / "game-format.md"
+
+
+def the_format_example() -> dict[str, Any]:
+    """The first game file of docs/game-format.md, as written there."""
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    return json.loads(re.findall(r"```json\n(.*?)```", text, re.S)[0])

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,17 +17,10 @@ from scorekeeper.rules import InvalidGame
 from scorekeeper.store import Store
 
 from ..harness import Web
-from ..helpers import allpass, contract, game
+from ..helpers import allpass, contract, game, the_format_example
 from ..oracle.independent import score_file
 
 REDEAL = {"type": "redeal"}
-FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs/game-format.md"
-
-
-def the_format_example() -> dict[str, Any]:
-    """The first game file of docs/game-format.md, as written there."""
-    text = FORMAT_DOC.read_text(encoding="utf-8")
-    return json.loads(re.findall(r"```json\n(.*?)```", text, re.S)[0])
 
 
 def scored(data: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from scorekeeper.web import create_app
 from ..balkan.helpers import petak_file
 from ..flows import new_company, new_tournament, start_evening
 from ..harness import Web
-from ..rules.test_rules_redeal import the_format_example
+from ..helpers import the_format_example
 
 LANGUAGES = ("en", "ru", "sr_Cyrl")
 PAGES = ("", "/what-if", "/settlement", "/history", "/pulka.pdf", "/links", "/game.json")

@@ -25,7 +25,7 @@ from scorekeeper.store.companies import Companies
 
 from ..flows import new_club, new_company, post
 from ..harness import Page, Web
-from ..rules.test_rules_redeal import the_format_example
+from ..helpers import the_format_example
 
 WORD = {
     "ru": "пересдача",

@@ -21,7 +21,7 @@ from scorekeeper.web import create_app
 
 from ..flows import new_company
 from ..harness import Page, Web, forms_of
-from ..rules.test_rules_redeal import the_format_example
+from ..helpers import the_format_example
 
 
 def _twice(text: str, key: str) -> str:

@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 from scorekeeper.store import Store
 
 from ..harness import Web
-from ..rules.test_rules_redeal import REDEAL, the_format_example
+from ..helpers import the_format_example
+from ..rules.test_rules_redeal import REDEAL
 
 #: "redeal" in every language of the interface (as the deal form's kind, as the log's title).
 SAID = {
