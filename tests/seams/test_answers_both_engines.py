@@ -15,10 +15,10 @@ from scorekeeper.store import Store
 from scorekeeper.store.tournaments import Tournaments
 from scorekeeper.web import create_app
 
+from ..flows import new_tournament
 from ..harness import Web
-from ..test_store import SEVEN_SPADES, SIX_NT, new_game
-from ..test_web_confirm import _answer, _asked, _follower
-from ..test_web_tournament import new_tournament
+from ..store.test_store import SEVEN_SPADES, SIX_NT, new_game
+from ..web.test_web_confirm import _answer, _asked, _follower
 
 
 @pytest.fixture

@@ -9,10 +9,9 @@ from pathlib import Path
 
 from scorekeeper.store import Store
 
-from ..test_longpoll import follow_of
-from ..test_safety_server import Server
-from ..test_store import SEVEN_SPADES
-from ..test_store import new_game as store_game
+from ..served import Server, follow_of
+from ..store.test_store import SEVEN_SPADES
+from ..store.test_store import new_game as store_game
 from .test_follow_both_engines import Follower
 
 

@@ -16,8 +16,7 @@ from scorekeeper.store import Store
 from scorekeeper.wording import words_for
 
 from ..harness import Web, forms_of
-from ..helpers import allpass, contract
-from ..rules.test_rules_oracle import game
+from ..helpers import allpass, contract, game
 
 
 def _flashes(page: str) -> list[str]:
