@@ -152,7 +152,7 @@ def money_of(store: Store, token: str) -> dict[str, Decimal]:
 
 
 #: The game file format's document, whose examples the tests read.
-FORMAT_DOC = Path(__file__).resolve().parent.parent / "docs" / "game-format.md"
+FORMAT_DOC = Path(__file__).resolve().parent.parent / "docs/game-format.md"
 
 
 def the_format_example() -> dict[str, Any]:
