@@ -441,6 +441,14 @@ class Words:
         sign = MINUS if value < 0 and cents else ("+" if value > 0 and cents else "")
         return f"{sign}{shown}"
 
+    def hundredths(self, value: Fraction | int) -> str:
+        """An exact statistic to hundredths, both digits always written so a column's numbers
+        line up: "0,30", "−47,33" (a true minus, no plus)."""
+        value = Fraction(value)
+        cents = (abs(value) * 100).__round__()  # exact: half to even on hundredths
+        sign = MINUS if value < 0 and cents else ""
+        return f"{sign}{self._digits(Decimal(cents) / 100, '#,##0.00')}"
+
     def number(self, value: Decimal | int | str) -> str:
         """A plain decimal number: "0,5" in Russian."""
         return str(format_decimal(Decimal(str(value)), locale=self.locale))

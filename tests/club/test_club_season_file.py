@@ -41,8 +41,11 @@ def rows(html: str, section: str) -> list[list[str]]:
 
 
 def hundredths(value: str) -> str:
+    """A number of the season file as an English page writes it: to hundredths, its minus
+    the typographic one (−)."""
     exact = Fraction(value)
-    return str(exact.numerator) if exact.denominator == 1 else f"{float(exact):.2f}"
+    shown = str(exact.numerator) if exact.denominator == 1 else f"{float(exact):.2f}"
+    return shown.replace("-", "−")
 
 
 def a_cup(store: Store) -> Any:

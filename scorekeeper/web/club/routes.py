@@ -94,11 +94,13 @@ def _number(value: Any) -> float:
 
 
 def shown(value: Any) -> str:
-    """A statistic as shown in the page's language: whole numbers as they are, exact ones to
-    hundredths ("−47,33" in Russian: its decimal comma and a true minus sign)."""
-    if isinstance(value, int):
-        return words().amount(value)
-    return words().points(Fraction(value)).removeprefix("+")
+    """A statistic as shown in the page's language: whole numbers as they are, others to
+    hundredths, both digits written ("−47,33", "0,30" in Russian: its decimal comma and a true
+    minus sign), as the season file's text writes them."""
+    exact = Fraction(value)
+    if exact.denominator == 1:
+        return words().amount(exact)
+    return words().hundredths(exact)
 
 
 def column_names() -> dict[str, str]:
