@@ -522,12 +522,18 @@ _RETURNED_LOCK = threading.Lock()
 def _checked(conn: psycopg.Connection[Any]) -> None:
     """The pool's look at a connection before handing it out (one empty query), bounded;
     none for one just given back and quiet since."""
-    from psycopg_pool import ConnectionPool
 
     with _RETURNED_LOCK:
         returned = _RETURNED.pop(conn, None)
     if returned is not None and time.monotonic() - returned < FRESH_SECONDS and _quiet(conn):
         return
+    _bounded_look(conn)
+
+
+def _bounded_look(conn: psycopg.Connection[Any]) -> None:
+    """The pool's look at a connection (one empty query), bounded."""
+    from psycopg_pool import ConnectionPool
+
     with bounded(conn, CHECK_SECONDS):
         ConnectionPool.check_connection(conn)
 
@@ -580,6 +586,10 @@ def _pool(url: str, timeout: float) -> ConnectionPool[Any]:
                 check=_checked,
                 reconnect_timeout=0,
             )
+            # The pool's own look at its idle connections (ConnectionPool.check, run when a
+            # connection broke) bounded as every call is: unbounded it waits on a frozen
+            # server for as long as that server's kernel answers.
+            pool.check_connection = _bounded_look  # type: ignore[method-assign]
             pool.open(wait=False)
             _POOLS[key] = pool
         return pool
