@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -12,7 +11,7 @@ from enum import StrEnum
 from scorekeeper.rules.numbers import NumberError, bounds, read_stake, read_whole
 from scorekeeper.rules.options import OPTION_LABELS as RUSSIAN_LABELS
 from scorekeeper.rules.options import _BadOption, _money_unit, _text
-from scorekeeper.rules.problems import N_, Label, Problem
+from scorekeeper.rules.problems import N_, Label, Problem, as_written
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -124,9 +123,8 @@ OPTION_LABELS: dict[str, str] = {
 
 
 def _show(raw: Any) -> str:
-    """A bad option value as the file writes it (a text in quotes, null, true), never long."""
-    text = json.dumps(raw, ensure_ascii=False, default=repr)
-    return text if len(text) <= 24 else text[:21] + "..."
+    """A bad option value for a message, short (rules/problems.as_written)."""
+    return as_written(raw, 24)
 
 
 def _bool(raw: Any) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -19,7 +18,7 @@ from .deals import (
     Redeal,
 )
 from .numbers import AMOUNT, NumberError, read_number
-from .problems import N_, Problem
+from .problems import N_, Problem, as_written
 from .text import bad_character
 
 TYPE_CHECKING = False
@@ -475,15 +474,5 @@ def _entry_dict(entry: CorrectionEntry) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
-    """A short, safe rendering of a bad value for a message: null, true and false as the file
-    writes them (never Python's None, True, False)."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    if isinstance(value, str):
-        # A control character (a newline, ESC) is shown escaped: one problem, one line.
-        text = f'"{value[:40]}"' if value[:40].isprintable() else repr(value[:40])
-    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**40:
-        text = str(value)[:40]  # a huge number: its first digits are enough
-    else:
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A bad value for a message (rules/problems.as_written)."""
+    return as_written(value)

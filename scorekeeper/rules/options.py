@@ -12,7 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .numbers import STAKE, Bounds, NumberError, bounds, read_number, read_stake, read_whole
-from .problems import N_, Label, Problem
+from .problems import N_, Label, Problem, as_written
 from .text import bad_character, normalize
 
 TYPE_CHECKING = False
@@ -423,12 +423,8 @@ def number_problem(key: str, raw: Any, error: NumberError) -> Problem:
 
 
 def _show(value: Any) -> str:
-    """A short rendering of a bad value for a message (never a huge one): null, true and
-    false as the file writes them."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    text = value if isinstance(value, str) and value.isprintable() else repr(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+    """A bad option value for a message, short (rules/problems.as_written)."""
+    return as_written(value, 24, quoted=False)
 
 
 class _BadOption(ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -13,6 +14,24 @@ if TYPE_CHECKING:
 def N_(message: str) -> str:
     """Mark a message for translation without translating it here (the rules layer is pure)."""
     return message
+
+
+def as_written(value: Any, limit: int = 40, *, quoted: bool = True) -> str:
+    """A bad value of a file for a one-line message, as the file writes it: a text in its
+    double quotes (a control character escaped), null, true, a number, a list; never longer
+    than `limit` characters. Every reader of a file (games of both families, options,
+    seasons, tournaments) says a bad value this way. Not `quoted`: a printable text bare,
+    for a message whose own words quote it (“{value}”)."""
+    if isinstance(value, str):
+        value = value[: limit + 1]  # enough to tell whether it is cut
+    if isinstance(value, str) and not quoted and value.isprintable():
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=repr)
+        except (ValueError, TypeError, RecursionError):  # a number too long to write, too deep
+            text = repr(type(value).__name__)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Either(tuple[object, ...]):

@@ -16,7 +16,7 @@ from typing import Any
 
 from scorekeeper import balkan, gamefile, gamefile_balkan
 from scorekeeper.rules import InvalidGame, Problem, replay
-from scorekeeper.rules.problems import N_
+from scorekeeper.rules.problems import N_, as_written
 from scorekeeper.rules.text import bad_character, first_surrogate, name_key, normalize_all
 from scorekeeper.season.compute import Event, Placed, Season, Start
 from scorekeeper.season.players import Directory, MergeCycle
@@ -66,16 +66,8 @@ class _Notes:
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _jsonable(value: Any) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        return False
-    return True
+    """A value for a message (rules/problems.as_written)."""
+    return as_written(value)
 
 
 # -- reading ---------------------------------------------------------------------------------

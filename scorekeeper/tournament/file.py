@@ -33,7 +33,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.deals import Deal
 from scorekeeper.rules.options import Convention
-from scorekeeper.rules.problems import N_
+from scorekeeper.rules.problems import N_, as_written
 from scorekeeper.rules.text import bad_character, name_key, normalize_all
 from scorekeeper.rules.tournament import (
     MIN_PLAYERS,
@@ -387,12 +387,8 @@ def _raw_tours(raw: Any, bad: _Notes) -> list[Any] | None:
 
 
 def _show(value: Any) -> str:
-    """A short rendering of a value for a message (never a huge one)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (ValueError, TypeError, RecursionError):  # nested too deeply to show
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A value for a message (rules/problems.as_written)."""
+    return as_written(value)
 
 
 def _check_text(data: dict[Any, Any], bad: _Notes) -> None:
