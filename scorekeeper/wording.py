@@ -436,18 +436,20 @@ class Words:
         """Tournament points as the standings CSV writes them, to hundredths, signed:
         "+100,7", "−3,33" (never a fraction such as "100 7/10")."""
         value = Fraction(value)
-        cents = (abs(value) * 100).__round__()  # exact: half to even on hundredths
-        shown = self._digits(Decimal(cents) / 100, "#,##0.##")
-        sign = MINUS if value < 0 and cents else ("+" if value > 0 and cents else "")
-        return f"{sign}{shown}"
+        shown, cents = self._to_hundredths(value, "#,##0.##")
+        return f"{'+' if value > 0 and cents else ''}{shown}"
 
     def hundredths(self, value: Fraction | int) -> str:
         """An exact statistic to hundredths, both digits always written so a column's numbers
         line up: "0,30", "−47,33" (a true minus, no plus)."""
-        value = Fraction(value)
-        cents = (abs(value) * 100).__round__()  # exact: half to even on hundredths
+        return self._to_hundredths(Fraction(value), "#,##0.00")[0]
+
+    def _to_hundredths(self, value: Fraction, pattern: str) -> tuple[str, int]:
+        """The value rounded to hundredths (exact: half to even), written by the pattern with
+        a true minus sign (none for a value that rounds to 0); and its hundredths."""
+        cents = (abs(value) * 100).__round__()
         sign = MINUS if value < 0 and cents else ""
-        return f"{sign}{self._digits(Decimal(cents) / 100, '#,##0.00')}"
+        return f"{sign}{self._digits(Decimal(cents) / 100, pattern)}", cents
 
     def number(self, value: Decimal | int | str) -> str:
         """A plain decimal number: "0,5" in Russian."""
