@@ -45,19 +45,8 @@ from bench_load import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def caddy_buffering() -> str:
-    """How the Caddy on this machine names request body buffering (deploy/Caddyfile's
-    CADDY_BUFFERING): `request_buffers` from Caddy 2.6.4 on, `buffer_requests` before."""
-    import re as _re
-
-    done = subprocess.run(["caddy", "version"], capture_output=True, text=True, timeout=30)
-    found = _re.match(r"v?(\d+)\.(\d+)\.(\d+)", done.stdout.strip())
-    version = tuple(int(n) for n in found.groups()) if found else (2, 10, 0)
-    if version >= (2, 6, 4):
-        return "request_buffers 3MB"
-    return "buffer_requests\nmax_buffer_size 3145728"
+sys.path.insert(0, str(ROOT))
+from tests.served import caddy_buffering  # noqa: E402  (how this machine's Caddy names it)
 
 
 def start_caddy(folder: Path, upstream: int) -> tuple[subprocess.Popen[bytes], int]:
