@@ -30,20 +30,12 @@ from pathlib import Path
 
 from scorekeeper.sample import random_game
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.cli.test_cli_imports import HEAVY as HEAVY_MODULES  # noqa: E402
+
 CLI = Path(sys.executable).with_name("scorekeeper")
-HEAVY = (
-    "flask",
-    "werkzeug",
-    "jinja2",
-    "babel",
-    "flask_babel",
-    "wtforms",
-    "flask_wtf",
-    "weasyprint",
-    "uvicorn",
-    "segno",
-    "hypercorn",
-)
+HEAVY = sorted(HEAVY_MODULES)
+"""What `score` must not import (the web, the PDF, the servers): the import test's list."""
 
 
 def cpu() -> float:
