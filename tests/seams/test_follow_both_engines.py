@@ -10,26 +10,10 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from ..balkan.helpers import petak_file
 from ..served import Phone, Reply, Server, checked, correction, follow_of, new_game, view_of
 from ..test_longpoll_rides import ANSWERS_PART, rides
-
-
-@pytest.fixture
-def served(store_location: str, tmp_path: Path) -> Iterator[Server]:
-    """`scorekeeper serve` (uvicorn) on this engine's database."""
-    server = Server(Path(store_location), tmp_path / "server.log")
-    server.db = store_location  # type: ignore[assignment]  # a URL is passed as it is
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class Follower:

@@ -11,11 +11,11 @@ import re
 import threading
 
 from ..served import Phone, Reply, Server, follow_of, new_tournament, table_tokens, view_of
-from .test_follow_both_engines import Follower, served  # noqa: F401  (served: a fixture)
+from .test_follow_both_engines import Follower
 
 
 def test_a_closed_tour_answers_its_tables_followers_and_its_board(
-    served: Server,  # noqa: F811
+    served: Server,
 ) -> None:
     director = Phone(served.port)
     token = new_tournament(director)

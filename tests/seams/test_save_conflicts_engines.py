@@ -19,7 +19,6 @@ from ..served import (
     new_tournament,
     table_tokens,
 )
-from .test_follow_both_engines import served  # noqa: F401  (a fixture)
 
 
 def _deals(phone: Phone, token: str) -> list[str]:
@@ -27,7 +26,7 @@ def _deals(phone: Phone, token: str) -> list[str]:
 
 
 def test_two_phones_saving_the_same_deal_one_is_saved_the_other_told(
-    served: Server,  # noqa: F811
+    served: Server,
 ) -> None:
     first, second = Phone(served.port), Phone(served.port)
     token = new_game(first)
@@ -52,7 +51,7 @@ def test_two_phones_saving_the_same_deal_one_is_saved_the_other_told(
 
 
 def test_a_save_tapped_twice_is_one_deal_by_form_and_by_script(
-    served: Server,  # noqa: F811
+    served: Server,
 ) -> None:
     phone = Phone(served.port)
     token = new_game(phone)
@@ -68,7 +67,7 @@ def test_a_save_tapped_twice_is_one_deal_by_form_and_by_script(
 
 
 def test_a_save_after_the_game_was_deleted_is_told_so_and_writes_nothing(
-    served: Server,  # noqa: F811
+    served: Server,
 ) -> None:
     phone, other = Phone(served.port), Phone(served.port)
     token = new_game(phone)
@@ -87,7 +86,7 @@ def test_a_save_after_the_game_was_deleted_is_told_so_and_writes_nothing(
 
 
 def test_a_save_into_a_closed_tour_is_refused_with_the_reason(
-    served: Server,  # noqa: F811
+    served: Server,
 ) -> None:
     director = Phone(served.port)
     tournament = new_tournament(director)
