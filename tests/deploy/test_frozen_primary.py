@@ -66,10 +66,30 @@ def unhealthy(port: int) -> int:
     return Phone(port).get("/healthz").status
 
 
+STACKS = {"PYTHONFAULTHANDLER": "1"}
+"""A host that is sent SIGABRT writes every thread's stack into its log (faulthandler)."""
+
+
+def where_held(hosts: list[Server]) -> str:
+    """Where each host's threads stand while a request is held: each is asked for its
+    threads' stacks (SIGABRT: the host ends), which a failure then shows."""
+    said = []
+    for host in hosts:
+        assert host.process is not None
+        os.kill(host.process.pid, signal.SIGABRT)
+        host.process.wait(timeout=30)
+        log = host.log.read_text(errors="replace")
+        said.append(f"{host.log.name}: {log[log.find('Fatal Python error') :][:6000]}")
+    return "\n".join(said)
+
+
 def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
     pair: Pair, tmp_path: Path
 ) -> None:
-    hosts = [Server(pair.url(), tmp_path / f"host-{n}.log") for n in "ab"]  # type: ignore[arg-type]
+    hosts = [
+        Server(pair.url(), tmp_path / f"host-{n}.log", env=STACKS)  # type: ignore[arg-type]
+        for n in "ab"
+    ]
     frozen: list[int] = []
     try:
         for host in hosts:
@@ -89,7 +109,10 @@ def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
         assert [unhealthy(host.port) for host in hosts] == [503, 503]
         pair.standby.promote()
         promoted_at = time.monotonic()
-        statuses = all_done(list(tables))
+        try:
+            statuses = all_done(list(tables))
+        except AssertionError as stuck:
+            raise AssertionError(f"{stuck}\n{where_held(hosts)}") from None
         every_ack_once_on_the_standby(pair, list(tables))
         first = [min(t for t in table.times if t > promoted_at) for table in tables]
         print(
