@@ -19,6 +19,7 @@ from scorekeeper.store.clubs import Clubs
 from ..club_sample import stored_game
 from ..flows import new_club, post
 from ..harness import Web
+from .helpers import as_rows
 from .test_club_season_file import rows
 
 DAYS = ("2025-03-02", "2025-03-09", "2025-04-06", "2025-10-05", "2026-02-01")
@@ -57,13 +58,6 @@ def season_of(web: Web, store: Store, token: str, name: str) -> tuple[str, dict[
 
 def shown_standings(page: str) -> list[list[str]]:
     return rows(page, "club-standings")
-
-
-def as_rows(standings: list[dict[str, Any]]) -> list[list[str]]:
-    return [
-        [str(s["place"] or ""), s["player"], s["rating"], str(s["category"] or ""), str(s["games"])]
-        for s in standings
-    ]
 
 
 def test_the_form_offers_both_choices(web: Web, store: Store) -> None:

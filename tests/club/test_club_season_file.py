@@ -23,6 +23,7 @@ from scorekeeper.tournament.sample import random_tournament
 from ..club_sample import stored_game
 from ..flows import new_club, post
 from ..harness import Web
+from .helpers import as_rows
 
 CUP = ["Анна", "Борис", "Вера", "Глеб", "Дима", "Ефим"]
 
@@ -105,10 +106,7 @@ def test_the_season_file_holds_the_tournament_and_gives_the_page_back(
     tours = {line["tour"] for line in read["rating_log"] if "event" in line}
     assert tours == {None, 1, 2}  # the games' lines, and the tournament's by tour
     page = web.get(f"/kv/{club.view_token}?period=season&sort=games").html
-    assert rows(page, "club-standings") == [
-        [str(s["place"] or ""), s["player"], s["rating"], str(s["category"] or ""), str(s["games"])]
-        for s in read["standings"]
-    ]
+    assert rows(page, "club-standings") == as_rows(read["standings"])
     stats = read["statistics"]["club"]
     assert {r[0]: r[1:] for r in rows(page, "club-statistics")} == {
         name: [

@@ -19,6 +19,7 @@ from scorekeeper.store.clubs import Clubs
 from ..club_sample import stored_game
 from ..flows import new_club, post
 from ..harness import Web
+from .helpers import page_rating
 
 HEADERS = [  # the language, the column's heading, its title (the word in full)
     ("en", "Cat.", "Category"),
@@ -66,5 +67,5 @@ def test_established_players_show_their_category_the_provisional_none(
     assert {s["player"] for s in established} == {"Анна", "Борис", "Вера"}
     for s in established:
         assert s["category"] is not None and 1 <= s["category"] <= 10
-        assert by_player[s["player"]][2:4] == [s["rating"], str(s["category"])]
+        assert by_player[s["player"]][2:4] == [page_rating(s["rating"], lang), str(s["category"])]
     assert by_player["Глеб"][0] == "" and by_player["Глеб"][3] == ""

@@ -103,6 +103,12 @@ def shown(value: Any) -> str:
     return words().hundredths(exact)
 
 
+def rating(value: Any) -> str:
+    """A rating as the page's language writes it, both hundredths always ("−102,13",
+    "200,00" in Russian), as the season's text writes it."""
+    return words().hundredths(Fraction(value))
+
+
 def column_names() -> dict[str, str]:
     """The statistics' column headers in the reader's language."""
     return {
@@ -126,6 +132,8 @@ def sort_href(column: str) -> str:
 def _helpers() -> dict[str, Any]:
     return {
         "shown": shown,
+        "rating": rating,
+        "day": lambda when: words().date(when),
         "column_names": column_names(),
         "sort_href": sort_href,
         "provisional_need": N0 + 1,
