@@ -14,6 +14,7 @@
   let ticket = null;  // { csrf_token, request_key } for the next answer
   let sending = false;
   let said = null;  // { text, at }: what the last answer got back, shown on the page swapped in
+  let moved = false;  // the person pressed a key or touched the page while an answer was on its way
 
   function read(name) {
     try { return JSON.parse(localStorage.getItem(PREFIX + name)); } catch (e) { return null; }
@@ -106,6 +107,7 @@
     const mine = me(b);
     if (sending || !mine) return;
     sending = true;
+    moved = false;
     status(b, "");
     const input = li.querySelector(".confirm-note input");
     const note = verdict === "wrong" && input ? input.value : "";
@@ -132,12 +134,15 @@
       write(b.getAttribute("data-game"), kept);
       // The card may have been swapped in anew meanwhile (the table's answers changed: this
       // one): its own copy of the deal goes too, and focus lost with the old card comes back.
+      // Focus a swap put elsewhere meanwhile (the deal gone from the card) is the answer's
+      // too; focus the person took outside the card themselves stays where they took it.
       const now = box() || b, active = document.activeElement;
-      const had = !active || active === document.body || li.contains(active);
+      const had = !moved || !active || active === document.body || li.contains(active) || now.contains(active);
       const copy = now.querySelector('li[data-deal="' + deal + '"]');
       li.hidden = true;
       if (copy) copy.hidden = true;
       status(now, a.d.message);
+      draw();  // a card swapped in with nothing left to ask came hidden: it shows the reply
       if (had) focusNext(now);
     }).catch(function () {
       // Not sent, or sent without an answer: the same key again writes it at most once.
@@ -173,6 +178,9 @@
       return;
     }
     send(b, li, verdict);
+  });
+  ["keydown", "pointerdown"].forEach(function (kind) {
+    document.addEventListener(kind, function () { if (sending) moved = true; }, true);
   });
   document.addEventListener("keydown", function (event) {
     const li = event.target.closest && event.target.closest("#confirm li[data-deal]");

@@ -212,3 +212,52 @@ def test_the_follower_keeps_its_place_and_sees_send_above_the_keyboard(
         assert theirs == [] and problems == [], (theirs, problems)
     finally:
         context.close()
+
+
+def test_the_last_answer_keeps_the_focus_when_the_card_is_swapped_before_it_returns(
+    phone: tuple[Any, str, list[str]], store: Store, chromium: Any
+) -> None:
+    """The answer reaches the server, the game's follow swaps in the card that no longer asks
+    about the deal (the swap puts focus where it can: the next link on the page), and only
+    then the answer's own reply comes: it is shown, and focus goes to the line saying it was
+    sent, not left where the swap put it."""
+    scorer, server, problems = phone
+    token = new_game(scorer, server, PLAYERS)
+    view = store.get_game(token).view_token
+    scorer.goto(f"{server}/g/{token}/deal/new")
+    enter_deal(scorer, PLAYERS, "allpass", tricks={"Boris": 4, "Vera": 3, "Dmitri": 3})
+    scorer.locator("#save-button").click()
+    scorer.wait_for_url(f"{server}/g/{token}")
+    context, follower, theirs = _follower(chromium, server, view)
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:  # the answer sent on to the server; its reply kept back
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    try:
+        follower.wait_for_selector("#confirm .confirm-who", state="visible")
+        follower.locator('#confirm [data-iam="Boris"]').focus()
+        follower.keyboard.press("Enter")
+        follower.wait_for_selector("#confirm li[data-deal]:not([hidden])")
+        follower.evaluate("() => { document.getElementById('confirm').dataset.old = '1'; }")
+        follower.route("**/confirm*", hold)
+        follower.keyboard.press("Enter")  # ✓ on the only deal
+        follower.wait_for_function(
+            "() => { const c = document.getElementById('confirm');"
+            " return c && !c.dataset.old && !c.querySelector('li[data-deal]:not([hidden])'); }"
+        )
+        assert len(held) == 1
+        assert not follower.evaluate(
+            "() => document.activeElement.matches('#confirm .confirm-status')"
+        )
+        route, reply = held[0]
+        route.fulfill(response=reply)
+        follower.wait_for_selector("#confirm .confirm-status:not(:empty)")
+        assert "Thank you" in follower.inner_text("#confirm .confirm-status")
+        assert follower.evaluate("() => document.activeElement.matches('#confirm .confirm-status')")
+        assert theirs == [] and problems == [], (theirs, problems)
+    finally:
+        context.close()
