@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import os
 import socket
 import threading
@@ -25,11 +26,14 @@ from typing import Any
 
 WATCH = 0.25
 """Seconds between two looks of the watching thread."""
+AGAIN = 2.0
+"""Seconds after a cut when a call still not ended is cut again (and the log says so)."""
 
 _lock = threading.Lock()
-_due: dict[int, tuple[float, int]] = {}
+_due: dict[int, tuple[float, int, str]] = {}  # key: (deadline, socket, thread's name)
 _watcher: list[int] = []  # the process id whose watching thread runs
-_cut = [0]  # how many calls were cut off, in this process (for the metrics)
+_cut = [0]  # how many times a call was cut off, in this process (for the metrics)
+_cuts: dict[int, int] = {}  # key: how many times that call was cut off so far
 _keys = itertools.count()
 
 
@@ -43,23 +47,25 @@ def bounded(connection: Any, seconds: float) -> Iterator[None]:
         return
     key = next(_keys)
     with _lock:
-        _due[key] = (time.monotonic() + seconds, fd)
         if not _watcher or _watcher[0] != os.getpid():
-            _start()
+            _start()  # before this call is noted: the start forgets every call noted before
+        _due[key] = (time.monotonic() + seconds, fd, threading.current_thread().name)
     try:
         yield
     finally:
         with _lock:  # the cut happens under the lock: the descriptor is still the call's
             _due.pop(key, None)
+            _cuts.pop(key, None)
 
 
 def cut_count() -> int:
-    """How many calls this process cut off since it started."""
+    """How many times this process cut a call off since it started."""
     return _cut[0]
 
 
 def _start() -> None:
     _due.clear()  # a forked child's copy names its parent's calls
+    _cuts.clear()
     _watcher[:] = [os.getpid()]
     threading.Thread(target=_watch, name="scorekeeper-db-deadline", daemon=True).start()
 
@@ -67,21 +73,43 @@ def _start() -> None:
 def _watch() -> None:
     while True:
         time.sleep(WATCH)
-        now = time.monotonic()
-        with _lock:
-            for key, (when, fd) in list(_due.items()):
-                if when <= now:
-                    del _due[key]
-                    _shut(fd)
-                    _cut[0] += 1
+        try:
+            _cut_late(time.monotonic())
+        except Exception:  # noqa: BLE001 - the watching thread never ends: every call needs it
+            logging.getLogger(__name__).exception("the database calls' watch failed once")
+
+
+def _cut_late(now: float) -> None:
+    """Shut the socket of each call past its deadline. The call stays noted until it ends:
+    one still running AGAIN seconds later is cut again, and the log says which thread's."""
+    with _lock:
+        for key, (when, fd, thread) in list(_due.items()):
+            if when <= now:
+                if key in _cuts:
+                    logging.getLogger(__name__).warning(
+                        "a call to the database (thread %s, socket %d) did not end when its"
+                        " socket was shut down %d time(s): shut again",
+                        thread,
+                        fd,
+                        _cuts[key],
+                    )
+                _due[key] = (now + AGAIN, fd, thread)
+                _cuts[key] = _cuts.get(key, 0) + 1
+                _shut(fd)
+                _cut[0] += 1
 
 
 def _shut(fd: int) -> None:
     """Shut the socket down (both ways) through a copy of its descriptor: the call waiting
     on it wakes with the connection broken; the descriptor itself stays psycopg's."""
-    with contextlib.suppress(OSError):
-        copy = socket.socket(fileno=os.dup(fd))
-        try:
-            copy.shutdown(socket.SHUT_RDWR)
-        finally:
-            copy.close()
+    try:
+        copy = os.dup(fd)
+    except OSError:
+        return
+    try:
+        sock = socket.socket(fileno=copy)
+    except OSError:  # no longer a socket: nothing to cut
+        os.close(copy)
+        return
+    with sock, contextlib.suppress(OSError):  # the socket closes the copy
+        sock.shutdown(socket.SHUT_RDWR)

@@ -79,8 +79,24 @@ def where_held(hosts: list[Server]) -> str:
         os.kill(host.process.pid, signal.SIGABRT)
         host.process.wait(timeout=30)
         log = host.log.read_text(errors="replace")
-        said.append(f"{host.log.name}: {log[log.find('Fatal Python error') :][:6000]}")
+        at = log.find("Fatal Python error")
+        said.append(f"{host.log.name}, its last lines:\n{log[:at][-1500:]}")
+        said.append(f"{host.log.name}, its threads but the idle ones:\n{busy_threads(log[at:])}")
     return "\n".join(said)
+
+
+def busy_threads(dump: str) -> str:
+    """faulthandler's stacks without the threads waiting for work, each cut to the frames
+    of the app, of psycopg and the innermost one (the rest is Flask's and Python's)."""
+    kept = []
+    for thread in dump.split("\nThread ")[1:]:
+        head, *frames = thread.strip().splitlines()
+        frames = [f.strip() for f in frames if f.strip().startswith("File")]
+        if not frames or "in _worker" in frames[0] and "thread.py" in frames[0]:
+            continue
+        own = [f for f in frames[1:] if "scorekeeper/" in f or "psycopg" in f]
+        kept.append("\n  ".join([head, frames[0], *own]))
+    return "\n".join(kept) or "(every thread idle)"
 
 
 def test_a_frozen_primary_is_left_for_the_promoted_standby_and_no_save_is_lost(
