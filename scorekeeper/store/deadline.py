@@ -30,7 +30,7 @@ AGAIN = 2.0
 """Seconds after a cut when a call still not ended is cut again (and the log says so)."""
 
 _lock = threading.Lock()
-_due: dict[int, tuple[float, int, str]] = {}  # key: (deadline, socket, thread's name)
+_due: dict[int, tuple[float, Any, str]] = {}  # key: (deadline, connection, thread's name)
 _watcher: list[int] = []  # the process id whose watching thread runs
 _cut = [0]  # how many times a call was cut off, in this process (for the metrics)
 _cuts: dict[int, int] = {}  # key: how many times that call was cut off so far
@@ -40,16 +40,11 @@ _keys = itertools.count()
 @contextlib.contextmanager
 def bounded(connection: Any, seconds: float) -> Iterator[None]:
     """Run the block with the connection's socket shut down if it lasts over `seconds`."""
-    try:
-        fd = int(connection.pgconn.socket)
-    except Exception:  # noqa: BLE001 - closed already: the call fails by itself
-        yield
-        return
     key = next(_keys)
     with _lock:
         if not _watcher or _watcher[0] != os.getpid():
             _start()  # before this call is noted: the start forgets every call noted before
-        _due[key] = (time.monotonic() + seconds, fd, threading.current_thread().name)
+        _due[key] = (time.monotonic() + seconds, connection, threading.current_thread().name)
     try:
         yield
     finally:
@@ -83,28 +78,29 @@ def _cut_late(now: float) -> None:
     """Shut the socket of each call past its deadline. The call stays noted until it ends:
     one still running AGAIN seconds later is cut again, and the log says which thread's."""
     with _lock:
-        for key, (when, fd, thread) in list(_due.items()):
+        for key, (when, connection, thread) in list(_due.items()):
             if when <= now:
                 if key in _cuts:
                     logging.getLogger(__name__).warning(
-                        "a call to the database (thread %s, socket %d) did not end when its"
-                        " socket was shut down %d time(s): shut again",
+                        "a call to the database (thread %s) did not end when its socket was"
+                        " shut down %d time(s): shut again",
                         thread,
-                        fd,
                         _cuts[key],
                     )
-                _due[key] = (now + AGAIN, fd, thread)
+                _due[key] = (now + AGAIN, connection, thread)
                 _cuts[key] = _cuts.get(key, 0) + 1
-                _shut(fd)
+                _shut(connection)
                 _cut[0] += 1
 
 
-def _shut(fd: int) -> None:
-    """Shut the socket down (both ways) through a copy of its descriptor: the call waiting
-    on it wakes with the connection broken; the descriptor itself stays psycopg's."""
+def _shut(connection: Any) -> None:
+    """Shut the connection's socket down (both ways) through a copy of its descriptor: the
+    call waiting on it wakes with the connection broken; the descriptor itself stays
+    psycopg's. The socket is the one the connection has now, at the cut (libpq has none
+    between two, and may have another after)."""
     try:
-        copy = os.dup(fd)
-    except OSError:
+        copy = os.dup(int(connection.pgconn.socket))
+    except Exception:  # noqa: BLE001 - no socket now: looked at again AGAIN seconds later
         return
     try:
         sock = socket.socket(fileno=copy)

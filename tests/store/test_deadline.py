@@ -66,3 +66,29 @@ def test_a_call_that_ends_in_time_is_never_cut() -> None:
     assert deadline.cut_count() == before
     ours.close()
     server.close()
+
+
+class _Later:
+    """A connection with no socket when the call starts (libpq between two), then one."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock, self.looks = sock, 0
+
+    @property
+    def socket(self) -> int:
+        self.looks += 1
+        if self.looks == 1:
+            raise OSError("the connection is lost")
+        return self._sock.fileno()
+
+
+def test_a_call_whose_connection_had_no_socket_when_it_began_is_still_cut() -> None:
+    ours, server = socket.socketpair()
+    ours.settimeout(60)  # a call never cut fails the test, not hangs it
+    later = _Later(ours)
+    with pytest.raises(OSError):
+        later.socket  # noqa: B018 - the look at the call's start: no socket yet
+    with deadline.bounded(SimpleNamespace(pgconn=later), 0.2):
+        assert ours.recv(10) == b""  # the cut reads the socket the connection has now
+    ours.close()
+    server.close()
