@@ -12,6 +12,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -86,6 +87,18 @@ class RealServer:
 
 
 # -- looking at a page -------------------------------------------------------------------------
+
+
+def pumped(page: Any, condition: Callable[[], bool]) -> Callable[[], bool]:
+    """A condition on what the page's event handlers noted, for harness.until: a sync
+    Playwright page runs its handlers only inside its own calls, so each look first lets
+    it take in what came (a loop that only sleeps would never see the event)."""
+
+    def look() -> bool:
+        page.wait_for_timeout(50)
+        return condition()
+
+    return look
 
 
 def shot(page: Any, name: str, *, full: bool = True) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import enter_deal, new_game, shot
+from ..browser import enter_deal, new_game, pumped, shot
 from ..harness import until
 from ..served import Served
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
@@ -97,7 +97,7 @@ def test_a_game_finished_meanwhile_says_so_without_the_changed_banner(
     page.wait_for_selector('.refusal[data-reason="game_over"]', timeout=20000)
     # The page learns of the change by its own channel too (the held request answers):
     # after that, still no "Another phone changed this game" above the card.
-    until(lambda: 200 in waits, "the page's follow request answered with the change")
+    until(pumped(page, lambda: 200 in waits), "the page's follow request answered with the change")
     page.wait_for_function("() => !document.querySelector('#follow-banner')")
     assert "The game is finished" in page.inner_text(".refusal")
     shot(page, "offline-reload-game-over-375x667", full=False)

@@ -15,6 +15,7 @@ import signal
 import time
 from pathlib import Path
 
+from ..harness import until
 from ..pgcluster import Pair, PgNode
 from ..served import Phone, Server, new_game
 from . import test_failover
@@ -23,10 +24,9 @@ from .test_failover import QueuedTable, all_done, all_saving, every_ack_once_on_
 TABLES = 4
 
 
-def processes(node: PgNode) -> list[int]:
-    """The postmaster of a server and its children."""
-    postmaster = int((node.data / "postmaster.pid").read_text().split()[0])
-    children = []
+def children(postmaster: int) -> list[int]:
+    """The processes the postmaster forked."""
+    found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
@@ -34,14 +34,24 @@ def processes(node: PgNode) -> list[int]:
             except OSError:
                 continue
             if int(fields[1]) == postmaster:
-                children.append(int(entry.name))
-    return [postmaster, *children]
+                found.append(int(entry.name))
+    return found
+
+
+def stopped(pid: int) -> bool:
+    """Whether the process is stopped (its state in /proc: T)."""
+    return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
 
 
 def freeze(node: PgNode) -> list[int]:
-    """Stop every process of the server (the postmaster first: it forks no new one)."""
-    frozen = processes(node)
-    for pid in frozen:
+    """Stop every process of the server, as a frozen machine stops them all at once: the
+    postmaster first, then its children, listed once it can fork no new one (listed
+    before, a backend forked meanwhile for a new connection would go on running)."""
+    postmaster = int((node.data / "postmaster.pid").read_text().split()[0])
+    os.kill(postmaster, signal.SIGSTOP)
+    until(lambda: stopped(postmaster), "the postmaster stopped")  # a fork under way is done
+    frozen = [postmaster, *children(postmaster)]
+    for pid in frozen[1:]:
         os.kill(pid, signal.SIGSTOP)
     return frozen
 
