@@ -731,7 +731,14 @@ const Pending = (function () {
   }
   function add(item) { put(all().filter(function (i) { return i.key !== item.key; }).concat([item])); }
   function drop(key) { put(all().filter(function (i) { return i.key !== key; })); }
+  const inFlight = {};  // key: the answer on its way (a flush and a Save at once send it once)
   function send(item) {
+    if (!inFlight[item.key]) {
+      inFlight[item.key] = sendOnce(item).then(function (a) { delete inFlight[item.key]; return a; });
+    }
+    return inFlight[item.key];
+  }
+  function sendOnce(item) {
     // Sent urlencoded: a quarter of the bytes of multipart (no boundary per field) on a
     // phone that uploads slowly. The answer is small JSON: {saved, deal, next} or, when
     // nothing was written, the problems by field (and why it was refused).
