@@ -89,6 +89,11 @@ class RealServer:
 # -- looking at a page -------------------------------------------------------------------------
 
 
+WAIT_MS = 60_000
+"""How long a browser test's step waits for its event (a page, a button, a download): long
+enough for a machine at load 50, which is what it bounds, not a measure of speed."""
+
+
 def pumped(page: Any, condition: Callable[[], bool]) -> Callable[[], bool]:
     """A condition on what the page's event handlers noted, for harness.until: a sync
     Playwright page runs its handlers only inside its own calls, so each look first lets

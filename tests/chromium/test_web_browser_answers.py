@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE
+from ..browser import SMALL_PHONE, WAIT_MS
 from ..served import Server
 from .test_web_browser_follow import answer, first_deal, save
 
@@ -35,7 +35,7 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
         before = page.get_attribute("#follow", "data-seen")
         opened = len(asked)
         answer(deploy.port, view, "Anna")
-        page.wait_for_selector("#confirmations", timeout=15000)
+        page.wait_for_selector("#confirmations", timeout=WAIT_MS)
         assert "Anna" in page.inner_text("#confirmations")
         assert page.evaluate("() => window.shownMain === document.querySelector('main')")
         assert page.locator(".confirmations-none").count() == 0
@@ -56,7 +56,7 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
         page.wait_for_function(
             "v => document.getElementById('follow').getAttribute('data-version') === v",
             arg=str(int((before or "0").split(".")[0]) + 1),
-            timeout=15000,
+            timeout=WAIT_MS,
         )
         assert page.evaluate("() => window.shownMain !== document.querySelector('main')")
         assert "Anna" in page.inner_text("#confirmations")

@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.store import Store
 
-from ..browser import no_overflow, shot, text_scale
+from ..browser import WAIT_MS, no_overflow, shot, text_scale
 from .test_web_browser_balkan import _new_balkan_game
 
 SIZES = ((375, 667, 1.0), (360, 640, 1.5), (320, 568, 1.0))
@@ -219,7 +219,7 @@ def test_a_balkan_save_with_no_connection_waits_and_lands_once(phone: Any, store
     assert page.evaluate(waiting) == 1
     assert len(store.get_game(token).deals) == 0
     page.context.set_offline(False)
-    page.wait_for_url(f"{server}/g/{token}", timeout=20000)
+    page.wait_for_url(f"{server}/g/{token}", timeout=WAIT_MS)
     assert page.evaluate(waiting) == 0
     deals = store.get_game(token).deals
     assert [d.data["contract"] for d in deals] == ["sans"]  # exactly one written
@@ -244,7 +244,7 @@ def test_a_follower_confirms_a_balkan_entry(phone: Any, chromium: Any, store: St
         asked.locator("[data-verdict=right]").click()
         follower.wait_for_selector("#confirm .confirm-status:has-text('Thank you')")
         # The scorer's page learns of it by the follow (only the answers swapped in).
-        page.wait_for_selector("#confirmations", timeout=20000)
+        page.wait_for_selector("#confirmations", timeout=WAIT_MS)
         assert "Boža 1" in page.inner_text("#confirmations")
     finally:
         other.close()
@@ -286,7 +286,7 @@ def test_the_sheets_refa_with_no_connection_waits_and_lands_once(phone: Any, sto
     waiting = "JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length"
     assert page.evaluate(waiting) == 1 and not store.get_game(token).deals
     page.context.set_offline(False)
-    page.wait_for_selector(".bk-lines li", timeout=20000)  # the sheet again, with the refa
+    page.wait_for_selector(".bk-lines li", timeout=WAIT_MS)  # the sheet again, with the refa
     assert page.evaluate(waiting) == 0
     assert [d.data["type"] for d in store.get_game(token).deals] == ["refa"]
     assert all("net::" in p or "Failed to fetch" in p for p in problems), problems
@@ -310,7 +310,7 @@ def test_a_balkan_follower_is_told_the_game_was_deleted(
         follower.wait_for_selector("#confirm [data-verdict]:visible")
         store.delete_game(token)
         assert "restore" in _told(follower, "This game was deleted")
-        page.wait_for_selector("main form[action$='/restore-game'] button", timeout=5000)
+        page.wait_for_selector("main form[action$='/restore-game'] button", timeout=WAIT_MS)
         assert page.locator("#dalje, #next-deal").count() == 0
     finally:
         other.close()

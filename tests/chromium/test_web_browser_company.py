@@ -19,6 +19,7 @@ from scorekeeper.store.companies import Companies, CompanyRecord
 
 from ..browser import (
     SMALL_PHONE,
+    WAIT_MS,
     enter_deal,
     no_overflow,
     save_deal,
@@ -67,7 +68,7 @@ def money_now(server: Any, token: str) -> dict[str, Decimal]:
 def phone(chromium: Any) -> Iterator[Any]:
     """A fresh phone at 375 × 667."""
     ctx = chromium.new_context(viewport=SMALL_PHONE)
-    ctx.set_default_timeout(10_000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         yield ctx.new_page()
     finally:

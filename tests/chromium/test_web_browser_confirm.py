@@ -1,8 +1,9 @@
 """Browser tier: a four-player evening, three following phones confirm, one disputes.
 
 Each phone is its own browser context (its own cookies and storage). The scorer does nothing
-more than enter deals; the dispute reaches the scorer's sheet by itself, within 2 s (waited
-for with a 2 s timeout: that is the bar, not a measure of this machine's speed).
+more than enter deals; the dispute reaches the scorer's sheet by itself (no reload, no tap).
+How fast it comes is bench/'s to measure; the wait here only bounds a test whose change
+never comes, long enough for a busy machine.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, enter_deal, new_game, shot
+from ..browser import SMALL_PHONE, WAIT_MS, enter_deal, new_game, pumped, shot
+from ..harness import until
 
 pytestmark = pytest.mark.browser
 
@@ -71,13 +73,13 @@ def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
             assert "Thank you" in status, status
             assert page.locator("#confirm li[data-deal]:not([hidden])").count() == 0
         # The dispute appears on the scorer's sheet by itself, note and all.
-        scorer.wait_for_selector("#confirmations .disputed", timeout=2000)
+        scorer.wait_for_selector("#confirmations .disputed", timeout=WAIT_MS)
         disputed = scorer.inner_text("#confirmations .disputed")
         assert "Dmitri" in disputed and "Vera took 4" in disputed
         scorer.wait_for_function(
             "() => /Boris\\s*1/.test(document.querySelector('#confirmations').innerText)"
             " && /Vera\\s*1/.test(document.querySelector('#confirmations').innerText)",
-            timeout=2000,
+            timeout=WAIT_MS,
         )
         shot(scorer, "confirm-scorer", full=False)
         # The answers changed the page three times, not the game: its chart was kept.
@@ -97,7 +99,7 @@ def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
         scorer.wait_for_url(f"{server}/g/{token}")
         for name in ANSWERS:
             page = phones[name][1]
-            page.wait_for_selector("#confirm li[data-deal]:not([hidden])", timeout=5000)
+            page.wait_for_selector("#confirm li[data-deal]:not([hidden])", timeout=WAIT_MS)
             assert page.locator("#confirm li[data-deal]:not([hidden])").count() == 1
             assert page.locator("#confirm .confirm-who").is_hidden()
             assert page.inner_text("#confirm .confirm-name") == name
@@ -105,7 +107,7 @@ def test_three_phones_confirm_and_the_dispute_reaches_the_scorer(
             page.wait_for_selector("#confirm li[data-deal]:not([hidden])", state="detached")
         scorer.wait_for_function(
             "() => /Vera\\s*2/.test(document.querySelector('#confirmations').innerText)",
-            timeout=2000,
+            timeout=WAIT_MS,
         )
         for name, (_, _, trouble) in phones.items():
             assert trouble == [], (name, trouble)
@@ -144,11 +146,11 @@ def test_a_follower_who_opened_the_page_before_the_first_deal_is_asked(
             # The follower's sheet takes the deal by itself and asks about it.
             follower.wait_for_selector("#confirm li[data-deal]:nth-last-child(1)", state="attached")
             if number == 1:
-                follower.wait_for_selector("#confirm .confirm-who:not([hidden])", timeout=5000)
+                follower.wait_for_selector("#confirm .confirm-who:not([hidden])", timeout=WAIT_MS)
                 assert follower.locator("#confirm .confirm-who h2").is_visible()
                 follower.locator('[data-iam="Anna"]').click()
             asked = follower.locator("#confirm li[data-deal]:not([hidden])")
-            asked.first.wait_for(state="visible", timeout=5000)
+            asked.first.wait_for(state="visible", timeout=WAIT_MS)
             assert asked.count() == 1
             assert str(number) in asked.first.inner_text()
             asked.first.locator('[data-verdict="right"]').first.click()
@@ -249,7 +251,7 @@ def test_the_last_answer_keeps_the_focus_when_the_card_is_swapped_before_it_retu
             "() => { const c = document.getElementById('confirm');"
             " return c && !c.dataset.old && !c.querySelector('li[data-deal]:not([hidden])'); }"
         )
-        assert len(held) == 1
+        until(pumped(follower, lambda: len(held) == 1), "the answer's reply held by the test")
         assert not follower.evaluate(
             "() => document.activeElement.matches('#confirm .confirm-status')"
         )

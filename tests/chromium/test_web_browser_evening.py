@@ -25,6 +25,7 @@ import pytest
 
 from ..browser import (
     PHONE,
+    WAIT_MS,
     enter_deal,
     new_game,
     no_overflow,
@@ -80,7 +81,7 @@ class Phones:
             for _ in range(2)
         ]
         for context in self.contexts:
-            context.set_default_timeout(10_000)
+            context.set_default_timeout(WAIT_MS)
         self.scorer = self.contexts[0].new_page()
         self.follower = self.contexts[1].new_page()
         self.problems: list[str] = []

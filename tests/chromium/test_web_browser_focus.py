@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE
+from ..browser import SMALL_PHONE, WAIT_MS
 from ..served import Phone, Server
 from .test_web_browser_follow import answer, first_deal, save
 
@@ -31,7 +31,7 @@ def _swapped(page: Any, attribute: str, before: str | None) -> str:
     page.wait_for_function(
         "([a, v]) => document.getElementById('follow').getAttribute(a) !== v",
         arg=[attribute, before],
-        timeout=15000,
+        timeout=WAIT_MS,
     )
     return str(page.get_attribute("#follow", attribute))
 

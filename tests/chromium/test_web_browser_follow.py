@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from ..browser import SMALL_PHONE, shot
+from ..browser import SMALL_PHONE, WAIT_MS, shot
 from ..served import Phone, Server, checked, correction, new_game
 
 
@@ -61,7 +61,7 @@ def test_the_scorers_page_waits_shows_answers_and_catches_up_after_sleeping(
         page.goto(f"http://127.0.0.1:{deploy.port}/g/{token}")
         page.wait_for_function("() => performance.getEntriesByType('resource').length > 0")
         answer(deploy.port, view.group(1), "Anna")
-        page.wait_for_selector("#confirmations", timeout=15000)
+        page.wait_for_selector("#confirmations", timeout=WAIT_MS)
         assert "Anna" in page.inner_text("#confirmations")
         page.wait_for_timeout(3000)  # a quiet table: the page holds one request, asks nothing
         assert not [u for u in asked if "/version" in u], asked
@@ -87,7 +87,7 @@ def test_the_scorers_page_waits_shows_answers_and_catches_up_after_sleeping(
         page.wait_for_function(
             "v => document.getElementById('follow').getAttribute('data-version') === v",
             arg=str(int(before or 0) + 1),
-            timeout=10000,
+            timeout=WAIT_MS,
         )
         assert len(asked) > held
     finally:

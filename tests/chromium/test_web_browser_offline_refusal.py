@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import enter_deal, new_game, pumped, shot
+from ..browser import WAIT_MS, enter_deal, new_game, pumped, shot
 from ..harness import until
 from ..served import Served
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
@@ -71,7 +71,7 @@ def test_another_phones_deal_meanwhile_is_shown_beside_this_one_after_a_reload(
         allpass = {"type": "allpass", "tricks": {"Anna": 4, "Boris": 3, "Vera": 3}}
         store.add_deal(token, allpass, base_version=game.version)
     phone.set_offline(False)
-    page.wait_for_selector("#same-deal", timeout=20000)
+    page.wait_for_selector("#same-deal", timeout=WAIT_MS)
     card = page.inner_text("#same-deal")
     shot(page, "offline-reload-same-deal-375x667", full=False)
     # What the other phone saved, beside this form's deal, and the choice: as on a page
@@ -94,7 +94,7 @@ def test_a_game_finished_meanwhile_says_so_without_the_changed_banner(
         game = store.get_game(token)
         store.set_finished(token, True, base_version=game.version)
     phone.set_offline(False)
-    page.wait_for_selector('.refusal[data-reason="game_over"]', timeout=20000)
+    page.wait_for_selector('.refusal[data-reason="game_over"]', timeout=WAIT_MS)
     # The page learns of the change by its own channel too (the held request answers):
     # after that, still no "Another phone changed this game" above the card.
     until(pumped(page, lambda: 200 in waits), "the page's follow request answered with the change")

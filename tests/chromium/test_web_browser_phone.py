@@ -22,6 +22,7 @@ from ..browser import (
     PHONE,
     SMALL_PHONE,
     TAP,
+    WAIT_MS,
     enter_deal,
     low_contrast,
     no_overflow,
@@ -54,7 +55,7 @@ def stored_game(server: Any, *, deals: int = 24, players: int = 3, seed: int = 7
 def context(chromium: Any) -> Iterator[Any]:
     """A fresh phone (its own cookies) at 375 × 812, whose console must stay clean."""
     ctx = chromium.new_context(viewport=PHONE)
-    ctx.set_default_timeout(10_000)
+    ctx.set_default_timeout(WAIT_MS)
     ctx.problems = []  # type: ignore[attr-defined]
     ctx.on(
         "console",
@@ -165,7 +166,7 @@ def test_the_next_deal_is_a_thumb_away_on_a_small_phone(chromium: Any, real_serv
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_text_contrast_is_wcag_aa(chromium: Any, real_server: Any, scheme: str) -> None:
     ctx = chromium.new_context(viewport=PHONE, color_scheme=scheme)
-    ctx.set_default_timeout(10_000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         record = stored_game(real_server, seed=3)

@@ -17,7 +17,7 @@ import pytest
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
-from ..browser import SMALL_PHONE, enter_deal, new_game, shot
+from ..browser import SMALL_PHONE, WAIT_MS, enter_deal, new_game, shot
 from ..harness import DealWords
 
 pytestmark = pytest.mark.browser
@@ -137,7 +137,7 @@ def test_a_deal_waiting_offline_when_the_tour_closes_is_said_not_recorded(
     record = service.close_tour(store, record.edit_token, record.version, early=True)
     statuses = _count_saves(page)
     page.context.set_offline(False)
-    page.wait_for_selector('.refusal[data-reason="tour_closed"]', timeout=10000)
+    page.wait_for_selector('.refusal[data-reason="tour_closed"]', timeout=WAIT_MS)
     page.wait_for_timeout(4000)
     assert statuses == [403], statuses
     assert page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]')") == []

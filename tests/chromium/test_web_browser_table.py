@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import enter_deal, new_game, save_deal, shot
+from ..browser import WAIT_MS, enter_deal, new_game, save_deal, shot
 from ..harness import DealWords
 
 pytestmark = pytest.mark.browser
@@ -214,7 +214,7 @@ def test_network_cut_during_save_lands_the_deal_once(phone: Any, store: Store) -
     assert "Offline" in page.inner_text("#netstate")
     state["cut"] = False
     page.context.set_offline(False)
-    page.wait_for_url(f"{server}/g/{token}", timeout=10000)
+    page.wait_for_url(f"{server}/g/{token}", timeout=WAIT_MS)
     assert (
         page.evaluate("JSON.parse(localStorage.getItem('scorekeeper.pending') || '[]').length") == 0
     )

@@ -24,6 +24,7 @@ from ..browser import (
     ARTIFACTS,
     SERVE,
     SMALL_PHONE,
+    WAIT_MS,
     enter_deal,
     low_contrast,
     no_overflow,
@@ -52,7 +53,7 @@ def contexts(chromium: Any) -> Iterator[dict[str, Any]]:
     pages = {}
     problems: list[str] = []
     for name, ctx in made.items():
-        ctx.set_default_timeout(10_000)
+        ctx.set_default_timeout(WAIT_MS)
         page = ctx.new_page()
         page.on("pageerror", lambda e: problems.append(str(e)))
         pages[name] = page
