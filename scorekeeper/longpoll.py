@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import parse_qs
 
+from scorekeeper import serverlog
 from scorekeeper.metrics import long_poll
 from scorekeeper.store import Store, StoreError
 from scorekeeper.store.confirmations import Confirmations
@@ -450,6 +451,7 @@ class Router:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.watch.stop()
+                serverlog.drain_access_log()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

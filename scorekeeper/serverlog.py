@@ -93,14 +93,27 @@ class Background(logging.handlers.QueueHandler):
     def flush(self) -> None:
         self.target.flush()
 
-    def close(self) -> None:
-        """Write every line still queued, then end the writing thread."""
+    def drain(self) -> None:
+        """Write every line queued so far, now (a line logged after starts the thread again)."""
         with self._starting:
             if self._listener is not None and self._pid == os.getpid():
                 self._listener.stop()
             self._listener, self._pid = None, -1
         self.target.flush()
+
+    def close(self) -> None:
+        """Write every line still queued, then end the writing thread."""
+        self.drain()
         super().close()
+
+
+def drain_access_log() -> None:
+    """Write out the access log's queued lines: a server about to exit calls it (uvicorn
+    ends its process by raising again the SIGTERM it caught, and a process a signal ends
+    writes nothing more: the last requests' lines were lost)."""
+    for handler in logging.getLogger("scorekeeper.access").handlers:
+        if isinstance(handler, Background):
+            handler.drain()
 
 
 class _Polled(logging.handlers.QueueListener):
