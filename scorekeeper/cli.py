@@ -4,12 +4,13 @@ back up."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from scorekeeper.rules import Game, InvalidGame, score
 from scorekeeper.rules.deals import is_table_deal
@@ -325,7 +326,8 @@ def _run(args: argparse.Namespace) -> int:
         if (failed := _locations_refused(args)) is not None:
             return failed
         if run in (_backup, _restore, _copy_db):  # a whole table in one statement
-            os.environ.setdefault("SCOREKEEPER_DB_STATEMENT_TIMEOUT", DATA_STATEMENT_SECONDS)
+            with _data_statements():
+                return run(args)
         return run(args)
     except KeyboardInterrupt:
         return 130
@@ -398,6 +400,23 @@ def _settle_instance() -> int | None:
     except config.SettingError as error:
         return _fail(_t(error.template, **error.params), 2)
     return None
+
+
+@contextlib.contextmanager
+def _data_statements() -> Iterator[None]:
+    """The command's statements with DATA_STATEMENT_SECONDS (unless the setting says), only
+    while it runs: left in the environment, it outlived the command in a process that goes
+    on (the tests' own, where every server started later inherited an hour's bound and a
+    frozen database held its requests for as long)."""
+    name = "SCOREKEEPER_DB_STATEMENT_TIMEOUT"
+    if name in os.environ:
+        yield
+        return
+    os.environ[name] = DATA_STATEMENT_SECONDS
+    try:
+        yield
+    finally:
+        os.environ.pop(name, None)
 
 
 DATA_STATEMENT_SECONDS = "3600"

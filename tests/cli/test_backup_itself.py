@@ -63,3 +63,17 @@ def test_backup_onto_the_database_itself_is_refused(db: Path) -> None:
 def test_the_store_refuses_it_too(db: Path) -> None:
     with Store(db) as store, pytest.raises(BackupOntoItself):
         store.backup(db.parent / "." / db.name)
+
+
+def test_a_backup_leaves_no_statement_bound_behind_in_the_process(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole table is one statement: backup runs with an hour's bound, for itself only.
+    Left in the environment, every server the same process started afterwards inherited it
+    (a frozen database then held their requests for an hour, not 7 s)."""
+    monkeypatch.delenv("SCOREKEEPER_DB_STATEMENT_TIMEOUT", raising=False)
+    assert main(["backup", str(tmp_path / "copy.sqlite"), "--db", str(db)]) == 0
+    assert "SCOREKEEPER_DB_STATEMENT_TIMEOUT" not in os.environ
+    monkeypatch.setenv("SCOREKEEPER_DB_STATEMENT_TIMEOUT", "9")  # the setting rules, and stays
+    assert main(["backup", str(tmp_path / "again.sqlite"), "--db", str(db)]) == 0
+    assert os.environ["SCOREKEEPER_DB_STATEMENT_TIMEOUT"] == "9"
