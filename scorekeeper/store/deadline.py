@@ -30,10 +30,10 @@ AGAIN = 2.0
 """Seconds after a cut when a call still not ended is cut again (and the log says so)."""
 
 _lock = threading.Lock()
-_due: dict[int, tuple[float, Any, str]] = {}  # key: (deadline, connection, thread's name)
+_due: dict[int, tuple[float, Any, str, int]] = {}
+"""Each call in its block: key → (deadline, connection, thread's name, times cut so far)."""
 _watcher: list[int] = []  # the process id whose watching thread runs
 _cut = [0]  # how many times a call was cut off, in this process (for the metrics)
-_cuts: dict[int, int] = {}  # key: how many times that call was cut off so far
 _keys = itertools.count()
 
 
@@ -44,13 +44,12 @@ def bounded(connection: Any, seconds: float) -> Iterator[None]:
     with _lock:
         if not _watcher or _watcher[0] != os.getpid():
             _start()  # before this call is noted: the start forgets every call noted before
-        _due[key] = (time.monotonic() + seconds, connection, threading.current_thread().name)
+        _due[key] = (time.monotonic() + seconds, connection, threading.current_thread().name, 0)
     try:
         yield
     finally:
         with _lock:  # the cut happens under the lock: the descriptor is still the call's
             _due.pop(key, None)
-            _cuts.pop(key, None)
 
 
 def cut_count() -> int:
@@ -60,7 +59,6 @@ def cut_count() -> int:
 
 def _start() -> None:
     _due.clear()  # a forked child's copy names its parent's calls
-    _cuts.clear()
     _watcher[:] = [os.getpid()]
     threading.Thread(target=_watch, name="scorekeeper-db-deadline", daemon=True).start()
 
@@ -78,17 +76,16 @@ def _cut_late(now: float) -> None:
     """Shut the socket of each call past its deadline. The call stays noted until it ends:
     one still running AGAIN seconds later is cut again, and the log says which thread's."""
     with _lock:
-        for key, (when, connection, thread) in list(_due.items()):
+        for key, (when, connection, thread, cuts) in list(_due.items()):
             if when <= now:
-                if key in _cuts:
+                if cuts:
                     logging.getLogger(__name__).warning(
                         "a call to the database (thread %s) did not end when its socket was"
                         " shut down %d time(s): shut again",
                         thread,
-                        _cuts[key],
+                        cuts,
                     )
-                _due[key] = (now + AGAIN, connection, thread)
-                _cuts[key] = _cuts.get(key, 0) + 1
+                _due[key] = (now + AGAIN, connection, thread, cuts + 1)
                 _shut(connection)
                 _cut[0] += 1
 

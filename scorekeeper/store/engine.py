@@ -522,7 +522,6 @@ _RETURNED_LOCK = threading.Lock()
 def _checked(conn: psycopg.Connection[Any]) -> None:
     """The pool's look at a connection before handing it out (one empty query), bounded;
     none for one just given back and quiet since."""
-
     with _RETURNED_LOCK:
         returned = _RETURNED.pop(conn, None)
     if returned is not None and time.monotonic() - returned < FRESH_SECONDS and _quiet(conn):
