@@ -7,7 +7,6 @@ label, so the same steps play an evening in Russian or Ukrainian.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import urllib.error
@@ -18,6 +17,7 @@ from typing import Any, Unpack
 
 from .harness import ROOT, DealWords, seats, stop_process, wait_for_start
 from .ports import free_port
+from .served import app_environment
 
 ARTIFACTS = ROOT / "tests" / "artifacts"
 SERVE = Path(sys.executable).with_name("scorekeeper")
@@ -54,7 +54,7 @@ class RealServer:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "SCOREKEEPER_SECRET_KEY": "browser tests"}
+        env = {**app_environment(), "SCOREKEEPER_SECRET_KEY": "browser tests"}
         self._log = log.open("wb")
         self.process = subprocess.Popen(
             [str(SERVE), "serve", "--host", "127.0.0.1", "--port", str(self.port)]

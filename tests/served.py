@@ -53,6 +53,13 @@ NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid
 # -- the server and the phones ---------------------------------------------------------------
 
 
+def app_environment() -> dict[str, str]:
+    """This process's environment without its SCOREKEEPER_ settings, for a `scorekeeper` this
+    test starts: it gets only the settings the test gives it (one left in the test process
+    by an earlier test once gave every later server an hour-long statement bound)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+
+
 class Server:
     """`scorekeeper serve` on a free loopback port, as its own process."""
 
@@ -65,7 +72,7 @@ class Server:
         # A fixed secret key: sessions and CSRF tokens stay valid across a restart, as they
         # do with the key kept in instance/; no password unless a test sets one.
         self.env = {
-            **os.environ,
+            **app_environment(),
             "SCOREKEEPER_SECRET_KEY": "safety tests",
             "SCOREKEEPER_PASSWORD": "",
             **(env or {}),
@@ -304,7 +311,6 @@ class Served:
         self.instance = tmp / "instance"
         self.out = tmp / f"serve-{self.port}.out"
         self.err = tmp / f"serve-{self.port}.err"
-        clean = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
         self.https = "--https" in args
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.process = subprocess.Popen(
@@ -312,7 +318,11 @@ class Served:
                 + ["--db", str(tmp / "games.sqlite")],
                 stdout=out,
                 stderr=err,
-                env={**clean, "SCOREKEEPER_INSTANCE": str(self.instance), **(env or {})},
+                env={
+                    **app_environment(),
+                    "SCOREKEEPER_INSTANCE": str(self.instance),
+                    **(env or {}),
+                },
             )
 
     def connection(self) -> http.client.HTTPConnection:
@@ -486,9 +496,12 @@ def view_of(phone: Phone, token: str) -> str:
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """`scorekeeper` run for real with these arguments, with no SCOREKEEPER_ setting of this
     machine and LANG=C: its exit status and its output."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     return subprocess.run(
-        [CLI, *args], capture_output=True, text=True, timeout=120, env={**env, "LANG": "C"}
+        [CLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**app_environment(), "LANG": "C"},
     )
 
 
