@@ -1438,10 +1438,12 @@ function queuedSaves(form, draft, on) {
     lastAsked = text;
     clearTimeout(timer);
     previewStale();
+    // From this change on, an answer still on its way is about the form before it: it must
+    // not show (nor enable Save) in the 120 ms before this form's own Check goes out.
+    const mine = ++sent;
     timer = setTimeout(function () {
       const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
-      const mine = ++sent;
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) { if (d && mine === sent) render(d); })

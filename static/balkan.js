@@ -166,10 +166,10 @@
   function check() {
     Draft.keep();
     clearTimeout(timer);
+    const mine = ++sent;  // an answer still on its way is about the form before this change
     timer = setTimeout(function () {
       const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
-      const mine = ++sent;
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {

@@ -1,0 +1,78 @@
+"""Browser tier: the live preview never shows an answer about the form as it was before the
+last tap. The preview asks the server 120 ms after a tap (a Check); a Check already on its
+way when the scorer taps again must not show, nor enable Save, when its answer comes back
+before the newer Check goes out (seen in a full run: misère with Vera's two tricks read
+"Vera: pool +10", the answer for none).
+
+Playwright's clock holds the page's timers, so the order is forced: the first Check is held
+by routing until after the second tap, then let through while the second waits for its
+120 ms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..browser import SMALL_PHONE, _tap_tricks, _Thumb, new_game, pumped
+from ..harness import seats, until
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+#: Every text the preview shows, in order, with the marks the test writes between them.
+_SHOWN = """window.__shown = [];
+{
+  document.addEventListener("DOMContentLoaded", () => {
+    const preview = document.getElementById("preview");
+    if (!preview) return;
+    new MutationObserver(() => window.__shown.push(preview.innerText)).observe(
+      preview, { childList: true, subtree: true, characterData: true });
+  });
+}"""
+
+
+def test_an_answer_to_the_form_before_the_last_tap_never_shows(
+    chromium: Any, real_server: Any
+) -> None:
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        page = context.new_page()
+        token = new_game(page, real_server.url, PLAYERS)
+        held: list[Any] = []
+
+        def hold_the_first(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)
+
+        page.route("**/deal/check", hold_the_first)
+        page.add_init_script(_SHOWN)
+        page.clock.install()
+        page.goto(f"{real_server.url}/g/{token}")
+        page.locator("#next-deal").click()
+        page.wait_for_selector("#deal-form")
+        thumb, seat = _Thumb(page), seats(PLAYERS)
+        thumb.choice("kind", "misere")
+        thumb.choice("declarer", seat["Vera"])
+        page.clock.run_for(500)  # the first Check goes out: held
+        until(pumped(page, lambda: bool(held)), "the first Check sent")
+
+        page.evaluate("window.__shown.push('-- the second tap --')")
+        _tap_tricks(thumb, PLAYERS, {"Vera": 2})
+        with page.expect_event("requestfinished", lambda r: "/deal/check" in r.url):
+            held[0].continue_()  # its answer comes back while the second waits its 120 ms
+        page.evaluate("window.__shown.push('-- the first answer read --')")
+        page.clock.run_for(500)  # the second Check goes out and is answered
+        page.wait_for_function("() => /hill/.test(document.getElementById('preview').innerText)")
+        page.wait_for_selector("#save-button:not([disabled])")
+
+        shown: list[str] = page.evaluate("window.__shown")
+        after = shown[shown.index("-- the second tap --") + 1 :]
+        assert not [text for text in after if "pool +10" in text], shown
+        assert "Vera: hill +20" in page.inner_text("#preview")  # misère, two tricks × 10
+    finally:
+        context.close()
