@@ -188,7 +188,10 @@ class Watch:
                 continue
             self.reads += 1
             assert self._loop is not None
-            self._loop.call_soon_threadsafe(self._answer, list(states), states, began)
+            try:
+                self._loop.call_soon_threadsafe(self._answer, list(states), states, began)
+            except RuntimeError:  # its event loop closed without stopping this watch first
+                break
         if reader is not None:
             reader.close()
         if store is not None:

@@ -213,6 +213,51 @@ def test_the_watch_holds_while_nothing_changes_and_answers_a_write_from_another_
     assert watch.reads >= 2
 
 
+def test_a_watch_whose_loop_closed_under_it_ends_quietly_and_closes_its_store(
+    web: Web, app: Flask, db_path: Path
+) -> None:
+    """A server that stops its event loop without stopping the watch (a test's loop ending,
+    a worker torn down): the reader's next answer has no loop to go to. It ends its thread,
+    closing its database connection, instead of dying with "Event loop is closed" and
+    leaving the connection to the garbage collector (seen in a full run: both reported
+    against later tests)."""
+    view = view_of_store(db_path, web.new_game(["Anna", "Boris", "Vera"]))
+    entered, gate = threading.Event(), threading.Event()
+    closed: list[bool] = []
+    failures: list[BaseException | None] = []
+    reader: list[threading.Thread] = []
+
+    def open_store() -> Store:
+        entered.set()
+        gate.wait(START_SECONDS)  # held until the loop is gone
+        store = Store(db_path, create=False)
+        closing = store.close
+        store.close = lambda: (closed.append(True), closing())[-1]  # type: ignore[method-assign]
+        return store
+
+    watch = Watch(open_store)
+
+    async def night() -> None:
+        before = set(threading.enumerate())
+        watch.start(asyncio.get_running_loop())
+        reader.extend(t for t in threading.enumerate() if t not in before)
+        asyncio.ensure_future(watch.wait(view, "0.0", hold=START_SECONDS))  # a state to answer
+        await asyncio.to_thread(entered.wait, START_SECONDS)
+
+    previous = threading.excepthook
+    threading.excepthook = lambda hook: failures.append(hook.exc_value)
+    try:
+        run_in_its_own_thread(night)  # its loop closed, the watch never told to stop
+        gate.set()
+        (thread,) = reader
+        thread.join(START_SECONDS)
+    finally:
+        threading.excepthook = previous
+    assert not thread.is_alive()
+    assert failures == []
+    assert closed == [True]
+
+
 def view_of_store(db_path: Path, token: str) -> str:
     with Store(db_path, create=False) as store:
         return store.get_game(token).view_token
