@@ -56,8 +56,11 @@ NET_ERRORS = (OSError, http.client.HTTPException)  # refused, reset, cut off mid
 def app_environment() -> dict[str, str]:
     """This process's environment without its SCOREKEEPER_ settings, for a `scorekeeper` this
     test starts: it gets only the settings the test gives it (one left in the test process
-    by an earlier test once gave every later server an hour-long statement bound)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    by an earlier test once gave every later server an hour-long statement bound), and
+    Python's fault handler."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    # A command that crashes in C (a signal, not an exception) prints where it was.
+    return kept | {"PYTHONFAULTHANDLER": "1"}
 
 
 class Server:
