@@ -409,14 +409,20 @@ function unscripted(root) {
 // sheet does not download the chart at every deal), and drawn in the page (so the page's
 // colours, the dark theme too, apply to it).
 function charts(root, lazy) {
-  $$("[data-chart]", root).forEach(function (box) {
+  $$("[data-chart]:not([data-loading])", root).forEach(function (box) {
     const url = box.getAttribute("data-chart");
+    // Its place stays kept (data-chart) until the chart is in it: the sheet under it never
+    // moves while a thumb is on its way to a button there.
     function load() {
-      box.removeAttribute("data-chart");
+      if (box.hasAttribute("data-loading")) return;
+      box.setAttribute("data-loading", "");
       fetch(url, { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : ""; })
         .then(function (svg) {
-          if (svg.indexOf("<svg") === 0) box.innerHTML = svg; else box.remove();
+          if (svg.indexOf("<svg") !== 0) { box.remove(); return; }
+          box.innerHTML = svg;
+          box.removeAttribute("data-chart");
+          box.removeAttribute("data-loading");
         })
         .catch(function () { box.remove(); });
     }
