@@ -173,7 +173,8 @@ def _more_things(web: Web, store: Store) -> dict[str, dict[str, Any]]:
 
 
 def _urls(app: Flask, things: dict[str, dict[str, Any]]) -> list[str]:
-    """Each GET route built for each thing whose link it takes (both links, when two)."""
+    """Each GET route built for each thing whose link it takes (both links, when two; a PDF
+    by one of them: it is the same drawing by either, and drawing it is most of the time)."""
     urls = []
     for rule in app.url_map.iter_rules():
         if "GET" not in (rule.methods or ()) or rule.endpoint in ("static", "metrics.scrape"):
@@ -183,7 +184,9 @@ def _urls(app: Flask, things: dict[str, dict[str, Any]]) -> list[str]:
             continue
         for values in things.values():
             modes = [m for m in values if len(m) <= 2 and m in rule.rule]
-            for mode in modes or [m for m in values if len(m) <= 2]:
+            modes = modes or [m for m in values if len(m) <= 2]
+            built_once = rule.rule.endswith(".pdf")
+            for mode in modes:
                 built = {**values, "mode": mode, "token": values[mode]}
                 try:
                     url = rule.build(built, append_unknown=False)[1]
@@ -191,6 +194,8 @@ def _urls(app: Flask, things: dict[str, dict[str, Any]]) -> list[str]:
                     continue
                 if url.split("/")[1] == mode:
                     urls.append(url)
+                    if built_once:
+                        break
     return list(dict.fromkeys(urls))
 
 
