@@ -185,16 +185,20 @@ def deployed(folder: Path, setting: str, *paths: str) -> dict[str, str]:
 def test_a_server_that_cannot_be_reached_is_said_without_the_password(tmp_path: Path) -> None:
     setting = f"postgresql://keeper:{PLANTED}@127.0.0.1:{free_port()}/scorekeeper"
     Store(str(tmp_path / "backup.sqlite")).close()  # what restore would put back
-    for name, command, _extra in commands(setting, tmp_path):
-        run = Run(tmp_path, name, command, {})
-        assert run.start().wait() == 2, (name, run.streams())
-        text = run.streams()["stderr"]
-        assert "cannot be reached" in text and "postgresql://keeper:***@127.0.0.1" in text
-        assert PLANTED not in text and "Traceback" not in text, (name, text)
-        assert len(text.strip().splitlines()) == 1, (name, text)
+    # Each command waits for the server as long as a busy one may take before it says so:
+    # they wait side by side, and beside the deploy's server below.
+    runs = [
+        Run(tmp_path, name, command, {}).start() for name, command, _ in commands(setting, tmp_path)
+    ]
     # The deploy's server starts all the same and says why in its log: the start-up error,
     # each 503's line and the health check's, without the password.
     streams = deployed(tmp_path, setting, "/healthz")
+    for run in runs:
+        assert run.wait() == 2, (run.command, run.streams())
+        text = run.streams()["stderr"]
+        assert "cannot be reached" in text and "postgresql://keeper:***@127.0.0.1" in text
+        assert PLANTED not in text and "Traceback" not in text, (run.command, text)
+        assert len(text.strip().splitlines()) == 1, (run.command, text)
     assert "health check: the database" in streams["stderr"]
     assert "postgresql://keeper:***@127.0.0.1" in streams["stderr"]
     assert PLANTED not in str(streams) and "WARNING" not in streams["stderr"]
