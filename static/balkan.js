@@ -178,7 +178,9 @@
           if (revealing) reveal();  // the preview may make the bar taller
           revealing = false;
         })
-        .catch(function () { if (!saving) note(preview.getAttribute("data-offline"), "errors"); });
+        .catch(function () {  // a newer Check's answer says what is so now
+          if (mine === sent && !saving) note(preview.getAttribute("data-offline"), "errors");
+        });
     }, 150);
   }
 
