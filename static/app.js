@@ -723,6 +723,7 @@ new MutationObserver(function (changes) {
 // the server has answered; a dropped connection leaves it there, shown as "not saved yet",
 // and it is sent again by itself when the connection is back. The key makes a second
 // arrival write nothing.
+const SAVE_WAIT_MS = 20000;  // the longest a Save waits for its answer before it is sent again
 const Pending = (function () {
   const STORE = "scorekeeper.pending";
   const waiters = {};
@@ -750,8 +751,14 @@ const Pending = (function () {
     // nothing was written, the problems by field (and why it was refused).
     const body = new URLSearchParams(item.body);
     const headers = { "X-Save": "json" };
+    // An answer that never comes (a connection stuck between two networks, a frozen host)
+    // is given up after SAVE_WAIT_MS: the deal waits as "not saved yet" and is sent again,
+    // its one-time key writing it once should the first have arrived after all.
+    const stop = typeof AbortController === "function" ? new AbortController() : null;
+    const giveUp = stop && setTimeout(function () { stop.abort(); }, SAVE_WAIT_MS);
     return fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", headers: headers,
+      signal: stop ? stop.signal : undefined,
     }).then(function (r) {
       if (r.status >= 500) throw new Error("server " + r.status);
       return r.json().catch(function () {
@@ -776,7 +783,7 @@ const Pending = (function () {
       NetState.offline();
       schedule();
       return { offline: true };
-    });
+    }).then(function (a) { clearTimeout(giveUp); return a; });
   }
   function flush() {
     timer = null;
