@@ -1451,6 +1451,9 @@ function queuedSaves(form, draft, on) {
     lastAsked = text;
     clearTimeout(timer);
     previewStale();
+    // Until this change's Check is answered the preview is out of date: busy, so a screen
+    // reader waits for the new words (and a test for the page to settle before it looks).
+    preview.setAttribute("aria-busy", "true");
     // From this change on, an answer still on its way is about the form before it: it must
     // not show (nor enable Save) in the 120 ms before this form's own Check goes out.
     const mine = ++sent;
@@ -1459,8 +1462,17 @@ function queuedSaves(form, draft, on) {
       body.set("action", "check");
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (d) { if (d && mine === sent) render(d); })
-        .catch(function () { if (mine === sent) { lastAsked = null; offlinePreview(); } });
+        .then(function (d) {
+          if (mine !== sent) return;
+          preview.removeAttribute("aria-busy");
+          if (d) render(d);
+        })
+        .catch(function () {
+          if (mine !== sent) return;
+          preview.removeAttribute("aria-busy");
+          lastAsked = null;
+          offlinePreview();
+        });
     }, 120);
   }
 

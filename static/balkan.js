@@ -167,18 +167,21 @@
     Draft.keep();
     clearTimeout(timer);
     const mine = ++sent;  // an answer still on its way is about the form before this change
+    preview.setAttribute("aria-busy", "true");  // until this change's Check is answered
     timer = setTimeout(function () {
       const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
       fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
+          if (mine === sent) preview.removeAttribute("aria-busy");
           if (!d || mine !== sent || saving) return;
           render(d);
           if (revealing) reveal();  // the preview may make the bar taller
           revealing = false;
         })
         .catch(function () {  // a newer Check's answer says what is so now
+          if (mine === sent) preview.removeAttribute("aria-busy");
           if (mine === sent && !saving) note(preview.getAttribute("data-offline"), "errors");
         });
     }, 150);

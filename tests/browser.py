@@ -32,6 +32,8 @@ ARGS = [
     "--no-first-run",
     "--disable-gpu",
 ]
+SETTLED = "() => !document.querySelector('#preview[aria-busy]')"
+"""The deal form has settled: the preview of its last change is back (app.js, balkan.js)."""
 PHONE = {"width": 375, "height": 812}
 SMALL_PHONE = {"width": 375, "height": 667}
 TAP = 44

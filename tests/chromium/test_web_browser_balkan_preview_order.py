@@ -83,8 +83,10 @@ def test_an_answer_about_the_form_before_the_last_tap_is_not_shown(form: Any) ->
     page.evaluate("window.__shown.push('-- the first answer read --')")
     stale = _after(page, "-- the second tap --")
     assert stale[: stale.index("-- the first answer read --")] == []
+    assert page.get_attribute("#preview", "aria-busy") == "true"  # the newer one is awaited
     page.clock.run_for(500)  # the newer Check goes out and is answered
     _shown_after(page, "-- the first answer read --")
+    assert page.get_attribute("#preview", "aria-busy") is None
     assert page.get_attribute("#preview", "data-offline") not in page.inner_text("#preview")
 
 

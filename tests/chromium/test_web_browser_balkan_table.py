@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.store import Store
 
-from ..browser import WAIT_MS, no_overflow, shot, text_scale
+from ..browser import SETTLED, WAIT_MS, no_overflow, shot, text_scale
 from .test_web_browser_balkan import _new_balkan_game
 
 SIZES = ((375, 667, 1.0), (360, 640, 1.5), (320, 568, 1.0))
@@ -42,6 +42,7 @@ class Thumb:
         self.page, self.where, self.taps = page, where, 0
 
     def tap(self, selector: str) -> None:
+        self.page.wait_for_function(SETTLED)  # the last tap's preview is back
         self.page.wait_for_selector(selector, state="visible")
         with contextlib.suppress(PlaywrightTimeout):  # the page brings it up itself, or not
             self.page.wait_for_function(f"(sel) => ({_IN_VIEW})(sel)[0]", arg=selector)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import NAMES, _tap_tricks, _Thumb, new_game, save_deal, shot, text_scale
+from ..browser import NAMES, SETTLED, _tap_tricks, _Thumb, new_game, save_deal, shot, text_scale
 from ..harness import seats
 
 pytestmark = pytest.mark.browser
@@ -49,6 +49,9 @@ class Eye(_Thumb):
         self.missed: list[str] = []
 
     def tap(self, selector: str) -> None:
+        # The scorer looks once the page has settled: the last tap's preview is back (the
+        # page then keeps the next question clear of the bar, which the preview may grow).
+        self.page.wait_for_function(SETTLED)
         target = self.page.locator(selector).first
         seen = target.evaluate(_LOOK)
         if seen:

@@ -63,12 +63,14 @@ def test_an_answer_to_the_form_before_the_last_tap_never_shows(
 
         page.evaluate("window.__shown.push('-- the second tap --')")
         _tap_tricks(thumb, PLAYERS, {"Vera": 2})
+        assert page.get_attribute("#preview", "aria-busy") == "true"  # a screen reader waits
         with page.expect_event("requestfinished", lambda r: "/deal/check" in r.url):
             held[0].continue_()  # its answer comes back while the second waits its 120 ms
         page.evaluate("window.__shown.push('-- the first answer read --')")
         page.clock.run_for(500)  # the second Check goes out and is answered
         page.wait_for_function("() => /hill/.test(document.getElementById('preview').innerText)")
         page.wait_for_selector("#save-button:not([disabled])")
+        assert page.get_attribute("#preview", "aria-busy") is None
 
         shown: list[str] = page.evaluate("window.__shown")
         after = shown[shown.index("-- the second tap --") + 1 :]
