@@ -89,15 +89,22 @@ def pages(real_server: Any) -> dict[str, str]:
 
 @pytest.fixture
 def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
-    """Open a page of the served instance at a size, a text scale and a language."""
-    contexts: list[Any] = []
+    """Open a page of the served instance at a size, a text scale and a language: a new page
+    of one phone (a browser context) per size and scale, the page it opened before closed
+    (a test looks at the latest; a context is a browser's worth of work to start)."""
+    phones: dict[tuple[int, int, float], tuple[Any, list[Any]]] = {}
 
     def open_page(path: str, lang: str, size: tuple[int, int, float]) -> Any:
         width, height, scale = size
-        context = chromium.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        text_scale(context, scale)
+        if size not in phones:
+            context = chromium.new_context(viewport={"width": width, "height": height})
+            text_scale(context, scale)
+            phones[size] = (context, [])
+        context, opened = phones[size]
+        for before in opened:
+            before.close()
         page = context.new_page()
+        opened[:] = [page]
         page.goto(f"{real_server.url}{path}?lang={lang}", wait_until="load")
         page.wait_for_function("document.readyState === 'complete'")
         return page
@@ -105,7 +112,7 @@ def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
     try:
         yield open_page
     finally:
-        for context in contexts:
+        for context, _ in phones.values():
             context.close()
 
 
