@@ -71,15 +71,16 @@
     });
   }
 
-  // The largest whole-pixel type that fits laid out this way (0: none from `least` up).
+  // The largest whole-pixel type that fits laid out this way (0: none from `least` up),
+  // sought among whole pixels: each try is a layout of the whole board.
   function largest(box, rows, way, least) {
-    if (!fits(box, rows, way, least)) return 0;
-    let lo = least, hi = MOST;
-    while (hi - lo > 0.5) {
-      const mid = (lo + hi) / 2;
+    if (least > MOST || !fits(box, rows, way, least)) return 0;
+    let lo = least, hi = MOST + 1;  // lo fits; hi does not (or is past the largest)
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
       if (fits(box, rows, way, mid)) lo = mid; else hi = mid;
     }
-    return Math.floor(lo);
+    return lo;
   }
 
   // The table cards not whole: [with a title or progress cut, with players outside the card].
@@ -98,14 +99,16 @@
   const WAYS = [[1, false], [1, true], [2, false], [2, true], [3, true], [4, true]].map(function (w) {
     return { cols: w[0], narrow: w[1] };
   });
+  // A way is sought only from a pixel above the best found so far (`beat`, and the ways
+  // before it): one that cannot beat it costs one layout, not a search.
   let cutAsDrawn = [0, 0];
-  function best(box, rows, body, share, only) {
+  function best(box, rows, body, share, only, beat) {
     if (share) body.style.setProperty("--sw", share + "vw"); else body.style.removeProperty("--sw");
     const cut = cardsCut();
     if (cut[0] > cutAsDrawn[0] || cut[1] > cutAsDrawn[1]) return null;
-    let found = { way: null, size: 0, share: share };
+    let found = { way: null, size: beat || 0, share: share };
     (only ? [only] : WAYS).forEach(function (way) {
-      const size = largest(box, rows, way, 10);
+      const size = largest(box, rows, way, Math.max(10, found.size + 1));
       if (size > found.size) found = { way: way, size: size, share: share };
     });
     return found;
@@ -138,8 +141,8 @@
       // less), the least that makes it readable, while every card stays whole.
       [0, 4, 8, 12, 16].forEach(function (more) {
         if (chosen.size >= READABLE) return;
-        const found = best(box, rows, body, more ? Math.min(base + more, 80) : 0);
-        if (found && found.size > chosen.size) chosen = found;
+        const found = best(box, rows, body, more ? Math.min(base + more, 80) : 0, null, chosen.size);
+        if (found && found.way && found.size > chosen.size) chosen = found;
       });
     }
     // Never smaller than the style sheet's own size (nothing found: as the server drew it).

@@ -44,12 +44,20 @@ def boards(real_server: Any) -> Iterator[dict[int, tuple[str, list[str]]]]:
 @pytest.mark.parametrize("count", [6, 24, 60])
 def test_every_name_whole_on_every_screen_and_language(real_server, chromium, boards, count):
     token, names = boards[count]
+    ctx = chromium.new_context()  # one browser; each screen a page opened at its size
+    try:
+        _every_screen(ctx, real_server.url, token, names, count)
+    finally:
+        ctx.close()
+
+
+def _every_screen(ctx: Any, server: str, token: str, names: list[str], count: int) -> None:
     for lang in ("en", "ru", "uk"):
         for width, height in SIZES:
-            ctx = chromium.new_context(viewport={"width": width, "height": height})
+            page = ctx.new_page()
             try:
-                page = ctx.new_page()
-                page.goto(f"{real_server.url}/tv/{token}/board?lang={lang}")
+                page.set_viewport_size({"width": width, "height": height})
+                page.goto(f"{server}/tv/{token}/board?lang={lang}")
                 where = f"{count} players, {lang}, {width}×{height}"
                 if lang == "uk" or width == 320:
                     shot(page, f"board-names-{count}-{lang}-{width}x{height}", full=width < 800)
@@ -69,4 +77,4 @@ def test_every_name_whole_on_every_screen_and_language(real_server, chromium, bo
                     assert seen["scroll"][1] <= height, (where, seen["scroll"])
                     assert not any(seen["scrolls"]), where
             finally:
-                ctx.close()
+                page.close()
