@@ -49,11 +49,13 @@ class Eye(_Thumb):
         self.missed: list[str] = []
 
     def tap(self, selector: str) -> None:
-        # The scorer looks once the page has settled: the last tap's preview is back (the
-        # page then keeps the next question clear of the bar, which the preview may grow).
-        self.page.wait_for_function(SETTLED)
         target = self.page.locator(selector).first
         seen = target.evaluate(_LOOK)
+        if seen:
+            # Not in reach yet: the scorer's eye waits for the page to settle (the last
+            # tap's preview back, the next question then kept clear of the bar it may grow).
+            self.page.wait_for_function(SETTLED)
+            seen = target.evaluate(_LOOK)
         if seen:
             self.missed.append(f"{seen}: {selector}")
             shot(self.page, f"bars-missed-{self.where}-{len(self.missed)}", full=False)
