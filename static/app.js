@@ -723,7 +723,15 @@ new MutationObserver(function (changes) {
 // the server has answered; a dropped connection leaves it there, shown as "not saved yet",
 // and it is sent again by itself when the connection is back. The key makes a second
 // arrival write nothing.
-const SAVE_WAIT_MS = 20000;  // the longest a Save waits for its answer before it is sent again
+const ANSWER_WAIT_MS = 20000;  // the longest a Save or a Check waits for the server's answer
+
+// A bound on a request: its signal aborts the request (and the reading of its answer) after
+// ANSWER_WAIT_MS, unless done() was called first. A browser without AbortController: none.
+function answerBound() {
+  const stop = typeof AbortController === "function" ? new AbortController() : null;
+  const timer = stop && setTimeout(function () { stop.abort(); }, ANSWER_WAIT_MS);
+  return { signal: stop ? stop.signal : undefined, done: function () { clearTimeout(timer); } };
+}
 const Pending = (function () {
   const STORE = "scorekeeper.pending";
   const waiters = {};
@@ -752,13 +760,11 @@ const Pending = (function () {
     const body = new URLSearchParams(item.body);
     const headers = { "X-Save": "json" };
     // An answer that never comes (a connection stuck between two networks, a frozen host)
-    // is given up after SAVE_WAIT_MS: the deal waits as "not saved yet" and is sent again,
+    // is given up after ANSWER_WAIT_MS: the deal waits as "not saved yet" and is sent again,
     // its one-time key writing it once should the first have arrived after all.
-    const stop = typeof AbortController === "function" ? new AbortController() : null;
-    const giveUp = stop && setTimeout(function () { stop.abort(); }, SAVE_WAIT_MS);
+    const bound = answerBound();
     return fetch(item.url, {
-      method: "POST", body: body, credentials: "same-origin", headers: headers,
-      signal: stop ? stop.signal : undefined,
+      method: "POST", body: body, credentials: "same-origin", headers: headers, signal: bound.signal,
     }).then(function (r) {
       if (r.status >= 500) throw new Error("server " + r.status);
       return r.json().catch(function () {
@@ -783,7 +789,7 @@ const Pending = (function () {
       NetState.offline();
       schedule();
       return { offline: true };
-    }).then(function (a) { clearTimeout(giveUp); return a; });
+    }).then(function (a) { bound.done(); return a; });
   }
   function flush() {
     timer = null;
@@ -1460,14 +1466,19 @@ function queuedSaves(form, draft, on) {
     timer = setTimeout(function () {
       const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
-      fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
+      // An answer that never comes is given up: the preview says it cannot be checked now,
+      // and Save (which waits on the phone if it must) is not held back by it.
+      const bound = answerBound();
+      fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin", signal: bound.signal })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
+          bound.done();
           if (mine !== sent) return;
           preview.removeAttribute("aria-busy");
           if (d) render(d);
         })
         .catch(function () {
+          bound.done();
           if (mine !== sent) return;
           preview.removeAttribute("aria-busy");
           lastAsked = null;

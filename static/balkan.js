@@ -171,9 +171,11 @@
     timer = setTimeout(function () {
       const body = new URLSearchParams(new FormData(form));
       body.set("action", "check");
-      fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin" })
+      const bound = answerBound();  // app.js: an answer that never comes is given up
+      fetch(checkUrl, { method: "POST", body: body, credentials: "same-origin", signal: bound.signal })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
+          bound.done();
           if (mine === sent) preview.removeAttribute("aria-busy");
           if (!d || mine !== sent || saving) return;
           render(d);
@@ -181,6 +183,7 @@
           revealing = false;
         })
         .catch(function () {  // a newer Check's answer says what is so now
+          bound.done();
           if (mine === sent) preview.removeAttribute("aria-busy");
           if (mine === sent && !saving) note(preview.getAttribute("data-offline"), "errors");
         });

@@ -102,3 +102,34 @@ def test_a_stale_check_that_fails_does_not_cover_the_newer_answer(form: Any) -> 
     page.evaluate("window.__shown.push('-- the first failed --')")
     assert page.inner_text("#preview") == shown
     assert offline not in page.inner_text("#preview")
+
+
+def test_a_check_with_no_answer_is_given_up(chromium: Any, real_server: Any) -> None:
+    """A Check whose answer never comes is given up after 20 s: the preview says it cannot
+    be checked now instead of staying busy."""
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        page = context.new_page()
+        token = _new_balkan_game(page, real_server.url)
+        held: list[Any] = []
+
+        def hold(route: Any) -> None:
+            held.append(route)
+
+        page.route("**/deal/check", hold)
+        page.clock.install()
+        page.goto(f"{real_server.url}/g/{token}")
+        page.locator("#next-deal").click()
+        page.wait_for_selector("#deal-form[data-draft]")
+        page.locator(f'#declarer .tap[data-value="{_declarer(page)}"]').click()
+        page.clock.run_for(1_000)
+        until(pumped(page, lambda: bool(held)), "the Check sent")
+        page.clock.run_for(18_000)
+        assert page.get_attribute("#preview", "aria-busy") == "true"
+        page.clock.run_for(3_000)  # 20 s after it was sent: given up
+        offline = page.get_attribute("#preview", "data-offline")
+        assert offline
+        page.wait_for_function("() => !document.querySelector('#preview[aria-busy]')")
+        assert offline in page.inner_text("#preview")
+    finally:
+        context.close()

@@ -14,8 +14,8 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, enter_deal, new_game, pumped, shot
-from ..harness import until
+from ..browser import SMALL_PHONE, _Thumb, enter_deal, new_game, pumped, shot
+from ..harness import seats, until
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
 
 pytestmark = pytest.mark.browser
@@ -70,5 +70,41 @@ def test_a_save_with_no_answer_waits_on_the_phone_and_lands_once(
         assert late.status == 200 and late.json()["saved"], late.text()
         with Store(real_server.db) as store:
             assert len(store.get_game(token).deals) == 1
+    finally:
+        context.close()
+
+
+def test_a_check_with_no_answer_lets_the_scorer_save(chromium: Any, real_server: Any) -> None:
+    """The preview's Check given up after 20 s the same way: the preview says it cannot be
+    checked now, and Save is not held back by it (the deal then waits on the phone if it
+    must)."""
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    try:
+        page = context.new_page()
+        token = new_game(page, real_server.url, THREE)
+        held: list[Any] = []
+
+        def hold(route: Any) -> None:
+            held.append(route)
+
+        page.route("**/deal/check", hold)
+        page.clock.install()
+        page.goto(f"{real_server.url}/g/{token}")
+        page.locator("#next-deal").click()
+        page.wait_for_url("**/deal/new?k=*")
+        thumb, seat = _Thumb(page), seats(THREE)
+        thumb.choice("kind", "misere")
+        thumb.choice("declarer", seat["Anna"])
+        page.clock.run_for(1_000)
+        until(pumped(page, lambda: bool(held)), "the Check sent")
+        page.clock.run_for(18_000)
+        assert page.is_disabled("#save-button")
+        assert page.get_attribute("#preview", "aria-busy") == "true"
+        page.clock.run_for(3_000)  # 20 s after it was sent: given up
+        offline = page.get_attribute("#preview", "data-offline")
+        assert offline
+        page.wait_for_selector("#save-button:not([disabled])")
+        assert offline in page.inner_text("#preview")
+        assert page.get_attribute("#preview", "aria-busy") is None
     finally:
         context.close()
