@@ -719,10 +719,6 @@ new MutationObserver(function (changes) {
 
 /* -- never lost: deals waiting on this phone, and saying when it is offline -------------- */
 
-// A Save is kept in localStorage (with its one-time key) from the moment it is sent until
-// the server has answered; a dropped connection leaves it there, shown as "not saved yet",
-// and it is sent again by itself when the connection is back. The key makes a second
-// arrival write nothing.
 const ANSWER_WAIT_MS = 20000;  // the longest a Save or a Check waits for the server's answer
 
 // A bound on a request: its signal aborts the request (and the reading of its answer) after
@@ -732,6 +728,11 @@ function answerBound() {
   const timer = stop && setTimeout(function () { stop.abort(); }, ANSWER_WAIT_MS);
   return { signal: stop ? stop.signal : undefined, done: function () { clearTimeout(timer); } };
 }
+
+// A Save is kept in localStorage (with its one-time key) from the moment it is sent until
+// the server has answered; a dropped connection leaves it there, shown as "not saved yet",
+// and it is sent again by itself when the connection is back. The key makes a second
+// arrival write nothing.
 const Pending = (function () {
   const STORE = "scorekeeper.pending";
   const waiters = {};
