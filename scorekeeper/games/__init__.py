@@ -25,9 +25,9 @@ from scorekeeper.rules.company import net_after_each_deal
 from scorekeeper.rules.deals import Deal
 from scorekeeper.rules.text import escaped
 from scorekeeper.store import GameRecord, Store
-from scorekeeper.wording import ENGLISH, Words
+from scorekeeper.wording import ENGLISH, Words, translations
 
-from .family import KEY, Family, family_named, family_of_game, family_of_options
+from .family import KEY, Family, Told, family_named, family_of_game, family_of_options
 
 _T = TypeVar("_T")
 
@@ -82,6 +82,15 @@ class Loaded:
     def family(self) -> Family:
         """The rules family the game is played by (chosen when it was made)."""
         return family_of_options(self.record.options)
+
+    def told(self, position: int, words: Words) -> Told:
+        """The entry at a 0-based position in words, as a player confirms it: kept with this
+        state by language (the followers' cards tell the last deals again after each answer,
+        and the words of a deal do not change while the state does not)."""
+        if words.translator is not translations(words.locale):  # words of their own: drawn
+            return self.family.told(self.sheet, position, words)
+        key = ("told", position, words.locale, words.hussar)
+        return self.kept(key, lambda: self.family.told(self.sheet, position, words))
 
     @property
     def editable(self) -> bool:
