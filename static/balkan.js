@@ -182,10 +182,11 @@
           if (revealing) reveal();  // the preview may make the bar taller
           revealing = false;
         })
-        .catch(function () {  // a newer Check's answer says what is so now
+        .catch(function () {
           bound.done();
-          if (mine === sent) preview.removeAttribute("aria-busy");
-          if (mine === sent && !saving) note(preview.getAttribute("data-offline"), "errors");
+          if (mine !== sent) return;  // a newer Check's answer says what is so now
+          preview.removeAttribute("aria-busy");
+          if (!saving) note(preview.getAttribute("data-offline"), "errors");
         });
     }, 150);
   }

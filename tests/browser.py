@@ -108,6 +108,22 @@ def pumped(page: Any, condition: Callable[[], bool]) -> Callable[[], bool]:
     return look
 
 
+def held_requests(page: Any, url: str, *, first: bool = False, method: str = "") -> list[Any]:
+    """The page's requests to `url` (a glob) held unanswered, for the test to continue or
+    abort (`route.continue_()`, `route.abort()`): every one, or with `first` only the first
+    (later ones go through); with `method`, only requests of that method are held."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if (method and route.request.method != method) or (first and held):
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(url, hold)
+    return held
+
+
 def shot(page: Any, name: str, *, full: bool = True) -> None:
     """Save a screenshot of the page to tests/artifacts/<name>.png (git-ignored)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

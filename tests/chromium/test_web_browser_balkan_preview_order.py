@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, pumped
+from ..browser import SMALL_PHONE, held_requests, pumped
 from ..harness import until
 from .test_web_browser_balkan import _new_balkan_game
 from .test_web_browser_balkan_table import _declarer
@@ -40,15 +40,7 @@ def form(chromium: Any, real_server: Any) -> Iterator[tuple[Any, list[Any], str]
     try:
         page = context.new_page()
         token = _new_balkan_game(page, real_server.url)
-        held: list[Any] = []
-
-        def hold_the_first(route: Any) -> None:
-            if held:
-                route.continue_()
-            else:
-                held.append(route)
-
-        page.route("**/deal/check", hold_the_first)
+        held = held_requests(page, "**/deal/check", first=True)
         page.add_init_script(_SHOWN)
         page.clock.install()
         page.goto(f"{real_server.url}/g/{token}")
@@ -111,12 +103,7 @@ def test_a_check_with_no_answer_is_given_up(chromium: Any, real_server: Any) -> 
     try:
         page = context.new_page()
         token = _new_balkan_game(page, real_server.url)
-        held: list[Any] = []
-
-        def hold(route: Any) -> None:
-            held.append(route)
-
-        page.route("**/deal/check", hold)
+        held = held_requests(page, "**/deal/check")
         page.clock.install()
         page.goto(f"{real_server.url}/g/{token}")
         page.locator("#next-deal").click()

@@ -17,7 +17,7 @@ from scorekeeper import gamefile, sample
 from scorekeeper.games import create_from_game
 from scorekeeper.store import Store
 
-from ..browser import pumped
+from ..browser import held_requests, pumped
 from ..harness import until
 
 pytestmark = pytest.mark.browser
@@ -41,12 +41,7 @@ def test_the_sheet_stays_put_while_the_chart_comes(
     context = chromium.new_context(viewport={"width": width, "height": 768})
     try:
         page = context.new_page()
-        held: list[Any] = []
-
-        def hold(route: Any) -> None:
-            held.append(route)
-
-        page.route("**/chart.svg", hold)
+        held = held_requests(page, "**/chart.svg")
         for convention, players in (("hussar", 2), ("sochi", 3), ("sochi", 4), ("leningrad", 5)):
             where = f"{width} px, {players} players"
             held.clear()

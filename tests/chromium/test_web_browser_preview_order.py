@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, _tap_tricks, _Thumb, new_game, pumped
+from ..browser import SMALL_PHONE, _tap_tricks, _Thumb, held_requests, new_game, pumped
 from ..harness import seats, until
 
 pytestmark = pytest.mark.browser
@@ -41,15 +41,7 @@ def test_an_answer_to_the_form_before_the_last_tap_never_shows(
     try:
         page = context.new_page()
         token = new_game(page, real_server.url, PLAYERS)
-        held: list[Any] = []
-
-        def hold_the_first(route: Any) -> None:
-            if held:
-                route.continue_()
-            else:
-                held.append(route)
-
-        page.route("**/deal/check", hold_the_first)
+        held = held_requests(page, "**/deal/check", first=True)
         page.add_init_script(_SHOWN)
         page.clock.install()
         page.goto(f"{real_server.url}/g/{token}")

@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, _Thumb, enter_deal, new_game, pumped, shot
+from ..browser import SMALL_PHONE, _Thumb, enter_deal, held_requests, new_game, pumped, shot
 from ..harness import seats, until
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
 
@@ -28,15 +28,7 @@ def test_a_save_with_no_answer_waits_on_the_phone_and_lands_once(
     try:
         page = context.new_page()
         token = new_game(page, real_server.url, THREE)
-        held: list[Any] = []
-
-        def hold_the_first_save(route: Any) -> None:
-            if route.request.method == "POST" and not held:
-                held.append(route)
-            else:
-                route.continue_()
-
-        page.route("**/deal/new*", hold_the_first_save)
+        held = held_requests(page, "**/deal/new*", first=True, method="POST")
         page.clock.install()
         page.goto(f"{real_server.url}/g/{token}")
         page.locator("#next-deal").click()
@@ -82,12 +74,7 @@ def test_a_check_with_no_answer_lets_the_scorer_save(chromium: Any, real_server:
     try:
         page = context.new_page()
         token = new_game(page, real_server.url, THREE)
-        held: list[Any] = []
-
-        def hold(route: Any) -> None:
-            held.append(route)
-
-        page.route("**/deal/check", hold)
+        held = held_requests(page, "**/deal/check")
         page.clock.install()
         page.goto(f"{real_server.url}/g/{token}")
         page.locator("#next-deal").click()
