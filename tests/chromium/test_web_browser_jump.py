@@ -18,6 +18,8 @@ SIZES = [(320, 568, 1.0), (375, 667, 1.5), (1024, 768, 1.0)]
 IN_VIEW = """(e) => { const r = e.getBoundingClientRect();
   return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }"""
 
+TOP = "(e) => Math.round(e.getBoundingClientRect().top)"
+
 
 def _tap(page: Any, target: Any, where: str) -> None:
     """A tap on what is on the screen now: no scroll before it."""
@@ -30,7 +32,11 @@ def _jump(page: Any, position: int, deal_id: int, where: str) -> int:
     page.evaluate("window.scrollTo(0, 0)")
     summary = page.locator("details.jump > summary")
     summary.scroll_into_view_if_needed()  # the sheet is read first: where the button is
+    top = summary.evaluate(TOP)
     _tap(page, summary, where)
+    # Nothing above the button is drawn late: it stays where the thumb found it.
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert summary.evaluate(TOP) == top, f"{where}: the button moved under the tap"
     taps = 1
     tens = page.locator("details.jump-ten > summary")
     if tens.count():
