@@ -289,6 +289,21 @@ class _Thumb:
             self.tap(f'#{group} .tap[data-value="{value}"]')
 
 
+def save_ready(page: Any, where: str, timeout: float = WAIT_MS) -> None:
+    """Wait for the form's Save to be enabled (its preview checked and fine). Never enabled:
+    the failure says what the page showed and held (its preview, the form's fields) and a
+    screenshot is kept, so a run on a loaded machine can be read afterwards."""
+    try:
+        page.wait_for_selector("#save-button:not([disabled])", timeout=timeout)
+    except Exception as error:  # Playwright's TimeoutError
+        shot(page, f"save-never-{where}", full=False)
+        said = page.evaluate(
+            """() => [document.querySelector('#preview') && document.querySelector('#preview').innerText,
+              Array.from(new FormData(document.querySelector('#deal-form'))).filter((p) => p[0] !== 'csrf_token')]"""
+        )
+        raise AssertionError(f"{where}: Save never enabled; preview, fields: {said}") from error
+
+
 def enter_deal(page: Any, players: list[str], kind: str, **deal: Unpack[DealWords]) -> str:
     """Fill the open deal form by taps, the way a scorer does; returns the preview's text.
 
@@ -327,7 +342,7 @@ def enter_deal(page: Any, players: list[str], kind: str, **deal: Unpack[DealWord
         else:
             thumb.tap(f"#corr_amount_{j}")
         page.keyboard.type(amount)
-    page.wait_for_selector("#save-button:not([disabled])")
+    save_ready(page, f"{kind}-{page.viewport_size['width']}")
     page.taps = getattr(page, "taps", 0) + thumb.taps
     return str(page.inner_text("#preview"))
 

@@ -14,7 +14,17 @@ from typing import Any
 
 import pytest
 
-from ..browser import NAMES, SETTLED, _tap_tricks, _Thumb, new_game, save_deal, shot, text_scale
+from ..browser import (
+    NAMES,
+    SETTLED,
+    _tap_tricks,
+    _Thumb,
+    new_game,
+    save_deal,
+    save_ready,
+    shot,
+    text_scale,
+)
 from ..harness import seats
 
 pytestmark = pytest.mark.browser
@@ -107,7 +117,7 @@ def _enter(eye: Eye, players: list[str], kind: str, deal: dict[str, Any]) -> Non
             else:
                 eye.tap(f"#corr_amount_{j}")
             page.keyboard.type(amount)
-    page.wait_for_selector("#save-button:not([disabled])")
+    save_ready(page, eye.where)
 
 
 @pytest.mark.parametrize("scale", SCALES, ids=[f"{s}x" for s in SCALES])

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import new_game, text_scale
+from ..browser import new_game, save_ready, text_scale
 from .test_web_browser_bars import Eye
 
 pytestmark = pytest.mark.browser
@@ -70,7 +70,7 @@ def _enter(eye: Eye, players: list[str], deal: dict[str, Any]) -> None:
         if page.locator(chip).get_attribute("aria-pressed") != "true":
             eye.tap(chip)
         eye.tap(f'#trickpad .num[data-n="{count}"]')
-    page.wait_for_selector("#save-button:not([disabled])", timeout=50_000)
+    save_ready(page, f"{eye.where} (missed: {eye.missed})")
 
 
 def _play(eye: Eye, server: str, token: str, kind: str, fspr: bool) -> dict[str, Any]:
