@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from ..browser import worker_ready
 from ..served import Browser, Served
 from .test_web_offline import cached_urls
 
@@ -48,7 +49,7 @@ def test_replaced_forgotten_and_deleted_games_leave_the_offline_shell(
     page = trusting.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{base}/g/{token}")
-    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    worker_ready(page)
     wait_for(page, lambda p: f"/g/{token}" in p, "the game page is kept")
 
     # The links page is never kept, however it is reached.

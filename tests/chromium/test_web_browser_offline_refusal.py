@@ -17,7 +17,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import WAIT_MS, enter_deal, new_game, pumped, shot
+from ..browser import WAIT_MS, enter_deal, new_game, pumped, shot, worker_ready
 from ..harness import until
 from ..served import Served
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
@@ -56,7 +56,7 @@ def _offline_save(context: Any, base: str) -> tuple[Any, str]:
     except Exception as first:  # noqa: BLE001 (Playwright's own error type)
         assert "ERR_NETWORK_CHANGED" in str(first), first
     token = new_game(page, base, THREE)
-    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    worker_ready(page)
     page.goto(f"{base}/g/{token}")
     page.locator("#next-deal").click()
     page.wait_for_url("**/deal/new?k=*")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE
+from ..browser import SMALL_PHONE, worker_ready
 from ..served import Browser, Served
 
 
@@ -32,7 +32,7 @@ def test_a_reload_without_network_shows_the_game_as_last_seen(
     base = f"https://127.0.0.1:{served.port}"
     page = trusting.new_page()
     page.goto(f"{base}/g/{token}")
-    assert page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    worker_ready(page)
     # The worker keeps the page and the shell files as they arrive: wait until all are in.
     # (A shared machine under the whole suite can take many seconds: the bound is only there so
     # a worker that never caches fails instead of hanging.)
