@@ -159,6 +159,10 @@ function refocus(place) {
 // position; a page with a form being filled in keeps what was typed and shows a banner instead.
 const FOLLOW_PERIOD = 1000;  // a change the page could not show yet: asked about again after it
 const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
+// The server answers a held request within longpoll.HOLD_SECONDS (50 s); one unanswered 20 s
+// beyond that hangs on a stuck connection (a proxy or a network that dropped it unsaid): it
+// is given up and asked again, so a follower never stops following without a word.
+const HELD_MAX_MS = 70000;
 
 (function follow() {
   let el = null, version = null;
@@ -317,6 +321,7 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
   // again (a phone woken up).
   let timer = null;
   let waiting = null;  // the held request's AbortController
+  let bound = null, stuck = false;  // its bound; given up after HELD_MAX_MS
   let failures = 0;
   function again(delay) {
     clearTimeout(timer);
@@ -336,11 +341,14 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
     return more;
   }
   function ask() {
-    waiting = new AbortController();
+    const mine = waiting = new AbortController();
+    stuck = false;
+    clearTimeout(bound);  // until the answer is read whole (tick's end clears it)
+    bound = setTimeout(function () { stuck = true; mine.abort(); }, HELD_MAX_MS);
     const wait = el.getAttribute("data-wait");
     const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version) + rides();
     // The answer's Date is when it was answered: now, however long it was held.
-    return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: waiting.signal })
+    return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then(function (r) { Clock.heard(r, Date.now()); return r; });
   }
   // The wait's answer: its JSON, with what rode along as `ridden` (the HTML).
@@ -368,11 +376,12 @@ const FOLLOW_IDLE_MAX = 4000;  // the longest wait after failures in a row
         return null;
       })
       .catch(function (e) {
-        if (e && e.name === "AbortError") return;  // hidden, or asked again after a wake
+        if (e && e.name === "AbortError" && !stuck) return;  // hidden, or asked again after a wake
         NetState.offline();
         failures++;
       })
       .then(function () {
+        clearTimeout(bound);
         busy = false;
         waiting = null;
         // A held request asks again at once; after a failure it waits a little longer each

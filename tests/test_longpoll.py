@@ -345,3 +345,15 @@ def test_every_answer_of_serve_has_one_date(tmp_path: Path) -> None:
                 conn.close()
     finally:
         server.stop()
+
+
+def test_the_page_gives_up_a_held_request_only_after_the_server_would_have_answered_it() -> None:
+    """app.js's bound on a held request is the server's longest hold and the 20 s any
+    answer is waited for: a page never gives up a request the server still holds."""
+    from scorekeeper import longpoll
+
+    script = (Path(__file__).resolve().parent.parent / "static" / "app.js").read_text()
+    bound = re.search(r"const HELD_MAX_MS = (\d+);", script)
+    answer = re.search(r"const ANSWER_WAIT_MS = (\d+);", script)
+    assert bound and answer
+    assert int(bound.group(1)) == longpoll.HOLD_SECONDS * 1000 + int(answer.group(1))

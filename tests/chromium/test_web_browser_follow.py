@@ -9,7 +9,8 @@ import json
 import re
 from typing import Any
 
-from ..browser import SMALL_PHONE, WAIT_MS, shot
+from ..browser import SMALL_PHONE, WAIT_MS, held_requests, pumped, shot
+from ..harness import until
 from ..served import Phone, Server, checked, correction, new_game
 
 
@@ -90,5 +91,42 @@ def test_the_scorers_page_waits_shows_answers_and_catches_up_after_sleeping(
             timeout=WAIT_MS,
         )
         assert len(asked) > held
+    finally:
+        context.close()
+
+
+def test_a_held_request_that_hangs_is_given_up_and_the_page_follows_on(
+    real_server: Any, chromium: Any
+) -> None:
+    """A held request the server would answer within 50 s hangs on a stuck connection (held
+    here by routing; Playwright's clock runs the page's timers): 20 s beyond the server's
+    hold the page gives it up, says it is not connected, asks again, and shows the next deal
+    saved on another phone."""
+    scorer, token, _ = first_deal(real_server.port)
+    context = chromium.new_context(viewport=SMALL_PHONE)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/wait?" in r.url else None)
+    held = held_requests(page, "**/wait?*", first=True)
+    try:
+        page.clock.install()
+        page.goto(f"{real_server.url}/g/{token}")
+        page.clock.run_for(100)
+        until(pumped(page, lambda: bool(held)), "the page's held request sent")
+        page.clock.run_for(69_000)
+        assert len(asked) == 1, asked
+        assert page.is_hidden("#netstate")
+        page.clock.run_for(2_000)  # 70 s: given up
+        page.wait_for_selector("#netstate:not([hidden])")
+        page.clock.run_for(1_500)  # asked again a second later
+        until(pumped(page, lambda: len(asked) == 2), "the page asking again")
+        before = page.get_attribute("#follow", "data-version")
+        save(scorer, token, "saved after the stuck request")
+        page.wait_for_function(
+            "v => document.getElementById('follow').getAttribute('data-version') === v",
+            arg=str(int(before or 0) + 1),
+            timeout=WAIT_MS,
+        )
+        assert page.is_hidden("#netstate")
     finally:
         context.close()
