@@ -5,7 +5,11 @@
   const me = document.currentScript;
   if (!me || !("serviceWorker" in navigator) || location.protocol !== "https:") return;
   const worker = me.getAttribute("data-sw");
-  window.addEventListener("load", function () {
+  // A registration that fails (a phone starved or its connection lost while the worker's
+  // script came) is tried again a little later, a few times: until it is active this page
+  // would not be kept for a reload without network. Its last error is on the script element.
+  let tries = 0;
+  function register() {
     navigator.serviceWorker.register(worker).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
@@ -17,6 +21,10 @@
         urls.push(new URL(el.getAttribute("data-keep"), location.href).href);
       });
       if (registration.active) registration.active.postMessage({ type: "keep", urls: urls });
-    }).catch(function () {});
-  });
+    }).catch(function (error) {
+      me.setAttribute("data-sw-error", String(error));
+      if (++tries < 4) setTimeout(register, 5000 * tries);
+    });
+  }
+  window.addEventListener("load", register);
 })();

@@ -133,6 +133,18 @@ self.addEventListener("fetch", function (event) {
 
 /* The page that registered this worker asks it to keep itself and its files right away:
  * that page was loaded before the worker controlled it, so nothing of it was kept yet. */
+// A file the page asked to keep that did not come (the connection lost, the server too busy
+// to answer) is asked for again a little later, a few times: the shell is whole sooner than
+// the next page would make it.
+function fetchAgain(href, tries) {
+  return fetch(href, { credentials: "same-origin" }).catch(function (error) {
+    if (tries <= 1) throw error;
+    return new Promise(function (done) { setTimeout(done, 2000); }).then(function () {
+      return fetchAgain(href, tries - 1);
+    });
+  });
+}
+
 self.addEventListener("message", function (event) {
   const data = event.data || {};
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
@@ -143,7 +155,7 @@ self.addEventListener("message", function (event) {
       return caches.open(CACHE).then(function (cache) {
         return cache.match(isStatic(url) ? url.href : pageKey(url)).then(function (hit) {
           if (hit && isStatic(url)) return null;
-          return fetch(url.href, { credentials: "same-origin" }).then(function (response) {
+          return fetchAgain(url.href, 3).then(function (response) {
             return keep(isStatic(url) ? url.href : pageKey(url), response);
           });
         });

@@ -292,19 +292,15 @@ class _Thumb:
 WORKER_READY = """(ms) => Promise.race([
   navigator.serviceWorker.ready.then((r) => !!r.active),
   new Promise((done) => setTimeout(() => done(null), ms))])"""
-WORKER_AGAIN = """() => navigator.serviceWorker.register(
-    document.querySelector('script[data-sw]').getAttribute('data-sw'))
-  .then(() => '', (e) => String(e))"""
 
 
 def worker_ready(page: Any) -> None:
-    """The page's offline shell (service worker) active. sw-register.js registers it once per
-    page; a registration a loaded machine let fail is tried again as the next page would, and
-    one that fails again says why (instead of waiting on `ready` for ever)."""
-    if page.evaluate(WORKER_READY, WAIT_MS):
-        return
-    error = page.evaluate(WORKER_AGAIN)
-    assert page.evaluate(WORKER_READY, WAIT_MS), f"no service worker: {error or 'not active'}"
+    """The page's offline shell (service worker) active, waited for with a bound (the page
+    tries a failed registration again itself: sw-register.js); never active, the failure
+    says the page's last registration error instead of waiting on `ready` for ever."""
+    if not page.evaluate(WORKER_READY, 2 * WAIT_MS):
+        error = page.get_attribute("script[data-sw]", "data-sw-error")
+        raise AssertionError(f"no service worker: {error or 'not active'}")
 
 
 def save_ready(page: Any, where: str, timeout: float = WAIT_MS) -> None:

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, worker_ready
+from ..browser import SMALL_PHONE, pumped, worker_ready
+from ..harness import until
 from ..served import Browser, Served
 
 
@@ -76,3 +77,32 @@ def test_no_service_worker_over_plain_http(serve: Callable[..., Served], chromiu
         assert page.evaluate("() => navigator.serviceWorker.getRegistrations()") == []
     finally:
         context.close()
+
+
+def test_a_shell_that_did_not_come_is_asked_for_again(
+    serve: Callable[..., Served], trusting: Any
+) -> None:
+    """The worker's script and a shell file that failed to come (a connection lost) are asked
+    for again by themselves: the page is still kept whole for a reload without network."""
+    served = serve("--https")
+    token = Browser(served).new_game()
+    base = f"https://127.0.0.1:{served.port}"
+    failed: list[str] = []
+
+    def once(route: Any) -> None:
+        """The first request of each of the two fails; later ones go through."""
+        name = route.request.url.split("?")[0].rsplit("/", 1)[-1]
+        if name not in failed and (name == "sw.js" or route.request.service_worker):
+            failed.append(name)
+            route.abort()
+        else:
+            route.continue_()
+
+    trusting.route("**/sw.js", once)
+    trusting.route("**/static/app.css?v=*", once)
+    page = trusting.new_page()
+    page.goto(f"{base}/g/{token}")
+    worker_ready(page)
+    assert "Failed" in (page.get_attribute("script[data-sw]", "data-sw-error") or "")
+    until(pumped(page, lambda: any("/static/app.css?v=" in u for u in cached_urls(page))), "kept")
+    assert failed == ["sw.js", "app.css"]
