@@ -131,8 +131,6 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-/* The page that registered this worker asks it to keep itself and its files right away:
- * that page was loaded before the worker controlled it, so nothing of it was kept yet. */
 // A file the page asked to keep that did not come (the connection lost, the server too busy
 // to answer) is asked for again a little later, a few times: the shell is whole sooner than
 // the next page would make it.
@@ -145,6 +143,8 @@ function fetchAgain(href, tries) {
   });
 }
 
+/* The page that registered this worker asks it to keep itself and its files right away:
+ * that page was loaded before the worker controlled it, so nothing of it was kept yet. */
 self.addEventListener("message", function (event) {
   const data = event.data || {};
   if (data.type !== "keep" || !Array.isArray(data.urls)) return;
