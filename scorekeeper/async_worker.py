@@ -19,6 +19,7 @@ class Worker(UvicornWorker):  # type: ignore[misc]
         """UvicornWorker's own, with scorekeeper's Server."""
         self.config.app = self.wsgi
         server = Server(config=self.config)
+        server.parent = self.ppid
         self._install_sigquit_handler()
         await server.serve(sockets=self.sockets)
         if not server.started:

@@ -10,6 +10,7 @@ it ends. uvicorn alone would wait for the held requests as for any other, up to 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import socket
 from collections.abc import Iterator
@@ -33,7 +34,17 @@ no websockets, the Router's lifespan (it starts the watch of the held requests).
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server; at its stop the app's held requests are answered first."""
+    """uvicorn's server; at its stop the app's held requests are answered first. As one of
+    gunicorn's workers (`parent`: the master's process id) it stops, as gunicorn's own workers
+    do, once that master is gone (killed, so it could not stop its workers): a worker left
+    behind would go on serving the port and holding the database with no one to stop it."""
+
+    parent: int | None = None
+
+    async def on_tick(self, counter: int) -> bool:
+        if self.parent is not None and counter % 10 == 0 and os.getppid() != self.parent:
+            self.should_exit = True
+        return bool(await super().on_tick(counter))
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         stop = getattr(self.config.app, "stop_waiting", None)

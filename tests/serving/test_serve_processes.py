@@ -34,6 +34,7 @@ from ..harness import (
     CLI,
     ROOT,
     START_SECONDS,
+    until,
     wait_for_start,
     wait_for_text,
     wait_until_read,
@@ -484,3 +485,26 @@ def test_sigterm_stops_serve_at_once_when_it_is_pid_1(tmp_path: Path) -> None:
         if outer.poll() is None:
             outer.kill()
             outer.wait()
+
+
+def test_a_worker_whose_master_was_killed_stops(serve: Callable[..., Served]) -> None:
+    """gunicorn's master killed (SIGKILL: it cannot stop its workers) leaves no worker
+    behind serving the port and holding the database: each notices within a second or so
+    that its master is gone and stops, as gunicorn's own workers do (the deploy runs the
+    same worker: scorekeeper.async_worker)."""
+    served = serve("--workers", "2")
+    master = served.process.pid
+    children = Path(f"/proc/{master}/task/{master}/children")
+    until(lambda: len(children.read_text().split()) == 2, "the two workers started")
+    workers = [int(pid) for pid in children.read_text().split()]
+    served.process.kill()
+    served.process.wait()
+
+    def ended(pid: int) -> bool:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        return state in ("Z", "X")  # a zombie waits for its new parent: it runs no more
+
+    until(lambda: all(ended(pid) for pid in workers), "the workers stopping")
