@@ -322,6 +322,10 @@ const HELD_MAX_MS = 70000;
   let timer = null;
   let waiting = null;  // the held request's AbortController
   let bound = null, stuck = false;  // its bound; given up after HELD_MAX_MS
+  // After a request given up, the next asks as a page that has seen nothing (since=0): the
+  // server answers it at once, so the "not connected" notice goes as soon as the connection
+  // is back, not after a whole hold with no change.
+  let recovering = false;
   let failures = 0;
   function again(delay) {
     clearTimeout(timer);
@@ -346,7 +350,9 @@ const HELD_MAX_MS = 70000;
     clearTimeout(bound);  // until the answer is read whole (tick's end clears it)
     bound = setTimeout(function () { stuck = true; mine.abort(); }, HELD_MAX_MS);
     const wait = el.getAttribute("data-wait");
-    const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(version) + rides();
+    const since = recovering ? "0" : version;
+    recovering = false;
+    const asked = wait + (wait.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(since) + rides();
     // The answer's Date is when it was answered: now, however long it was held.
     return fetch(asked, { credentials: "same-origin", cache: "no-store", signal: mine.signal })
       .then(function (r) { Clock.heard(r, Date.now()); return r; });
@@ -377,6 +383,7 @@ const HELD_MAX_MS = 70000;
       })
       .catch(function (e) {
         if (e && e.name === "AbortError" && !stuck) return;  // hidden, or asked again after a wake
+        recovering = stuck;
         NetState.offline();
         failures++;
       })
