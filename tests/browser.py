@@ -124,6 +124,28 @@ def held_requests(page: Any, url: str, *, first: bool = False, method: str = "")
     return held
 
 
+HOST_NOISE = ("net::ERR_NETWORK_CHANGED",)
+"""Console errors that are the machine's, not the page's: Chromium cuts every request in
+flight when the host's network changes (another test's containers bringing up a bridge)."""
+
+
+def console_error(problems: list[str]) -> Callable[[Any], None]:
+    """A "console" listener (of a page or a context) noting each error the page logs into
+    `problems`, the host's network noise left out."""
+
+    def noted(message: Any) -> None:
+        if message.type == "error" and not any(n in message.text for n in HOST_NOISE):
+            problems.append(message.text)
+
+    return noted
+
+
+def watch_console(page: Any, problems: list[str]) -> None:
+    """Note the page's console errors and uncaught exceptions into `problems`."""
+    page.on("console", console_error(problems))
+    page.on("pageerror", lambda e: problems.append(str(e)))
+
+
 def shot(page: Any, name: str, *, full: bool = True) -> None:
     """Save a screenshot of the page to tests/artifacts/<name>.png (git-ignored)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

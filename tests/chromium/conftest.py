@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import ARGS, CHROMIUM, SMALL_PHONE
+from ..browser import ARGS, CHROMIUM, SMALL_PHONE, watch_console
 from ..served import GUNICORN, Server
 
 HERE = Path(__file__).resolve().parent
@@ -51,8 +51,7 @@ def phone(real_server: Any, chromium: Any) -> Iterator[tuple[Any, str, list[str]
     context = chromium.new_context(viewport=SMALL_PHONE, accept_downloads=True)
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    watch_console(page, problems)
     try:
         yield page, real_server.url, problems
     finally:

@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store import Store
 
-from ..browser import PHONE, no_overflow
+from ..browser import PHONE, no_overflow, watch_console
 
 pytestmark = pytest.mark.browser
 
@@ -49,8 +49,7 @@ def phone(server: str, chromium) -> Iterator[tuple]:  # type: ignore[no-untyped-
     context = chromium.new_context(viewport=PHONE)
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    watch_console(page, problems)
     try:
         yield page, server, problems
     finally:

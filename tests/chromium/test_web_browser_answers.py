@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, WAIT_MS
+from ..browser import SMALL_PHONE, WAIT_MS, watch_console
 from ..served import Server
 from .test_web_browser_follow import answer, first_deal, save
 
@@ -24,8 +24,7 @@ def test_another_followers_answer_is_swapped_in_without_the_whole_page(
     context = chromium.new_context(viewport=SMALL_PHONE)
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    watch_console(page, problems)
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url))
     try:

@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, WAIT_MS, enter_deal, new_game, pumped, shot
+from ..browser import SMALL_PHONE, WAIT_MS, enter_deal, new_game, pumped, shot, watch_console
 from ..harness import until
 
 pytestmark = pytest.mark.browser
@@ -27,8 +27,7 @@ def _follower(chromium: Any, server: str, view: str) -> tuple[Any, Any, list[str
     context = chromium.new_context(viewport=SMALL_PHONE)
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
+    watch_console(page, problems)
     page.goto(f"{server}/v/{view}")
     return context, page, problems
 

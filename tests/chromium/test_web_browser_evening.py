@@ -33,6 +33,7 @@ from ..browser import (
     shot,
     sticking_out,
     tap_choice,
+    watch_console,
 )
 
 pytestmark = pytest.mark.browser
@@ -86,10 +87,7 @@ class Phones:
         self.follower = self.contexts[1].new_page()
         self.problems: list[str] = []
         for page in (self.scorer, self.follower):
-            page.on(
-                "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
-            )
-            page.on("pageerror", lambda e: self.problems.append(str(e)))
+            watch_console(page, self.problems)
         self.waits: list[float] = []
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from ..browser import (
     SMALL_PHONE,
     TAP,
     WAIT_MS,
+    console_error,
     enter_deal,
     low_contrast,
     no_overflow,
@@ -57,10 +58,7 @@ def context(chromium: Any) -> Iterator[Any]:
     ctx = chromium.new_context(viewport=PHONE)
     ctx.set_default_timeout(WAIT_MS)
     ctx.problems = []  # type: ignore[attr-defined]
-    ctx.on(
-        "console",
-        lambda m: ctx.problems.append(m.text) if m.type == "error" else None,  # type: ignore[attr-defined]
-    )
+    ctx.on("console", console_error(ctx.problems))  # type: ignore[attr-defined]
     try:
         yield ctx
     finally:
