@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Unpack
 
-from .harness import ROOT, DealWords, seats, stop_process, wait_for_start
+from .harness import ROOT, DealWords, seats, stop_process, until, wait_for_start
 from .ports import free_port
 from .served import app_environment
 
@@ -144,6 +144,29 @@ def watch_console(page: Any, problems: list[str]) -> None:
     """Note the page's console errors and uncaught exceptions into `problems`."""
     page.on("console", console_error(problems))
     page.on("pageerror", lambda e: problems.append(str(e)))
+
+
+def clocked_form(page: Any, server: str, token: str) -> None:
+    """Open the game's next deal form on Playwright's clock (the page's timers run only as
+    the test says: `page.clock.run_for`)."""
+    page.clock.install()
+    page.goto(f"{server}/g/{token}")
+    page.locator("#next-deal").click()
+    page.wait_for_selector("#deal-form[data-draft]")
+
+
+def check_given_up(page: Any, held: list[Any]) -> None:
+    """The form's Check held unanswered (`held`, from held_requests): the preview stays busy
+    until 20 s after it went out, then says it cannot be checked now (either family)."""
+    page.clock.run_for(1_000)
+    until(pumped(page, lambda: bool(held)), "the Check sent")
+    page.clock.run_for(18_000)
+    assert page.get_attribute("#preview", "aria-busy") == "true"
+    page.clock.run_for(3_000)  # 20 s after it was sent: given up
+    offline = page.get_attribute("#preview", "data-offline")
+    assert offline
+    page.wait_for_function(SETTLED)
+    assert offline in page.inner_text("#preview")
 
 
 def shot(page: Any, name: str, *, full: bool = True) -> None:

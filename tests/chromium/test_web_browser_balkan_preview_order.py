@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, held_requests, pumped
+from ..browser import SMALL_PHONE, check_given_up, clocked_form, held_requests, pumped
 from ..harness import until
 from .test_web_browser_balkan import _new_balkan_game
 from .test_web_browser_balkan_table import _declarer
@@ -42,10 +42,7 @@ def form(chromium: Any, real_server: Any) -> Iterator[tuple[Any, list[Any], str]
         token = _new_balkan_game(page, real_server.url)
         held = held_requests(page, "**/deal/check", first=True)
         page.add_init_script(_SHOWN)
-        page.clock.install()
-        page.goto(f"{real_server.url}/g/{token}")
-        page.locator("#next-deal").click()
-        page.wait_for_selector("#deal-form[data-draft]")
+        clocked_form(page, real_server.url, token)
         declarer = _declarer(page)
         page.locator(f'#declarer .tap[data-value="{declarer}"]').click()
         page.locator('#contract .tap[data-value="sans"]').click()
@@ -104,19 +101,8 @@ def test_a_check_with_no_answer_is_given_up(chromium: Any, real_server: Any) -> 
         page = context.new_page()
         token = _new_balkan_game(page, real_server.url)
         held = held_requests(page, "**/deal/check")
-        page.clock.install()
-        page.goto(f"{real_server.url}/g/{token}")
-        page.locator("#next-deal").click()
-        page.wait_for_selector("#deal-form[data-draft]")
+        clocked_form(page, real_server.url, token)
         page.locator(f'#declarer .tap[data-value="{_declarer(page)}"]').click()
-        page.clock.run_for(1_000)
-        until(pumped(page, lambda: bool(held)), "the Check sent")
-        page.clock.run_for(18_000)
-        assert page.get_attribute("#preview", "aria-busy") == "true"
-        page.clock.run_for(3_000)  # 20 s after it was sent: given up
-        offline = page.get_attribute("#preview", "data-offline")
-        assert offline
-        page.wait_for_function("() => !document.querySelector('#preview[aria-busy]')")
-        assert offline in page.inner_text("#preview")
+        check_given_up(page, held)
     finally:
         context.close()

@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from ..browser import SMALL_PHONE, _tap_tricks, _Thumb, held_requests, new_game, pumped
+from ..browser import (
+    SMALL_PHONE,
+    _tap_tricks,
+    _Thumb,
+    clocked_form,
+    held_requests,
+    new_game,
+    pumped,
+)
 from ..harness import seats, until
 
 pytestmark = pytest.mark.browser
@@ -43,10 +51,7 @@ def test_an_answer_to_the_form_before_the_last_tap_never_shows(
         token = new_game(page, real_server.url, PLAYERS)
         held = held_requests(page, "**/deal/check", first=True)
         page.add_init_script(_SHOWN)
-        page.clock.install()
-        page.goto(f"{real_server.url}/g/{token}")
-        page.locator("#next-deal").click()
-        page.wait_for_selector("#deal-form")
+        clocked_form(page, real_server.url, token)
         thumb, seat = _Thumb(page), seats(PLAYERS)
         thumb.choice("kind", "misere")
         thumb.choice("declarer", seat["Vera"])

@@ -14,7 +14,17 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import SMALL_PHONE, _Thumb, enter_deal, held_requests, new_game, pumped, shot
+from ..browser import (
+    SMALL_PHONE,
+    _Thumb,
+    check_given_up,
+    clocked_form,
+    enter_deal,
+    held_requests,
+    new_game,
+    pumped,
+    shot,
+)
 from ..harness import seats, until
 from .test_web_browser_refusals import ANNA_SEVEN, THREE
 
@@ -29,10 +39,7 @@ def test_a_save_with_no_answer_waits_on_the_phone_and_lands_once(
         page = context.new_page()
         token = new_game(page, real_server.url, THREE)
         held = held_requests(page, "**/deal/new*", first=True, method="POST")
-        page.clock.install()
-        page.goto(f"{real_server.url}/g/{token}")
-        page.locator("#next-deal").click()
-        page.wait_for_url("**/deal/new?k=*")
+        clocked_form(page, real_server.url, token)
         enter_deal(page, THREE, "contract", **ANNA_SEVEN)
         page.clock.run_for(1000)  # the preview's Check
         page.locator("#save-button").click()
@@ -75,23 +82,12 @@ def test_a_check_with_no_answer_lets_the_scorer_save(chromium: Any, real_server:
         page = context.new_page()
         token = new_game(page, real_server.url, THREE)
         held = held_requests(page, "**/deal/check")
-        page.clock.install()
-        page.goto(f"{real_server.url}/g/{token}")
-        page.locator("#next-deal").click()
-        page.wait_for_url("**/deal/new?k=*")
+        clocked_form(page, real_server.url, token)
         thumb, seat = _Thumb(page), seats(THREE)
         thumb.choice("kind", "misere")
         thumb.choice("declarer", seat["Anna"])
-        page.clock.run_for(1_000)
-        until(pumped(page, lambda: bool(held)), "the Check sent")
-        page.clock.run_for(18_000)
         assert page.is_disabled("#save-button")
-        assert page.get_attribute("#preview", "aria-busy") == "true"
-        page.clock.run_for(3_000)  # 20 s after it was sent: given up
-        offline = page.get_attribute("#preview", "data-offline")
-        assert offline
-        page.wait_for_selector("#save-button:not([disabled])")
-        assert offline in page.inner_text("#preview")
-        assert page.get_attribute("#preview", "aria-busy") is None
+        check_given_up(page, held)
+        assert page.is_enabled("#save-button")
     finally:
         context.close()
