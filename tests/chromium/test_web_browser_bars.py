@@ -111,12 +111,7 @@ def _enter(eye: Eye, players: list[str], kind: str, deal: dict[str, Any]) -> Non
                 eye.tap("#more-rows")
             eye.choice(f"corr_player_{j}", seat[players[who]])
             eye.choice(f"corr_column_{j}", column)
-            if amount.startswith("-"):
-                eye.tap(f'[data-minus="corr_amount_{j}"]')
-                amount = amount[1:]
-            else:
-                eye.tap(f"#corr_amount_{j}")
-            page.keyboard.type(amount)
+            eye.amount(f"corr_amount_{j}", amount)
     save_ready(page, eye.where)
 
 

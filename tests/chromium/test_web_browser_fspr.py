@@ -108,6 +108,7 @@ def test_fspr_deals_by_taps(
     width, height, scale = size
     taps: dict[str, dict[str, int]] = {}
     missed: list[str] = []
+    lost: list[str] = []
     context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
     text_scale(context, scale)
     page = context.new_page()
@@ -120,6 +121,7 @@ def test_fspr_deals_by_taps(
                 deal = _play(eye, real_server.url, token, kind, fspr)
                 taps.setdefault(kind, {})[convention] = eye.taps
                 missed += [f"{convention} {kind}: {m}" for m in eye.missed]
+                lost += [f"{convention} {kind}: {m}" for m in eye.lost]
                 if fspr:
                     data = store.get_game(token).deals[-1].data
                     expected = _stored(deal)
@@ -128,6 +130,7 @@ def test_fspr_deals_by_taps(
     finally:
         context.close()
     print(f"{width}x{height} {scale}x taps (leningrad, fspr):", taps)
+    print(f"{width}x{height} {scale}x choices tapped twice (the first chose nothing):", lost)
     assert not missed, missed
     for kind, by in taps.items():
         assert by["fspr"] <= by["leningrad"] + 1, (kind, by)

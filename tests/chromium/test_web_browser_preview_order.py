@@ -4,9 +4,10 @@ way when the scorer taps again must not show, nor enable Save, when its answer c
 before the newer Check goes out (seen in a full run: misère with Vera's two tricks read
 "Vera: pool +10", the answer for none).
 
-Playwright's clock holds the page's timers, so the order is forced: the first Check is held
-by routing until after the second tap, then let through while the second waits for its
-120 ms.
+Playwright's clock holds the page's timers (paused: on a loaded machine the taps before the
+first Check were more than 120 ms apart, and a Check went out before the test let it), so
+the order is forced: the first Check is held by routing until after the second tap, then
+let through while the second waits for its 120 ms.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def test_an_answer_to_the_form_before_the_last_tap_never_shows(
         token = new_game(page, real_server.url, PLAYERS)
         held = held_requests(page, "**/deal/check", first=True)
         page.add_init_script(_SHOWN)
-        clocked_form(page, real_server.url, token)
+        clocked_form(page, real_server.url, token, paused=True)
         thumb, seat = _Thumb(page), seats(PLAYERS)
         thumb.choice("kind", "misere")
         thumb.choice("declarer", seat["Vera"])
