@@ -970,17 +970,33 @@ async def night(
     db0 = database_cpu(postmaster) if postmaster else 0.0
     cpu0, client0, t0 = usage(pids)[0], own_cpu(), time.monotonic()
     spy = asyncio.create_task(profile(args, children(pids[0]))) if args.profile else None
+    opened = asyncio.create_task(after_ramp(args, the, pids, postmaster))
     await the.run()
     if spy is not None:
         await spy
     elapsed = time.monotonic() - t0
     cpu, rss = usage(pids)
     args.db_cpu = database_cpu(postmaster) - db0 if postmaster else None
+    ramp_cpu, ramp_db, ramp_deals = await opened
+    db_after = database_cpu(postmaster) - ramp_db if postmaster else 0.0
+    args.steady = (cpu - ramp_cpu + db_after, sum(len(t.acked) for t in the.tables) - ramp_deals)
     client = own_cpu() - client0
     sampler.cancel()
     lost, doubled, lost_answers = await the.verify()
     report(args, the, elapsed, cpu - cpu0, rss, client, series, (lost, doubled, lost_answers))
     return summary(args, the, cpu - cpu0, lost + doubled + lost_answers)
+
+
+async def after_ramp(
+    args: argparse.Namespace, the: Night, pids: list[int], postmaster: int
+) -> tuple[float, float, int]:
+    """The servers' and the database's CPU and the deals saved when the ramp ends: from
+    then on every game is open, and the CPU is the deals' alone (the ramp's is opening a
+    game and four pages a table, once a night: a night of hours pays it once, a bench of
+    minutes many times a deal)."""
+    await asyncio.sleep(args.ramp)
+    db = database_cpu(postmaster) if postmaster else 0.0
+    return usage(pids)[0], db, sum(len(t.acked) for t in the.tables)
 
 
 def summary(args: argparse.Namespace, the: Night, cpu: float, lost: int) -> dict[str, object]:
@@ -1001,8 +1017,15 @@ def summary(args: argparse.Namespace, the: Night, cpu: float, lost: int) -> dict
         "woken p99": p(s.woken, 99),
         "shown p99": p(s.shown, 99),
         "cpu": 1000 * (cpu + (args.db_cpu or 0.0)) / deals,
+        "steady": steady_ms(args),
         "bad": len(s.errors) + sum(s.timeouts.values()) + lost,
     }
+
+
+def steady_ms(args: argparse.Namespace) -> float:
+    """The servers' CPU a deal after the ramp (the database's too, when it is counted), in ms."""
+    cpu, deals = args.steady
+    return 1000 * cpu / max(1, deals)
 
 
 def database_server(args: argparse.Namespace) -> int:
@@ -1156,6 +1179,7 @@ def report(
             + ", ".join(f"{k} {s.requests[k] / deals:.1f}" for k in kinds)
             + f" requests (waits that carried the part or page: {s.ridden / deals:.1f})"
             + f"; server CPU {1000 * cpu / deals:.0f} ms"
+            + f" (after the ramp, with the database's if counted: {steady_ms(args):.0f} ms)"
             + (f", with PostgreSQL's {1000 * both / deals:.0f} ms" if args.db_cpu else "")
         )
     print(
@@ -1210,17 +1234,18 @@ def compare(args: argparse.Namespace, sizes: list[int]) -> None:
         server.close()
     print(
         "\nsetup                          load before          Save p50  Save p99  woken p99"
-        "  shown p99  CPU ms/deal  errors"
+        "  shown p99  CPU ms/deal  after ramp  errors"
     )
     for line in lines:
         print(
             f"{line['setup']:30} {line['load']:20} {line['save p50']:8.0f}"
             f" {line['save p99']:9.0f} {line['woken p99']:10.0f} {line['shown p99']:10.0f}"
-            f" {line['cpu']:12.0f} {line['bad']:7}"
+            f" {line['cpu']:12.0f} {line['steady']:11.0f} {line['bad']:7}"
         )
     print(
         "woken: Save acknowledged -> a follower's held request answered; shown: -> the change"
-        " on every follower's page; CPU: the hosts' and PostgreSQL's a deal"
+        " on every follower's page; CPU: the hosts' and PostgreSQL's a deal (after ramp: from the"
+        " ramp's end, every game open)"
     )
 
 
