@@ -356,8 +356,7 @@ class _Thumb:
         self.tap(button)
         if self.page.is_checked(radio):
             return
-        self.lost.append(f"{button}: {self.page.locator(button).first.evaluate(_WHERE)}")
-        shot(self.page, f"lost-tap-{len(self.lost)}", full=False)
+        self._lost(f"{button}: {self.page.locator(button).first.evaluate(_WHERE)}")
         self.tap(button)
         self.taps -= 1
         assert self.page.is_checked(radio), f"{button} tapped twice, never chosen: {self.lost}"
@@ -378,9 +377,13 @@ class _Thumb:
                 return
             assert not again, f"{field}: {amount!r} entered twice, the field holds {value!r}"
             self.taps = taps
-            self.lost.append(f"#{field}: {value!r} after {amount!r}")
-            shot(self.page, f"lost-tap-{len(self.lost)}", full=False)
+            self._lost(f"#{field}: {value!r} after {amount!r}")
             self.page.fill(f"#{field}", "")
+
+    def _lost(self, what: str) -> None:
+        """A tap that did not take: noted, with a screenshot of the page as it was."""
+        self.lost.append(what)
+        shot(self.page, f"lost-tap-{len(self.lost)}", full=False)
 
 
 _WHERE = """(e) => {
