@@ -41,9 +41,35 @@ TAP = 44
 
 
 def launch(playwright: Any) -> Any:
-    """Headless Chromium from the system (Playwright cannot download browsers here)."""
+    """Headless Chromium from the system (Playwright cannot download browsers here), its
+    pages' navigations steady against the host's network noise (`steady_navigation`)."""
     assert CHROMIUM, "Chromium is needed for the browser tests: apt-get install chromium"
+    steady_navigation()
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+def steady_navigation() -> None:
+    """Every page's `goto` tried once more when Chromium cut it for the host's network
+    changing (HOST_NOISE: another test's containers bringing up a bridge), as a person taps
+    the link again; any other failure, or the same one twice, is the test's. Set on
+    Playwright's Page class once, so every test's navigations have it without a helper of
+    their own."""
+    from playwright.sync_api import Error, Page
+
+    plain = Page.goto
+    if getattr(plain, "steady", False):
+        return
+
+    def goto(self: Any, url: str, **options: Any) -> Any:
+        try:
+            return plain(self, url, **options)
+        except Error as error:
+            if not any(noise in str(error) for noise in HOST_NOISE):
+                raise
+            return plain(self, url, **options)
+
+    goto.steady = True
+    Page.goto = goto
 
 
 # -- the real server ---------------------------------------------------------------------------
