@@ -21,6 +21,43 @@ function show(el, visible) {
   });
 }
 
+/* -- the page still under a finger ---------------------------------------------------------- */
+
+// A change of the page that no tap asked for (an answer from the server making the bar
+// taller, and the next question kept clear of it) waits while a finger is on the screen, and
+// until its tap has landed: the page moved under a thumb pressing 6♠ chose 7♠ (with a mouse,
+// nothing), and a bar grown over a button takes its tap. One change waits at a time, the
+// latest (an answer about the form as it is now makes an older one moot). While one waits,
+// the page's root carries data-under-finger.
+const whenLifted = (function () {
+  const root = document.documentElement;
+  let pressing = false;
+  let waiting = null;
+  let timer = null;
+  function wait(change) {
+    waiting = change;
+    root.toggleAttribute("data-under-finger", !!change);
+  }
+  document.addEventListener("pointerdown", function () { pressing = true; clearTimeout(timer); }, true);
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      pressing = false;
+      clearTimeout(timer);
+      // A touch's click comes after the finger lifts, in a task of its own.
+      timer = setTimeout(function () {
+        timer = null;
+        const change = waiting;
+        wait(null);
+        if (change) change();
+      }, 300);
+    }, true);
+  });
+  return function (change) {
+    if (pressing || timer) wait(change);
+    else change();
+  };
+})();
+
 /* -- the stylesheet, kept for the next pages ----------------------------------------------- */
 
 // A page that brought its stylesheet inside itself (this phone had not cached it yet) fetches
@@ -1490,16 +1527,21 @@ function queuedSaves(form, draft, on) {
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
           bound.done();
-          if (mine !== sent) return;
-          preview.removeAttribute("aria-busy");
-          if (d) render(d);
+          // The answer may make the bar taller: not under a finger (whenLifted).
+          whenLifted(function () {
+            if (mine !== sent) return;
+            preview.removeAttribute("aria-busy");
+            if (d) render(d);
+          });
         })
         .catch(function () {
           bound.done();
-          if (mine !== sent) return;
-          preview.removeAttribute("aria-busy");
-          lastAsked = null;
-          offlinePreview();
+          whenLifted(function () {
+            if (mine !== sent) return;
+            preview.removeAttribute("aria-busy");
+            lastAsked = null;
+            offlinePreview();
+          });
         });
     }, 120);
   }

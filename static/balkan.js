@@ -176,17 +176,22 @@
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
           bound.done();
-          if (mine === sent) preview.removeAttribute("aria-busy");
-          if (!d || mine !== sent || saving) return;
-          render(d);
-          if (revealing) reveal();  // the preview may make the bar taller
-          revealing = false;
+          // The answer may make the bar taller: not under a finger (app.js, whenLifted).
+          whenLifted(function () {
+            if (mine === sent) preview.removeAttribute("aria-busy");
+            if (!d || mine !== sent || saving) return;
+            render(d);
+            if (revealing) reveal();  // kept clear of the bar, taller now
+            revealing = false;
+          });
         })
         .catch(function () {
           bound.done();
-          if (mine !== sent) return;  // a newer Check's answer says what is so now
-          preview.removeAttribute("aria-busy");
-          if (!saving) note(preview.getAttribute("data-offline"), "errors");
+          whenLifted(function () {
+            if (mine !== sent) return;  // a newer Check's answer says what is so now
+            preview.removeAttribute("aria-busy");
+            if (!saving) note(preview.getAttribute("data-offline"), "errors");
+          });
         });
     }, 150);
   }
