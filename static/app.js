@@ -24,39 +24,49 @@ function show(el, visible) {
 /* -- the page still under a finger ---------------------------------------------------------- */
 
 // A change of the page that no tap asked for (an answer from the server making the bar
-// taller, and the next question kept clear of it) waits while a finger is on the screen, and
-// until its tap has landed: the page moved under a thumb pressing 6♠ chose 7♠ (with a mouse,
-// nothing), and a bar grown over a button takes its tap. One change waits at a time, the
-// latest (an answer about the form as it is now makes an older one moot). While one waits,
-// the page's root carries data-under-finger.
+// taller and the next question kept clear of it; a follower's page swapped for a newer one)
+// waits while a finger is on the screen, and until its tap has landed: the page moved under a
+// thumb pressing 6♠ chose 7♠ (with a mouse, nothing), and a bar grown over a button takes its
+// tap. The changes waiting run in the order they came (each knows whether it is still news).
+// While any waits, the page's root carries data-under-finger. A finger resting on the screen
+// longer than LIFT_MAX_MS is not tapping: what waits for it is shown.
+const LIFT_MAX_MS = 3000;
 const whenLifted = (function () {
   const root = document.documentElement;
   let pressing = false;
-  let waiting = null;
+  let waiting = [];
   let timer = null;
-  function wait(change) {
-    waiting = change;
-    root.toggleAttribute("data-under-finger", !!change);
+  function flush() {
+    pressing = false;
+    timer = null;
+    const changes = waiting;
+    waiting = [];
+    root.removeAttribute("data-under-finger");
+    changes.forEach(function (change) { change(); });
   }
-  document.addEventListener("pointerdown", function () { pressing = true; clearTimeout(timer); }, true);
+  document.addEventListener("pointerdown", function () {
+    pressing = true;
+    clearTimeout(timer);
+    timer = setTimeout(flush, LIFT_MAX_MS);
+  }, true);
   ["pointerup", "pointercancel"].forEach(function (type) {
     document.addEventListener(type, function () {
       pressing = false;
       clearTimeout(timer);
       // A touch's click comes after the finger lifts, in a task of its own.
-      timer = setTimeout(function () {
-        timer = null;
-        const change = waiting;
-        wait(null);
-        if (change) change();
-      }, 300);
+      timer = setTimeout(flush, 200);
     }, true);
   });
   return function (change) {
-    if (pressing || timer) wait(change);
-    else change();
+    if (!pressing && !timer) { change(); return; }
+    waiting.push(change);
+    root.setAttribute("data-under-finger", "");
   };
 })();
+// The same as a promise: resolved with `value` once no finger is on the page.
+function lifted(value) {
+  return new Promise(function (done) { whenLifted(function () { done(value); }); });
+}
 
 /* -- the stylesheet, kept for the next pages ----------------------------------------------- */
 
@@ -249,6 +259,7 @@ const HELD_MAX_MS = 70000;
           return r.text();
         });
     return got
+      .then(lifted)  // the page is not swapped under a finger
       .then(function (html) {
         if (html === null) return;
         const fresh = new DOMParser().parseFromString(html, "text/html");
@@ -288,6 +299,7 @@ const HELD_MAX_MS = 70000;
       fetch(el.getAttribute("data-answers"), { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.text() : null; });
     return got
+      .then(lifted)
       .then(function (html) {
         const part = html === null ? null : $("#answers-part", new DOMParser().parseFromString(html, "text/html"));
         if (!part || part.getAttribute("data-version") !== el.getAttribute("data-version")) return swap();

@@ -4,6 +4,7 @@ the page keeps the next question clear of it by scrolling. That scroll waits for
 lift and its tap to land (app.js, whenLifted), so the tap chooses the button pressed — in both
 families, on a small phone with large text. Before, the page moved some 58 px under the thumb:
 6♠ pressed, 7♠ chosen (a touch's tap lands where the finger lifts); with a mouse, nothing.
+A follower's page is not swapped for a newer one under a finger either.
 
 The touch is Chromium's own (DevTools' Input.dispatchTouchEvent): pressed, held while the held
 Checks are let through and answered, then lifted."""
@@ -19,6 +20,7 @@ from ..browser import WAIT_MS, held_requests, new_game, pumped, text_scale
 from ..harness import until
 from .test_web_browser_balkan import _new_balkan_game
 from .test_web_browser_balkan_table import _declarer
+from .test_web_browser_follow import first_deal, save
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +125,28 @@ def test_the_tricks_pressed_as_the_balkan_preview_answers_are_the_ones_chosen(
     assert _chosen(page, pad)() == "6"
     _answered_clear(page, pad)
     assert page.locator("#deal-bar").bounding_box()["height"] > bar
+
+
+def test_a_followers_page_is_not_swapped_under_a_finger(page: Any, real_server: Any) -> None:
+    """A deal saved on the scorer's phone while a follower's thumb is on the sheet: the newer
+    page waits until the finger lifts, then shows."""
+    scorer, token, view = first_deal(real_server.port)
+    page.goto(f"{real_server.url}/v/{view}")
+    shown = page.get_attribute("#follow", "data-version")
+    page.evaluate("window.__main = document.querySelector('main')")
+    box = page.locator("main h1, main h2").first.bounding_box()
+    finger = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+    save(scorer, token, "saved while a thumb was on the sheet")
+    page.wait_for_selector("html[data-under-finger]", state="attached", timeout=WAIT_MS)
+    assert page.evaluate("document.querySelector('main') === window.__main")
+    assert page.get_attribute("#follow", "data-version") == shown
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_function(
+        "(v) => document.querySelector('#follow').getAttribute('data-version') !== v",
+        arg=shown,
+        timeout=WAIT_MS,
+    )
+    assert page.evaluate("document.querySelector('main') !== window.__main")
+    assert "saved while a thumb was on the sheet" in page.inner_text("main")
