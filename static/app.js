@@ -1543,7 +1543,7 @@ function queuedSaves(form, draft, on) {
           whenLifted(function () {
             if (mine !== sent) return;
             preview.removeAttribute("aria-busy");
-            if (d) render(d);
+            if (d && !saving) render(d);  // a Save on its way says what became of it
           });
         })
         .catch(function () {
@@ -1552,7 +1552,7 @@ function queuedSaves(form, draft, on) {
             if (mine !== sent) return;
             preview.removeAttribute("aria-busy");
             lastAsked = null;
-            offlinePreview();
+            if (!saving) offlinePreview();
           });
         });
     }, 120);
