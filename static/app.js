@@ -53,10 +53,17 @@ const whenLifted = (function () {
     document.addEventListener(type, function () {
       pressing = false;
       clearTimeout(timer);
-      // A touch's click comes after the finger lifts, in a task of its own.
+      // A touch's click comes after the finger lifts, in a task of its own; a finger that
+      // scrolled the page or left the button brings none.
       timer = setTimeout(flush, 200);
     }, true);
   });
+  // The tap landed: once what it changed has run (the choice's own handlers), the rest.
+  document.addEventListener("click", function () {
+    if (pressing || !timer) return;
+    clearTimeout(timer);
+    timer = setTimeout(flush, 0);
+  }, true);
   return function (change) {
     if (!pressing && !timer) { change(); return; }
     waiting.push(change);
