@@ -39,22 +39,28 @@ def page(chromium: Any, request: Any) -> Iterator[Any]:
         context.close()
 
 
+def _finger_on(page: Any, selector: str) -> Callable[[], None]:
+    """A finger put on the middle of what `selector` finds; returns what lifts it."""
+    box = page.locator(selector).first.bounding_box()
+    finger = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+    return lambda: touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 def _press_while_answered(page: Any, held: list[Any], button: str) -> None:
     """Put a finger on `button`, let the held Checks through and wait for the preview's
     answer to reach the page, then lift the finger. Under the finger, nothing changed: the
     page not scrolled, the bar no taller, the preview still waiting (the answer held back)."""
-    box = page.locator(button).bounding_box()
-    finger = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-    touch = page.context.new_cdp_session(page)
     pressed = page.evaluate(_LAYOUT)
-    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+    lift = _finger_on(page, button)
     for route in held:
         route.continue_()
     page.unroute("**/deal/check")
     page.wait_for_selector("html[data-under-finger]", state="attached", timeout=WAIT_MS)
     assert page.evaluate(_LAYOUT) == pressed
     assert page.get_attribute("#preview", "aria-busy") == "true"
-    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    lift()
 
 
 #: What a finger on the screen would feel move: the page's scroll and the bar's height.
@@ -81,8 +87,9 @@ _NEXT = """(answered) => {
 }"""
 
 
-def _chosen(page: Any, group: str) -> Callable[[], str]:
-    return lambda: str(
+def _chosen(page: Any, group: str) -> str:
+    """The value chosen in the group, or ""."""
+    return str(
         page.evaluate(f"(document.querySelector('{group} input:checked') || {{}}).value || ''")
     )
 
@@ -100,8 +107,8 @@ def test_the_contract_pressed_as_the_preview_answers_is_the_one_chosen(
     until(pumped(page, lambda: bool(held)), "the declarer's Check sent")
     bar = page.locator("#deal-bar").bounding_box()["height"]
     _press_while_answered(page, held, '#contract .tap[data-value="6S"]')
-    until(pumped(page, lambda: _chosen(page, "#contract")() != ""), "a contract chosen")
-    assert _chosen(page, "#contract")() == "6S"
+    until(pumped(page, lambda: _chosen(page, "#contract") != ""), "a contract chosen")
+    assert _chosen(page, "#contract") == "6S"
     _answered_clear(page, "#contract")
     assert page.locator("#deal-bar").bounding_box()["height"] > bar  # why it would have moved
 
@@ -121,8 +128,8 @@ def test_the_tricks_pressed_as_the_balkan_preview_answers_are_the_ones_chosen(
     pad = f'.bk-pad[data-player="{declarer}"]'
     bar = page.locator("#deal-bar").bounding_box()["height"]
     _press_while_answered(page, held, f'{pad} .tap[data-value="6"]')
-    until(pumped(page, lambda: _chosen(page, pad)() != ""), "the declarer's tricks chosen")
-    assert _chosen(page, pad)() == "6"
+    until(pumped(page, lambda: _chosen(page, pad) != ""), "the declarer's tricks chosen")
+    assert _chosen(page, pad) == "6"
     _answered_clear(page, pad)
     assert page.locator("#deal-bar").bounding_box()["height"] > bar
 
@@ -134,15 +141,12 @@ def test_a_followers_page_is_not_swapped_under_a_finger(page: Any, real_server: 
     page.goto(f"{real_server.url}/v/{view}")
     shown = page.get_attribute("#follow", "data-version")
     page.evaluate("window.__main = document.querySelector('main')")
-    box = page.locator("main h1, main h2").first.bounding_box()
-    finger = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-    touch = page.context.new_cdp_session(page)
-    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [finger]})
+    lift = _finger_on(page, "main h1, main h2")
     save(scorer, token, "saved while a thumb was on the sheet")
     page.wait_for_selector("html[data-under-finger]", state="attached", timeout=WAIT_MS)
     assert page.evaluate("document.querySelector('main') === window.__main")
     assert page.get_attribute("#follow", "data-version") == shown
-    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    lift()
     page.wait_for_function(
         "(v) => document.querySelector('#follow').getAttribute('data-version') !== v",
         arg=shown,
