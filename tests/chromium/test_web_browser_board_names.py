@@ -44,37 +44,33 @@ def boards(real_server: Any) -> Iterator[dict[int, tuple[str, list[str]]]]:
 @pytest.mark.parametrize("count", [6, 24, 60])
 def test_every_name_whole_on_every_screen_and_language(real_server, chromium, boards, count):
     token, names = boards[count]
-    ctx = chromium.new_context()  # one browser; each screen a page opened at its size
+    ctx = chromium.new_context()  # one browser and one tab, opening the board at each size
     try:
-        _every_screen(ctx, real_server.url, token, names, count)
+        _every_screen(ctx.new_page(), real_server.url, token, names, count)
     finally:
         ctx.close()
 
 
-def _every_screen(ctx: Any, server: str, token: str, names: list[str], count: int) -> None:
+def _every_screen(page: Any, server: str, token: str, names: list[str], count: int) -> None:
     for lang in ("en", "ru", "uk"):
         for width, height in SIZES:
-            page = ctx.new_page()
-            try:
-                page.set_viewport_size({"width": width, "height": height})
-                page.goto(f"{server}/tv/{token}/board?lang={lang}")
-                where = f"{count} players, {lang}, {width}×{height}"
-                if lang == "uk" or width == 320:
-                    shot(page, f"board-names-{count}-{lang}-{width}x{height}", full=width < 800)
-                seen = page.evaluate(MEASURE)
-                assert sorted(n["text"] for n in seen["names"]) == sorted(names), where
-                assert page.evaluate(CUT) == [], where
-                assert seen["scroll"][0] <= width, (where, seen["scroll"])
-                for row in seen["names"] + seen["points"]:
-                    assert row["box"][0] >= 0 and row["box"][2] <= width, (where, row)
-                whists = page.locator(".board-standings td.minor:visible")
-                for i in range(min(whists.count(), 5)):
-                    box = whists.nth(i).bounding_box()
-                    assert box is not None and box["x"] + box["width"] <= width, where
-                if lang == "en":
-                    print(f"{where}: names ≥ {min(n['size'] for n in seen['names']):.1f} px")
-                if width >= 1024:  # a screen on the wall: all of it at once
-                    assert seen["scroll"][1] <= height, (where, seen["scroll"])
-                    assert not any(seen["scrolls"]), where
-            finally:
-                page.close()
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{server}/tv/{token}/board?lang={lang}")
+            where = f"{count} players, {lang}, {width}×{height}"
+            if lang == "uk" or width == 320:
+                shot(page, f"board-names-{count}-{lang}-{width}x{height}", full=width < 800)
+            seen = page.evaluate(MEASURE)
+            assert sorted(n["text"] for n in seen["names"]) == sorted(names), where
+            assert page.evaluate(CUT) == [], where
+            assert seen["scroll"][0] <= width, (where, seen["scroll"])
+            for row in seen["names"] + seen["points"]:
+                assert row["box"][0] >= 0 and row["box"][2] <= width, (where, row)
+            whists = page.locator(".board-standings td.minor:visible")
+            for i in range(min(whists.count(), 5)):
+                box = whists.nth(i).bounding_box()
+                assert box is not None and box["x"] + box["width"] <= width, where
+            if lang == "en":
+                print(f"{where}: names ≥ {min(n['size'] for n in seen['names']):.1f} px")
+            if width >= 1024:  # a screen on the wall: all of it at once
+                assert seen["scroll"][1] <= height, (where, seen["scroll"])
+                assert not any(seen["scrolls"]), where
