@@ -12,7 +12,10 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium e2fsprogs caddy goaccess postgresql systemd)
+# chromium-headless-shell drives the browser tier (a third of the whole browser's CPU a page);
+# chromium stays for anyone who runs the app's pages by hand.
+[ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium chromium-headless-shell e2fsprogs caddy)
+[ $want_test = 1 ] && apt_pkgs+=(goaccess postgresql systemd)
 [ $want_test = 1 ] && apt_pkgs+=(podman podman-compose runc debootstrap docker-compose)
 # axe-core (the accessibility checks of the browser tier) comes from the npm registry.
 [ $want_test = 1 ] && ! command -v npm >/dev/null 2>&1 && apt_pkgs+=(npm)
