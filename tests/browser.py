@@ -64,9 +64,9 @@ def launch(playwright: Any) -> Any:
 
 
 def steady_navigation() -> None:
-    """Every page's `goto` tried once more when Chromium cut it for the host's network
-    changing (HOST_NOISE: another test's containers bringing up a bridge), as a person taps
-    the link again; any other failure, or the same one twice, is the test's. Set on
+    """Every page's `goto` tried again (NOISE_TRIES in all) when Chromium cut it for the host's
+    network changing (HOST_NOISE: another test's containers bringing up a bridge), as a person
+    taps the link again; any other failure is the test's. Set on
     Playwright's Page class once, so every test's navigations have it without a helper of
     their own."""
     from playwright.sync_api import Error, Page
@@ -76,12 +76,15 @@ def steady_navigation() -> None:
         return
 
     def goto(self: Any, url: str, **options: Any) -> Any:
-        try:
-            return plain(self, url, **options)
-        except Error as error:
-            if not any(noise in str(error) for noise in HOST_NOISE):
-                raise
-            return plain(self, url, **options)
+        for _ in range(NOISE_TRIES - 1):
+            try:
+                return plain(self, url, **options)
+            except Error as error:
+                said = str(error).split("\n", 1)[0]
+                cut = f'interrupted by another navigation to "{url}"' in said
+                if not cut and not any(noise in said for noise in HOST_NOISE):
+                    raise
+        return plain(self, url, **options)
 
     goto.steady = True
     Page.goto = goto
@@ -165,9 +168,12 @@ def held_requests(page: Any, url: str, *, first: bool = False, method: str = "")
     return held
 
 
-HOST_NOISE = ("net::ERR_NETWORK_CHANGED",)
-"""Console errors that are the machine's, not the page's: Chromium cuts every request in
-flight when the host's network changes (another test's containers bringing up a bridge)."""
+HOST_NOISE = ("net::ERR_NETWORK_CHANGED", 'navigation to "chrome-error://chromewebdata/"')
+"""Errors that are the machine's, not the page's: Chromium cuts every request in flight when
+the host's network changes (another test's containers bringing up a bridge), and a navigation
+so cut is said as one interrupted by the error page, or by Chromium's own second try of it."""
+NOISE_TRIES = 3
+"""A navigation tried at most this often while only the host's network noise cuts it."""
 
 
 def console_error(problems: list[str]) -> Callable[[Any], None]:
