@@ -91,8 +91,8 @@ def pages(real_server: Any) -> dict[str, str]:
 def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
     """Open a page of the served instance at a size, a text scale and a language: one phone
     (a browser context) per size and scale, whose one tab goes from page to page as a person
-    follows links (a context is a browser's worth of work to start, and a new tab about half
-    a second of Chromium's: three times the look itself)."""
+    follows links (a new tab in a new context fetches and compiles every script and style
+    again: on the whole browser that was three times the look itself)."""
     tabs: dict[tuple[int, int, float], Any] = {}
 
     def open_page(path: str, lang: str, size: tuple[int, int, float]) -> Any:

@@ -109,7 +109,7 @@ MEASURE = """() => {
 @contextmanager
 def _tab(chromium: Any, scale: int = 1) -> Iterator[Any]:
     """One tab of one browser (at a device scale), which each look resizes and opens the board
-    in: a new tab is about half a second of Chromium's, more than the look itself."""
+    in: a new tab would fetch and compile every script and style again, more than the look."""
     ctx = chromium.new_context(device_scale_factor=scale)
     try:
         yield ctx.new_page()

@@ -60,7 +60,7 @@ def boards(real_server: Any) -> Iterator[dict[str, tuple[str, list[str]]]]:
 def test_sixty_players_at_1024_by_768_use_the_height(real_server, chromium, boards, roster):
     token, names = boards[roster]
     ctx = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = ctx.new_page()  # one tab for every language: a new one is ~0.5 s of Chromium's
+    page = ctx.new_page()  # one tab for every language, its scripts and styles loaded once
     try:
         for lang in ("en", "ru", "uk"):
             where = f"60 players ({roster}), {lang}"
