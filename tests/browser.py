@@ -11,7 +11,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -624,6 +625,20 @@ def text_scale(context: Any, scale: float) -> None:
             f" document.documentElement.style.fontSize = '{16 * scale}px';"
             f" document.body.style.fontSize = '{17 * scale}px'; }});"
         )
+
+
+@contextmanager
+def one_tab(chromium: Any, *, scale: float = 1, **options: Any) -> Iterator[Any]:
+    """One tab in a browser context of its own (`options` as Playwright's `new_context` takes
+    them, the text `scale` × larger), for a test to take from page to page as a person follows
+    links: the scripts and styles fetched and compiled once, not again in a new tab a look.
+    The context is closed after."""
+    context = chromium.new_context(**options)
+    text_scale(context, scale)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 CONTROL_ROLES = {"button", "link", "radio", "textbox", "checkbox", "combobox", "spinbutton"}

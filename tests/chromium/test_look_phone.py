@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ from scorekeeper.tournament.sample import random_tournament
 from scorekeeper.tournament.service import import_file
 
 from ..balkan.helpers import petak_file
-from ..browser import small_targets, sticking_out, text_scale
+from ..browser import one_tab, small_targets, sticking_out
 from .test_web_browser_club import served_club
 from .test_web_browser_screens import _CUT_JS
 
@@ -90,27 +91,21 @@ def pages(real_server: Any) -> dict[str, str]:
 @pytest.fixture
 def looking(real_server: Any, chromium: Any) -> Iterator[Any]:
     """Open a page of the served instance at a size, a text scale and a language: one phone
-    (a browser context) per size and scale, whose one tab goes from page to page as a person
-    follows links (a new tab in a new context fetches and compiles every script and style
-    again: on the whole browser that was three times the look itself)."""
+    per size and scale, whose one tab goes from page to page (browser.one_tab)."""
     tabs: dict[tuple[int, int, float], Any] = {}
+    with ExitStack() as phones:
 
-    def open_page(path: str, lang: str, size: tuple[int, int, float]) -> Any:
-        width, height, scale = size
-        if size not in tabs:
-            context = chromium.new_context(viewport={"width": width, "height": height})
-            text_scale(context, scale)
-            tabs[size] = context.new_page()
-        page = tabs[size]
-        page.goto(f"{real_server.url}{path}?lang={lang}", wait_until="load")
-        page.wait_for_function("document.readyState === 'complete'")
-        return page
+        def open_page(path: str, lang: str, size: tuple[int, int, float]) -> Any:
+            width, height, scale = size
+            if size not in tabs:
+                viewport = {"width": width, "height": height}
+                tabs[size] = phones.enter_context(one_tab(chromium, scale=scale, viewport=viewport))
+            page = tabs[size]
+            page.goto(f"{real_server.url}{path}?lang={lang}", wait_until="load")
+            page.wait_for_function("document.readyState === 'complete'")
+            return page
 
-    try:
         yield open_page
-    finally:
-        for page in tabs.values():
-            page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["ru", "sr_Latn", "hr"])

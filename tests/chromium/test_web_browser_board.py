@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from scorekeeper.games import load
 from scorekeeper.store import Store
 from scorekeeper.tournament import service
 
-from ..browser import low_contrast, shot
+from ..browser import low_contrast, one_tab, shot
 
 pytestmark = pytest.mark.browser
 
@@ -106,17 +105,6 @@ MEASURE = """() => {
 }"""
 
 
-@contextmanager
-def _tab(chromium: Any, scale: int = 1) -> Iterator[Any]:
-    """One tab of one browser (at a device scale), which each look resizes and opens the board
-    in: a new tab would fetch and compile every script and style again, more than the look."""
-    ctx = chromium.new_context(device_scale_factor=scale)
-    try:
-        yield ctx.new_page()
-    finally:
-        ctx.close()
-
-
 def _look(page: Any, server: Any, token: str, name: str, width: int, height: int) -> dict[str, Any]:
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{server.url}/tv/{token}/board")
@@ -131,7 +119,7 @@ def _look(page: Any, server: Any, token: str, name: str, width: int, height: int
 @pytest.mark.parametrize("count", [12, 24, 60])
 def test_the_board_fits_every_screen(real_server, chromium, boards, count: int) -> None:
     token, names = boards[count]
-    with _tab(chromium) as tab:
+    with one_tab(chromium) as tab:
         looks = [
             (w, h, _look(tab, real_server, token, f"board-{count}-{w}x{h}", w, h)) for w, h in SIZES
         ]
@@ -166,7 +154,7 @@ def test_the_board_fits_every_screen(real_server, chromium, boards, count: int) 
 @pytest.mark.parametrize("count", [12, 60])
 def test_at_200_percent_zoom_everything_is_reachable(real_server, chromium, boards, count):
     token, names = boards[count]
-    with _tab(chromium, 2) as tab:
+    with one_tab(chromium, device_scale_factor=2) as tab:
         looks = [
             (w, h, _look(tab, real_server, token, f"board-{count}-{w}x{h}-zoom", w // 2, h // 2))
             for w, h in ZOOMED
@@ -188,7 +176,7 @@ def test_at_200_percent_zoom_everything_is_reachable(real_server, chromium, boar
 
 def test_two_hundred_players_in_scrolling_columns(real_server, chromium, boards) -> None:
     token, names = boards[200]
-    with _tab(chromium) as tab:
+    with one_tab(chromium) as tab:
         seen = _look(tab, real_server, token, "board-200-1920x1080", 1920, 1080)
     assert seen["scroll"][0] <= 1920 and seen["scroll"][1] <= 1080
     assert sorted(n["text"] for n in seen["names"]) == sorted(names)

@@ -18,7 +18,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import shot
+from ..browser import one_tab, shot
 from .test_web_browser_board import MEASURE, _tournament
 from .test_web_browser_board_names import CUT, _roster
 
@@ -59,9 +59,7 @@ def boards(real_server: Any) -> Iterator[dict[str, tuple[str, list[str]]]]:
 @pytest.mark.parametrize("roster", ["usual", "up to 30", "all 30"])
 def test_sixty_players_at_1024_by_768_use_the_height(real_server, chromium, boards, roster):
     token, names = boards[roster]
-    ctx = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = ctx.new_page()  # one tab for every language, its scripts and styles loaded once
-    try:
+    with one_tab(chromium, viewport={"width": WIDTH, "height": HEIGHT}) as page:
         for lang in ("en", "ru", "uk"):
             where = f"60 players ({roster}), {lang}"
             cards_before = _cards_cut(page, f"{real_server.url}/tv/{token}/board?lang={lang}&")
@@ -82,8 +80,6 @@ def test_sixty_players_at_1024_by_768_use_the_height(real_server, chromium, boar
             assert size >= 16 or more["over"], (where, size)  # else the largest that fits
             assert more["used"] >= 0.8, (where, more)
             assert _cards_cut(page, "") <= cards_before, where
-    finally:
-        ctx.close()
 
 
 def _cards_cut(page: Any, url: str) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.store import Store
 
-from ..browser import shot
+from ..browser import one_tab, shot
 from .test_web_browser_board import MEASURE, _tournament
 
 pytestmark = pytest.mark.browser
@@ -44,11 +44,8 @@ def boards(real_server: Any) -> Iterator[dict[int, tuple[str, list[str]]]]:
 @pytest.mark.parametrize("count", [6, 24, 60])
 def test_every_name_whole_on_every_screen_and_language(real_server, chromium, boards, count):
     token, names = boards[count]
-    ctx = chromium.new_context()  # one browser and one tab, opening the board at each size
-    try:
-        _every_screen(ctx.new_page(), real_server.url, token, names, count)
-    finally:
-        ctx.close()
+    with one_tab(chromium) as page:  # the board opened at each size in turn
+        _every_screen(page, real_server.url, token, names, count)
 
 
 def _every_screen(page: Any, server: str, token: str, names: list[str], count: int) -> None:
