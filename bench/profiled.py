@@ -1,8 +1,10 @@
 """The deploy's server with every thread of every worker under cProfile (bench_night's
 --cprofile): run as `python bench/profiled.py OUT -m gunicorn ...`. Each worker writes the sum
 of its threads' profiles to OUT.<pid> (pstats) every 15 s, read with `python -m pstats
-OUT.<pid>`. Costs about as much CPU again as the server: the numbers say where the time goes,
-not how much there is."""
+OUT.<pid>`. Each thread is timed by its own CPU clock (time.thread_time), so a thread waiting
+for the GIL, a lock, the database or the network counts nothing: the numbers are where the
+server's CPU goes. Costs about as much CPU again as the server: the numbers say where the time
+goes, not how much there is."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ EVERY = 15.0
 
 def _thread_hook(*_: Any) -> None:
     """The first event of a new thread: its own profiler from here on."""
-    profile = cProfile.Profile()
+    profile = cProfile.Profile(time.thread_time)
     PROFILES.append(profile)
     profile.enable()
 
@@ -48,7 +50,7 @@ def _writer(pid: int) -> None:
 
 
 def _in_worker() -> None:
-    main = cProfile.Profile()
+    main = cProfile.Profile(time.thread_time)
     PROFILES[:] = [main]
     main.enable()
     threading.Thread(target=_writer, args=(os.getpid(),), daemon=True).start()
