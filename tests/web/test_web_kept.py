@@ -4,12 +4,14 @@ state of a game."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
 from flask import Flask
 
 from scorekeeper.store import Store
+from scorekeeper.web.deals import drawn
 
 from ..harness import DealWords, Web
 
@@ -331,3 +333,35 @@ def test_a_kept_follower_page_is_compressed_once_and_a_scorers_page_never_kept(
     scorer = web.client.get(f"/g/{token}", headers=br)
     assert scorer.headers["Content-Encoding"] == "br"
     assert wire.kept_compressed() == kept  # drawn for its phone (its forms' keys): not kept
+
+
+ONE_TIME = re.compile(r'(name="(?:csrf_token|request_key)"[^>]*value=")[^"]*"')
+
+
+def _drawn_with_names(web: Web, token: str) -> str:
+    """The deal form, its one-time values left out."""
+    page, _ = web.deal_form(token)
+    return ONE_TIME.sub(r'\1"', page.html)
+
+
+def test_a_seat_kept_once_is_drawn_with_each_tables_own_names(web: Web, monkeypatch) -> None:
+    """The blank form and the script's rules are kept once per seat shape, for every game of
+    those rules, with marks for the names: each table's page holds its own names, escaped for
+    HTML and for JSON, exactly as the same page drawn with the names themselves."""
+    plain = ["Anna", "Boris", "Vera", "Gleb"]
+    odd = ['O\'Neil & "Ko"', "<Žana>", "Пётр \\ue0000\\ue001", "Gleb"]
+    first, second = web.new_game(plain), web.new_game(odd)
+    kept = [_drawn_with_names(web, first)]
+    count = len(list(drawn._KEPT))
+    kept.append(_drawn_with_names(web, second))
+    assert len(list(drawn._KEPT)) == count, "the second table's seat is the first's drawing"
+    assert "\ue000" not in kept[1] and "Anna" not in kept[1]
+    table = _table(kept[1])
+    assert table["players"] == odd and table["dealer"] == odd[0]
+    assert _chips(kept[1]) == [html.escape(p, quote=False) for p in odd[1:]]
+
+    # The same pages drawn with the names in place of the marks, nothing kept.
+    monkeypatch.setattr(drawn, "_kept_drawing", lambda kind, loaded, seat, draw: draw(seat))
+    monkeypatch.setattr(drawn, "_named", lambda drawing, players: drawing)
+    monkeypatch.setattr(drawn, "_named_json", lambda drawing, players: drawing)
+    assert [_drawn_with_names(web, first), _drawn_with_names(web, second)] == kept

@@ -1,22 +1,28 @@
 """What the deal page draws the same way deal after deal, kept in the process.
 
-A blank deal form depends only on the seat it is entered at — the game's players and
-options, who deals, who plays, what the all-pass exit allows — and on the language: at a
-table of three there are three such seats all evening. Drawing its hundreds of fields and
-the rules for the page's script took most of the time of every deal page, so both are
-drawn once per seat and kept. A form sent back with its input (a check without the script,
-a refused save) and the form of a saved deal are drawn anew.
+A blank deal form depends only on the seat it is entered at — the game's options, how many
+play, which of them deals and which play, what the all-pass exit allows — on the language,
+and on the players' names, which it only shows. Drawing its hundreds of fields and the rules
+for the page's script took most of the time of every deal page, so both are drawn once per
+seat with a mark in place of each name (private-use characters and the player's place at the
+table), kept, and the names are written in for each page: every table of three playing the
+same rules shares three drawings, however many tables a club night has (kept per game, a
+night of a thousand tables pushed out each drawing before its next deal). A form sent back
+with its input (a check without the script, a refused save) and the form of a saved deal are
+drawn anew, with the names themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import dataclasses
+import re
+from collections.abc import Callable, Hashable
 from itertools import product
 from typing import Any
 
 from flask import render_template, request
 from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from wtforms import SelectChoice
 
 from scorekeeper.games import Loaded
@@ -41,36 +47,65 @@ from .forms import (
     contract_label,
 )
 
-#: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB) for a club's evening: a
-#: hundred tables of up to five seats. Fewer than the seats in play would be no use at all:
-#: fifty tables going round their seats would push out each drawing before its next deal.
+#: A seat's two drawings (its fields, about 20 KB; its rules, 9 KB), shared by every game
+#: with the same options and seat shape: a few per convention and language.
 _KEPT: Kept[tuple[Hashable, ...], Markup] = Kept(1024)
 
+_MARK = "\ue000{}\ue001"
+"""A name's place in a kept drawing: the player's place at the table between two characters
+of Unicode's private-use area (the drawing is the app's own words and marks only: the names
+are written in afterwards, so a name that holds these characters changes nothing)."""
+_MARKED = re.compile("\ue000(\\d)\ue001")
+_MARKED_JSON = re.compile(r"\\ue000(\d)\\ue001")  # the same in JSON's ASCII escapes
 
-def _seat_key(loaded: Loaded, seat: Seat) -> tuple[Hashable, ...]:
-    """Everything a blank form at this seat is drawn from (the game by its view token, and
-    its options: a re-score may change them)."""
-    game = loaded.game
-    return (
-        loaded.record.view_token,
-        game.options,
-        game.players,
-        seat.dealer,
-        seat.active,
-        seat.kinds,
-        tuple(seat.levels()),
+
+def _anonymous(seat: Seat) -> Seat:
+    """The seat with each name replaced by its mark, and nothing that changes from deal to deal
+    but does not change the form (its number, round, all-pass count): the kept drawings' key."""
+    mark = {p: _MARK.format(i) for i, p in enumerate(seat.players)}
+    return dataclasses.replace(
+        seat,
+        number=0,
+        players=tuple(mark[p] for p in seat.players),
+        dealer=mark[seat.dealer],
+        sitting_out=tuple(mark[p] for p in seat.sitting_out),
+        active=tuple(mark[p] for p in seat.active),
+        allpass_streak=0,
+        next_allpass_multiplier=None,
+        round=0,
+        deal_in_round=0,
+    )
+
+
+def _kept_drawing(kind: str, loaded: Loaded, seat: Seat, draw: Callable[[Seat], Markup]) -> Markup:
+    """A seat's drawing kept without the names (drawn at the anonymous seat): the same for
+    every game of these options at this seat."""
+    anonymous = _anonymous(seat)
+    key = (kind, get_locale(), loaded.game.options, anonymous)
+    return _KEPT.get_or_make(key, lambda: draw(anonymous))
+
+
+def _named(drawing: str, players: tuple[str, ...]) -> Markup:
+    """A kept HTML drawing with the table's names written in (escaped, as Jinja would)."""
+    return Markup(_MARKED.sub(lambda m: str(escape(players[int(m[1])])), drawing))
+
+
+def _named_json(drawing: str, players: tuple[str, ...]) -> Markup:
+    """A kept HTML-safe JSON drawing with the table's names written in each string."""
+    return Markup(
+        _MARKED_JSON.sub(lambda m: str(htmlsafe_json_dumps(players[int(m[1])]))[1:-1], drawing)
     )
 
 
 def table_json(loaded: Loaded, seat: Seat) -> Markup:
     """The seat's rules for the page's script (seat_script), as HTML-safe JSON."""
 
-    def rules() -> Markup:
-        found = seat_script(seat)
+    def rules(anonymous: Seat) -> Markup:
+        found = seat_script(anonymous)
         del found["number"]
         return htmlsafe_json_dumps(found)
 
-    kept = _KEPT.get_or_make(("table", *_seat_key(loaded, seat)), rules)
+    kept = _named_json(_kept_drawing("table", loaded, seat, rules), seat.players)
     # The deal's number is the one thing that differs from deal to deal at the same seat.
     return Markup(f'{{"number": {int(seat.number)}, {kept[1:]}')
 
@@ -83,18 +118,18 @@ def fields(
     deal form has (blank_form): its fields are drawn, when not kept, from a whole blank form."""
     offer(form, seat)
 
-    def draw(drawn: DealBase) -> Markup:
-        html = render_template("_deal_fields.html", form=drawn, seat=seat, reading=reading)
+    def draw(drawn: DealBase, at: Seat) -> Markup:
+        html = render_template("_deal_fields.html", form=drawn, seat=at, reading=reading)
         return Markup(html)
 
-    def draw_blank() -> Markup:
+    def draw_blank(anonymous: Seat) -> Markup:
         whole = DealForm()
-        offer(whole, seat)
-        return draw(whole)
+        offer(whole, anonymous)
+        return draw(whole, anonymous)
 
     if request.method != "GET" or reading is not None or deal is not None:
-        return draw(form)
-    return _KEPT.get_or_make(("fields", get_locale(), *_seat_key(loaded, seat)), draw_blank)
+        return draw(form, seat)
+    return _named(_kept_drawing("fields", loaded, seat, draw_blank), seat.players)
 
 
 def usual_whist(loaded: Loaded, seat: Seat) -> str:
