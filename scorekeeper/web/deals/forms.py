@@ -192,7 +192,7 @@ def sent_form(kind: str | None, version: int, players: int = SEATS) -> DealBase:
 
 def blank_form(version: int) -> DealBase:
     """The form of a blank deal page: only the fields every deal form has (the page's own
-    hidden fields; its deal fields are drawn once per seat and kept, drawn.fields)."""
+    hidden fields; its deal fields are drawn once per seat shape and kept, drawn.fields)."""
     return DealBase(version=version)
 
 
