@@ -12,7 +12,7 @@ want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
 apt_pkgs=(libharfbuzz-subset0 libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-# chromium-headless-shell drives the browser tier (a third of the whole browser's CPU a page);
+# chromium-headless-shell drives the browser tier (about half the whole browser's CPU over it);
 # chromium stays for anyone who runs the app's pages by hand.
 [ $want_test = 1 ] && apt_pkgs+=(poppler-utils chromium chromium-headless-shell e2fsprogs caddy)
 [ $want_test = 1 ] && apt_pkgs+=(goaccess postgresql systemd)
