@@ -24,6 +24,7 @@ the sheet against the answers acknowledged); the server's CPU and RSS every 30 s
 Run: .venv/bin/python bench/bench_night.py [--tables 100] [--minutes 5] [--interval 120]
      [--followers 3] [--hosts 1] [--db PATH|postgresql://...] [--workers 2] [--threads 8]
      .venv/bin/python bench/bench_night.py --compare --tables 300 [--tables 1000 ...]
+     [--pg-workers 1]
 --compare runs, back to back in one run, for each --tables: one SQLite host, then --hosts
 (at least 2) hosts on one PostgreSQL (the one SCOREKEEPER_TEST_PG names, else one started
 as tests/pg.py starts it), and ends with one table of them all: Save p50/p99, a held request
@@ -933,6 +934,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--db", default="", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--workers", type=int, default=2, help="processes per host")
     parser.add_argument(
+        "--pg-workers",
+        type=int,
+        default=0,
+        help="with --compare: processes per PostgreSQL host (default --workers; 1 gives two"
+        " hosts the processes of one SQLite host)",
+    )
+    parser.add_argument(
         "--db-pid",
         type=int,
         default=0,
@@ -1010,7 +1018,7 @@ def summary(args: argparse.Namespace, the: Night, cpu: float, lost: int) -> dict
     saves = s.latencies.get("save", [])
     engine = "PostgreSQL" if args.db.startswith("postgres") else "SQLite"
     return {
-        "setup": f"{args.tables} tables, {args.hosts} × {engine}",
+        "setup": f"{args.tables} tables, {args.hosts} × {args.workers} × {engine}",
         "load": args.load_before,
         "save p50": p(saves, 50),
         "save p99": p(saves, 99),
@@ -1222,23 +1230,24 @@ def compare(args: argparse.Namespace, sizes: list[int]) -> None:
     from tests.pg import Server
 
     server = Server(own=not os.environ.get("SCOREKEEPER_TEST_PG"))
-    hosts, lines = max(2, args.hosts), []
+    hosts, lines, sqlite_workers = max(2, args.hosts), [], args.workers
     try:
         for tables in sizes:
             for db, count in (("", 1), (server.new_database(), hosts)):
                 args.tables, args.db, args.hosts = tables, db, count
+                args.workers = (db and args.pg_workers) or sqlite_workers
                 args.db_pid = postmaster_of(server) if db else 0
                 print(f"\n== {tables} tables, {count} host(s), {db and 'PostgreSQL' or 'SQLite'}")
                 lines.append(one_night(args))
     finally:
         server.close()
     print(
-        "\nsetup                          load before          Save p50  Save p99  woken p99"
+        "\nsetup (hosts × processes)          load before          Save p50  Save p99  woken p99"
         "  shown p99  CPU ms/deal  after ramp  errors"
     )
     for line in lines:
         print(
-            f"{line['setup']:30} {line['load']:20} {line['save p50']:8.0f}"
+            f"{line['setup']:34} {line['load']:20} {line['save p50']:8.0f}"
             f" {line['save p99']:9.0f} {line['woken p99']:10.0f} {line['shown p99']:10.0f}"
             f" {line['cpu']:12.0f} {line['steady']:11.0f} {line['bad']:7}"
         )

@@ -27,7 +27,10 @@ reads the state of every game a phone is waiting on, in one query (a few hundred
 each), at most every READ_SECONDS; a phone is answered only from a read that began after its
 request arrived. So a change written through any process, or any host on the same database,
 reaches every waiting phone within about READ_SECONDS, and a phone that waits costs nothing
-in between: no request, no thread, no page, and while nothing is written, no read.
+in between: no request, no thread, no page, and while nothing is written, no read. On
+PostgreSQL a Save's or an answer's notification names its game (Engine.changed): only that
+game is read, at the next look (at most every NAMED_SECONDS), so its phones learn of it
+within about LOOK_SECONDS to NAMED_SECONDS.
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ reaches a waiting phone within this, a look and one read. Under 1,000 tables som
 committed every few ms, so the games are read four times a second (each read of a thousand
 games costs a few ms, of 3,000 three times that: at 0.1 s, a tenth of a core per process);
 with nothing committed, never."""
+NAMED_SECONDS = 0.1
+"""The games commits named (PostgreSQL) are read at most this often: a burst of answers at
+one table wakes its phones once, not once each."""
 SURE_SECONDS = 5.0
 """Every waited-on game is read at least this often, whatever the looks say."""
 PATH = re.compile(r"/(v|tv)/([A-Za-z0-9_-]{1,64})/wait\Z")
@@ -211,20 +217,27 @@ class Watch:
 
 
 class _Reader:
-    """The reads of the watch's thread: every waited-on game when anyone committed anything
-    (at most every READ_SECONDS), else only the games of phones that came to wait since the
-    last read and show something else than it found. Every phone is answered only from a
-    read that began after it came to wait (a phone that comes with what it just fetched is
-    never told of an older state)."""
+    """The reads of the watch's thread. When anyone committed anything that did not say
+    what it changed (every commit on SQLite), every waited-on game is read, at most every
+    READ_SECONDS; when the commits named their games (PostgreSQL: a Save, an answer), only
+    those of them that phones wait on are read, at the next look (and the tournaments
+    waited on, which the named games may be tables of, at most every READ_SECONDS). Else
+    only the games of phones that came to wait since the last read and show something
+    else than it found. Every phone is answered only from a read that began after it came
+    to wait (a phone that comes with what it just fetched is never told of an older state)."""
 
     def __init__(self, store: Store) -> None:
         self._confirmations = Confirmations(store)
         self._tournaments = Tournaments(store)
         self._changes = store.engine.changes()
         self._changes.wait(0.0)  # the first look (PostgreSQL: LISTEN), before the first read
-        self._known: dict[str, State | None] = {}  # by token, as of the last read of all
+        self._known: dict[str, State | None] = {}  # by token, as of the last read of it
         self._read_at = -SURE_SECONDS  # when the last read of all began
-        self._changed = True
+        self._changed = True  # a commit that named nothing came since that read
+        self._named: set[str] = set()  # the games commits named since the last read of them
+        self._named_at = -SURE_SECONDS  # when the last read of named games began
+        self._tours_due = False  # a named game may be a table: its tournament is read too
+        self._tours_at = -SURE_SECONDS  # when the tournaments were last read
         self._came: set[str] = set()  # the games of phones that came since that read
 
     def next(
@@ -241,33 +254,50 @@ class _Reader:
         if self._changed:  # a read is due already: no look until it is read
             time.sleep(max(0.0, min(LOOK_SECONDS, self._read_at + READ_SECONDS - time.monotonic())))
         else:
-            self._changed = self._changes.wait(LOOK_SECONDS)
+            heard = self._changes.wait(LOOK_SECONDS)
+            if heard is True:
+                self._changed = True
+            elif heard:
+                self._named.update(heard)
+                self._tours_due = True
         self._came.update(waiter.token for waiter in came)
         now = time.monotonic()
         if now - self._read_at >= SURE_SECONDS or (
             self._changed and now - self._read_at >= READ_SECONDS
         ):
-            self._changed = False  # a commit from here on is the next read's
+            self._changed = self._tours_due = False  # a commit from here on is the next read's
+            self._named.clear()
             began = time.monotonic()
             found = self._states(tokens)
             before, self._known = self._known, {t: found.get(t) for t in tokens}
             look = {
                 t: s for t, s in self._known.items() if t in self._came or before.get(t, 0) != s
             }
-            self._read_at, self._came = began, set()
+            self._read_at = self._tours_at = began
+            self._came = set()
             return began, look
-        unsure = sorted(
-            {
-                waiter.token
-                for waiter in came
-                if waiter.token not in self._known or _shows_else(self._known, waiter)
-            }
-        )
-        if not unsure:
+        due: set[str] = set()
+        if self._named and now - self._named_at >= NAMED_SECONDS:
+            due = self._named.intersection(tokens)
+            for token in self._named - due:  # nobody waits on it: a phone that comes reads it
+                self._known.pop(token, None)
+            self._named.clear()
+            if due:
+                self._named_at = now
+        if self._tours_due and now - self._tours_at >= READ_SECONDS:
+            due.update(t for t in tokens if t.startswith(TOURNAMENT))
+            self._tours_due, self._tours_at = False, now
+        unsure = {
+            waiter.token
+            for waiter in came
+            if waiter.token not in self._known or _shows_else(self._known, waiter)
+        }
+        if not due and not unsure:
             return now, None
         began = time.monotonic()
-        found = self._states(unsure)
-        return began, {t: found.get(t) for t in unsure}
+        found = self._states(sorted(due | unsure))
+        self._known.update((t, found.get(t)) for t in due)
+        return began, {t: found.get(t) for t in due | unsure}
 
     def _states(self, tokens: list[str]) -> dict[str, State]:
         """The state of each waited-on game and tournament (one statement each)."""

@@ -9,6 +9,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from scorekeeper.longpoll import Watch
 from scorekeeper.store import Store
 from scorekeeper.store.confirmations import Confirmations
@@ -103,7 +105,8 @@ def write_a_deal(store_location: str, game: Any) -> None:
 
 def test_every_postgresql_write_notifies_the_hosts_as_it_commits(pg_url: str) -> None:
     """A write through any host is announced on the channel the long poll listens to, once it
-    commits; a read, and a write rolled back, announce nothing."""
+    commits: a Save and an answer name their game's read-only token, any other write names
+    nothing (anything may have changed); a read, and a write rolled back, announce nothing."""
     import psycopg
 
     from scorekeeper.store.engine import CHANGES_CHANNEL
@@ -117,14 +120,84 @@ def test_every_postgresql_write_notifies_the_hosts_as_it_commits(pg_url: str) ->
             assert list(listener.notifies(timeout=0.5)) == []
             try:
                 with other.engine.writing():
+                    other.engine.changed(game.view_token)
                     other.engine.execute("UPDATE games SET version = version WHERE id = ?", [0])
                     raise RuntimeError("rolled back")
             except RuntimeError:
                 pass
             assert list(listener.notifies(timeout=0.5)) == []
-            other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
-        heard = list(listener.notifies(timeout=5, stop_after=1))
-    assert [n.channel for n in heard] == [CHANGES_CHANNEL]
+            _, deal, _ = other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
+            saved = list(listener.notifies(timeout=5, stop_after=1))
+            revision = other.revisions(game.edit_token, deal.id)[0].id
+            Confirmations(other).add(
+                game.view_token,
+                deal_id=deal.id,
+                revision=revision,
+                player="Anna",
+                verdict="right",
+                note="",
+                request_key="a1",
+            )
+            answered = list(listener.notifies(timeout=5, stop_after=1))
+            with other.engine.writing():
+                other.engine.execute("UPDATE games SET version = version WHERE id = ?", [0])
+            unnamed = list(listener.notifies(timeout=5, stop_after=1))
+    heard = saved + answered + unnamed
+    assert [n.channel for n in heard] == [CHANGES_CHANNEL] * 3
+    assert [n.payload for n in heard] == [game.view_token, game.view_token, ""]
+
+
+def test_on_postgresql_the_watch_reads_only_the_game_a_save_names(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phones wait on three games; a Save of one, through another host, is read alone (its
+    notification names it) and answers its phone; the phones of the other two still wait,
+    their games not read again. A write that names nothing reads every waited-on game."""
+    from scorekeeper import longpoll
+
+    read: list[list[str]] = []
+    real = longpoll._Reader._states
+
+    def states(reader: Any, tokens: list[str]) -> Any:
+        read.append(sorted(tokens))
+        return real(reader, tokens)
+
+    monkeypatch.setattr(longpoll._Reader, "_states", states)
+    with Store(pg_url) as store:
+        games = [new_game(store, name=f"Table {n}") for n in range(3)]
+    views = sorted(g.view_token for g in games)
+    saved = next(g for g in games if g.view_token == views[1])
+    watch = Watch(lambda: Store(pg_url, create=False))
+
+    async def night() -> tuple[list[object], list[list[str]], list[list[str]]]:
+        watch.start(asyncio.get_running_loop())
+        try:
+            waiting = [
+                asyncio.ensure_future(watch.wait(g.view_token, f"{g.version}.0", hold=120))
+                for g in games
+            ]
+            await until(lambda: watch.reads >= 1 and read[-1] == views)  # the first read
+            before = len(read)
+            await asyncio.to_thread(write_a_deal, pg_url, saved)
+            told = await asyncio.wait_for(waiting[games.index(saved)], START_SECONDS)
+            after_save = read[before:]
+            await asyncio.to_thread(write_naming_nothing, pg_url)
+            others = [v for v in views if v != saved.view_token]
+            await until(lambda: read[-1] == others)  # every game still waited on, read
+            assert not any(w.done() for g, w in zip(games, waiting, strict=True) if g != saved)
+            return [told], after_save, read
+        finally:
+            watch.stop()
+
+    (told,), after_save, _ = run_in_its_own_thread(night)
+    assert told == (saved.version + 1, 0)
+    assert after_save == [[saved.view_token]]
+
+
+def write_naming_nothing(store_location: str) -> None:
+    with Store(store_location, create=False) as other:
+        with other.engine.writing():
+            other.engine.execute("UPDATE games SET version = version WHERE id = ?", [0])
 
 
 def test_no_phone_is_left_behind_or_told_of_an_older_state_on_each_engine(

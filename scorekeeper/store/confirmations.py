@@ -185,6 +185,7 @@ class Confirmations:
             if claimed:
                 given = Confirmation(0, deal_id, revision, player, verdict, note, now)
                 answer = self._insert(game_id, given, request_key)
+                self.engine.changed(str(game["view_token"]))  # the hosts read this game alone
         if not claimed:  # refused after the commit: the other phone's try is counted
             raise ConfirmationRefused("claimed", "another phone answers for this seat")
         return answer, True
@@ -215,9 +216,10 @@ class Confirmations:
         PostgreSQL (engine.rows_each). Raises GameNotFound."""
         if isinstance(token, str) and token:
             column, params = self.engine.now_column()
+            lock = self.engine.for_update
             game, (found,) = self.engine.rows_each(
                 [
-                    (f"SELECT id, players{_GAME}{self.engine.for_update}", [token, token]),
+                    (f"SELECT id, players, view_token{_GAME}{lock}", [token, token]),
                     (
                         _LOOKED_UP.format(now=column),
                         [token, token, *params, deal_id, deal_id, deal_id, player, player]

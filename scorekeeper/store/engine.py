@@ -155,14 +155,26 @@ class Engine:
         reader asks it before reading every waited-on game)."""
         raise NotImplementedError
 
+    def changed(self, key: str) -> None:
+        """Inside writing(): this write changes what phones waiting on `key` (a game's
+        read-only token) are shown. A write that names what it changes is announced with the
+        names, and the long poll reads only those games (Changes.wait); one that names
+        nothing may have changed anything. Nothing on SQLite (its look cannot say what)."""
+
+
+Heard = bool | frozenset[str]
+"""What a look heard: False, nothing committed; True, anything may have been; a set of
+keys, only the waited-on games of these read-only tokens changed (and with them, perhaps,
+the tournaments they are tables of)."""
+
 
 class Changes:
     """Whether anything may have been committed to the database since the last look."""
 
-    def wait(self, seconds: float) -> bool:
+    def wait(self, seconds: float) -> Heard:
         """Look, waiting up to `seconds` for a commit: False only if surely nothing was
         committed since the last look (the first look, and a look that cannot tell, say
-        True)."""
+        True); the keys the commits named when every one named what it changed."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -688,6 +700,7 @@ class PostgresEngine(Engine):
         self._depth = 0
         self._broken = False
         self._pending: list[tuple[str, list[Any] | None]] = []
+        self._named: set[str] = set()  # what the write transaction changed (changed())
         """Statements sent with the next one answered (send, and a transaction's BEGIN)."""
         self._begin_pending = False
         """The outermost transaction's BEGIN is still in _pending: nothing was sent yet."""
@@ -803,10 +816,10 @@ class PostgresEngine(Engine):
         return self._depth > 0
 
     @contextlib.contextmanager
-    def _transaction(self, begin: list[str]) -> Iterator[None]:
+    def _transaction(self, begin: list[str], announced: bool = False) -> Iterator[None]:
         """One transaction (nested: a savepoint). The outermost one's BEGIN is kept to go
         with its first statement (one round trip, not two); one that ran no statement sends
-        nothing at all."""
+        nothing at all. An `announced` one notifies the hosts with its COMMIT."""
         conn = self._conn()
         nested = self._depth > 0
         if nested:
@@ -829,6 +842,8 @@ class PostgresEngine(Engine):
         if not nested and self._begin_pending and len(self._pending) == len(begin):
             self._pending, self._begin_pending = [], False  # nothing ran: nothing to send
             return
+        if announced:
+            self._pending.append(self._announcement())
         with self.translated():
             try:
                 self._run(f"RELEASE SAVEPOINT s{self._depth}" if nested else "COMMIT", None)
@@ -851,11 +866,24 @@ class PostgresEngine(Engine):
     @contextlib.contextmanager
     def writing(self, *, lazy_commit: bool = False) -> Iterator[None]:
         outermost = self._depth == 0
-        # Every write says so at its commit (NOTIFY is sent only if it commits), to each
-        # host's long poll reader listening (_Notified): one round trip with the BEGIN.
         lazy = ["SET LOCAL synchronous_commit = off"] if lazy_commit and outermost else []
-        with self._transaction(["BEGIN", *lazy, f"NOTIFY {CHANGES_CHANNEL}"]):
+        if outermost:
+            self._named = set()
+        with self._transaction(["BEGIN", *lazy], announced=outermost):
             yield
+
+    def changed(self, key: str) -> None:
+        if self._depth > 0:
+            self._named.add(key)
+
+    def _announcement(self) -> tuple[str, list[Any]]:
+        """Every write says so at its commit (a notification is sent only if it commits), to
+        each host's long poll reader listening (_Notified), with the COMMIT (no round trip
+        of its own): the read-only tokens of the games it named (changed()), or nothing,
+        which says "anything may have changed". Names past the payload's limit (8,000
+        bytes) are not sent either."""
+        named, self._named = " ".join(sorted(self._named)), set()
+        return "SELECT pg_notify(%s, %s)", [CHANGES_CHANNEL, named if len(named) < 4000 else ""]
 
     def reading(self) -> contextlib.AbstractContextManager[None]:
         return self._transaction(["BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"])
@@ -940,7 +968,7 @@ class _Notified(Changes):
         self._connection: psycopg.Connection[Any] | None = None
         self._heard = 0.0  # when the connection last said anything (time.monotonic())
 
-    def wait(self, seconds: float) -> bool:
+    def wait(self, seconds: float) -> Heard:
         import psycopg
 
         try:
@@ -949,11 +977,11 @@ class _Notified(Changes):
                 return True
             heard = list(self._connection.notifies(timeout=seconds, stop_after=1))
             if heard:  # the rest that came meanwhile: one read answers them all
-                list(self._connection.notifies(timeout=0))
+                heard += self._connection.notifies(timeout=0)
                 self._heard = time.monotonic()
             elif time.monotonic() - self._heard > QUIET_SECONDS:
                 self._still_there()
-            return bool(heard)
+            return _named(note.payload for note in heard)
         except psycopg.Error:
             self.close()
             time.sleep(seconds)
@@ -981,6 +1009,17 @@ class _Notified(Changes):
         if connection is not None:
             with contextlib.suppress(Exception):
                 connection.close()
+
+
+def _named(payloads: Iterable[str]) -> Heard:
+    """What notifications say: nothing (none), anything (one that named nothing: a write
+    that did not say what it changed), or the read-only tokens they named."""
+    keys: set[str] = set()
+    for payload in payloads:
+        if not payload:
+            return True
+        keys.update(payload.split())
+    return frozenset(keys) if keys else False
 
 
 def open_engine(location: str | os.PathLike[str], *, create: bool, busy_timeout_ms: int) -> Engine:

@@ -840,6 +840,7 @@ class Store:
     ) -> tuple[GameRecord, int | None, bool]:
         version = game["version"] + 1
         deal_id = change(game, now, version)
+        self.engine.changed(game["view_token"])  # the hosts read this game alone
         # Plain SQL on the write path: the write lock is held for as short as can be; sent
         # with the COMMIT (one round trip on PostgreSQL: engine.send).
         self.engine.send(
