@@ -276,17 +276,7 @@ class _Reader:
             self._read_at = self._tours_at = began
             self._came = set()
             return began, look
-        due: set[str] = set()
-        if self._named and now - self._named_at >= NAMED_SECONDS:
-            due = self._named.intersection(tokens)
-            for token in self._named - due:  # nobody waits on it: a phone that comes reads it
-                self._known.pop(token, None)
-            self._named.clear()
-            if due:
-                self._named_at = now
-        if self._tours_due and now - self._tours_at >= READ_SECONDS:
-            due.update(t for t in tokens if t.startswith(TOURNAMENT))
-            self._tours_due, self._tours_at = False, now
+        due = self._due(tokens, now)
         unsure = {
             waiter.token
             for waiter in came
@@ -298,6 +288,22 @@ class _Reader:
         found = self._states(sorted(due | unsure))
         self._known.update((t, found.get(t)) for t in due)
         return began, {t: found.get(t) for t in due | unsure}
+
+    def _due(self, tokens: list[str], now: float) -> set[str]:
+        """The waited-on games that commits named, read now (at most every NAMED_SECONDS),
+        and the tournaments waited on, which they may be tables of (every READ_SECONDS)."""
+        due: set[str] = set()
+        if self._named and now - self._named_at >= NAMED_SECONDS:
+            due = self._named.intersection(tokens)
+            for token in self._named - due:  # nobody waits on it: a phone that comes reads it
+                self._known.pop(token, None)
+            self._named.clear()
+            if due:
+                self._named_at = now
+        if self._tours_due and now - self._tours_at >= READ_SECONDS:
+            due.update(t for t in tokens if t.startswith(TOURNAMENT))
+            self._tours_due, self._tours_at = False, now
+        return due
 
     def _states(self, tokens: list[str]) -> dict[str, State]:
         """The state of each waited-on game and tournament (one statement each)."""

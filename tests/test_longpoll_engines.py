@@ -194,6 +194,61 @@ def test_on_postgresql_the_watch_reads_only_the_game_a_save_names(
     assert after_save == [[saved.view_token]]
 
 
+def test_on_postgresql_a_phone_that_comes_after_its_games_save_is_told_at_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Save names a game nobody waits on just then (its phone left to fetch something); the
+    phone comes back showing the state before the Save and is told of it by a read of its game
+    alone, not left waiting for the read of every game every 5 s (the watch had kept the
+    game's old state, and took the phone for one that shows what its game is)."""
+    from scorekeeper import longpoll
+
+    read: list[list[str]] = []
+    looks = [0]
+    real_states, real_next = longpoll._Reader._states, longpoll._Reader.next
+
+    def states(reader: Any, tokens: list[str]) -> Any:
+        read.append(sorted(tokens))
+        return real_states(reader, tokens)
+
+    def next_(reader: Any, tokens: list[str], came: list[Any]) -> Any:
+        try:
+            return real_next(reader, tokens, came)
+        finally:
+            looks[0] += 1
+
+    monkeypatch.setattr(longpoll._Reader, "_states", states)
+    monkeypatch.setattr(longpoll._Reader, "next", next_)
+    monkeypatch.setattr(longpoll, "SURE_SECONDS", 3600.0)  # no read of every game but the first
+    with Store(pg_url) as store:
+        kept, saved = new_game(store, name="Table 1"), new_game(store, name="Table 2")
+    watch = Watch(lambda: Store(pg_url, create=False))
+    shows = f"{saved.version}.0"
+
+    async def night() -> tuple[object, list[str]]:
+        watch.start(asyncio.get_running_loop())
+        try:
+            other = asyncio.ensure_future(watch.wait(kept.view_token, f"{kept.version}.0", 120))
+            left = asyncio.ensure_future(watch.wait(saved.view_token, shows, hold=120))
+            both = sorted([kept.view_token, saved.view_token])
+            await until(lambda: both in read)  # a read of every game: both states known
+            left.cancel()
+            await until(lambda: saved.view_token not in watch._waiting)
+            await asyncio.to_thread(write_a_deal, pg_url, saved)
+            heard = looks[0]
+            await until(lambda: looks[0] >= heard + 5)  # the notification heard meanwhile
+            before = len(read)
+            told = await asyncio.wait_for(watch.wait(saved.view_token, shows, 120), START_SECONDS)
+            assert not other.done()
+            return told, read[before]
+        finally:
+            watch.stop()
+
+    told, answered_by = run_in_its_own_thread(night)
+    assert told == (saved.version + 1, 0)
+    assert answered_by == [saved.view_token]
+
+
 def write_naming_nothing(store_location: str) -> None:
     with Store(store_location, create=False) as other:
         with other.engine.writing():
