@@ -220,11 +220,12 @@ class _Reader:
     """The reads of the watch's thread. When anyone committed anything that did not say
     what it changed (every commit on SQLite), every waited-on game is read, at most every
     READ_SECONDS; when the commits named their games (PostgreSQL: a Save, an answer), only
-    those of them that phones wait on are read, at the next look (and the tournaments
-    waited on, which the named games may be tables of, at most every READ_SECONDS). Else
-    only the games of phones that came to wait since the last read and show something
-    else than it found. Every phone is answered only from a read that began after it came
-    to wait (a phone that comes with what it just fetched is never told of an older state)."""
+    those of them that phones wait on are read, at most every NAMED_SECONDS (and the
+    tournaments waited on, which the named games may be tables of, at most every
+    READ_SECONDS). Else only the games of phones that came to wait since the last read and
+    show something else than it found. Every phone is answered only from a read that began
+    after it came to wait (a phone that comes with what it just fetched is never told of an
+    older state)."""
 
     def __init__(self, store: Store) -> None:
         self._confirmations = Confirmations(store)

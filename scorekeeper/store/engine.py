@@ -700,10 +700,11 @@ class PostgresEngine(Engine):
         self._depth = 0
         self._broken = False
         self._pending: list[tuple[str, list[Any] | None]] = []
-        self._named: set[str] = set()  # what the write transaction changed (changed())
         """Statements sent with the next one answered (send, and a transaction's BEGIN)."""
         self._begin_pending = False
         """The outermost transaction's BEGIN is still in _pending: nothing was sent yet."""
+        self._named: set[str] = set()
+        """What the write transaction said it changed (changed()), for its notification."""
         self.connection: psycopg.Connection[Any] | None = None
         with self.translated():
             try:
@@ -880,8 +881,8 @@ class PostgresEngine(Engine):
         """Every write says so at its commit (a notification is sent only if it commits), to
         each host's long poll reader listening (_Notified), with the COMMIT (no round trip
         of its own): the read-only tokens of the games it named (changed()), or nothing,
-        which says "anything may have changed". Names past the payload's limit (8,000
-        bytes) are not sent either."""
+        which says "anything may have changed" (as it does for names longer than 4,000
+        characters: a notification's payload holds 8,000 bytes at most)."""
         named, self._named = " ".join(sorted(self._named)), set()
         return "SELECT pg_notify(%s, %s)", [CHANGES_CHANNEL, named if len(named) < 4000 else ""]
 
