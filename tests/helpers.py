@@ -155,6 +155,26 @@ def money_of(store: Store, token: str) -> dict[str, Decimal]:
 FORMAT_DOC = Path(__file__).resolve().parent.parent / "docs/game-format.md"
 
 
+def said(store: Store, token: str, deal_index: int, player: str, verdict: str, **kw: Any) -> Any:
+    """A player's answer on a deal of the game (by its place in the sheet), on the deal's
+    current revision unless `revision` is given, as a phone's tap writes it (confirm)."""
+    from scorekeeper.confirmations import answers, confirm
+
+    record = store.get_game(token)
+    deal = record.deals[deal_index]
+    revision = answers(store, record).of(deal.id).revision
+    return confirm(
+        store,
+        token,
+        deal_id=deal.id,
+        revision=kw.pop("revision", revision),
+        player=player,
+        verdict=verdict,
+        note=kw.pop("note", ""),
+        request_key=kw.pop("key", f"{player}-{deal_index}-{verdict}-{revision}"),
+    )
+
+
 def the_format_example() -> dict[str, Any]:
     """The first game file of docs/game-format.md, as written there."""
     text = FORMAT_DOC.read_text(encoding="utf-8")

@@ -11,6 +11,8 @@ from scorekeeper.confirmations import AnswerRefused, answers, confirm, stamp
 from scorekeeper.store import GameNotFound, Store
 from scorekeeper.store.confirmations import ANSWERS_PER_DEAL, Confirmations
 
+from .helpers import said
+
 PLAYERS = ["Anna", "Boris", "Vera", "Dmitri"]
 ALLPASS = {"type": "allpass", "tricks": {"Anna": 2, "Boris": 4, "Vera": 4}}
 
@@ -34,22 +36,6 @@ def _game(store: Store, deals: int = 2):
     return record
 
 
-def _said(store: Store, token: str, deal_index: int, player: str, verdict: str, **kw):
-    record = store.get_game(token)
-    deal = record.deals[deal_index]
-    revision = answers(store, record).of(deal.id).revision
-    return confirm(
-        store,
-        token,
-        deal_id=deal.id,
-        revision=kw.pop("revision", revision),
-        player=player,
-        verdict=verdict,
-        note=kw.pop("note", ""),
-        request_key=kw.pop("key", f"{player}-{deal_index}-{verdict}-{revision}"),
-    )
-
-
 def test_nothing_is_shown_before_anybody_answers(db: Store) -> None:
     record = _game(db)
     table = answers(db, record)
@@ -62,9 +48,9 @@ def test_answers_count_per_player_and_a_dispute_keeps_its_note(db: Store) -> Non
     record = _game(db)
     view = record.view_token
     for player in ("Boris", "Vera"):
-        _said(db, view, 0, player, "right")
-        _said(db, view, 1, player, "right")
-    given, written = _said(db, view, 1, "Dmitri", "wrong", note="  Vera had\n5 tricks ")
+        said(db, view, 0, player, "right")
+        said(db, view, 1, player, "right")
+    given, written = said(db, view, 1, "Dmitri", "wrong", note="  Vera had\n5 tricks ")
     assert written and given.note == "Vera had 5 tricks"
     table = answers(db, record)
     assert table.used
@@ -79,16 +65,16 @@ def test_answers_count_per_player_and_a_dispute_keeps_its_note(db: Store) -> Non
 
 def test_a_player_may_change_his_mind_the_latest_answer_counts(db: Store) -> None:
     record = _game(db)
-    _said(db, record.view_token, 0, "Anna", "wrong", note="no", key="k1")
-    _said(db, record.view_token, 0, "Anna", "right", key="k2")
+    said(db, record.view_token, 0, "Anna", "wrong", note="no", key="k1")
+    said(db, record.view_token, 0, "Anna", "right", key="k2")
     table = answers(db, record)
     assert table.of(record.deals[0].id).right == ("Anna",) and not table.disputed
 
 
 def test_changing_a_deal_clears_its_confirmations(db: Store) -> None:
     record = _game(db)
-    _said(db, record.view_token, 1, "Boris", "right")
-    _said(db, record.view_token, 0, "Boris", "right")
+    said(db, record.view_token, 1, "Boris", "right")
+    said(db, record.view_token, 0, "Boris", "right")
     deal = record.deals[1]
     old = answers(db, record).of(deal.id).revision
     db.update_deal(
@@ -103,7 +89,7 @@ def test_changing_a_deal_clears_its_confirmations(db: Store) -> None:
     assert dict(after.confirmed)["Boris"] == 1  # the first deal still counts
     # An answer on the old revision is refused: the phone must look at the change first.
     with pytest.raises(AnswerRefused) as refused:
-        _said(db, record.view_token, 1, "Boris", "right", revision=old, key="late")
+        said(db, record.view_token, 1, "Boris", "right", revision=old, key="late")
     assert refused.value.reason == "changed"
 
 
@@ -142,15 +128,15 @@ def test_refusals_write_nothing(db: Store) -> None:
 def test_answers_per_deal_are_bounded(db: Store) -> None:
     record = _game(db, deals=1)
     for i in range(ANSWERS_PER_DEAL):
-        _said(db, record.view_token, 0, "Vera", "right" if i % 2 else "wrong", key=f"k{i}")
+        said(db, record.view_token, 0, "Vera", "right" if i % 2 else "wrong", key=f"k{i}")
     with pytest.raises(AnswerRefused) as refused:
-        _said(db, record.view_token, 0, "Vera", "right", key="one-more")
+        said(db, record.view_token, 0, "Vera", "right", key="one-more")
     assert refused.value.reason == "many"
 
 
 def test_a_purged_game_takes_its_confirmations_with_it(db: Store) -> None:
     record = _game(db, deals=1)
-    _said(db, record.view_token, 0, "Vera", "right")
+    said(db, record.view_token, 0, "Vera", "right")
     db.delete_game(record.edit_token)
     later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=30)
     assert db.purge_deleted(now=later) == 1
@@ -166,16 +152,16 @@ def test_an_answer_leaves_the_store_writing_as_safely_as_before(db: Store) -> No
 
     record = _game(db, deals=1)
     assert durable()
-    _said(db, record.view_token, 0, "Vera", "right")
+    said(db, record.view_token, 0, "Vera", "right")
     assert durable()
     with pytest.raises(AnswerRefused):
-        _said(db, record.view_token, 0, "Zoe", "right")
+        said(db, record.view_token, 0, "Zoe", "right")
     assert durable()
 
 
 def test_the_watch_reads_each_live_games_version_and_answers_in_one_go(db: Store) -> None:
     first, second, gone = _game(db), _game(db), _game(db)
-    _said(db, second.view_token, 0, "Vera", "right")
+    said(db, second.view_token, 0, "Vera", "right")
     db.delete_game(gone.edit_token)
     tokens = [first.view_token, second.view_token, gone.view_token, "no-such-token"]
     seen = Confirmations(db).versions_seen(tokens)
@@ -193,9 +179,9 @@ def test_what_a_page_shows_of_the_answers_is_read_in_one_statement(
     statement (one snapshot; on PostgreSQL one round trip, not three), and say what the
     answers given, the deals' histories and the seats claimed say."""
     record = _game(db, deals=3)
-    _said(db, record.view_token, 0, "Anna", "right")
-    _said(db, record.view_token, 0, "Anna", "wrong", note="6 not 5")  # a change of mind
-    _said(db, record.view_token, 2, "Vera", "right")
+    said(db, record.view_token, 0, "Anna", "right")
+    said(db, record.view_token, 0, "Anna", "wrong", note="6 not 5")  # a change of mind
+    said(db, record.view_token, 2, "Vera", "right")
     record = db.get_game(record.edit_token)
     db.update_deal(
         record.edit_token, record.deals[2].id, ALLPASS, base_version=record.version

@@ -16,6 +16,7 @@ from scorekeeper.store import Store
 from scorekeeper.store.confirmations import Confirmations
 
 from .harness import START_SECONDS, run_in_its_own_thread
+from .helpers import said
 from .store.test_store import SEVEN_SPADES, new_game
 
 
@@ -126,18 +127,9 @@ def test_every_postgresql_write_notifies_the_hosts_as_it_commits(pg_url: str) ->
             except RuntimeError:
                 pass
             assert list(listener.notifies(timeout=0.5)) == []
-            _, deal, _ = other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
+            other.add_deal(game.edit_token, SEVEN_SPADES, base_version=game.version)
             saved = list(listener.notifies(timeout=5, stop_after=1))
-            revision = other.revisions(game.edit_token, deal.id)[0].id
-            Confirmations(other).add(
-                game.view_token,
-                deal_id=deal.id,
-                revision=revision,
-                player="Anna",
-                verdict="right",
-                note="",
-                request_key="a1",
-            )
+            said(other, game.view_token, -1, "Anna", "right")
             answered = list(listener.notifies(timeout=5, stop_after=1))
             with other.engine.writing():
                 other.engine.execute("UPDATE games SET version = version WHERE id = ?", [0])

@@ -982,7 +982,7 @@ class _Notified(Changes):
                 self._heard = time.monotonic()
             elif time.monotonic() - self._heard > QUIET_SECONDS:
                 self._still_there()
-            return _named(note.payload for note in heard)
+            return _heard_of(note.payload for note in heard)
         except psycopg.Error:
             self.close()
             time.sleep(seconds)
@@ -1012,7 +1012,7 @@ class _Notified(Changes):
                 connection.close()
 
 
-def _named(payloads: Iterable[str]) -> Heard:
+def _heard_of(payloads: Iterable[str]) -> Heard:
     """What notifications say: nothing (none), anything (one that named nothing: a write
     that did not say what it changed), or the read-only tokens they named."""
     keys: set[str] = set()

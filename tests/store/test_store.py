@@ -20,6 +20,8 @@ from scorekeeper.store import (
 )
 from scorekeeper.store.store import _KEPT_DEALS
 
+from ..helpers import said
+
 PLAYERS = ["Anna", "Boris", "Vera"]
 SEVEN_SPADES = {
     "type": "contract",
@@ -548,21 +550,11 @@ def test_a_purge_takes_a_deleted_game_with_everything_that_points_at_it(
     import datetime
 
     from scorekeeper.store.companies import Companies
-    from scorekeeper.store.confirmations import Confirmations
 
     game = new_game(store, [SEVEN_SPADES])
     kept = new_game(store, [SIX_NT])
-    _, deal, _ = store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k")
-    revision = store.revisions(game.edit_token, deal.id)[0].id
-    Confirmations(store).add(
-        game.view_token,
-        deal_id=deal.id,
-        revision=revision,
-        player="Anna",
-        verdict="right",
-        note="",
-        request_key="c1",
-    )
+    store.add_deal(game.edit_token, MISERE, base_version=1, request_key="k")
+    said(store, game.view_token, -1, "Anna", "right")
     companies = Companies(store)
     company = companies.create(name="Club", convention="sochi", options={}, roster=PLAYERS)
     ids = {p.name: p.id for p in company.roster}

@@ -5,9 +5,10 @@ play, which of them deals and which play, what the all-pass exit allows — on t
 and on the players' names, which it only shows. Drawing its hundreds of fields and the rules
 for the page's script took most of the time of every deal page, so both are drawn once per
 seat with a mark in place of each name (private-use characters and the player's place at the
-table), kept, and the names are written in for each page: every table of three playing the
-same rules shares three drawings, however many tables a club night has (kept per game, a
-night of a thousand tables pushed out each drawing before its next deal). A form sent back
+table), kept, and the names are written in for each page: every table playing the same
+rules shares its seats' drawings (one per seat shape, language and all-pass exit), however
+many tables a club night has (kept per game, a night of a thousand tables pushed out each
+drawing before its next deal). A form sent back
 with its input (a check without the script, a refused save) and the form of a saved deal are
 drawn anew, with the names themselves.
 """
